@@ -1,0 +1,44 @@
+// Graph: a directed graph in compressed sparse rows over dense vertex indices 0..n-1,
+// with the labels the input used, so output can speak the input's language.
+#pragma once
+
+#include <cstdint>
+#include <span>
+#include <string>
+#include <utility>
+#include <vector>
+
+namespace closure {
+
+using vertex_t = uint32_t;
+using Edge = std::pair<vertex_t, vertex_t>;
+
+class Graph {
+ public:
+  Graph() = default;
+  // Builds the CSR from an edge list over vertices 0..n-1; duplicate edges collapse and
+  // each successor list is sorted. `labels` may be empty (labels are then "0".."n-1").
+  Graph(size_t n, std::vector<Edge> edges, std::vector<std::string> labels = {});
+
+  size_t vertex_count() const { return offsets_.empty() ? 0 : offsets_.size() - 1; }
+  size_t edge_count() const { return targets_.size(); }
+  std::span<const vertex_t> successors(vertex_t v) const {
+    return {targets_.data() + offsets_[v], targets_.data() + offsets_[v + 1]};
+  }
+  std::span<const uint64_t> offsets() const { return offsets_; }
+  std::span<const vertex_t> targets() const { return targets_; }
+  // The input's label of vertex v.
+  std::string label(vertex_t v) const {
+    return labels_.empty() ? std::to_string(v) : labels_[v];
+  }
+  const std::vector<std::string>& labels() const { return labels_; }
+  std::vector<Edge> edges() const;
+  bool has_self_loop() const;
+
+ private:
+  std::vector<uint64_t> offsets_;  // n + 1 entries
+  std::vector<vertex_t> targets_;  // sorted and unique within each vertex
+  std::vector<std::string> labels_;
+};
+
+}  // namespace closure

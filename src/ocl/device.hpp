@@ -1,0 +1,36 @@
+// OpenCL device discovery and choice: --device flag, then CLOSURE_DEVICE, then the first
+// GPU, else the first CPU device (PoCL), else the host path.
+#pragma once
+
+#include <CL/opencl.hpp>
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace closure::ocl {
+
+struct DeviceInfo {
+  size_t index = 0;  // position in list_devices(), what `--device N` names
+  std::string platform, name, vendor, driver_version, opencl_version;
+  bool is_gpu = false, is_cpu = false;
+  unsigned compute_units = 0;
+  size_t local_mem_bytes = 0, global_mem_bytes = 0, max_alloc_bytes = 0, max_work_group = 0;
+  cl::Device device;
+  cl::Platform platform_handle;
+  std::string describe() const;  // one line: "NVIDIA H200 (NVIDIA CUDA, GPU, 132 CU)"
+};
+
+// Every device of every platform, platforms in the loader's order. Empty (not an error)
+// when no OpenCL platform exists.
+std::vector<DeviceInfo> list_devices();
+
+// The environment variable that names a device when --device is not given.
+inline constexpr const char* kDeviceEnv = "CLOSURE_DEVICE";
+
+// `spec`: "" (use CLOSURE_DEVICE, else the default), "host", "gpu", "cpu", an index from
+// list_devices(), or a case-insensitive substring of the device name. Returns nullopt for
+// the host path (asked for, or no OpenCL device exists); throws std::invalid_argument for
+// a spec that names no device.
+std::optional<DeviceInfo> choose_device(const std::string& spec);
+
+}  // namespace closure::ocl

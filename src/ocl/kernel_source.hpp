@@ -1,0 +1,14 @@
+// Kernel sources: embedded at build time from kernels/*.cl, or read from the folder that
+// CLOSURE_KERNEL_PATH names (for editing kernels without rebuilding).
+#pragma once
+
+#include <string>
+
+namespace closure::ocl {
+
+inline constexpr const char* kKernelPathEnv = "CLOSURE_KERNEL_PATH";
+
+// Source text of kernels/<file> (e.g. "boolean_mul.cl"); throws if there is none.
+std::string kernel_source(const std::string& file);
+
+}  // namespace closure::ocl

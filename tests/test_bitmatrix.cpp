@@ -1,0 +1,96 @@
+// BitMatrix: layout, bit access, conversions, padding invariants and the host products.
+#include "bitmatrix.hpp"
+
+#include <gtest/gtest.h>
+
+#include <random>
+
+namespace closure {
+namespace {
+
+TEST(BitMatrix, LayoutIsColumnMajorOverWords) {
+  BitMatrix m(5, 70, Padding{8, 4});
+  EXPECT_EQ(m.rows_padded(), 8u);
+  EXPECT_EQ(m.words_padded(), 4u);
+  m.set(3, 33);  // word 1, bit 1
+  EXPECT_EQ(m.data()[1 * 8 + 3], 2u);
+  EXPECT_TRUE(m.get(3, 33));
+  EXPECT_FALSE(m.get(3, 32));
+  EXPECT_EQ(m.popcount(), 1u);
+}
+
+TEST(BitMatrix, RowMajorOrderHoldsTheSameBits) {
+  BitMatrix m = BitMatrix::random(37, 71, 0.3, 7);
+  BitMatrix rows = m.repadded({}, WordOrder::kRowMajor);
+  EXPECT_EQ(rows.row_ptr(5)[1], m.word(5, 1));
+  EXPECT_TRUE(rows == m);
+  EXPECT_TRUE(rows.repadded(Padding{64, 2}) == m);
+}
+
+TEST(BitMatrix, SetWordMasksPaddingBits) {
+  BitMatrix m(3, 40, Padding{4, 2});
+  m.set_word(1, 1, ~word_t{0});
+  EXPECT_TRUE(m.padding_is_zero());
+  EXPECT_EQ(m.popcount(), 8u);
+}
+
+TEST(BitMatrix, PairsRoundTripAndTranspose) {
+  std::vector<std::pair<uint32_t, uint32_t>> pairs{{0, 64}, {2, 0}, {64, 64}, {2, 0}};
+  BitMatrix m = BitMatrix::from_pairs(65, 65, pairs, Padding{128, 4});
+  EXPECT_EQ(m.popcount(), 3u);
+  auto out = m.to_pairs();
+  std::sort(out.begin(), out.end());
+  EXPECT_EQ(out, (std::vector<std::pair<uint32_t, uint32_t>>{{0, 64}, {2, 0}, {64, 64}}));
+  BitMatrix t = m.transposed();
+  EXPECT_TRUE(t.get(64, 0));
+  EXPECT_TRUE(t.get(0, 2));
+  EXPECT_TRUE(t.transposed() == m);
+}
+
+TEST(BitMatrix, EqualityIgnoresPaddingAmount) {
+  BitMatrix a = BitMatrix::random(33, 33, 0.5, 1);
+  BitMatrix b = a.repadded(Padding{256, 8});
+  EXPECT_TRUE(a == b);
+  b.set(0, 0, !b.get(0, 0));
+  EXPECT_FALSE(a == b);
+}
+
+TEST(BitMatrix, RandomIsDeterministicAndUpperStrict) {
+  BitMatrix a = BitMatrix::random(100, 100, 0.5, 42, {}, true);
+  EXPECT_TRUE(a == BitMatrix::random(100, 100, 0.5, 42, {}, true));
+  for (size_t r = 0; r < 100; ++r)
+    for (size_t c = 0; c <= r; ++c) ASSERT_FALSE(a.get(r, c));
+  EXPECT_GT(a.popcount(), 2000u);
+}
+
+TEST(BitMatrix, NaiveProductOnAHandExample) {
+  // A = [[0,1],[0,0]], B = [[0,0],[1,0]] => A*B = [[1,0],[0,0]]
+  BitMatrix a(2, 2), b(2, 2), c(2, 2);
+  a.set(0, 1);
+  b.set(1, 0);
+  naive_multiply_or(c, a, b);
+  EXPECT_TRUE(c.get(0, 0));
+  EXPECT_EQ(c.popcount(), 1u);
+}
+
+TEST(BitMatrix, HostProductMatchesNaiveOnAwkwardShapes) {
+  for (size_t m : {1, 31, 33, 65}) {
+    for (size_t k : {1, 32, 63, 100}) {
+      for (size_t n : {7, 64, 65}) {
+        for (double density : {0.0, 0.05, 0.5}) {
+          BitMatrix a = BitMatrix::random(m, k, density, m * 1000 + k);
+          BitMatrix b = BitMatrix::random(k, n, density, k * 1000 + n);
+          BitMatrix c0 = BitMatrix::random(m, n, 0.01, 9);
+          BitMatrix expect = c0, got = c0;
+          naive_multiply_or(expect, a, b);
+          host_multiply_or(got, a, b);
+          ASSERT_TRUE(got == expect) << m << "x" << k << "x" << n << " d=" << density;
+          ASSERT_TRUE(got.padding_is_zero());
+        }
+      }
+    }
+  }
+}
+
+}  // namespace
+}  // namespace closure

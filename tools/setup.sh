@@ -1,0 +1,23 @@
+#!/usr/bin/env bash
+# Installs the Debian packages closure needs, and only those that are missing: quiet and
+# fast when everything is already there.
+set -euo pipefail
+packages=(
+  build-essential cmake pkg-config
+  ocl-icd-opencl-dev opencl-c-headers opencl-clhpp-headers pocl-opencl-icd clinfo
+  libboost-graph-dev libcli11-dev libgtest-dev zlib1g-dev
+)
+missing=()
+for p in "${packages[@]}"; do
+  dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")
+done
+[ ${#missing[@]} -eq 0 ] && exit 0
+echo "setup: installing ${missing[*]}" >&2
+sudo=""
+[ "$(id -u)" -ne 0 ] && sudo="sudo"
+export DEBIAN_FRONTEND=noninteractive
+if ! $sudo apt-get install -y -qq --no-install-recommends "${missing[@]}" >/tmp/closure-setup.log 2>&1; then
+  $sudo apt-get update -qq >>/tmp/closure-setup.log 2>&1
+  $sudo apt-get install -y -qq --no-install-recommends "${missing[@]}" >>/tmp/closure-setup.log 2>&1 ||
+    { cat /tmp/closure-setup.log >&2; exit 1; }
+fi
