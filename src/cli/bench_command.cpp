@@ -1,10 +1,11 @@
-// `closure bench ...`: benchmarks that print figures (never pass/fail).
+// `closure bench ...`: benchmarks that print figures (never pass/fail). Each benchmark
+// registers itself from its own file.
 #include "cli/commands.hpp"
 
 namespace closure::cli {
 
 void add_bench_command(CLI::App& app) {
-  auto* bench = app.add_subcommand("bench", "Benchmarks: Boolean products, float GEMM, closures");
+  auto* bench = app.add_subcommand("bench", "Benchmarks that print figures: bool, gemm, closure");
   bench->require_subcommand(1);
 }
 
