@@ -1,0 +1,142 @@
+// The OpenCL runtime layer: device choice, the two-level program cache (including a
+// corrupt entry), the kernel folder override, and errors that carry the build log.
+#include "ocl/runtime.hpp"
+
+#include <gtest/gtest.h>
+
+#include <chrono>
+#include <cstdlib>
+#include <filesystem>
+#include <fstream>
+
+#include "ocl/device.hpp"
+#include "ocl/error.hpp"
+#include "ocl/kernel_source.hpp"
+#include "test_support.hpp"
+
+namespace closure {
+namespace {
+namespace fs = std::filesystem;
+
+// Sets an environment variable for one scope.
+class ScopedEnv {
+ public:
+  ScopedEnv(const char* name, const std::string& value) : name_(name) {
+    if (const char* old = std::getenv(name)) old_ = old;
+    ::setenv(name, value.c_str(), 1);
+  }
+  ~ScopedEnv() {
+    if (old_) ::setenv(name_, old_->c_str(), 1);
+    else ::unsetenv(name_);
+  }
+
+ private:
+  const char* name_;
+  std::optional<std::string> old_;
+};
+
+fs::path fresh_dir(const std::string& name) {
+  fs::path dir = fs::temp_directory_path() / ("closure-test-" + name + "-" + std::to_string(::getpid()));
+  fs::remove_all(dir);
+  fs::create_directories(dir);
+  return dir;
+}
+
+TEST(OclDevice, HostIsChosenWhenAskedFor) {
+  EXPECT_FALSE(ocl::choose_device("host").has_value());
+  ScopedEnv env(ocl::kDeviceEnv, "host");
+  EXPECT_FALSE(ocl::choose_device("").has_value());
+}
+
+TEST(OclDevice, UnknownSpecsAreRefusedWithAReason) {
+  try {
+    ocl::choose_device("4711");
+    FAIL();
+  } catch (const std::invalid_argument& e) {
+    EXPECT_NE(std::string(e.what()).find("out of range"), std::string::npos);
+  }
+  EXPECT_THROW(ocl::choose_device("no-such-device-name"), std::invalid_argument);
+}
+
+TEST(OclDevice, DefaultPrefersGpuThenCpuAndIndicesAreStable) {
+  const auto devices = ocl::list_devices();
+  if (devices.empty()) GTEST_SKIP() << "no OpenCL device";
+  const auto chosen = ocl::choose_device("");
+  ASSERT_TRUE(chosen.has_value());
+  const bool any_gpu = std::any_of(devices.begin(), devices.end(), [](auto& d) { return d.is_gpu; });
+  EXPECT_EQ(chosen->is_gpu, any_gpu);
+  for (const auto& d : devices) EXPECT_EQ(ocl::choose_device(std::to_string(d.index))->name, d.name);
+}
+
+TEST(OclKernelSource, EmbeddedAndFolderOverride) {
+  EXPECT_NE(ocl::kernel_source("boolean_mul.cl").find("clcubic_mul"), std::string::npos);
+  const fs::path dir = fresh_dir("kernels");
+  std::ofstream(dir / "boolean_util.cl") << "// from disk\n";
+  ScopedEnv env(ocl::kKernelPathEnv, dir.string());
+  EXPECT_EQ(ocl::kernel_source("boolean_util.cl"), "// from disk\n");
+  EXPECT_THROW(ocl::kernel_source("boolean_mul.cl"), std::runtime_error);
+}
+
+TEST(OclRuntime, BuildFailureCarriesLogAndOptions) {
+  auto device = ocl::choose_device("");
+  if (!device) GTEST_SKIP() << "no OpenCL device";
+  const fs::path dir = fresh_dir("broken");
+  std::ofstream(dir / "broken.cl") << "__kernel void k(__global int* x) { x[0] = undefined_name; }\n";
+  ScopedEnv kernels(ocl::kKernelPathEnv, dir.string());
+  ScopedEnv cache("CLOSURE_CACHE_DIR", "off");
+  ocl::Runtime rt(*device);
+  try {
+    rt.program("broken.cl", "-DMARKER=1");
+    FAIL() << "the build should fail";
+  } catch (const ocl::Error& e) {
+    const std::string what = e.what();
+    EXPECT_NE(what.find("CL_BUILD_PROGRAM_FAILURE"), std::string::npos) << what;
+    EXPECT_NE(what.find("-DMARKER=1"), std::string::npos) << what;
+    EXPECT_NE(what.find("undefined_name"), std::string::npos) << what;
+  }
+}
+
+TEST(OclRuntime, ProgramCacheMemoryDiskAndCorruptEntry) {
+  auto device = ocl::choose_device("");
+  if (!device) GTEST_SKIP() << "no OpenCL device";
+  const fs::path dir = fresh_dir("cache");
+  ScopedEnv cache("CLOSURE_CACHE_DIR", dir.string());
+  const std::string options = "-cl-std=CL1.2 -DCACHE_TEST=" + std::to_string(::getpid());
+  auto seconds = [](auto t0) {
+    return std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+  };
+  double compile_s = 0, load_s = 0;
+  {
+    ocl::Runtime rt(*device);
+    auto t0 = std::chrono::steady_clock::now();
+    rt.program("boolean_mul.cl", options);
+    compile_s = seconds(t0);
+    rt.program("boolean_mul.cl", options);
+    EXPECT_EQ(rt.cache_stats().compiles, 1);
+    EXPECT_EQ(rt.cache_stats().memory_hits, 1);
+  }
+  ASSERT_EQ(std::distance(fs::directory_iterator(dir), fs::directory_iterator{}), 1);
+  const fs::path entry = fs::directory_iterator(dir)->path();
+  {
+    ocl::Runtime rt(*device);
+    auto t0 = std::chrono::steady_clock::now();
+    rt.kernel("boolean_mul.cl", options, "clcubic_mul");
+    load_s = seconds(t0);
+    EXPECT_EQ(rt.cache_stats().disk_hits, 1);
+    EXPECT_EQ(rt.cache_stats().compiles, 0);
+  }
+  std::ofstream(entry, std::ios::binary | std::ios::trunc) << "not a program binary";
+  {
+    ocl::Runtime rt(*device);
+    EXPECT_NO_THROW(rt.kernel("boolean_mul.cl", options, "clcubic_mul"));
+    EXPECT_EQ(rt.cache_stats().disk_rejected, 1);
+    EXPECT_EQ(rt.cache_stats().compiles, 1);
+  }
+  EXPECT_GT(fs::file_size(entry), 100u);  // rewritten with a real binary
+  std::printf("program cache on %s: compile %.3f s, load from disk %.3f s\n", device->name.c_str(),
+              compile_s, load_s);
+  fs::remove_all(dir);
+}
+
+}  // namespace
+}  // namespace closure
