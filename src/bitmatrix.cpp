@@ -102,6 +102,25 @@ BitMatrix BitMatrix::transposed(Padding padding) const {
   return out;
 }
 
+BitMatrix BitMatrix::block(size_t r0, size_t w0, size_t n_rows, size_t n_words,
+                           Padding padding) const {
+  if (r0 + n_rows > rows_padded_ || w0 + n_words > words_padded_)
+    throw std::out_of_range("BitMatrix::block beyond the padded matrix");
+  BitMatrix out(n_rows, n_words * kWordBits, padding, order_);
+  for (size_t w = 0; w < n_words; ++w)
+    for (size_t r = 0; r < n_rows; ++r) out.data_[out.index(r, w)] = data_[index(r0 + r, w0 + w)];
+  return out;
+}
+
+void BitMatrix::put_block(size_t r0, size_t w0, const BitMatrix& block) {
+  const size_t n_words = block.words_per_row();
+  if (r0 + block.rows() > rows_padded_ || w0 + n_words > words_padded_)
+    throw std::out_of_range("BitMatrix::put_block beyond the padded matrix");
+  for (size_t w = 0; w < n_words; ++w)
+    for (size_t r = 0; r < block.rows(); ++r)
+      data_[index(r0 + r, w0 + w)] = block.data_[block.index(r, w)];
+}
+
 std::vector<std::pair<uint32_t, uint32_t>> BitMatrix::to_pairs() const {
   std::vector<std::pair<uint32_t, uint32_t>> out;
   for (size_t r = 0; r < n_rows_; ++r)

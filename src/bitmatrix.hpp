@@ -105,6 +105,11 @@ class BitMatrix {
   // tiles differ or a host algorithm wants rows.
   BitMatrix repadded(Padding padding, WordOrder order = WordOrder::kColumnMajor) const;
   BitMatrix transposed(Padding padding = {}) const;
+  // A copy of the rows [r0, r0 + n_rows) x words [w0, w0 + n_words) (word-aligned block),
+  // as an n_rows x 32*n_words matrix with `padding`; and the inverse, overwriting that
+  // block with `block`. The block may reach into padding only where it is zero.
+  BitMatrix block(size_t r0, size_t w0, size_t n_rows, size_t n_words, Padding padding = {}) const;
+  void put_block(size_t r0, size_t w0, const BitMatrix& block);
   std::vector<std::pair<uint32_t, uint32_t>> to_pairs() const;
   uint64_t popcount() const;
   // True when every bit outside rows() x cols() is zero.

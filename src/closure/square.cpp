@@ -1,70 +1,67 @@
-// Repeated squaring with change detection on the device: one int read back per round.
+// Dense closure drivers: move the matrix to the engine, run the algorithm, time phases.
 #include "closure/square.hpp"
 
-#include <bit>
 #include <chrono>
 #include <stdexcept>
 
-#include "kernels/boolean_kernels.hpp"
+#include "closure/engine_algorithms.hpp"
+#include "engine/device_engine.hpp"
+#include "engine/host_engine.hpp"
 
 namespace closure {
+namespace {
 
-int max_squaring_rounds(size_t n) { return n <= 1 ? 1 : std::bit_width(n - 1); }
-
-static double seconds_since(std::chrono::steady_clock::time_point t0) {
+double seconds_since(std::chrono::steady_clock::time_point t0) {
   return std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
 }
 
-static BitMatrix square_on_host(const BitMatrix& adjacency, SquareStats& stats) {
-  BitMatrix r = adjacency;
-  const auto t0 = std::chrono::steady_clock::now();
-  for (int round = 0; round < max_squaring_rounds(adjacency.rows()); ++round) {
-    BitMatrix next = r;
-    host_multiply_or(next, r, r);
-    ++stats.rounds;
-    const bool changed = !(next == r);
-    r = std::move(next);
-    if (!changed) break;
-  }
-  stats.compute_s = seconds_since(t0);
-  return r;
-}
-
-BitMatrix square_closure(const BitMatrix& adjacency, bool upper_triangular, ocl::Runtime* runtime,
-                         const BooleanParams& params, SquareStats* stats_out) {
-  if (adjacency.rows() != adjacency.cols())
-    throw std::invalid_argument("square_closure: the matrix must be square");
-  SquareStats stats;
-  if (!runtime) {
-    BitMatrix r = square_on_host(adjacency, stats);
-    if (stats_out) *stats_out = stats;
-    return r;
-  }
-  BooleanKernels kernels(*runtime, params);
+template <class Engine>
+BitMatrix run(Engine& e, const BitMatrix& adjacency, DenseAlgorithm algorithm, bool upper,
+              DenseStats& stats) {
   auto t0 = std::chrono::steady_clock::now();
-  DeviceBitMatrix r = kernels.upload(adjacency);
-  DeviceBitMatrix next = kernels.allocate(r.rows, r.cols);
-  runtime->queue().finish();
+  auto m = e.from_host(adjacency);
+  e.finish();
   stats.upload_s = seconds_since(t0);
 
   t0 = std::chrono::steady_clock::now();
-  for (int round = 0; round < max_squaring_rounds(adjacency.rows()); ++round) {
-    kernels.copy(next, r);
-    if (upper_triangular)
-      kernels.utri_mul(next, r, r);
-    else
-      kernels.cubic_mul(next, r, r);
-    ++stats.rounds;
-    const bool changed = kernels.differ(next, r);
-    std::swap(r, next);
-    if (!changed) break;
+  if (algorithm == DenseAlgorithm::kSquare) {
+    stats.rounds = square_in_place(e, m, upper);
+  } else {
+    // Work on the whole padded square so every split falls on a tile boundary.
+    const size_t s = round_up(std::max<size_t>(adjacency.rows(), 1), e.tile_bits());
+    auto full = e.block(m, 0, 0, s, s);
+    RecursiveStats rs;
+    recursive_in_place(e, full, s, kRecursiveBaseBits, rs);
+    e.put_block(m, 0, 0, full);
+    stats.rounds = rs.products + rs.squaring_rounds;
   }
-  runtime->queue().finish();
+  e.finish();
   stats.compute_s = seconds_since(t0);
 
   t0 = std::chrono::steady_clock::now();
-  BitMatrix result = kernels.download(r);
+  BitMatrix result = e.to_host(m);
   stats.download_s = seconds_since(t0);
+  return result;
+}
+
+}  // namespace
+
+BitMatrix dense_closure(const BitMatrix& adjacency, DenseAlgorithm algorithm, bool upper_triangular,
+                        ocl::Runtime* runtime, const BooleanParams& params, DenseStats* stats_out) {
+  if (adjacency.rows() != adjacency.cols())
+    throw std::invalid_argument("dense_closure: the matrix must be square");
+  if (algorithm == DenseAlgorithm::kRecursive && !upper_triangular)
+    throw std::invalid_argument("dense_closure: the recursive closure needs a DAG in topological order");
+  DenseStats stats;
+  BitMatrix result;
+  if (runtime) {
+    DeviceEngine engine(*runtime, params);
+    result = run(engine, adjacency, algorithm, upper_triangular, stats);
+  } else {
+    HostEngine engine;
+    // The host engine splits on words; pad to whole words so blocks line up.
+    result = run(engine, adjacency.repadded({kWordBits, 1}), algorithm, upper_triangular, stats);
+  }
   if (stats_out) *stats_out = stats;
   return result;
 }

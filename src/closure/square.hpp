@@ -1,6 +1,5 @@
-// The seed method: repeated squaring R <- R | R*R until nothing changes, on the OpenCL
-// device (cubic kernel, or the triangular one for a topologically ordered DAG) or on the
-// host when there is no device.
+// Dense closure of one adjacency matrix on the host or an OpenCL device: the seed method
+// (repeated squaring) and the blocked recursive closure, with per-phase timings.
 #pragma once
 
 #include "bitmatrix.hpp"
@@ -9,19 +8,21 @@
 
 namespace closure {
 
-struct SquareStats {
-  int rounds = 0;  // products computed
+struct DenseStats {
+  int rounds = 0;  // matrix products computed (squarings, or recursive products + rounds)
   double upload_s = 0, compute_s = 0, download_s = 0;
 };
 
-// At most ceil(log2 n) squarings: after k of them R holds every path of length <= 2^k,
-// and a closure never needs paths longer than n.
-int max_squaring_rounds(size_t n);
+enum class DenseAlgorithm { kSquare, kRecursive };
 
-// Strict closure R+ of the n x n adjacency matrix. `upper_triangular` promises that the
-// matrix is strictly upper triangular (a DAG in topological order) and selects clutri_mul.
-// `runtime` null means the host path.
-BitMatrix square_closure(const BitMatrix& adjacency, bool upper_triangular, ocl::Runtime* runtime,
-                         const BooleanParams& params, SquareStats* stats = nullptr);
+// Strict closure R+ of the n x n adjacency matrix. `upper_triangular` promises a strictly
+// upper-triangular matrix (a DAG in topological order): squaring then uses clutri_mul;
+// kRecursive requires it. `runtime` null means the host engine.
+BitMatrix dense_closure(const BitMatrix& adjacency, DenseAlgorithm algorithm, bool upper_triangular,
+                        ocl::Runtime* runtime, const BooleanParams& params,
+                        DenseStats* stats = nullptr);
+
+// Recursion stops at diagonal blocks of this many bits and squares them.
+inline constexpr size_t kRecursiveBaseBits = 1024;
 
 }  // namespace closure
