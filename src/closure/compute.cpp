@@ -1,0 +1,197 @@
+// Method dispatch: condensation, the memory check, auto's choice and the engines.
+#include "closure/compute.hpp"
+
+#include <unistd.h>
+
+#include <chrono>
+#include <cmath>
+#include <cstdio>
+
+#include "closure/host_closure.hpp"
+#include "closure/scc.hpp"
+#include "closure/square.hpp"
+#include "kernels/tuning.hpp"
+
+namespace closure {
+namespace {
+
+double seconds_since(std::chrono::steady_clock::time_point t0) {
+  return std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+}
+
+// The adjacency matrix of g with vertex v placed at position[v]; strictly upper
+// triangular when `position` is a topological numbering of a DAG.
+BitMatrix placed_matrix(const Graph& g, const std::vector<vertex_t>& position) {
+  const size_t n = g.vertex_count();
+  BitMatrix m(n, n);
+  for (vertex_t u = 0; u < n; ++u)
+    for (vertex_t v : g.successors(u)) m.set(position[u], position[v]);
+  return m;
+}
+
+// Bytes a dense method holds at its peak: host matrix + result copy, and on the device
+// the matrix and its working copies (squaring: 2; recursive: about 3 at the top split).
+struct DenseFootprint {
+  double host_bytes, device_bytes, largest_buffer;
+};
+DenseFootprint dense_footprint(size_t n, Method m, const BooleanParams& p, bool device) {
+  const double padded = double(round_up(std::max<size_t>(n, 1), size_t(p.tile_rows())));
+  const double matrix = padded * padded / 8;
+  return {2.5 * matrix, device ? (m == Method::kRecursive ? 3.0 : 2.0) * matrix : 0, matrix};
+}
+
+void check_fits(const DenseFootprint& f, const ComputeOptions& o, size_t n, Method m) {
+  const double host_limit =
+      o.host_memory_limit ? double(o.host_memory_limit) : 0.8 * double(host_physical_memory());
+  const std::string what =
+      std::string(method_name(m)) + " on " + std::to_string(n) + " vertices";
+  if (f.host_bytes > host_limit)
+    throw OutOfMemoryError(what + " needs about " + format_bytes(f.host_bytes) +
+                           " of host memory; " + format_bytes(host_limit) +
+                           " is available (try --method sparse)");
+  if (o.runtime) {
+    const auto& d = o.runtime->device();
+    if (f.device_bytes > 0.9 * double(d.global_mem_bytes) || f.largest_buffer > double(d.max_alloc_bytes))
+      throw OutOfMemoryError(what + " needs about " + format_bytes(f.device_bytes) + " on " + d.name +
+                             " (largest buffer " + format_bytes(f.largest_buffer) + "); it has " +
+                             format_bytes(double(d.global_mem_bytes)) + " (largest allocation " +
+                             format_bytes(double(d.max_alloc_bytes)) + ") (try --method sparse)");
+  }
+}
+
+// auto: the sparse propagation is the best method on a CPU for every graph we measured
+// (docs/benchmarks.md); on a GPU the dense recursive closure wins once the condensation
+// is large and its closure dense, where propagation would move C*C/8 bytes on the CPU.
+Method choose_auto(const Condensation& c, const ComputeOptions& o, std::string& reason) {
+  const size_t k = c.scc.component_count(), m = c.dag.edge_count();
+  char buf[200];
+  if (!o.runtime || !o.runtime->device().is_gpu) {
+    reason = "no GPU: sparse propagation is the fastest host method";
+    return Method::kSparse;
+  }
+  const double avg_degree = k ? double(m) / double(k) : 0;
+  if (k >= 4096 && avg_degree >= 4) {
+    std::snprintf(buf, sizeof buf,
+                  "GPU and a large condensation (%zu components, %.1f edges each) whose closure "
+                  "is likely dense: blocked recursive closure on the device",
+                  k, avg_degree);
+    reason = buf;
+    return Method::kRecursive;
+  }
+  std::snprintf(buf, sizeof buf,
+                "condensation of %zu components with %.1f edges each: sparse propagation beats "
+                "dense products",
+                k, avg_degree);
+  reason = buf;
+  return Method::kSparse;
+}
+
+}  // namespace
+
+Method parse_method(std::string_view name) {
+  for (Method m : {Method::kAuto, Method::kSquare, Method::kCondense, Method::kRecursive, Method::kSparse})
+    if (method_name(m) == name) return m;
+  throw std::invalid_argument("unknown method '" + std::string(name) +
+                              "' (auto, square, condense, recursive, sparse)");
+}
+
+std::string_view method_name(Method m) {
+  switch (m) {
+    case Method::kAuto: return "auto";
+    case Method::kSquare: return "square";
+    case Method::kCondense: return "condense";
+    case Method::kRecursive: return "recursive";
+    case Method::kSparse: return "sparse";
+  }
+  return "?";
+}
+
+size_t host_physical_memory() {
+  return size_t(::sysconf(_SC_PHYS_PAGES)) * size_t(::sysconf(_SC_PAGE_SIZE));
+}
+
+std::string format_bytes(double bytes) {
+  const char* units[] = {"bytes", "KB", "MB", "GB", "TB"};
+  int u = 0;
+  while (bytes >= 1000 && u < 4) bytes /= 1000, ++u;
+  char buf[32];
+  std::snprintf(buf, sizeof buf, u == 0 ? "%.0f %s" : "%.3g %s", bytes, units[u]);
+  return buf;
+}
+
+Closure compute_closure(const Graph& g, const ComputeOptions& o, ComputeReport* report_out) {
+  ComputeReport report;
+  report.device = o.runtime ? o.runtime->device().name : "host";
+  const BooleanParams params =
+      o.params ? *o.params : (o.runtime ? tuned_boolean_params(o.runtime->device()) : BooleanParams{});
+  const size_t n = g.vertex_count();
+  Closure result;
+
+  if (o.method == Method::kSquare) {
+    // The seed method as it was: the whole graph's matrix, topologically relabelled and
+    // triangular when the graph is a DAG, the cubic kernel otherwise.
+    report.method = Method::kSquare;
+    report.reason = "requested";
+    auto t0 = std::chrono::steady_clock::now();
+    auto order = topological_order(g);
+    report.dag = order.has_value();
+    report.components = n;
+    report.condense_s = seconds_since(t0);
+    check_fits(dense_footprint(n, Method::kSquare, params, o.runtime), o, n, Method::kSquare);
+    std::vector<vertex_t> position(n);
+    if (order)
+      for (size_t i = 0; i < n; ++i) position[(*order)[i]] = vertex_t(i);
+    else
+      for (size_t i = 0; i < n; ++i) position[i] = vertex_t(i);
+    DenseStats stats;
+    BitMatrix reach = dense_closure(placed_matrix(g, position), DenseAlgorithm::kSquare,
+                                    report.dag, o.runtime, params, &stats);
+    report.rounds = stats.rounds;
+    report.upload_s = stats.upload_s;
+    report.compute_s = stats.compute_s;
+    report.download_s = stats.download_s;
+    if (order) {
+      result = Closure::from_dense(std::move(position), std::vector<uint8_t>(n, 0), std::move(reach));
+    } else {
+      result = from_full_matrix(std::move(reach));
+    }
+    if (report_out) *report_out = report;
+    return result;
+  }
+
+  auto t0 = std::chrono::steady_clock::now();
+  Condensation c = condense(g);
+  report.condense_s = seconds_since(t0);
+  report.components = c.scc.component_count();
+  report.dag = report.components == n &&
+               std::none_of(c.scc.cyclic.begin(), c.scc.cyclic.end(), [](uint8_t f) { return f; });
+  report.method = o.method;
+  report.reason = "requested";
+  if (o.method == Method::kAuto) report.method = choose_auto(c, o, report.reason);
+
+  if (report.method == Method::kSparse) {
+    t0 = std::chrono::steady_clock::now();
+    result = closure_sparse(c);
+    report.compute_s = seconds_since(t0);
+    report.device = "host";
+  } else {
+    const size_t k = c.scc.component_count();
+    check_fits(dense_footprint(k, report.method, params, o.runtime), o, k, report.method);
+    std::vector<vertex_t> identity(k);
+    for (size_t i = 0; i < k; ++i) identity[i] = vertex_t(i);
+    DenseStats stats;
+    BitMatrix reach = dense_closure(placed_matrix(c.dag, identity),
+                                    report.method == Method::kRecursive ? DenseAlgorithm::kRecursive
+                                                                        : DenseAlgorithm::kSquare,
+                                    true, o.runtime, params, &stats);
+    report.rounds = stats.rounds;
+    report.upload_s = stats.upload_s;
+    report.compute_s = stats.compute_s;
+    report.download_s = stats.download_s;
+    result = Closure::from_dense(std::move(c.scc.component_of), std::move(c.scc.cyclic), std::move(reach));
+  }
+  if (report_out) *report_out = report;
+  return result;
+}
+
+}  // namespace closure
