@@ -3,6 +3,9 @@
 #pragma once
 
 #include <CLI/CLI.hpp>
+#include <functional>
+
+#include "cli/common_options.hpp"
 
 namespace closure::cli {
 
@@ -12,6 +15,22 @@ inline constexpr int kExitMismatch = 1;  // verification found a difference
 inline constexpr int kExitUsage = 2;     // bad command line
 inline constexpr int kExitInput = 3;     // unreadable or malformed input
 inline constexpr int kExitFailure = 4;   // anything else (device, memory, I/O)
+
+// A command that reads graphs: its CLI11 app, and what to run when it was given.
+struct Command {
+  CLI::App* app = nullptr;
+  std::function<int()> run;
+};
+
+// `closure FILE ...`: the default action, registered on the top-level app itself.
+Command add_run_command(CLI::App& app, CommonOptions& common);
+Command add_query_command(CLI::App& app, CommonOptions& common);
+Command add_verify_command(CLI::App& app, CommonOptions& common);
+Command add_batch_command(CLI::App& app, CommonOptions& common);
+
+// Maps a failure to its exit status and prints it: input errors (with file and line),
+// usage errors, memory refusals, device errors.
+int report_failure(const std::exception& e);
 
 void add_devices_command(CLI::App& app);
 void add_bench_command(CLI::App& app);

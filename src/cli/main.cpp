@@ -8,20 +8,34 @@
 #include "version.hpp"
 
 int main(int argc, char** argv) {
+  using namespace closure::cli;
   CLI::App app{
       "closure: transitive closure and reachability on directed graphs, on any OpenCL device\n"
-      "(a GPU, or the CPU through PoCL) or on the host."};
+      "(a GPU, or the CPU through PoCL) or on the host, checked against Boost.Graph.\n\n"
+      "  closure graph.txt                  closure summary (vertices, SCCs, pairs, method, times)\n"
+      "  closure graph.txt -o closure.txt   also write the closure in the input's labels\n"
+      "  closure query graph.txt u v        does u reach v?\n"
+      "  closure verify graph.txt           compare with Boost.Graph's transitive_closure\n"
+      "  closure batch dags/ --out results/ many files, one summary table\n\n"
+      "Exit status: 0 ok, 1 verification mismatch, 2 usage, 3 bad input, 4 other failure."};
   app.set_version_flag("--version", std::string("closure ") + CLOSURE_VERSION);
-  app.require_subcommand(1);
-  closure::cli::add_devices_command(app);
-  closure::cli::add_bench_command(app);
+  app.require_subcommand(0, 1);
+  app.fallthrough();
+  CommonOptions common;
+  add_common_options(app, common);
+  std::vector<Command> commands{add_run_command(app, common), add_query_command(app, common),
+                                add_verify_command(app, common), add_batch_command(app, common)};
+  add_devices_command(app);
+  add_bench_command(app);
   try {
     app.parse(argc, argv);
   } catch (const CLI::ParseError& e) {
-    return app.exit(e) == 0 ? closure::cli::kExitOk : closure::cli::kExitUsage;
+    return app.exit(e) == 0 ? kExitOk : kExitUsage;
   } catch (const std::exception& e) {
-    std::fprintf(stderr, "closure: %s\n", e.what());
-    return closure::cli::kExitFailure;
+    return report_failure(e);
   }
-  return closure::cli::kExitOk;
+  for (size_t i = 1; i < commands.size(); ++i)
+    if (commands[i].app->parsed()) return commands[i].run();
+  if (app.get_subcommands().empty()) return commands[0].run();
+  return kExitOk;
 }

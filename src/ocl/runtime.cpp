@@ -93,6 +93,7 @@ cl::Program Runtime::build(const std::string& source, const std::string& options
 
 cl::Program& Runtime::program(const std::string& file, const std::string& options) {
   const auto key = std::make_pair(file, options);
+  std::lock_guard lock(programs_mutex_);
   if (auto it = programs_.find(key); it != programs_.end()) {
     ++stats_.memory_hits;
     return it->second;

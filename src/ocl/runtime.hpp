@@ -4,6 +4,7 @@
 
 #include <CL/opencl.hpp>
 #include <map>
+#include <mutex>
 #include <string>
 #include <utility>
 
@@ -41,6 +42,7 @@ class Runtime {
   DeviceInfo device_;
   cl::Context context_;
   cl::CommandQueue queue_;
+  std::mutex programs_mutex_;  // batch --jobs shares one runtime between threads
   std::map<std::pair<std::string, std::string>, cl::Program> programs_;
   ProgramCacheStats stats_;
 };

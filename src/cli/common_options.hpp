@@ -1,0 +1,33 @@
+// Options every graph-reading command shares (device, method, formats), registered once
+// on the top-level app and seen by subcommands through CLI11's fallthrough.
+#pragma once
+
+#include <CLI/CLI.hpp>
+#include <memory>
+#include <string>
+
+#include "closure/compute.hpp"
+#include "graph/read_graph.hpp"
+#include "ocl/runtime.hpp"
+
+namespace closure::cli {
+
+struct CommonOptions {
+  std::string device;        // --device; empty: CLOSURE_DEVICE, then the default
+  std::string method = "auto";
+  std::string input_format = "auto";
+  std::string params;        // --kernel-params, e.g. "tile_n=4,tile_m=2"
+  bool quiet = false;
+};
+
+void add_common_options(CLI::App& app, CommonOptions& o);
+
+// The runtime --device names, or null for the host path. When no OpenCL device exists at
+// all it says so once on stderr (unless quiet) and returns null.
+std::unique_ptr<ocl::Runtime> open_runtime(const CommonOptions& o);
+
+// ComputeOptions from the flags (runtime filled in by the caller).
+ComputeOptions compute_options(const CommonOptions& o, ocl::Runtime* runtime);
+InputFormat input_format(const CommonOptions& o);
+
+}  // namespace closure::cli

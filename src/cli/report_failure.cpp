@@ -1,0 +1,19 @@
+// One place that turns exceptions into messages and exit statuses.
+#include <cstdio>
+
+#include "cli/commands.hpp"
+#include "closure/compute.hpp"
+#include "graph/input_error.hpp"
+#include "ocl/error.hpp"
+#include "tool/run_graph.hpp"
+
+namespace closure::cli {
+
+int report_failure(const std::exception& e) {
+  std::fprintf(stderr, "closure: %s\n", e.what());
+  if (dynamic_cast<const InputError*>(&e)) return kExitInput;
+  if (dynamic_cast<const std::invalid_argument*>(&e)) return kExitUsage;
+  return kExitFailure;
+}
+
+}  // namespace closure::cli

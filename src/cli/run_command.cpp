@@ -1,0 +1,66 @@
+// `closure FILE`: read, close, optionally verify and write; a summary on stderr (or JSON
+// on stdout with --json).
+#include <cstdio>
+#include <memory>
+
+#include "cli/commands.hpp"
+#include "tool/run_graph.hpp"
+
+namespace closure::cli {
+namespace {
+
+struct RunFlags {
+  std::string input, output, output_format = "edges";
+  bool reflexive = false, json = false, verify = false, force = false;
+  size_t verify_sources = 64;
+};
+
+}  // namespace
+
+Command add_run_command(CLI::App& app, CommonOptions& common) {
+  auto flags = std::make_shared<RunFlags>();
+  app.add_option("graph", flags->input, "Graph file (edge list, .gra, DIMACS, .mtx, .dot; .gz too; - for stdin)");
+  app.add_option("-o,--output", flags->output, "Write the closure to this file (- for stdout)");
+  app.add_option("--output-format", flags->output_format, "edges | matrix-market | json | binary")
+      ->check(CLI::IsMember({"edges", "matrix-market", "json", "binary"}))
+      ->capture_default_str();
+  app.add_flag("--reflexive", flags->reflexive, "Add every (v,v) to the closure (default: strict)");
+  app.add_flag("--json", flags->json, "Print the summary as JSON on stdout");
+  app.add_flag("--verify", flags->verify, "Also compare with Boost.Graph's transitive_closure");
+  app.add_option("--verify-sources", flags->verify_sources,
+                 "BFS sources for the sampled check when Boost's closure would not fit in memory")
+      ->capture_default_str();
+  app.add_flag("--force", flags->force, "Write outputs larger than 1 GB");
+  Command cmd;
+  cmd.app = &app;
+  cmd.run = [flags, &common]() -> int {
+    if (flags->input.empty()) {
+      std::fprintf(stderr, "closure: no graph given (try closure --help)\n");
+      return kExitUsage;
+    }
+    try {
+      auto runtime = open_runtime(common);
+      RunOptions o;
+      o.input = flags->input;
+      o.input_format = input_format(common);
+      o.compute = compute_options(common, runtime.get());
+      o.output = flags->output;
+      o.output_format = parse_output_format(flags->output_format);
+      o.reflexive = flags->reflexive;
+      o.force = flags->force;
+      o.verify = flags->verify;
+      o.verify_sources = flags->verify_sources;
+      const RunSummary s = run_graph(o);
+      if (flags->json)
+        std::fputs(summary_json(s).c_str(), stdout);
+      else if (!common.quiet)
+        std::fputs(summary_text(s).c_str(), stderr);
+      return s.verify && !s.verify->match ? kExitMismatch : kExitOk;
+    } catch (const std::exception& e) {
+      return report_failure(e);
+    }
+  };
+  return cmd;
+}
+
+}  // namespace closure::cli
