@@ -60,6 +60,7 @@ Command add_batch_command(CLI::App& app, CommonOptions& common) {
               o.run.compute = compute_options(common, runtime.get());
               o.run.output_format = parse_output_format(flags->output_format);
               o.run.verify = flags->verify;
+              o.run.verify_memory = common.verify_memory;
               o.run.reflexive = flags->reflexive;
               o.run.force = flags->force;
               const bool tty = ::isatty(STDERR_FILENO);

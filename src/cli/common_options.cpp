@@ -21,6 +21,9 @@ void add_common_options(CLI::App& app, CommonOptions& o) {
       ->capture_default_str();
   app.add_option("--kernel-params", o.params,
                  "Boolean kernel parameters, e.g. tile_n=4,tile_m=2 (default: tuned per device)");
+  app.add_option("--verify-memory", o.verify_memory,
+                 "Bytes Boost.Graph's transitive_closure may use when verifying; above it a sampled "
+                 "BFS check runs instead (default: a quarter of physical memory)");
   app.add_flag("-q,--quiet", o.quiet, "Print no summary or notes on stderr");
 }
 

@@ -18,6 +18,7 @@ struct CommonOptions {
   std::string input_format = "auto";
   std::string params;        // --kernel-params, e.g. "tile_n=4,tile_m=2"
   bool quiet = false;
+  size_t verify_memory = 0;  // bytes Boost.Graph's closure may use; 0: a quarter of RAM
 };
 
 void add_common_options(CLI::App& app, CommonOptions& o);

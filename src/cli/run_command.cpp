@@ -13,6 +13,7 @@ struct RunFlags {
   std::string input, output, output_format = "edges";
   bool reflexive = false, json = false, verify = false, force = false;
   size_t verify_sources = 64;
+  uint64_t max_output = 1000000000;
 };
 
 }  // namespace
@@ -30,7 +31,9 @@ Command add_run_command(CLI::App& app, CommonOptions& common) {
   app.add_option("--verify-sources", flags->verify_sources,
                  "BFS sources for the sampled check when Boost's closure would not fit in memory")
       ->capture_default_str();
-  app.add_flag("--force", flags->force, "Write outputs larger than 1 GB");
+  app.add_flag("--force", flags->force, "Write outputs larger than --max-output");
+  app.add_option("--max-output", flags->max_output, "Refuse (without --force) to write more bytes than this")
+      ->capture_default_str();
   Command cmd;
   cmd.app = &app;
   cmd.run = [flags, &common]() -> int {
@@ -48,7 +51,9 @@ Command add_run_command(CLI::App& app, CommonOptions& common) {
       o.output_format = parse_output_format(flags->output_format);
       o.reflexive = flags->reflexive;
       o.force = flags->force;
+      o.output_limit = flags->max_output;
       o.verify = flags->verify;
+      o.verify_memory = common.verify_memory;
       o.verify_sources = flags->verify_sources;
       const RunSummary s = run_graph(o);
       if (flags->json)

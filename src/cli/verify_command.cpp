@@ -30,6 +30,7 @@ Command add_verify_command(CLI::App& app, CommonOptions& common) {
               o.input_format = input_format(common);
               o.compute = compute_options(common, runtime.get());
               o.verify = true;
+              o.verify_memory = common.verify_memory;
               o.verify_sources = flags->sources;
               o.verify_seed = flags->seed;
               const RunSummary s = run_graph(o);
