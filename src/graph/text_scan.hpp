@@ -1,0 +1,86 @@
+// Small text helpers shared by the format readers: whitespace tokens, exact unsigned parsing
+// with std::from_chars (no locale, no allocation) and quoting of bad tokens for messages.
+#pragma once
+
+#include <charconv>
+#include <cstdint>
+#include <string>
+#include <string_view>
+
+namespace closure::text {
+
+inline bool is_space(char c) {
+  return c == ' ' || c == '\t' || c == '\r' || c == '\f' || c == '\v' || c == '\n';
+}
+
+inline std::string_view trim(std::string_view s) {
+  size_t b = 0, e = s.size();
+  while (b < e && is_space(s[b])) ++b;
+  while (e > b && is_space(s[e - 1])) --e;
+  return s.substr(b, e - b);
+}
+
+// Splits a line on runs of whitespace.
+class Tokens {
+ public:
+  explicit Tokens(std::string_view s) : s_(s) {}
+  bool next(std::string_view& token) {
+    while (pos_ < s_.size() && is_space(s_[pos_])) ++pos_;
+    if (pos_ == s_.size()) return false;
+    const size_t start = pos_;
+    while (pos_ < s_.size() && !is_space(s_[pos_])) ++pos_;
+    token = s_.substr(start, pos_ - start);
+    return true;
+  }
+  // What follows the tokens taken so far.
+  std::string_view rest() const { return s_.substr(pos_); }
+
+ private:
+  std::string_view s_;
+  size_t pos_ = 0;
+};
+
+enum class NumberStatus { kOk, kNotNumber, kTooLarge };
+
+// The whole token must be a decimal unsigned integer (no sign, no spaces, no suffix).
+template <class T>
+NumberStatus parse_unsigned(std::string_view token, T& out) {
+  const char* end = token.data() + token.size();
+  auto [ptr, ec] = std::from_chars(token.data(), end, out);
+  if (ec == std::errc::result_out_of_range) return NumberStatus::kTooLarge;
+  if (ec != std::errc() || ptr != end || token.empty()) return NumberStatus::kNotNumber;
+  return NumberStatus::kOk;
+}
+
+// 'token' for messages: shortened when long, control bytes escaped.
+inline std::string quote(std::string_view token) {
+  constexpr size_t kMax = 40;
+  std::string out = "'";
+  for (size_t i = 0; i < token.size() && i < kMax; ++i) {
+    const unsigned char c = static_cast<unsigned char>(token[i]);
+    if (c < 0x20 || c == 0x7f) {
+      static const char kHex[] = "0123456789abcdef";
+      out += "\\x";
+      out += kHex[c >> 4];
+      out += kHex[c & 15];
+    } else {
+      out += static_cast<char>(c);
+    }
+  }
+  if (token.size() > kMax) out += "...";
+  out += "'";
+  return out;
+}
+
+inline bool iequals(std::string_view a, std::string_view b) {
+  if (a.size() != b.size()) return false;
+  for (size_t i = 0; i < a.size(); ++i) {
+    char x = a[i], y = b[i];
+    if (x >= 'A' && x <= 'Z') x = static_cast<char>(x - 'A' + 'a');
+    if (y >= 'A' && y <= 'Z') y = static_cast<char>(y - 'A' + 'a');
+    if (x != y) return false;
+  }
+  return true;
+}
+
+}  // namespace closure::text
