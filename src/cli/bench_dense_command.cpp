@@ -1,0 +1,45 @@
+// `closure bench dense`: recursive closure vs repeated squaring vs one full product.
+#include <cstdio>
+#include <memory>
+
+#include "bench/dense_bench.hpp"
+#include "cli/commands.hpp"
+#include "kernels/tuning.hpp"
+#include "ocl/device.hpp"
+
+namespace closure::cli {
+
+void add_bench_dense_command(CLI::App& bench) {
+  struct Flags {
+    std::string device;
+    std::vector<size_t> sizes{4096};
+    double degree = 8;
+    int repeat = 3;
+  };
+  auto flags = std::make_shared<Flags>();
+  auto* sub = bench.add_subcommand("dense", "Dense closure of a random DAG: recursive vs squaring vs one product");
+  sub->add_option("--device", flags->device, "Device (as for closure --device)");
+  sub->add_option("--n", flags->sizes, "Matrix orders")->delimiter(',')->capture_default_str();
+  sub->add_option("--degree", flags->degree, "Average out-degree of the random DAG")->capture_default_str();
+  sub->add_option("--repeat", flags->repeat, "Timed runs (median)")->capture_default_str();
+  sub->callback([flags] {
+    auto device = ocl::choose_device(flags->device);
+    std::unique_ptr<ocl::Runtime> rt = device ? std::make_unique<ocl::Runtime>(*device) : nullptr;
+    const BooleanParams params = device ? tuned_boolean_params(*device) : BooleanParams{};
+    std::printf("device: %s, params %s\n", device ? device->describe().c_str() : "host",
+                params.to_string().c_str());
+    std::printf("%7s %-40s %10s %9s %12s %14s\n", "n", "what", "seconds", "products", "x product",
+                "Bool MAC/s*");
+    for (size_t n : flags->sizes) {
+      const DenseBenchResult r = bench_dense_closure(rt.get(), params, n, flags->degree, flags->repeat);
+      for (const auto& row : r.rows)
+        std::printf("%7zu %-40s %10.4f %9d %12.2f %14.3g\n", n, row.what.c_str(), row.seconds, row.products,
+                    row.ratio_to_product, double(n) * double(n) * double(n) / row.seconds);
+      std::printf("%7zu closure density %.3f, %.1f edges/vertex, recursive == squaring: %s\n", n,
+                  r.closure_density, r.edges_per_vertex, r.identical ? "yes" : "NO");
+    }
+    std::printf("* n^3 / seconds: full-square-equivalent Boolean MACs per second\n");
+  });
+}
+
+}  // namespace closure::cli
