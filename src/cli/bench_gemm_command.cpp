@@ -1,0 +1,112 @@
+// `closure bench gemm`: the OpenCL book's Table 21.1 redone on the chosen device, one row
+// per float kernel and host loop, beside the book's figures.
+#include <cmath>
+#include <cstdio>
+#include <memory>
+#include <string>
+
+#include "bench/gemm_bench.hpp"
+#include "cli/commands.hpp"
+#include "ocl/device.hpp"
+#include "ocl/runtime.hpp"
+
+namespace closure::cli {
+namespace {
+
+struct BenchGemmOptions {
+  std::string device;
+  std::string gemm_params, book_params;
+  GemmBenchOptions bench;
+  bool no_host = false;
+};
+
+// A figure, or "-" where there is none.
+std::string figure(double x, const char* format) {
+  if (x <= 0) return "-";
+  char text[32];
+  std::snprintf(text, sizeof text, format, x);
+  return text;
+}
+
+void print_row(const GemmBenchRow& r, double seq_mflops) {
+  const char* order = r.order == StorageOrder::kRowMajor ? "row" : "col";
+  if (!r.error.empty()) {
+    std::printf("%-23s %-6s %-6s %-5s failed: %s\n", r.name.c_str(), r.where.c_str(),
+                r.precision.c_str(), order, r.error.c_str());
+  } else {
+    std::printf("%-23s %-6s %-6s %-5s %10.1f %9.0f %7s %11.1e %9s %9s  %s\n", r.name.c_str(),
+                r.where.c_str(), r.precision.c_str(), order, r.seconds * 1e3, r.mflops,
+                figure(seq_mflops > 0 ? r.mflops / seq_mflops : 0, "%.1f").c_str(), r.max_rel_error,
+                figure(r.book_gpu_mflops, "%.0f").c_str(),
+                figure(r.book_cpu_mflops, "%.0f").c_str(), r.book_label.c_str());
+  }
+  std::fflush(stdout);  // rows appear as they are measured; the whole table takes a while
+}
+
+void run(BenchGemmOptions& o) {
+  if (!o.gemm_params.empty()) o.bench.gemm = parse_float_gemm_params(o.gemm_params);
+  if (!o.book_params.empty()) o.bench.book = parse_book_mmul_params(o.book_params);
+  o.bench.host_loops = !o.no_host;
+  const auto device = ocl::choose_device(o.device);
+  std::unique_ptr<ocl::Runtime> runtime;
+  if (device) runtime = std::make_unique<ocl::Runtime>(*device);
+  if (runtime) {  // refuse bad parameters before printing anything
+    o.bench.gemm.validate(runtime->device());
+    o.bench.book.validate(runtime->device());
+  }
+  if (!runtime && !o.bench.host_loops)
+    throw std::invalid_argument("--no-host on the host path leaves nothing to measure");
+
+  const size_t n = o.bench.n;
+  std::printf("closure bench gemm: C = A * B, order %zu, MFLOPS = 2 n^3 / median seconds\n", n);
+  if (runtime) {
+    std::printf("device: %s\n", device->describe().c_str());
+    std::printf("kernel parameters: %s; %s\n", o.bench.gemm.to_string().c_str(),
+                o.bench.book.to_string().c_str());
+    std::printf(
+        "device kernels: median of %d runs after a warm-up, profiling events (kernel "
+        "only, no transfers)\n",
+        o.bench.repeat);
+  } else {
+    std::printf("host path (--device host, or no OpenCL device): host loops only\n");
+  }
+  if (o.bench.host_loops)
+    std::printf("host loops: median of %d runs, steady_clock, one thread\n", o.bench.repeat);
+  std::printf("max rel err: max |got - exact| / sum_k |a_ik b_kj|, against a double reference\n");
+  std::printf(
+      "book: OpenCL Programming Guide, Table 21.1 (GeForce 8600M GT GPU, Core Duo "
+      "T8300 CPU), loop orders from its text\n\n");
+  std::printf("%-23s %-6s %-6s %-5s %10s %9s %7s %11s %9s %9s  %s\n", "code", "where", "type",
+              "order", "median ms", "MFLOPS", "x seq", "max rel err", "book GPU", "book CPU",
+              "book's row");
+
+  double seq_mflops = 0;
+  run_gemm_bench(runtime.get(), o.bench, [&](const GemmBenchRow& row) {
+    if (row.name == "seq" && row.error.empty()) seq_mflops = row.mflops;
+    print_row(row, seq_mflops);
+  });
+}
+
+}  // namespace
+
+void add_bench_gemm_command(CLI::App& bench) {
+  auto o = std::make_shared<BenchGemmOptions>();
+  auto* cmd = bench.add_subcommand(
+      "gemm",
+      "MFLOPS of every float GEMM kernel and host loop, beside the OpenCL book's Table 21.1");
+  cmd->add_option("--device", o->device,
+                  "OpenCL device: index, gpu, cpu, host or part of a name (default: "
+                  "CLOSURE_DEVICE, then the first GPU, then the first CPU)");
+  cmd->add_option("--n", o->bench.n, "Order of the square matrices (the book's 1000)")
+      ->check(CLI::Range(size_t(1), size_t(46340)));
+  cmd->add_option("--repeat", o->bench.repeat, "Timed runs per code; the median is reported")
+      ->check(CLI::Range(1, 1000));
+  cmd->add_option("--gemm-params", o->gemm_params,
+                  "float_gemm.cl parameters, e.g. ts=16,tile_width=16,group=16");
+  cmd->add_option("--book-params", o->book_params,
+                  "book_mmul.cl parameters, e.g. row_group=250,private_k=1024");
+  cmd->add_flag("--no-host", o->no_host, "Skip the host loops (seq, ijk, ikj, kij)");
+  cmd->callback([o] { run(*o); });
+}
+
+}  // namespace closure::cli

@@ -1,0 +1,71 @@
+// Host side of the float GEMM kernels (kernels/float_gemm.cl, kernels/book_mmul.cl): one
+// entry per kernel, C = A * B for A m x k and B k x n, in each kernel's storage order.
+#pragma once
+
+#include <CL/opencl.hpp>
+#include <vector>
+
+#include "kernels/float_params.hpp"
+#include "kernels/host_gemm.hpp"
+#include "ocl/runtime.hpp"
+
+namespace closure {
+
+// Storage orders: the myGEMM family is column-major, as its source; MatrixMulKernel and
+// the book's mmul kernels are row-major, as theirs.
+enum class GemmVariant {
+  kMyGemm1,              // myGEMM1: one element per work-item, global memory
+  kMyGemm1b,             // myGEMM1b: the same with dimensions swapped (uncoalesced)
+  kMyGemm2,              // myGEMM2: TS x TS tiles in local memory
+  kMatrixMulKernel,      // tiled CUDA kernel: TILE_WIDTH x TILE_WIDTH tiles
+  kMmulElement,          // book 21.2: one element per work-item
+  kMmulRow,              // book 21.4: one row of C per work-item
+  kMmulRowPrivate,       // book 21.5: ... with A's row in private memory
+  kMmulRowPrivateLocal,  // book 21.6: ... and B's column in local memory
+};
+inline constexpr GemmVariant kGemmVariants[] = {
+    GemmVariant::kMyGemm1,         GemmVariant::kMyGemm1b,           GemmVariant::kMyGemm2,
+    GemmVariant::kMatrixMulKernel, GemmVariant::kMmulElement,        GemmVariant::kMmulRow,
+    GemmVariant::kMmulRowPrivate,  GemmVariant::kMmulRowPrivateLocal};
+
+const char* variant_name(GemmVariant v);  // the kernel's name, e.g. "myGEMM2"
+StorageOrder variant_order(GemmVariant v);
+
+class FloatKernels {
+ public:
+  // Validates both parameter sets against the device before compiling, then builds the
+  // two programs (cached by the runtime, keyed by the parameters' build options).
+  FloatKernels(ocl::Runtime& runtime, FloatGemmParams gemm = {}, BookMmulParams book = {});
+
+  const FloatGemmParams& gemm_params() const { return gemm_; }
+  const BookMmulParams& book_params() const { return book_; }
+  ocl::Runtime& runtime() { return runtime_; }
+
+  // C = A * B on device buffers stored in variant_order(v); returns the kernel's event.
+  // The buffers must hold at least the shape's element counts; C's other contents are
+  // left alone.
+  cl::Event multiply(GemmVariant v, GemmShape shape, const cl::Buffer& a, const cl::Buffer& b,
+                     const cl::Buffer& c);
+  // myAdd: C = A + B on m x n column-major buffers.
+  cl::Event add(size_t m, size_t n, const cl::Buffer& a, const cl::Buffer& b, const cl::Buffer& c);
+
+  // The same from and to host vectors (upload, run, wait, download).
+  std::vector<float> multiply(GemmVariant v, GemmShape shape, const std::vector<float>& a,
+                              const std::vector<float>& b);
+  std::vector<float> add(size_t m, size_t n, const std::vector<float>& a,
+                         const std::vector<float>& b);
+
+  cl::Buffer upload(const std::vector<float>& x);
+  std::vector<float> download(const cl::Buffer& buffer, size_t count);
+
+ private:
+  cl::Kernel& kernel(GemmVariant v);
+
+  ocl::Runtime& runtime_;
+  FloatGemmParams gemm_;
+  BookMmulParams book_;
+  cl::Kernel add_;
+  std::vector<cl::Kernel> kernels_;  // indexed by GemmVariant
+};
+
+}  // namespace closure
