@@ -1,0 +1,219 @@
+// Tests of the Closure type and the host methods (sparse, classic) on hand graphs, deep
+// chains, thread counts and the GRAIL benchmark graphs.
+#include <gtest/gtest.h>
+
+#include <filesystem>
+#include <fstream>
+#include <random>
+#include <sstream>
+
+#include "bench/generators.hpp"
+#include "closure/closure.hpp"
+#include "closure/host_closure.hpp"
+#include "closure/scc.hpp"
+
+namespace closure {
+namespace {
+
+// The GRAIL .gra format, parsed here so these tests do not depend on the readers.
+Graph read_gra(const std::filesystem::path& path) {
+  std::ifstream in(path);
+  std::string line;
+  std::getline(in, line);  // graph_for_greach
+  std::getline(in, line);
+  const size_t n = std::stoul(line);
+  std::vector<Edge> edges;
+  while (std::getline(in, line)) {
+    const auto colon = line.find(':');
+    if (colon == std::string::npos) continue;
+    const vertex_t u = vertex_t(std::stoul(line.substr(0, colon)));
+    std::istringstream rest(line.substr(colon + 1));
+    std::string tok;
+    while (rest >> tok && tok != "#") edges.emplace_back(u, vertex_t(std::stoul(tok)));
+  }
+  return Graph(n, std::move(edges));
+}
+
+const std::filesystem::path kGrail = std::filesystem::path(CLOSURE_SHARED_DATA_DIR) / "grail";
+
+TEST(HostClosure, HandGraphStrictSemantics) {
+  // 0 -> 1 <-> 2 -> 3, 4 self-loop -> 3, 5 isolated.
+  const Graph g(6, {{0, 1}, {1, 2}, {2, 1}, {2, 3}, {4, 4}, {4, 3}});
+  const std::vector<Edge> expected{{0, 1}, {0, 2}, {0, 3}, {1, 1}, {1, 2}, {1, 3},
+                                   {2, 1}, {2, 2}, {2, 3}, {4, 3}, {4, 4}};
+  for (const Closure& c : {closure_sparse(g), closure_sparse(g, {2}), closure_classic(g)}) {
+    EXPECT_EQ(c.pairs(), expected);
+    EXPECT_EQ(c.pair_count(), expected.size());
+    EXPECT_EQ(c.pair_count(true), expected.size() + 3);  // adds (0,0), (3,3), (5,5)
+    EXPECT_FALSE(c.reaches(0, 0));
+    EXPECT_TRUE(c.reaches(1, 1));
+    EXPECT_TRUE(c.reaches(4, 4));
+    EXPECT_FALSE(c.reaches(3, 0));
+    std::vector<vertex_t> succ;
+    c.successors(5, succ);
+    EXPECT_TRUE(succ.empty());
+    c.successors(5, succ, true);
+    EXPECT_EQ(succ, std::vector<vertex_t>{5});
+    c.successors(0, succ, true);
+    EXPECT_EQ(succ, (std::vector<vertex_t>{0, 1, 2, 3}));
+  }
+}
+
+TEST(HostClosure, EmptyGraph) {
+  const Graph g(0, {});
+  EXPECT_EQ(closure_sparse(g).pair_count(), 0u);
+  EXPECT_EQ(closure_classic(g).pair_count(), 0u);
+  EXPECT_EQ(closure_sparse(g).vertex_count(), 0u);
+}
+
+TEST(HostClosure, MillionVertexChainStaysSmall) {
+  // A dense closure here would need 125 GB; the sparse method's rows are all runs.
+  constexpr size_t n = 1'000'000;
+  std::vector<Edge> edges;
+  for (size_t v = 0; v + 1 < n; ++v) edges.emplace_back(vertex_t(v), vertex_t(v + 1));
+  const Graph g(n, std::move(edges));
+  const Closure c = closure_sparse(g);
+  EXPECT_EQ(c.pair_count(), uint64_t(n) * (n - 1) / 2);
+  EXPECT_LT(c.memory_bytes(), size_t{200} << 20);
+  EXPECT_TRUE(c.reaches(0, n - 1));
+  EXPECT_TRUE(c.reaches(123456, 123457));
+  EXPECT_FALSE(c.reaches(123457, 123456));
+  EXPECT_FALSE(c.reaches(5, 5));
+  std::vector<vertex_t> succ;
+  c.successors(n - 3, succ);
+  EXPECT_EQ(succ, (std::vector<vertex_t>{n - 2, n - 1}));
+  EXPECT_EQ(classic_memory_bytes(n), uint64_t(n) * 31250 * 4);
+}
+
+TEST(HostClosure, ThreadCountsGiveTheSameClosure) {
+  std::mt19937_64 rng(5);
+  for (size_t n : {500u, 3000u}) {
+    std::vector<Edge> edges;
+    for (size_t k = 0; k < 3 * n; ++k) edges.emplace_back(vertex_t(rng() % n), vertex_t(rng() % n));
+    // Mostly forward edges plus these random ones: a mix of SCCs and DAG structure.
+    for (size_t k = 0; k < 2 * n; ++k) {
+      const vertex_t a = vertex_t(rng() % n), b = vertex_t(rng() % n);
+      edges.emplace_back(std::min(a, b), std::max(a, b));
+    }
+    const Graph g(n, std::move(edges));
+    const Closure one = closure_sparse(g, {1});
+    const Closure classic = closure_classic(g);
+    for (unsigned t : {2u, 3u, 8u}) {
+      const Closure c = closure_sparse(g, {t});
+      EXPECT_TRUE(c == one) << "threads " << t;
+    }
+    EXPECT_TRUE(one == classic);
+    EXPECT_EQ(one.pair_count(), classic.pair_count());
+  }
+}
+
+TEST(HostClosure, ThreadedPathOnLargerGraphs) {
+  // Big enough for the worker hand-offs to interleave: chains (continuations), a giant
+  // SCC with a tail, and a random DAG, each against the single-threaded result.
+  for (const std::string& name : issue4_graph_names()) {
+    // Sizes kept small enough for == (which expands every component row) to stay fast.
+    const double scale = name == "chain_1M" ? 0.005 : name == "dense_dag_20k_10pct" ? 0.02 : 0.05;
+    const NamedGraph g = issue4_graph(name, scale);
+    const Closure one = closure_sparse(g.graph, {1});
+    for (unsigned t : {2u, 4u})
+      EXPECT_TRUE(closure_sparse(g.graph, {t}) == one) << name << " " << t;
+    EXPECT_TRUE(closure_sparse(g.graph) == one) << name;
+  }
+}
+
+TEST(HostClosure, ClosureRejectsInconsistentInput) {
+  // An acyclic group may hold only one vertex.
+  EXPECT_THROW(Closure::from_sparse({0, 0}, {0}, {0, 0}, {}), std::invalid_argument);
+  EXPECT_THROW(Closure::from_sparse({0, 1}, {0}, {0, 0}, {}), std::invalid_argument);
+  EXPECT_THROW(Closure::from_dense({0}, {0}, BitMatrix(2, 2)), std::invalid_argument);
+  EXPECT_THROW(from_full_matrix(BitMatrix(2, 3)), std::invalid_argument);
+  EXPECT_THROW(Closure::from_sparse({0, 1, 2}, {0, 0, 0}, {0, 2, 2, 2}, {2, 1}),
+               std::invalid_argument);  // row not ascending
+  // A cyclic pair of vertices reaching a third: 4 + 2 pairs.
+  const Closure c = Closure::from_sparse({0, 0, 1}, {1, 0}, {0, 1, 1}, {1});
+  EXPECT_EQ(c.pair_count(), 6u);
+  EXPECT_EQ(c.pair_count(true), 7u);
+  EXPECT_EQ(c.pairs(), (std::vector<Edge>{{0, 0}, {0, 1}, {0, 2}, {1, 0}, {1, 1}, {1, 2}}));
+}
+
+TEST(HostClosure, ManyMultiVertexComponentsCountPairsRight) {
+  // 150 two-vertex cycles in a chain (plus side edges): more multi-vertex components
+  // than the pair counter's bit-test shortcut takes, in every representation.
+  constexpr size_t k = 150;
+  std::vector<Edge> edges;
+  for (size_t i = 0; i < k; ++i) {
+    edges.emplace_back(vertex_t(2 * i), vertex_t(2 * i + 1));
+    edges.emplace_back(vertex_t(2 * i + 1), vertex_t(2 * i));
+    if (i + 1 < k) edges.emplace_back(vertex_t(2 * i + 1), vertex_t(2 * i + 2));
+    if (i + 7 < k && i % 3 == 0) edges.emplace_back(vertex_t(2 * i), vertex_t(2 * i + 14));
+  }
+  const Graph g(2 * k, std::move(edges));
+  // Vertex 2i reaches every vertex of cycles i..k-1: 2 * (k - i) each, two per cycle.
+  uint64_t expected = 0;
+  for (size_t i = 0; i < k; ++i) expected += 2 * 2 * (k - i);
+  const Closure sparse = closure_sparse(g);
+  EXPECT_EQ(sparse.pair_count(), expected);
+  EXPECT_EQ(closure_classic(g).pair_count(), expected);
+  const Condensation cond = condense(g);
+  for (const WordOrder order : {WordOrder::kColumnMajor, WordOrder::kRowMajor}) {
+    BitMatrix m(k, k, {32, 2}, order);
+    std::vector<vertex_t> row;
+    for (vertex_t c = 0; c < k; ++c) {
+      sparse.component_successors(c, row);
+      for (vertex_t d : row) m.set(c, d);
+    }
+    const Closure dense = Closure::from_dense(cond.scc.component_of, cond.scc.cyclic, std::move(m));
+    EXPECT_EQ(dense.pair_count(), expected);
+    EXPECT_TRUE(dense == sparse);
+  }
+}
+
+TEST(HostClosure, GpuStyleComponentMatrixIsAccepted) {
+  // The condensed DAG's closure with a zero diagonal in the device layout, padded.
+  const Graph g(5, {{0, 1}, {1, 0}, {1, 2}, {2, 3}, {3, 3}});
+  const Condensation cond = condense(g);
+  const size_t k = cond.scc.component_count();
+  BitMatrix m(k, k, {64, 4}, WordOrder::kColumnMajor);
+  const Closure ref = closure_sparse(g);
+  std::vector<vertex_t> row;
+  for (vertex_t c = 0; c < k; ++c) {
+    ref.component_successors(c, row);
+    for (vertex_t d : row)
+      if (d != c) m.set(c, d);
+  }
+  const Closure c = Closure::from_dense(cond.scc.component_of, cond.scc.cyclic, std::move(m));
+  EXPECT_EQ(c.representation(), Closure::Representation::kDense);
+  EXPECT_TRUE(c == ref);
+  EXPECT_EQ(c.pairs(), closure_classic(g).pairs());
+}
+
+TEST(HostClosure, GrailPairCountsMatchTheReadme) {
+  if (!std::filesystem::exists(kGrail)) GTEST_SKIP() << "no " << kGrail;
+  const std::pair<const char*, uint64_t> known[] = {
+      {"human_dag_uniq.gra", 348'111},     {"agrocyc_dag_uniq.gra", 170'590},
+      {"arXiv_sub_6000-1.gra", 5'566'205}, {"citeseer_sub_10720.gra", 421'995},
+      {"kegg_dag_uniq.gra", 2'637'217},    {"ba10k5d.gra", 4'159'295}};
+  for (const auto& [name, pairs] : known) {
+    const Graph g = read_gra(kGrail / name);
+    EXPECT_EQ(closure_sparse(g).pair_count(), pairs) << name;
+    EXPECT_EQ(closure_classic(g).pair_count(), pairs) << name;
+  }
+}
+
+TEST(HostClosure, GrailSparseEqualsClassicOnAll) {
+  if (!std::filesystem::exists(kGrail)) GTEST_SKIP() << "no " << kGrail;
+  size_t files = 0;
+  for (const auto& entry : std::filesystem::directory_iterator(kGrail)) {
+    if (entry.path().extension() != ".gra") continue;
+    const Graph g = read_gra(entry.path());
+    const Closure sparse = closure_sparse(g), sparse2 = closure_sparse(g, {2});
+    const Closure classic = closure_classic(g);
+    EXPECT_TRUE(sparse == classic) << entry.path();
+    EXPECT_TRUE(sparse2 == classic) << entry.path();
+    ++files;
+  }
+  EXPECT_EQ(files, 17u);
+}
+
+}  // namespace
+}  // namespace closure

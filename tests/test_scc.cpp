@@ -1,0 +1,123 @@
+// Tests of the iterative Tarjan SCC, the condensation DAG and topological order.
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <map>
+#include <set>
+
+#include "closure/scc.hpp"
+
+namespace closure {
+namespace {
+
+Graph path_graph(size_t n, bool close_cycle) {
+  std::vector<Edge> edges;
+  for (size_t v = 0; v + 1 < n; ++v) edges.emplace_back(vertex_t(v), vertex_t(v + 1));
+  if (close_cycle && n > 0) edges.emplace_back(vertex_t(n - 1), 0);
+  return Graph(n, std::move(edges));
+}
+
+// Checks the topological numbering contract: every edge between components goes up.
+void expect_topological(const Graph& g, const SccResult& scc) {
+  for (vertex_t u = 0; u < g.vertex_count(); ++u)
+    for (vertex_t v : g.successors(u))
+      ASSERT_LE(scc.component_of[u], scc.component_of[v]) << u << " -> " << v;
+}
+
+// Groups vertices by component id, as sets, to compare partitions regardless of ids.
+std::set<std::set<vertex_t>> partition(const SccResult& scc) {
+  std::map<vertex_t, std::set<vertex_t>> groups;
+  for (vertex_t v = 0; v < scc.component_of.size(); ++v) groups[scc.component_of[v]].insert(v);
+  std::set<std::set<vertex_t>> out;
+  for (auto& [c, members] : groups) out.insert(members);
+  return out;
+}
+
+TEST(Scc, MillionVertexPathDoesNotOverflowTheStack) {
+  const Graph g = path_graph(1'000'000, false);
+  const SccResult scc = strongly_connected_components(g);
+  ASSERT_EQ(scc.component_count(), 1'000'000u);
+  // A path's only topological order: vertex v is component v.
+  for (vertex_t v = 0; v < 1'000'000; v += 99'999) EXPECT_EQ(scc.component_of[v], v);
+  EXPECT_TRUE(std::none_of(scc.cyclic.begin(), scc.cyclic.end(), [](uint8_t c) { return c; }));
+  EXPECT_TRUE(is_dag(g));
+}
+
+TEST(Scc, MillionVertexCycleIsOneComponent) {
+  const Graph g = path_graph(1'000'000, true);
+  const SccResult scc = strongly_connected_components(g);
+  ASSERT_EQ(scc.component_count(), 1u);
+  EXPECT_EQ(scc.cyclic[0], 1);
+  EXPECT_FALSE(is_dag(g));
+  EXPECT_EQ(condensation_dag(g, scc).edge_count(), 0u);
+}
+
+TEST(Scc, HandGraphComponents) {
+  // 0 <-> 1 -> 2 -> 3 -> 4 -> 2 (cycle 2,3,4), 5 self-loop, 6 isolated, 1 -> 5, 7 -> 0.
+  const Graph g(8, {{0, 1}, {1, 0}, {1, 2}, {2, 3}, {3, 4}, {4, 2}, {5, 5}, {1, 5}, {7, 0}});
+  const SccResult scc = strongly_connected_components(g);
+  EXPECT_EQ(partition(scc), (std::set<std::set<vertex_t>>{{0, 1}, {2, 3, 4}, {5}, {6}, {7}}));
+  expect_topological(g, scc);
+  EXPECT_TRUE(scc.cyclic[scc.component_of[0]]);
+  EXPECT_TRUE(scc.cyclic[scc.component_of[2]]);
+  EXPECT_TRUE(scc.cyclic[scc.component_of[5]]);  // the self-loop
+  EXPECT_FALSE(scc.cyclic[scc.component_of[6]]);
+  EXPECT_FALSE(scc.cyclic[scc.component_of[7]]);
+  EXPECT_LT(scc.component_of[7], scc.component_of[0]);
+  EXPECT_LT(scc.component_of[0], scc.component_of[2]);
+
+  const Graph dag = condensation_dag(g, scc);
+  EXPECT_EQ(dag.vertex_count(), 5u);
+  const vertex_t c01 = scc.component_of[0], c234 = scc.component_of[2], c5 = scc.component_of[5],
+                 c7 = scc.component_of[7];
+  std::vector<Edge> expected{{c01, c234}, {c01, c5}, {c7, c01}};
+  std::sort(expected.begin(), expected.end());
+  EXPECT_EQ(dag.edges(), expected);  // no self-loop (5,5), no duplicates
+  EXPECT_TRUE(is_dag(dag));
+}
+
+TEST(Scc, EmptyAndSingleVertex) {
+  EXPECT_EQ(strongly_connected_components(Graph(0, {})).component_count(), 0u);
+  const SccResult one = strongly_connected_components(Graph(1, {}));
+  ASSERT_EQ(one.component_count(), 1u);
+  EXPECT_EQ(one.cyclic[0], 0);
+  const SccResult loop = strongly_connected_components(Graph(1, {{0, 0}}));
+  EXPECT_EQ(loop.cyclic[0], 1);
+  EXPECT_TRUE(is_dag(Graph(0, {})));
+  EXPECT_FALSE(is_dag(Graph(1, {{0, 0}})));
+}
+
+TEST(Scc, TwoCyclesJoinedOneWay) {
+  // {0,1,2} -> {3,4}; the later cycle must get the higher id.
+  const Graph g(5, {{0, 1}, {1, 2}, {2, 0}, {2, 3}, {3, 4}, {4, 3}});
+  const SccResult scc = strongly_connected_components(g);
+  ASSERT_EQ(scc.component_count(), 2u);
+  EXPECT_EQ(scc.component_of[0], 0u);
+  EXPECT_EQ(scc.component_of[4], 1u);
+  EXPECT_EQ(scc.cyclic, (std::vector<uint8_t>{1, 1}));
+}
+
+TEST(Scc, TopologicalOrderIsValidOrAbsent) {
+  const Graph dag(6, {{5, 2}, {5, 0}, {4, 0}, {4, 1}, {2, 3}, {3, 1}});
+  const auto order = topological_order(dag);
+  ASSERT_TRUE(order.has_value());
+  ASSERT_EQ(order->size(), 6u);
+  std::vector<size_t> pos(6);
+  for (size_t i = 0; i < 6; ++i) pos[(*order)[i]] = i;
+  for (const auto& [u, v] : dag.edges()) EXPECT_LT(pos[u], pos[v]);
+  EXPECT_FALSE(topological_order(Graph(3, {{0, 1}, {1, 2}, {2, 1}})).has_value());
+  // A million-vertex path: Kahn's algorithm has no recursion either.
+  EXPECT_TRUE(topological_order(path_graph(1'000'000, false)).has_value());
+}
+
+TEST(Scc, CondenseMatchesParts) {
+  const Graph g(6, {{0, 1}, {1, 0}, {1, 2}, {3, 4}, {4, 5}, {5, 3}, {2, 3}});
+  const Condensation c = condense(g);
+  EXPECT_EQ(c.scc.component_count(), 3u);
+  EXPECT_EQ(c.dag.vertex_count(), 3u);
+  EXPECT_EQ(c.dag.edges(), (std::vector<Edge>{{0, 1}, {1, 2}}));
+  EXPECT_TRUE(is_dag(c.dag));
+}
+
+}  // namespace
+}  // namespace closure

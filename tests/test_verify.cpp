@@ -1,0 +1,139 @@
+// Tests of the Boost.Graph reference: its strict semantics, the memory estimate, and
+// verify_against_boost catching corrupted closures in full and sampled mode.
+#include <gtest/gtest.h>
+
+#include <filesystem>
+#include <fstream>
+#include <sstream>
+
+#include "closure/host_closure.hpp"
+#include "verify/boost_closure.hpp"
+
+namespace closure {
+namespace {
+
+constexpr size_t kPlenty = size_t{1} << 30;
+
+Graph read_gra(const std::filesystem::path& path) {
+  std::ifstream in(path);
+  std::string line;
+  std::getline(in, line);
+  std::getline(in, line);
+  const size_t n = std::stoul(line);
+  std::vector<Edge> edges;
+  while (std::getline(in, line)) {
+    const auto colon = line.find(':');
+    if (colon == std::string::npos) continue;
+    const vertex_t u = vertex_t(std::stoul(line.substr(0, colon)));
+    std::istringstream rest(line.substr(colon + 1));
+    std::string tok;
+    while (rest >> tok && tok != "#") edges.emplace_back(u, vertex_t(std::stoul(tok)));
+  }
+  return Graph(n, std::move(edges));
+}
+
+TEST(Verify, BoostTransitiveClosureIsStrict) {
+  // 0 -> 1 -> 2 -> 1 (cycle {1,2}); 3 self-loop; 4 isolated; 5 -> 3.
+  const Graph g(6, {{0, 1}, {1, 2}, {2, 1}, {3, 3}, {5, 3}});
+  const std::vector<Edge> pairs = boost_closure_pairs(g);
+  const std::vector<Edge> expected{{0, 1}, {0, 2}, {1, 1}, {1, 2}, {2, 1}, {2, 2}, {3, 3}, {5, 3}};
+  EXPECT_EQ(pairs, expected);  // no (0,0), (4,4), (5,5): not on a cycle
+  EXPECT_EQ(boost_closure(g).pairs(), expected);
+}
+
+// A graph with cycles and a DAG part, and its correct closure as a full matrix.
+Graph sample_graph() {
+  return Graph(9, {{0, 1}, {1, 2}, {2, 0}, {2, 3}, {3, 4}, {4, 5}, {6, 6}, {6, 7}, {7, 4}});
+}
+
+TEST(Verify, CorrectClosureMatchesInBothModes) {
+  const Graph g = sample_graph();
+  const Closure c = closure_sparse(g);
+  const VerifyReport full = verify_against_boost(g, c, kPlenty, 4, 1);
+  EXPECT_TRUE(full.match);
+  EXPECT_EQ(full.mode, "full");
+  EXPECT_EQ(full.expected_pairs, c.pair_count());
+  EXPECT_EQ(full.actual_pairs, c.pair_count());
+  EXPECT_TRUE(full.first_mismatches.empty());
+  const VerifyReport sampled = verify_against_boost(g, c, 0, 4, 1);
+  EXPECT_TRUE(sampled.match);
+  EXPECT_EQ(sampled.mode, "sampled 4 sources");
+  EXPECT_EQ(sampled.expected_pairs, sampled.actual_pairs);
+  EXPECT_GT(sampled.estimate_bytes, 0u);
+}
+
+TEST(Verify, CorruptedClosureIsReportedWithTheFirstMismatch) {
+  const Graph g = sample_graph();
+  BitMatrix m = BitMatrix::from_pairs(9, 9, closure_classic(g).pairs());
+  ASSERT_TRUE(m.get(1, 4));
+  m.set(1, 4, false);  // missing
+  m.set(7, 8, true);   // extra
+  m.set(8, 8, true);   // extra
+  const Closure corrupted = from_full_matrix(m);
+  for (const VerifyReport& r :
+       {verify_against_boost(g, corrupted, kPlenty, 100, 3),  // full
+        verify_against_boost(g, corrupted, 0, 100, 3)}) {     // sampled, every source
+    SCOPED_TRACE(r.mode);
+    EXPECT_FALSE(r.match);
+    ASSERT_EQ(r.first_mismatches.size(), 3u);
+    EXPECT_EQ(r.first_mismatches[0], "1 -> 4: missing");
+    EXPECT_EQ(r.first_mismatches[1], "7 -> 8: extra");
+    EXPECT_EQ(r.first_mismatches[2], "8 -> 8: extra");
+    EXPECT_EQ(r.actual_pairs, r.expected_pairs + 1);
+  }
+  EXPECT_EQ(verify_against_boost(g, corrupted, 0, 100, 3).mode, "sampled 9 sources");
+}
+
+TEST(Verify, SampledModeCatchesWidespreadCorruption) {
+  // Every vertex of a 2000-vertex chain loses its farthest successor; any sample sees it.
+  constexpr size_t n = 2000;
+  std::vector<Edge> edges;
+  for (size_t v = 0; v + 1 < n; ++v) edges.emplace_back(vertex_t(v), vertex_t(v + 1));
+  const Graph g(n, std::move(edges));
+  std::vector<uint64_t> offsets{0};
+  std::vector<vertex_t> targets;
+  for (size_t u = 0; u < n; ++u) {
+    for (size_t v = u + 1; v + 1 < n; ++v) targets.push_back(vertex_t(v));
+    offsets.push_back(targets.size());
+  }
+  std::vector<vertex_t> identity(n);
+  for (size_t v = 0; v < n; ++v) identity[v] = vertex_t(v);
+  const Closure bad = Closure::from_sparse(identity, std::vector<uint8_t>(n, 0), std::move(offsets),
+                                           std::move(targets));
+  const VerifyReport r = verify_against_boost(g, bad, 0, 25, 42);
+  EXPECT_EQ(r.mode, "sampled 25 sources");
+  EXPECT_FALSE(r.match);
+  ASSERT_FALSE(r.first_mismatches.empty());
+  EXPECT_NE(r.first_mismatches[0].find(" -> 1999: missing"), std::string::npos);
+  // Each sampled source but the last vertex misses exactly one pair.
+  EXPECT_GE(r.expected_pairs - r.actual_pairs, 24u);
+  EXPECT_LE(r.expected_pairs - r.actual_pairs, 25u);
+  EXPECT_TRUE(verify_against_boost(g, closure_sparse(g), 0, 25, 42).match);
+}
+
+TEST(Verify, EstimateOnHumanIsBoostsElevenGigabytes) {
+  const auto path = std::filesystem::path(CLOSURE_SHARED_DATA_DIR) / "grail/human_dag_uniq.gra";
+  if (!std::filesystem::exists(path)) GTEST_SKIP() << "no " << path;
+  const Graph g = read_gra(path);
+  const Closure c = closure_sparse(g);
+  const BoostEstimate est = estimate_boost_closure(g, c.pair_count());
+  // README: Boost took 11.4 GB on this graph.
+  EXPECT_GT(est.bytes, uint64_t{9} << 30);
+  EXPECT_LT(est.bytes, uint64_t{14} << 30);
+  const VerifyReport r = verify_against_boost(g, c, size_t{2} << 30, 300, 7);
+  EXPECT_EQ(r.mode, "sampled 300 sources");
+  EXPECT_TRUE(r.match);
+}
+
+TEST(Verify, SmallGrailGraphFullyAgainstBoost) {
+  const auto path = std::filesystem::path(CLOSURE_SHARED_DATA_DIR) / "grail/kegg_dag_uniq.gra";
+  if (!std::filesystem::exists(path)) GTEST_SKIP() << "no " << path;
+  const Graph g = read_gra(path);
+  const VerifyReport r = verify_against_boost(g, closure_sparse(g), size_t{2} << 30, 10, 1);
+  EXPECT_EQ(r.mode, "full");
+  EXPECT_TRUE(r.match);
+  EXPECT_EQ(r.expected_pairs, 2'637'217u);
+}
+
+}  // namespace
+}  // namespace closure
