@@ -19,8 +19,10 @@
 #include <map>
 #include <new>
 
+#include "closure/compute.hpp"
 #include "closure/host_closure.hpp"
 #include "closure/scc.hpp"
+#include "ocl/device.hpp"
 #include "verify/boost_closure.hpp"
 
 namespace closure {
@@ -58,8 +60,11 @@ std::string gib(uint64_t bytes) {
 
 // Runs `prepare` once and then `timed` up to repeats times in a forked child; `timed`
 // returns the closure's pair count. Fills status, runs, seconds, pairs, peak_bytes.
+// `limit_address_space` is off for OpenCL methods: GPU drivers reserve far more address
+// space than they use, and RLIMIT_AS would make them fail at start-up.
 void run_in_child(HostClosureBenchRow& row, const HostClosureBenchOptions& options,
-                  const std::function<std::function<uint64_t()>()>& prepare) {
+                  const std::function<std::function<uint64_t()>()>& prepare,
+                  bool limit_address_space = true) {
   int fds[2];
   if (pipe(fds) != 0) {
     row.status = "failed: pipe()";
@@ -83,7 +88,7 @@ void run_in_child(HostClosureBenchRow& row, const HostClosureBenchOptions& optio
     // The cap on top of what the child already maps: Boost's allocations then fail with
     // bad_alloc instead of the machine swapping or the OOM killer picking a victim.
     const rlimit limit{vsize + options.memory_cap_bytes, vsize + options.memory_cap_bytes};
-    setrlimit(RLIMIT_AS, &limit);
+    if (limit_address_space) setrlimit(RLIMIT_AS, &limit);
     try {
       auto timed = prepare();
       double spent = 0;
@@ -187,6 +192,27 @@ std::vector<HostClosureBenchRow> bench_host_closure(const std::string& name, con
           [&] { return closure_sparse(g, {options.sparse_threads}).pair_count(); });
     });
     if (row.ok()) known_pairs = row.pairs;
+    rows.push_back(std::move(row));
+  }
+
+  for (const std::string& method : options.product_methods) {
+    HostClosureBenchRow row = make_row(method.c_str());
+    const Method m = parse_method(method);
+    run_in_child(
+        row, options,
+        [&] {
+          auto device = ocl::choose_device(options.device);
+          std::shared_ptr<ocl::Runtime> rt =
+              device ? std::make_shared<ocl::Runtime>(*device) : nullptr;
+          return std::function<uint64_t()>([&g, m, rt] {
+            ComputeOptions o;
+            o.method = m;
+            o.runtime = rt.get();
+            return compute_closure(g, o).pair_count();
+          });
+        },
+        false);
+    if (row.ok() && !known_pairs) known_pairs = row.pairs;
     rows.push_back(std::move(row));
   }
 

@@ -17,11 +17,15 @@ struct HostClosureBenchOptions {
   double timeout_s = 600;                          // a child still running after this is killed
   unsigned sparse_threads = 0;                     // 0: automatic
   bool run_sparse = true, run_classic = true, run_boost = true;
+  // compute_closure methods to time as well ("auto", "recursive", "condense", "square"),
+  // on `device` (as --device takes it; "" = the default device).
+  std::vector<std::string> product_methods{"auto"};
+  std::string device;
 };
 
 struct HostClosureBenchRow {
   std::string graph;
-  std::string method;  // "sparse", "classic", "boost"
+  std::string method;  // "sparse", "classic", "boost", or a compute_closure method
   size_t vertices = 0, edges = 0, components = 0;
   // "ok", or why there is no time: "refused: ..." (estimate above the cap, not run),
   // "failed: ..." (ran and failed: out of memory, a signal, the timeout).

@@ -62,13 +62,9 @@ void check_fits(const DenseFootprint& f, const ComputeOptions& o, size_t n, Meth
 // auto: the sparse propagation is the best method on a CPU for every graph we measured
 // (docs/benchmarks.md); on a GPU the dense recursive closure wins once the condensation
 // is large and its closure dense, where propagation would move C*C/8 bytes on the CPU.
-Method choose_auto(const Condensation& c, const ComputeOptions& o, std::string& reason) {
+Method choose_auto(const Condensation& c, std::string& reason) {
   const size_t k = c.scc.component_count(), m = c.dag.edge_count();
   char buf[200];
-  if (!o.runtime || !o.runtime->device().is_gpu) {
-    reason = "no GPU: sparse propagation is the fastest host method";
-    return Method::kSparse;
-  }
   const double avg_degree = k ? double(m) / double(k) : 0;
   if (k >= 4096 && avg_degree >= 4) {
     std::snprintf(buf, sizeof buf,
@@ -159,6 +155,24 @@ Closure compute_closure(const Graph& g, const ComputeOptions& o, ComputeReport* 
     return result;
   }
 
+  const bool gpu = o.runtime && o.runtime->device().is_gpu;
+  if (o.method == Method::kSparse || (o.method == Method::kAuto && !gpu)) {
+    // The propagation condenses on its own, into bare CSR arrays (no Graph re-sort).
+    report.method = Method::kSparse;
+    report.reason = o.method == Method::kAuto ? "no GPU: sparse propagation is the fastest host method"
+                                              : "requested";
+    report.device = "host";
+    auto t0 = std::chrono::steady_clock::now();
+    result = closure_sparse(g);
+    report.compute_s = seconds_since(t0);
+    report.components = result.component_count();
+    bool cyclic = false;
+    for (vertex_t c = 0; c < result.component_count() && !cyclic; ++c) cyclic = result.component_cyclic(c);
+    report.dag = report.components == n && !cyclic;
+    if (report_out) *report_out = report;
+    return result;
+  }
+
   auto t0 = std::chrono::steady_clock::now();
   Condensation c = condense(g);
   report.condense_s = seconds_since(t0);
@@ -167,7 +181,7 @@ Closure compute_closure(const Graph& g, const ComputeOptions& o, ComputeReport* 
                std::none_of(c.scc.cyclic.begin(), c.scc.cyclic.end(), [](uint8_t f) { return f; });
   report.method = o.method;
   report.reason = "requested";
-  if (o.method == Method::kAuto) report.method = choose_auto(c, o, report.reason);
+  if (o.method == Method::kAuto) report.method = choose_auto(c, report.reason);
 
   if (report.method == Method::kSparse) {
     t0 = std::chrono::steady_clock::now();

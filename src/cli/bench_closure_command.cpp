@@ -1,0 +1,82 @@
+// `closure bench closure`: issue 4's table. Per graph: the product methods (auto by
+// default), sparse, the classic peer and Boost.Graph, each in its own process with a
+// memory cap; then totals.
+#include <cstdio>
+#include <map>
+#include <memory>
+
+#include "bench/closure_bench.hpp"
+#include "bench/generators.hpp"
+#include "cli/commands.hpp"
+#include "graph/read_graph.hpp"
+#include "tool/batch.hpp"
+
+namespace closure::cli {
+
+void add_bench_closure_command(CLI::App& bench) {
+  struct Flags {
+    std::vector<std::string> paths, generated, methods{"auto"};
+    std::string device;
+    double scale = 1.0, memory_cap_gb = 12;
+    int repeat = 3;
+    bool no_boost = false, no_classic = false;
+  };
+  auto flags = std::make_shared<Flags>();
+  auto* sub = bench.add_subcommand("closure", "Closure methods vs the classic bitset method vs Boost.Graph, per graph");
+  sub->add_option("paths", flags->paths, "Graph files or folders (e.g. ../shared/data/grail)");
+  sub->add_option("--generated", flags->generated,
+                  "Generated graphs: all, or names from: random-dag, giant-scc, chain, dense-dag")
+      ->delimiter(',');
+  sub->add_option("--scale", flags->scale, "Shrink the generated graphs (n and m) by this factor")->capture_default_str();
+  sub->add_option("--methods", flags->methods, "compute_closure methods to time besides sparse")
+      ->delimiter(',')
+      ->capture_default_str();
+  sub->add_option("--device", flags->device, "Device for the product methods");
+  sub->add_option("--memory-cap", flags->memory_cap_gb, "GB each method may use; above it: refused")->capture_default_str();
+  sub->add_option("--repeat", flags->repeat, "Runs per method (median)")->capture_default_str();
+  sub->add_flag("--no-boost", flags->no_boost, "Skip Boost.Graph");
+  sub->add_flag("--no-classic", flags->no_classic, "Skip the classic method");
+  sub->callback([flags] {
+    HostClosureBenchOptions o;
+    o.repeats = flags->repeat;
+    o.memory_cap_bytes = uint64_t(flags->memory_cap_gb * double(1ull << 30));
+    o.run_boost = !flags->no_boost;
+    o.run_classic = !flags->no_classic;
+    o.product_methods = flags->methods;
+    o.device = flags->device;
+    std::vector<HostClosureBenchRow> all;
+    auto run = [&](const std::string& name, const Graph& g) {
+      auto rows = bench_host_closure(name, g, o);
+      std::fputs(format_host_closure_bench(rows).c_str(), stdout);
+      std::fflush(stdout);
+      all.insert(all.end(), rows.begin(), rows.end());
+    };
+    if (!flags->paths.empty())
+      for (const auto& file : collect_batch_files(flags->paths)) {
+        std::string name = file.substr(file.find_last_of('/') + 1);
+        run(name, read_graph(file).graph);
+      }
+    std::vector<std::string> names = flags->generated;
+    if (names.size() == 1 && names[0] == "all") names = issue4_graph_names();
+    for (const auto& name : names) {
+      NamedGraph ng = issue4_graph(name, flags->scale);
+      run(ng.name, ng.graph);
+    }
+    // Totals over the graphs on which every method finished.
+    std::map<std::string, std::map<std::string, const HostClosureBenchRow*>> by_graph;
+    for (const auto& r : all) by_graph[r.graph][r.method] = &r;
+    std::map<std::string, double> total;
+    std::map<std::string, int> count;
+    for (const auto& [graph, methods] : by_graph)
+      for (const auto& [method, row] : methods)
+        if (row->ok()) total[method] += row->seconds, ++count[method];
+    std::printf("\ntotals (seconds, over the graphs where the method finished):\n");
+    for (const auto& [method, seconds] : total)
+      std::printf("  %-10s %10.4f s over %d graphs\n", method.c_str(), seconds, count[method]);
+    for (const auto& m : flags->methods)
+      if (total.count(m) && total.count("classic") && count[m] == count["classic"])
+        std::printf("  %s vs classic: %.1fx faster in total\n", m.c_str(), total["classic"] / total[m]);
+  });
+}
+
+}  // namespace closure::cli
