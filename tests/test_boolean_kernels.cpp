@@ -1,9 +1,8 @@
 // clcubic_mul and clutri_mul against the host reference: awkward sizes, densities, fixed
 // seeds, bit-exact; canaries around the result; invalid parameters refused.
-#include "kernels/boolean_kernels.hpp"
-
 #include <gtest/gtest.h>
 
+#include "kernels/boolean_kernels.hpp"
 #include "test_support.hpp"
 
 namespace closure {
@@ -87,10 +86,15 @@ TEST_P(BooleanKernelSizes, TriangularMatchesReference) {
 
 INSTANTIATE_TEST_SUITE_P(Params, BooleanKernelSizes,
                          ::testing::Values(BooleanParams{2, 2}, BooleanParams{1, 1},
-                                           BooleanParams{1, 4}, BooleanParams{4, 2}),
+                                           BooleanParams{1, 4}, BooleanParams{4, 2},
+                                           // wide register tiles (vector loads of B) and
+                                           // K chunks that differ from the row tile
+                                           BooleanParams{2, 2, 8, 2}, BooleanParams{1, 1, 2, 8},
+                                           BooleanParams{2, 4, 4, 1}, BooleanParams{1, 2, 3, 3}),
                          [](const auto& info) {
-                           return "n" + std::to_string(info.param.tile_n) + "_m" +
-                                  std::to_string(info.param.tile_m);
+                           const BooleanParams p = info.param.resolved();
+                           return "n" + std::to_string(p.tile_n) + "_m" + std::to_string(p.tile_m) +
+                                  "_w" + std::to_string(p.tile_w) + "_k" + std::to_string(p.tile_k);
                          });
 
 // The product runs on a window of a larger canary-filled buffer: nothing outside the
@@ -153,14 +157,20 @@ TEST(BooleanKernelParams, InvalidParametersAreRefusedWithTheLimit) {
     EXPECT_NE(std::string(e.what()).find("512 work-items"), std::string::npos) << e.what();
   }
   try {
-    BooleanParams{2, 4}.validate(device);  // 2 * (34*8+1)*8 words = 17,472 bytes
+    // A: (34*8+1)*8 words, B: 32*8*(8+4)+4 words: 21,040 bytes
+    BooleanParams{2, 4}.validate(device);
     FAIL() << "expected a refusal";
   } catch (const std::invalid_argument& e) {
     EXPECT_NE(std::string(e.what()).find("local memory"), std::string::npos) << e.what();
   }
   EXPECT_THROW((BooleanParams{0, 2}.validate(device)), std::invalid_argument);
   EXPECT_THROW(parse_boolean_params("tile_q=3"), std::invalid_argument);
+  EXPECT_THROW((BooleanParams{1, 16, 8}.validate(device)), std::invalid_argument);  // 128 acc
   EXPECT_EQ(parse_boolean_params("tile_m=4", {2, 2}), (BooleanParams{2, 4}));
+  EXPECT_EQ(parse_boolean_params("tile_w=8,tile_k=2", {2, 2}), (BooleanParams{2, 2, 8, 2}));
+  // The padding quantum divides by every tile: rows, words of C and K chunks.
+  EXPECT_EQ((BooleanParams{2, 2, 8, 3}.tile_words()), 48);
+  EXPECT_EQ((BooleanParams{2, 2}.tile_rows()), 128);
 }
 
 }  // namespace

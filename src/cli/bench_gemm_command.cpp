@@ -1,12 +1,16 @@
 // `closure bench gemm`: the OpenCL book's Table 21.1 redone on the chosen device, one row
-// per float kernel and host loop, beside the book's figures.
+// per float kernel and host loop, beside the book's figures; --sweep times myGEMM_tuned's
+// parameter grid.
+#include <algorithm>
 #include <cmath>
 #include <cstdio>
 #include <memory>
+#include <optional>
 #include <string>
 
 #include "bench/gemm_bench.hpp"
 #include "cli/commands.hpp"
+#include "kernels/sgemm_tuned_params.hpp"
 #include "ocl/device.hpp"
 #include "ocl/runtime.hpp"
 
@@ -15,7 +19,7 @@ namespace {
 
 struct BenchGemmOptions {
   std::string device;
-  std::string gemm_params, book_params;
+  std::string gemm_params, book_params, tuned_params;
   GemmBenchOptions bench;
   bool no_host = false;
 };
@@ -30,6 +34,9 @@ std::string figure(double x, const char* format) {
 
 void print_row(const GemmBenchRow& r, double seq_mflops) {
   const char* order = r.order == StorageOrder::kRowMajor ? "row" : "col";
+  std::string label = r.book_label;
+  if (r.pad_seconds > 0 && r.seconds > 0)
+    label += "; zero padding " + figure(100 * r.pad_seconds / r.seconds, "%.1f") + "% of the time";
   if (!r.error.empty()) {
     std::printf("%-23s %-6s %-6s %-5s failed: %s\n", r.name.c_str(), r.where.c_str(),
                 r.precision.c_str(), order, r.error.c_str());
@@ -38,9 +45,23 @@ void print_row(const GemmBenchRow& r, double seq_mflops) {
                 r.where.c_str(), r.precision.c_str(), order, r.seconds * 1e3, r.mflops,
                 figure(seq_mflops > 0 ? r.mflops / seq_mflops : 0, "%.1f").c_str(), r.max_rel_error,
                 figure(r.book_gpu_mflops, "%.0f").c_str(),
-                figure(r.book_cpu_mflops, "%.0f").c_str(), r.book_label.c_str());
+                figure(r.book_cpu_mflops, "%.0f").c_str(), label.c_str());
   }
   std::fflush(stdout);  // rows appear as they are measured; the whole table takes a while
+}
+
+void print_sweep_row(const GemmSweepRow& r) {
+  const std::string params = r.params.to_string();
+  if (!r.error.empty()) {
+    // The first line of the message is enough to tell a refusal from a failure.
+    std::printf("%-64s skipped: %s\n", params.c_str(),
+                r.error.substr(0, r.error.find('\n')).c_str());
+  } else {
+    std::printf("%-64s %10.3f %12.0f %6.1f %11.1e%s\n", params.c_str(), r.seconds * 1e3, r.mflops,
+                r.seconds > 0 ? 100 * r.pad_seconds / r.seconds : 0.0, r.max_rel_error,
+                r.plausible ? "" : "  WRONG");
+  }
+  std::fflush(stdout);
 }
 
 void run(BenchGemmOptions& o) {
@@ -53,9 +74,14 @@ void run(BenchGemmOptions& o) {
   if (runtime) {  // refuse bad parameters before printing anything
     o.bench.gemm.validate(runtime->device());
     o.bench.book.validate(runtime->device());
+    // --tuned-params adjusts the device's default set, key by key.
+    o.bench.tuned =
+        parse_sgemm_tuned_params(o.tuned_params, sgemm_tuned_params_for(runtime->device()));
+    o.bench.tuned->validate(runtime->device());
   }
   if (!runtime && !o.bench.host_loops)
     throw std::invalid_argument("--no-host on the host path leaves nothing to measure");
+  check_gemm_bench_options(o.bench, runtime != nullptr);
 
   const size_t n = o.bench.n;
   std::printf("closure bench gemm: C = A * B, order %zu, MFLOPS = 2 n^3 / median seconds\n", n);
@@ -63,6 +89,7 @@ void run(BenchGemmOptions& o) {
     std::printf("device: %s\n", device->describe().c_str());
     std::printf("kernel parameters: %s; %s\n", o.bench.gemm.to_string().c_str(),
                 o.bench.book.to_string().c_str());
+    std::printf("myGEMM_tuned parameters: %s\n", o.bench.tuned->to_string().c_str());
     std::printf(
         "device kernels: median of %d runs after a warm-up, profiling events (kernel "
         "only, no transfers)\n",
@@ -70,9 +97,19 @@ void run(BenchGemmOptions& o) {
   } else {
     std::printf("host path (--device host, or no OpenCL device): host loops only\n");
   }
-  if (o.bench.host_loops)
+  bool any_host = o.bench.only.empty();
+  for (const char* loop : {"seq", "ijk", "ikj", "kij"})
+    any_host =
+        any_host || std::find(o.bench.only.begin(), o.bench.only.end(), loop) != o.bench.only.end();
+  if (o.bench.host_loops && any_host)
     std::printf("host loops: median of %d runs, steady_clock, one thread\n", o.bench.repeat);
-  std::printf("max rel err: max |got - exact| / sum_k |a_ik b_kj|, against a double reference\n");
+  if (gemm_bench_samples_reference(n))
+    std::printf(
+        "max rel err: max |got - exact| / sum_k |a_ik b_kj|, against a double reference on a "
+        "sample of C (first and last rows and columns, %zu random elements)\n",
+        kGemmBenchRandomSamples);
+  else
+    std::printf("max rel err: max |got - exact| / sum_k |a_ik b_kj|, against a double reference\n");
   std::printf(
       "book: OpenCL Programming Guide, Table 21.1 (GeForce 8600M GT GPU, Core Duo "
       "T8300 CPU), loop orders from its text\n\n");
@@ -81,10 +118,36 @@ void run(BenchGemmOptions& o) {
               "book's row");
 
   double seq_mflops = 0;
-  run_gemm_bench(runtime.get(), o.bench, [&](const GemmBenchRow& row) {
-    if (row.name == "seq" && row.error.empty()) seq_mflops = row.mflops;
-    print_row(row, seq_mflops);
-  });
+  bool sweep_header = false;
+  std::optional<GemmSweepRow> best;
+  int refused = 0;
+  run_gemm_bench(
+      runtime.get(), o.bench,
+      [&](const GemmBenchRow& row) {
+        if (row.name == "seq" && row.error.empty()) seq_mflops = row.mflops;
+        print_row(row, seq_mflops);
+      },
+      [&](const GemmSweepRow& row) {
+        if (!sweep_header) {
+          std::printf(
+              "\nsweep: myGEMM_tuned, order %zu, median of %d runs after a warm-up; pad %%: "
+              "share of the time in zero-padding copies; WRONG: error beyond rounding\n",
+              n, o.bench.repeat);
+          std::printf("%-64s %10s %12s %6s %11s\n", "parameters", "median ms", "MFLOPS", "pad %",
+                      "max rel err");
+          sweep_header = true;
+        }
+        print_sweep_row(row);
+        if (!row.error.empty()) ++refused;
+        if (row.error.empty() && row.plausible && (!best || row.mflops > best->mflops)) best = row;
+      });
+  if (o.bench.sweep) {
+    if (best)
+      std::printf("best: --tuned-params %s  (%.0f MFLOPS; %d of the grid skipped)\n",
+                  best->params.to_string().c_str(), best->mflops, refused);
+    else
+      std::printf("best: none (every set was skipped or wrong)\n");
+  }
 }
 
 }  // namespace
@@ -105,7 +168,18 @@ void add_bench_gemm_command(CLI::App& bench) {
                   "float_gemm.cl parameters, e.g. ts=16,tile_width=16,group=16");
   cmd->add_option("--book-params", o->book_params,
                   "book_mmul.cl parameters, e.g. row_group=250,private_k=1024");
+  cmd->add_option("--tuned-params", o->tuned_params,
+                  "myGEMM_tuned parameters over the device's default set, e.g. "
+                  "tsm=128,tsn=128,tsk=16,wptm=8,wptn=8,vwm=4,vwk=4,padb=0,prf=0");
   cmd->add_flag("--no-host", o->no_host, "Skip the host loops (seq, ijk, ikj, kij)");
+  cmd->add_option(
+         "--only", o->bench.only,
+         "Run only these codes, comma-separated, e.g. myGEMM2,MatrixMulKernel,myGEMM_tuned "
+         "(for large --n, where the others take minutes)")
+      ->delimiter(',');
+  cmd->add_flag("--sweep", o->bench.sweep,
+                "Then time myGEMM_tuned over its parameter grid (sets the device refuses are "
+                "skipped) and print the fastest correct set");
   cmd->callback([o] { run(*o); });
 }
 

@@ -34,5 +34,9 @@ int report_failure(const std::exception& e);
 
 void add_devices_command(CLI::App& app);
 void add_bench_command(CLI::App& app);
+void add_bench_dense_command(CLI::App& bench);
+void add_bench_closure_command(CLI::App& bench);
+void add_bench_gemm_command(CLI::App& bench);
+void add_bench_bool_command(CLI::App& bench);
 
 }  // namespace closure::cli

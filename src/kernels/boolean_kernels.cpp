@@ -70,27 +70,29 @@ void BooleanKernels::copy(DeviceBitMatrix& dst, const DeviceBitMatrix& src) {
 
 void BooleanKernels::check_shapes(const DeviceBitMatrix& c, const DeviceBitMatrix& a,
                                   const DeviceBitMatrix& b, const char* what) const {
-  if (a.cols != b.rows || c.rows != a.rows || c.cols != b.cols || b.rows_padded != 32 * a.words_padded ||
-      c.rows_padded != a.rows_padded || c.words_padded != b.words_padded)
+  if (a.cols != b.rows || c.rows != a.rows || c.cols != b.cols ||
+      b.rows_padded != 32 * a.words_padded || c.rows_padded != a.rows_padded ||
+      c.words_padded != b.words_padded)
     throw std::invalid_argument(std::string(what) + ": operand shapes do not agree");
 }
 
 cl::Event BooleanKernels::cubic_mul(DeviceBitMatrix& c, const DeviceBitMatrix& a,
                                     const DeviceBitMatrix& b) {
   check_shapes(c, a, b, "cubic_mul");
-  const size_t local_bytes = params_.local_buffer_words() * sizeof(word_t);
-  const int tm = params_.tile_m;
+  const size_t a_bytes = params_.a_buffer_words() * sizeof(word_t);
+  const size_t b_bytes = params_.b_buffer_words() * sizeof(word_t);
+  const size_t tm = params_.tile_m, tw = params_.words_per_item();
   return ocl::checked("launching clcubic_mul", [&] {
     cubic_.setArg(0, c.buffer);
     cubic_.setArg(1, a.buffer);
     cubic_.setArg(2, b.buffer);
-    cubic_.setArg(3, cl::Local(local_bytes));
-    cubic_.setArg(4, cl::Local(local_bytes));
+    cubic_.setArg(3, cl::Local(a_bytes));
+    cubic_.setArg(4, cl::Local(b_bytes));
     cubic_.setArg(5, cl_int(a.rows_padded));
     cubic_.setArg(6, cl_int(32 * a.words_padded));
     cl::Event e;
     runtime_.queue().enqueueNDRangeKernel(cubic_, cl::NullRange,
-                                          cl::NDRange(c.rows_padded / tm, c.words_padded / tm),
+                                          cl::NDRange(c.rows_padded / tm, c.words_padded / tw),
                                           params_.local_size(), nullptr, &e);
     return e;
   });
@@ -101,18 +103,19 @@ cl::Event BooleanKernels::utri_mul(DeviceBitMatrix& c, const DeviceBitMatrix& a,
   check_shapes(c, a, b, "utri_mul");
   if (a.rows != a.cols || b.rows != b.cols)
     throw std::invalid_argument("utri_mul: operands must be square");
-  const size_t local_bytes = params_.local_buffer_words() * sizeof(word_t);
-  const int tm = params_.tile_m;
+  const size_t a_bytes = params_.a_buffer_words() * sizeof(word_t);
+  const size_t b_bytes = params_.b_buffer_words() * sizeof(word_t);
+  const size_t tm = params_.tile_m, tw = params_.words_per_item();
   return ocl::checked("launching clutri_mul", [&] {
     utri_.setArg(0, c.buffer);
     utri_.setArg(1, a.buffer);
     utri_.setArg(2, b.buffer);
-    utri_.setArg(3, cl::Local(local_bytes));
-    utri_.setArg(4, cl::Local(local_bytes));
+    utri_.setArg(3, cl::Local(a_bytes));
+    utri_.setArg(4, cl::Local(b_bytes));
     utri_.setArg(5, cl_int(a.rows_padded));
     cl::Event e;
     runtime_.queue().enqueueNDRangeKernel(utri_, cl::NullRange,
-                                          cl::NDRange(c.rows_padded / tm, c.words_padded / tm),
+                                          cl::NDRange(c.rows_padded / tm, c.words_padded / tw),
                                           params_.local_size(), nullptr, &e);
     return e;
   });

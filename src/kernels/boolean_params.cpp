@@ -1,32 +1,55 @@
 // Boolean kernel parameters: options, validation, parsing.
 #include "kernels/boolean_params.hpp"
 
+#include <numeric>
 #include <sstream>
 #include <stdexcept>
 
 namespace closure {
 
+int BooleanParams::tile_words() const {
+  return std::lcm(std::lcm(tile_n * tile_m, group_words()), k_words());
+}
+
+size_t BooleanParams::a_buffer_words() const {
+  return size_t(34 * tile_n * tile_m + 1) * size_t(k_words());  // col_stride * TILE_K
+}
+
+size_t BooleanParams::b_buffer_words() const {
+  // 32*TILE_K * b_stride, and 4 words the kernel may skip to align its vector loads
+  return size_t(32 * k_words()) * size_t(group_words() + 4) + 4;
+}
+
 std::string BooleanParams::build_options() const {
-  return "-cl-std=CL1.2 -Dtile_n=" + std::to_string(tile_n) + " -DTILE_M=" + std::to_string(tile_m);
+  return "-cl-std=CL1.2 -Dtile_n=" + std::to_string(tile_n) +
+         " -DTILE_M=" + std::to_string(tile_m) + " -DTILE_W=" + std::to_string(words_per_item()) +
+         " -DTILE_K=" + std::to_string(k_words());
 }
 
 std::string BooleanParams::to_string() const {
-  return "tile_n=" + std::to_string(tile_n) + ",tile_m=" + std::to_string(tile_m);
+  return "tile_n=" + std::to_string(tile_n) + ",tile_m=" + std::to_string(tile_m) +
+         ",tile_w=" + std::to_string(words_per_item()) + ",tile_k=" + std::to_string(k_words());
 }
 
 void BooleanParams::validate(const ocl::DeviceInfo& device) const {
-  if (tile_n < 1 || tile_n > 32 || tile_m < 1 || tile_m > 8)
+  if (tile_n < 1 || tile_n > 32 || tile_m < 1 || tile_m > 16 || tile_w < 0 || tile_w > 16 ||
+      tile_k < 0 || tile_k > 64)
     throw std::invalid_argument("Boolean kernel parameters " + to_string() +
-                                " out of range (tile_n 1..32, tile_m 1..8)");
+                                " out of range (tile_n 1..32, tile_m 1..16, tile_w 1..16, "
+                                "tile_k 1..64)");
+  // More accumulators than this spill to memory on every device we know: refuse early.
+  if (tile_m * words_per_item() > 64)
+    throw std::invalid_argument("Boolean kernel parameters " + to_string() + " need " +
+                                std::to_string(tile_m * words_per_item()) +
+                                " accumulator words per work-item (at most 64)");
   const size_t group = size_t(32 * tile_n) * tile_n;
   if (group > device.max_work_group)
-    throw std::invalid_argument("Boolean kernel parameters " + to_string() + " need work-groups of " +
-                                std::to_string(group) + " work-items; " + device.name +
-                                " allows " + std::to_string(device.max_work_group));
-  const size_t local = 2 * local_buffer_words() * sizeof(word_t);
-  if (local > device.local_mem_bytes)
+    throw std::invalid_argument("Boolean kernel parameters " + to_string() +
+                                " need work-groups of " + std::to_string(group) + " work-items; " +
+                                device.name + " allows " + std::to_string(device.max_work_group));
+  if (local_bytes() > device.local_mem_bytes)
     throw std::invalid_argument("Boolean kernel parameters " + to_string() + " need " +
-                                std::to_string(local) + " bytes of local memory; " +
+                                std::to_string(local_bytes()) + " bytes of local memory; " +
                                 device.name + " has " + std::to_string(device.local_mem_bytes));
 }
 
@@ -35,7 +58,8 @@ BooleanParams parse_boolean_params(const std::string& text, BooleanParams base) 
   std::string item;
   while (std::getline(in, item, ',')) {
     const auto eq = item.find('=');
-    if (eq == std::string::npos) throw std::invalid_argument("expected key=value, got '" + item + "'");
+    if (eq == std::string::npos)
+      throw std::invalid_argument("expected key=value, got '" + item + "'");
     const std::string key = item.substr(0, eq);
     int value = 0;
     try {
@@ -43,9 +67,17 @@ BooleanParams parse_boolean_params(const std::string& text, BooleanParams base) 
     } catch (const std::exception&) {
       throw std::invalid_argument("not a number in '" + item + "'");
     }
-    if (key == "tile_n") base.tile_n = value;
-    else if (key == "tile_m") base.tile_m = value;
-    else throw std::invalid_argument("unknown Boolean kernel parameter '" + key + "' (tile_n, tile_m)");
+    if (key == "tile_n")
+      base.tile_n = value;
+    else if (key == "tile_m")
+      base.tile_m = value;
+    else if (key == "tile_w")
+      base.tile_w = value;
+    else if (key == "tile_k")
+      base.tile_k = value;
+    else
+      throw std::invalid_argument("unknown Boolean kernel parameter '" + key +
+                                  "' (tile_n, tile_m, tile_w, tile_k)");
   }
   return base;
 }

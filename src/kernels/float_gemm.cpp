@@ -31,6 +31,8 @@ const char* variant_name(GemmVariant v) {
       return "mmul_row_private";
     case GemmVariant::kMmulRowPrivateLocal:
       return "mmul_row_private_local";
+    case GemmVariant::kMyGemmTuned:
+      return "myGEMM_tuned";
   }
   return "?";
 }
@@ -40,15 +42,15 @@ StorageOrder variant_order(GemmVariant v) {
     case GemmVariant::kMyGemm1:
     case GemmVariant::kMyGemm1b:
     case GemmVariant::kMyGemm2:
+    case GemmVariant::kMyGemmTuned:
       return StorageOrder::kColumnMajor;
     default:
       return StorageOrder::kRowMajor;
   }
 }
 
-// The book's kernels come after the float_gemm.cl ones in GemmVariant.
 static bool is_book(GemmVariant v) {
-  return v >= GemmVariant::kMmulElement;
+  return v >= GemmVariant::kMmulElement && v <= GemmVariant::kMmulRowPrivateLocal;
 }
 
 // The work-group size a kernel is launched with, for the per-kernel check below (0: left
@@ -69,12 +71,20 @@ static size_t group_items(GemmVariant v, const FloatGemmParams& g, const BookMmu
   }
 }
 
-FloatKernels::FloatKernels(ocl::Runtime& runtime, FloatGemmParams gemm, BookMmulParams book)
+FloatKernels::FloatKernels(ocl::Runtime& runtime, FloatGemmParams gemm, BookMmulParams book,
+                           std::optional<SgemmTunedParams> tuned)
     : runtime_(runtime), gemm_(gemm), book_(book) {
   gemm_.validate(runtime_.device());
   book_.validate(runtime_.device());
+  const SgemmTunedParams t = tuned ? *tuned : sgemm_tuned_params_for(runtime_.device());
+  t.validate(runtime_.device());
   add_ = runtime_.kernel(kGemmFile, gemm_.build_options(), "myAdd");
   for (GemmVariant v : kGemmVariants) {
+    if (v == GemmVariant::kMyGemmTuned) {  // its own class: padding steps, its own checks
+      tuned_ = std::make_unique<SgemmTuned>(runtime_, t);
+      kernels_.emplace_back();
+      continue;
+    }
     kernels_.push_back(is_book(v)
                            ? runtime_.kernel(kBookFile, book_.build_options(), variant_name(v))
                            : runtime_.kernel(kGemmFile, gemm_.build_options(), variant_name(v)));
@@ -105,6 +115,7 @@ static void check_buffer(const cl::Buffer& buffer, size_t count, const char* wha
 
 cl::Event FloatKernels::multiply(GemmVariant v, GemmShape s, const cl::Buffer& a,
                                  const cl::Buffer& b, const cl::Buffer& c) {
+  if (v == GemmVariant::kMyGemmTuned) return tuned_->multiply(s, a, b, c).last();
   s.validate();
   check_buffer(a, s.a_count(), "buffer A");
   check_buffer(b, s.b_count(), "buffer B");

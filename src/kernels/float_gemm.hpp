@@ -1,12 +1,16 @@
-// Host side of the float GEMM kernels (kernels/float_gemm.cl, kernels/book_mmul.cl): one
-// entry per kernel, C = A * B for A m x k and B k x n, in each kernel's storage order.
+// Host side of the float GEMM kernels (kernels/float_gemm.cl, kernels/book_mmul.cl,
+// kernels/sgemm_tuned.cl): one entry per kernel, C = A * B for A m x k and B k x n, in
+// each kernel's storage order.
 #pragma once
 
 #include <CL/opencl.hpp>
+#include <memory>
+#include <optional>
 #include <vector>
 
 #include "kernels/float_params.hpp"
 #include "kernels/host_gemm.hpp"
+#include "kernels/sgemm_tuned.hpp"
 #include "ocl/runtime.hpp"
 
 namespace closure {
@@ -22,28 +26,36 @@ enum class GemmVariant {
   kMmulRow,              // book 21.4: one row of C per work-item
   kMmulRowPrivate,       // book 21.5: ... with A's row in private memory
   kMmulRowPrivateLocal,  // book 21.6: ... and B's column in local memory
+  kMyGemmTuned,          // myGEMM_tuned: 2D register blocking, vector loads (sgemm_tuned.cl)
 };
 inline constexpr GemmVariant kGemmVariants[] = {
-    GemmVariant::kMyGemm1,         GemmVariant::kMyGemm1b,           GemmVariant::kMyGemm2,
-    GemmVariant::kMatrixMulKernel, GemmVariant::kMmulElement,        GemmVariant::kMmulRow,
-    GemmVariant::kMmulRowPrivate,  GemmVariant::kMmulRowPrivateLocal};
+    GemmVariant::kMyGemm1,        GemmVariant::kMyGemm1b,
+    GemmVariant::kMyGemm2,        GemmVariant::kMatrixMulKernel,
+    GemmVariant::kMmulElement,    GemmVariant::kMmulRow,
+    GemmVariant::kMmulRowPrivate, GemmVariant::kMmulRowPrivateLocal,
+    GemmVariant::kMyGemmTuned};
 
 const char* variant_name(GemmVariant v);  // the kernel's name, e.g. "myGEMM2"
 StorageOrder variant_order(GemmVariant v);
 
 class FloatKernels {
  public:
-  // Validates both parameter sets against the device before compiling, then builds the
-  // two programs (cached by the runtime, keyed by the parameters' build options).
-  FloatKernels(ocl::Runtime& runtime, FloatGemmParams gemm = {}, BookMmulParams book = {});
+  // Validates the three parameter sets against the device before compiling, then builds
+  // the three programs (cached by the runtime, keyed by the parameters' build options).
+  // `tuned` left out: sgemm_tuned_params_for(the device).
+  FloatKernels(ocl::Runtime& runtime, FloatGemmParams gemm = {}, BookMmulParams book = {},
+               std::optional<SgemmTunedParams> tuned = std::nullopt);
 
   const FloatGemmParams& gemm_params() const { return gemm_; }
   const BookMmulParams& book_params() const { return book_; }
+  const SgemmTunedParams& tuned_params() const { return tuned_->params(); }
+  // myGEMM_tuned itself, for the events of its padding steps (SgemmTunedRun).
+  SgemmTuned& tuned() { return *tuned_; }
   ocl::Runtime& runtime() { return runtime_; }
 
-  // C = A * B on device buffers stored in variant_order(v); returns the kernel's event.
-  // The buffers must hold at least the shape's element counts; C's other contents are
-  // left alone.
+  // C = A * B on device buffers stored in variant_order(v); returns the kernel's event
+  // (for myGEMM_tuned, the last of its steps: see SgemmTuned::multiply). The buffers must
+  // hold at least the shape's element counts; C's other contents are left alone.
   cl::Event multiply(GemmVariant v, GemmShape shape, const cl::Buffer& a, const cl::Buffer& b,
                      const cl::Buffer& c);
   // myAdd: C = A + B on m x n column-major buffers.
@@ -64,8 +76,9 @@ class FloatKernels {
   ocl::Runtime& runtime_;
   FloatGemmParams gemm_;
   BookMmulParams book_;
+  std::unique_ptr<SgemmTuned> tuned_;
   cl::Kernel add_;
-  std::vector<cl::Kernel> kernels_;  // indexed by GemmVariant
+  std::vector<cl::Kernel> kernels_;  // indexed by GemmVariant; empty for myGEMM_tuned
 };
 
 }  // namespace closure

@@ -12,6 +12,10 @@ size_t round_up_to(size_t x, size_t m) {
   return (std::max<size_t>(x, 1) + m - 1) / m * m;
 }
 
+}  // namespace
+
+namespace float_params_detail {
+
 void check_range(const std::string& what, const char* key, int value, int lo, int hi) {
   if (value < lo || value > hi)
     throw std::invalid_argument(what + ": " + key + "=" + std::to_string(value) +
@@ -35,8 +39,6 @@ void check_local(const std::string& what, const char* kernel, size_t bytes,
                                 std::to_string(device.local_mem_bytes));
 }
 
-// Applies each "key=value" of `text` through `set(key, value)`, which returns false for
-// an unknown key.
 void parse_pairs(const std::string& text, const char* keys,
                  const std::function<bool(const std::string&, int)>& set) {
   std::stringstream in(text);
@@ -60,7 +62,9 @@ void parse_pairs(const std::string& text, const char* keys,
   }
 }
 
-}  // namespace
+}  // namespace float_params_detail
+
+using namespace float_params_detail;
 
 std::string FloatGemmParams::build_options() const {
   return "-cl-std=CL1.2 -DTS=" + std::to_string(ts) + " -DTILE_WIDTH=" + std::to_string(tile_width);

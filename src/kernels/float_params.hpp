@@ -3,6 +3,7 @@
 #pragma once
 
 #include <CL/opencl.hpp>
+#include <functional>
 #include <string>
 
 #include "ocl/device.hpp"
@@ -60,5 +61,19 @@ struct BookMmulParams {
 // throw std::invalid_argument on anything else.
 FloatGemmParams parse_float_gemm_params(const std::string& text, FloatGemmParams base = {});
 BookMmulParams parse_book_mmul_params(const std::string& text, BookMmulParams base = {});
+
+// Shared by the float parameter sets (here and sgemm_tuned_params.*), so that every one
+// words its refusals alike. Each throws std::invalid_argument naming the limit.
+namespace float_params_detail {
+void check_range(const std::string& what, const char* key, int value, int lo, int hi);
+void check_group(const std::string& what, const char* kernel, size_t items,
+                 const ocl::DeviceInfo& device);
+void check_local(const std::string& what, const char* kernel, size_t bytes,
+                 const ocl::DeviceInfo& device);
+// Applies each "key=value" of `text` through `set(key, value)`, which returns false for
+// an unknown key; `keys` lists the known ones for the message.
+void parse_pairs(const std::string& text, const char* keys,
+                 const std::function<bool(const std::string&, int)>& set);
+}  // namespace float_params_detail
 
 }  // namespace closure

@@ -95,6 +95,70 @@ double max_relative_error(const std::vector<T>& got, StorageOrder order, const G
 template double max_relative_error(const std::vector<float>&, StorageOrder, const GemmReference&);
 template double max_relative_error(const std::vector<double>&, StorageOrder, const GemmReference&);
 
+GemmSampleReference sample_reference_gemm(GemmShape s, const std::vector<float>& a,
+                                          const std::vector<float>& b, StorageOrder order,
+                                          size_t random_count, uint64_t seed) {
+  if (a.size() != s.a_count() || b.size() != s.b_count())
+    throw std::invalid_argument("sample_reference_gemm: operand sizes do not match the shape");
+  GemmSampleReference ref{s, {}, {}, {}, {}};
+  auto add = [&](size_t i, size_t j) {
+    ref.row.push_back(i);
+    ref.col.push_back(j);
+  };
+  for (size_t j = 0; j < s.n; ++j) {
+    add(0, j);
+    if (s.m > 1) add(s.m - 1, j);
+  }
+  for (size_t i = 1; i + 1 < s.m; ++i) {
+    add(i, 0);
+    if (s.n > 1) add(i, s.n - 1);
+  }
+  std::mt19937_64 rng(seed);
+  for (size_t r = 0; r < random_count; ++r) add(rng() % s.m, rng() % s.n);
+  // A by rows and B by columns, so that each sampled element is one contiguous dot product
+  // (two O(n^2) copies; strided reads instead would miss the cache on every term).
+  const auto ar = reorder(a, s.m, s.k, order, StorageOrder::kRowMajor);
+  const auto bc = reorder(b, s.k, s.n, order, StorageOrder::kColumnMajor);
+  for (size_t e = 0; e < ref.row.size(); ++e) {
+    const float* arow = &ar[ref.row[e] * s.k];
+    const float* bcol = &bc[ref.col[e] * s.k];
+    double c = 0, bound = 0;
+    for (size_t k = 0; k < s.k; ++k) {
+      const double p = double(arow[k]) * double(bcol[k]);
+      c += p;
+      bound += std::fabs(p);
+    }
+    ref.c.push_back(c);
+    ref.bound.push_back(bound);
+  }
+  return ref;
+}
+
+template <class T>
+double max_relative_error(const std::vector<T>& got, StorageOrder order,
+                          const GemmSampleReference& ref) {
+  const GemmShape& s = ref.shape;
+  if (got.size() != s.c_count())
+    throw std::invalid_argument("max_relative_error: result size does not match the shape");
+  double worst = 0;
+  for (size_t e = 0; e < ref.row.size(); ++e) {
+    const size_t i = ref.row[e], j = ref.col[e];
+    const double g = order == StorageOrder::kRowMajor ? got[i * s.n + j] : got[j * s.m + i];
+    const double diff = std::fabs(g - ref.c[e]);
+    if (diff == 0) continue;
+    const double bound = ref.bound[e];
+    const double err =
+        bound > 0 && !std::isnan(diff) ? diff / bound : std::numeric_limits<double>::infinity();
+    worst = std::max(worst, err);
+  }
+  return worst;
+}
+
+template double max_relative_error(const std::vector<float>&, StorageOrder,
+                                   const GemmSampleReference&);
+template double max_relative_error(const std::vector<double>&, StorageOrder,
+                                   const GemmSampleReference&);
+
 // --- The book's loops. Fixed in all four: the book indexes A[i*Ndim+k], B[k*Pdim+j] and
 // C[i*Ndim+j], right only for square matrices; the row strides are Pdim for A and Mdim for
 // B and C. The loop bodies are otherwise the book's.

@@ -46,6 +46,21 @@ GemmReference reference_gemm(GemmShape shape, const std::vector<float>& a,
 template <class T>
 double max_relative_error(const std::vector<T>& got, StorageOrder order, const GemmReference& ref);
 
+// The same for a sample of C's elements, for products too large for reference_gemm (at
+// n = 8192 the full double product takes the host minutes): the first and last row and
+// column in full, where the tiles' edges are, plus `random_count` random elements.
+struct GemmSampleReference {
+  GemmShape shape;
+  std::vector<size_t> row, col;  // the sampled elements
+  std::vector<double> c, bound;  // as in GemmReference, one per sampled element
+};
+GemmSampleReference sample_reference_gemm(GemmShape shape, const std::vector<float>& a,
+                                          const std::vector<float>& b, StorageOrder order,
+                                          size_t random_count, uint64_t seed);
+template <class T>
+double max_relative_error(const std::vector<T>& got, StorageOrder order,
+                          const GemmSampleReference& ref);
+
 // --- The book's loops (Listings 21.1 and 21.7), row-major, in the book's names: A is
 // Ndim x Pdim, B is Pdim x Mdim, C is Ndim x Mdim (so M x K times K x N is Ndim = M,
 // Pdim = K, Mdim = N). Their index algebra is fixed as in kernels/book_mmul.cl.
