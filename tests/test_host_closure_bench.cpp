@@ -64,6 +64,25 @@ TEST(HostClosureBench, RowsForEveryMethodAgree) {
   EXPECT_NE(table.find("boost"), std::string::npos);
 }
 
+TEST(HostClosureBench, ProductMethodsRunBesideTheHostOnesAndAgree) {
+  const Graph g = giant_scc_with_tail(600, 9);
+  HostClosureBenchOptions options;
+  options.repeats = 1;
+  options.run_boost = false;
+  options.product_methods = {"auto", "condense", "recursive"};
+  const auto rows = bench_host_closure("giant", g, options);
+  ASSERT_EQ(rows.size(), 5u);
+  EXPECT_EQ(rows[1].method, "auto");
+  EXPECT_EQ(rows[3].method, "recursive");
+  const uint64_t pairs = closure_sparse(g).pair_count();
+  for (const auto& r : rows) {
+    SCOPED_TRACE(r.method);
+    EXPECT_TRUE(r.ok()) << r.status;
+    EXPECT_TRUE(r.agrees);
+    EXPECT_EQ(r.pairs, pairs);
+  }
+}
+
 TEST(HostClosureBench, CapRefusesAndFailuresAreReported) {
   const Graph g = random_dag(3000, 30000, 5);
   HostClosureBenchOptions options;

@@ -19,7 +19,7 @@ struct HostClosureBenchOptions {
   bool run_sparse = true, run_classic = true, run_boost = true;
   // compute_closure methods to time as well ("auto", "recursive", "condense", "square"),
   // on `device` (as --device takes it; "" = the default device).
-  std::vector<std::string> product_methods{"auto"};
+  std::vector<std::string> product_methods;
   std::string device;
 };
 
