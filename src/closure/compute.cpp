@@ -34,10 +34,14 @@ BitMatrix placed_matrix(const Graph& g, const std::vector<vertex_t>& position) {
 struct DenseFootprint {
   double host_bytes, device_bytes, largest_buffer;
 };
-DenseFootprint dense_footprint(size_t n, Method m, const BooleanParams& p, bool device) {
+DenseFootprint dense_footprint(size_t n, Method m, const BooleanParams& p, const ocl::Runtime* rt) {
+  const bool device = rt != nullptr;
+  const bool device_is_nvidia = rt && rt->device().vendor.find("NVIDIA") != std::string::npos;
   const double padded = double(round_up(std::max<size_t>(n, 1), size_t(p.tile_rows())));
   const double matrix = padded * padded / 8;
-  return {2.5 * matrix, device ? (m == Method::kRecursive ? 3.0 : 2.0) * matrix : 0, matrix};
+  // The tensor-core path (NVIDIA) keeps packed copies of its operands: two more.
+  const double mma_scratch = device_is_nvidia ? 2.0 : 0.0;
+  return {2.5 * matrix, device ? ((m == Method::kRecursive ? 3.0 : 2.0) + mma_scratch) * matrix : 0, matrix};
 }
 
 void check_fits(const DenseFootprint& f, const ComputeOptions& o, size_t n, Method m) {
@@ -143,6 +147,7 @@ Closure compute_closure(const Graph& g, const ComputeOptions& o, ComputeReport* 
     BitMatrix reach = dense_closure(placed_matrix(g, position), DenseAlgorithm::kSquare,
                                     report.dag, o.runtime, params, &stats);
     report.rounds = stats.rounds;
+    report.device = stats.engine;
     report.upload_s = stats.upload_s;
     report.compute_s = stats.compute_s;
     report.download_s = stats.download_s;
@@ -199,6 +204,7 @@ Closure compute_closure(const Graph& g, const ComputeOptions& o, ComputeReport* 
                                                                         : DenseAlgorithm::kSquare,
                                     true, o.runtime, params, &stats);
     report.rounds = stats.rounds;
+    report.device = stats.engine;
     report.upload_s = stats.upload_s;
     report.compute_s = stats.compute_s;
     report.download_s = stats.download_s;

@@ -18,6 +18,7 @@ double seconds_since(std::chrono::steady_clock::time_point t0) {
 template <class Engine>
 BitMatrix run(Engine& e, const BitMatrix& adjacency, DenseAlgorithm algorithm, bool upper,
               DenseStats& stats) {
+  stats.engine = e.name();
   auto t0 = std::chrono::steady_clock::now();
   auto m = e.from_host(adjacency);
   e.finish();

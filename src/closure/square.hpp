@@ -2,6 +2,8 @@
 // (repeated squaring) and the blocked recursive closure, with per-phase timings.
 #pragma once
 
+#include <string>
+
 #include "bitmatrix.hpp"
 #include "kernels/boolean_params.hpp"
 #include "ocl/runtime.hpp"
@@ -11,6 +13,7 @@ namespace closure {
 struct DenseStats {
   int rounds = 0;  // matrix products computed (squarings, or recursive products + rounds)
   double upload_s = 0, compute_s = 0, download_s = 0;
+  std::string engine;  // "host", or the device and the product path it used
 };
 
 enum class DenseAlgorithm { kSquare, kRecursive };

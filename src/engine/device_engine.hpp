@@ -5,6 +5,7 @@
 #include <string>
 
 #include "kernels/boolean_kernels.hpp"
+#include "kernels/boolean_mma.hpp"
 
 namespace closure {
 
@@ -12,10 +13,16 @@ class DeviceEngine {
  public:
   using Matrix = DeviceBitMatrix;
 
-  DeviceEngine(ocl::Runtime& runtime, const BooleanParams& params) : kernels_(runtime, params) {}
+  // The 1-bit tensor-core product is used wherever BooleanMma finds it available (NVIDIA,
+  // self-checked; CLOSURE_MMA=off disables it); elsewhere the portable kernels run.
+  DeviceEngine(ocl::Runtime& runtime, const BooleanParams& params)
+      : kernels_(runtime, params), mma_(runtime) {}
 
   size_t tile_bits() const { return size_t(kernels_.params().tile_rows()); }
-  std::string name() { return kernels_.runtime().device().name; }
+  std::string name() {
+    return kernels_.runtime().device().name + (mma_.available() ? " (1-bit tensor cores)" : "");
+  }
+  bool tensor_cores() const { return mma_.available(); }
   BooleanKernels& kernels() { return kernels_; }
 
   size_t rows(const Matrix& m) const { return m.rows; }
@@ -28,7 +35,9 @@ class DeviceEngine {
   void put_block(Matrix& m, size_t r0, size_t c0, const Matrix& b);
   void copy(Matrix& dst, const Matrix& src) { kernels_.copy(dst, src); }
   void multiply_or(Matrix& c, const Matrix& a, const Matrix& b, bool upper = false) {
-    if (upper)
+    if (mma_.available())
+      mma_.multiply_or(c, a, b, upper);
+    else if (upper)
       kernels_.utri_mul(c, a, b);
     else
       kernels_.cubic_mul(c, a, b);
@@ -38,6 +47,7 @@ class DeviceEngine {
 
  private:
   BooleanKernels kernels_;
+  BooleanMma mma_;
 };
 
 }  // namespace closure
