@@ -49,7 +49,7 @@ Command add_batch_command(CLI::App& app, CommonOptions& common) {
   sub->add_flag("--force", flags->force, "Write closures larger than 1 GB");
   return {sub, [flags, &common]() -> int {
             try {
-              auto runtime = open_runtime(common);
+              LazyRuntime runtime(common);
               BatchOptions o;
               o.paths = flags->paths;
               o.out_dir = flags->out;
@@ -57,7 +57,7 @@ Command add_batch_command(CLI::App& app, CommonOptions& common) {
               o.resume = flags->resume;
               o.write_closures = !flags->no_closures;
               o.run.input_format = input_format(common);
-              o.run.compute = compute_options(common, runtime.get());
+              o.run.compute = compute_options(common, runtime);
               o.run.output_format = parse_output_format(flags->output_format);
               o.run.verify = flags->verify;
               o.run.verify_memory = common.verify_memory;

@@ -4,7 +4,6 @@
 #include <cstdio>
 
 #include "kernels/boolean_params.hpp"
-#include "kernels/tuning.hpp"
 
 namespace closure::cli {
 
@@ -27,28 +26,29 @@ void add_common_options(CLI::App& app, CommonOptions& o) {
   app.add_flag("-q,--quiet", o.quiet, "Print no summary or notes on stderr");
 }
 
-std::unique_ptr<ocl::Runtime> open_runtime(const CommonOptions& o) {
-  auto device = ocl::choose_device(o.device);
+ocl::Runtime* LazyRuntime::get() {
+  std::lock_guard lock(mutex_);
+  if (tried_) return runtime_.get();
+  tried_ = true;
+  auto device = ocl::choose_device(options_.device);
   if (!device) {
-    const bool asked_for_host = o.device == "host" || (o.device.empty() && std::getenv(ocl::kDeviceEnv) &&
-                                                       std::string(std::getenv(ocl::kDeviceEnv)) == "host");
-    if (!asked_for_host && !o.quiet)
+    const char* env = std::getenv(ocl::kDeviceEnv);
+    const bool asked_for_host = options_.device == "host" || (options_.device.empty() && env && std::string(env) == "host");
+    if (!asked_for_host && !options_.quiet)
       std::fprintf(stderr, "closure: no OpenCL device found; computing on the host\n");
     return nullptr;
   }
-  return std::make_unique<ocl::Runtime>(*device);
+  runtime_ = std::make_unique<ocl::Runtime>(*device);
+  return runtime_.get();
 }
 
-ComputeOptions compute_options(const CommonOptions& o, ocl::Runtime* runtime) {
+ComputeOptions compute_options(const CommonOptions& o, LazyRuntime& runtime) {
   ComputeOptions c;
   c.method = parse_method(o.method);
-  c.runtime = runtime;
-  if (!o.params.empty()) {
-    BooleanParams p = runtime ? tuned_boolean_params(runtime->device()) : BooleanParams{};
-    p = parse_boolean_params(o.params, p);
-    if (runtime) p.validate(runtime->device());
-    c.params = p;
-  }
+  c.lazy_runtime = [&runtime] { return runtime.get(); };
+  c.params_override = o.params;
+  if (!o.params.empty()) parse_boolean_params(o.params);  // a typo fails before any work
+  if (!o.device.empty()) runtime.get();  // a device asked for by name is checked up front
   return c;
 }
 

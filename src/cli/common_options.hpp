@@ -4,6 +4,7 @@
 
 #include <CLI/CLI.hpp>
 #include <memory>
+#include <mutex>
 #include <string>
 
 #include "closure/compute.hpp"
@@ -23,12 +24,23 @@ struct CommonOptions {
 
 void add_common_options(CLI::App& app, CommonOptions& o);
 
-// The runtime --device names, or null for the host path. When no OpenCL device exists at
-// all it says so once on stderr (unless quiet) and returns null.
-std::unique_ptr<ocl::Runtime> open_runtime(const CommonOptions& o);
+// The runtime --device names, opened the first time a method needs it (so a graph that
+// auto closes on the host never loads OpenCL). get() is null for the host path; when no
+// OpenCL device exists at all it says so once on stderr (unless quiet). Thread-safe.
+class LazyRuntime {
+ public:
+  explicit LazyRuntime(const CommonOptions& o) : options_(o) {}
+  ocl::Runtime* get();
 
-// ComputeOptions from the flags (runtime filled in by the caller).
-ComputeOptions compute_options(const CommonOptions& o, ocl::Runtime* runtime);
+ private:
+  const CommonOptions& options_;
+  std::mutex mutex_;
+  bool tried_ = false;
+  std::unique_ptr<ocl::Runtime> runtime_;
+};
+
+// ComputeOptions from the flags, the device coming from `runtime` when needed.
+ComputeOptions compute_options(const CommonOptions& o, LazyRuntime& runtime);
 InputFormat input_format(const CommonOptions& o);
 
 }  // namespace closure::cli

@@ -31,11 +31,11 @@ Command add_query_command(CLI::App& app, CommonOptions& common) {
                 std::fprintf(stderr, "closure query: give either U V or --pairs FILE\n");
                 return kExitUsage;
               }
-              auto runtime = open_runtime(common);
+              LazyRuntime runtime(common);
               RunOptions o;
               o.input = flags->input;
               o.input_format = input_format(common);
-              o.compute = compute_options(common, runtime.get());
+              o.compute = compute_options(common, runtime);
               const ClosedGraph closed = read_and_close(o);
               const ReachabilityIndex index(closed.graph.graph, closed.closure, flags->reflexive);
               if (flags->pairs.empty()) {

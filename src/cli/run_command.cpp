@@ -42,11 +42,11 @@ Command add_run_command(CLI::App& app, CommonOptions& common) {
       return kExitUsage;
     }
     try {
-      auto runtime = open_runtime(common);
+      LazyRuntime runtime(common);
       RunOptions o;
       o.input = flags->input;
       o.input_format = input_format(common);
-      o.compute = compute_options(common, runtime.get());
+      o.compute = compute_options(common, runtime);
       o.output = flags->output;
       o.output_format = parse_output_format(flags->output_format);
       o.reflexive = flags->reflexive;

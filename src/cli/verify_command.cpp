@@ -24,11 +24,11 @@ Command add_verify_command(CLI::App& app, CommonOptions& common) {
   sub->add_flag("--json", flags->json, "Print the summary as JSON on stdout");
   return {sub, [flags, &common]() -> int {
             try {
-              auto runtime = open_runtime(common);
+              LazyRuntime runtime(common);
               RunOptions o;
               o.input = flags->input;
               o.input_format = input_format(common);
-              o.compute = compute_options(common, runtime.get());
+              o.compute = compute_options(common, runtime);
               o.verify = true;
               o.verify_memory = common.verify_memory;
               o.verify_sources = flags->sources;

@@ -63,27 +63,25 @@ void check_fits(const DenseFootprint& f, const ComputeOptions& o, size_t n, Meth
   }
 }
 
-// auto: the sparse propagation is the best method on a CPU for every graph we measured
-// (docs/benchmarks.md); on a GPU the dense recursive closure wins once the condensation
-// is large and its closure dense, where propagation would move C*C/8 bytes on the CPU.
-Method choose_auto(const Condensation& c, std::string& reason) {
-  const size_t k = c.scc.component_count(), m = c.dag.edge_count();
-  char buf[200];
-  const double avg_degree = k ? double(m) / double(k) : 0;
-  if (k >= 4096 && avg_degree >= 4) {
-    std::snprintf(buf, sizeof buf,
-                  "GPU and a large condensation (%zu components, %.1f edges each) whose closure "
-                  "is likely dense: blocked recursive closure on the device",
-                  k, avg_degree);
-    reason = buf;
-    return Method::kRecursive;
-  }
-  std::snprintf(buf, sizeof buf,
-                "condensation of %zu components with %.1f edges each: sparse propagation beats "
-                "dense products",
-                k, avg_degree);
-  reason = buf;
-  return Method::kSparse;
+// auto's rule. The sparse propagation is the fastest host method on every graph we
+// measured (docs/benchmarks.md), and on small or sparse graphs it finishes before an
+// OpenCL context would even exist, so auto does not open a device for them at all.
+// Only a large graph with several edges per vertex (a dense closure) asks for the
+// device, and goes to the blocked recursive closure if that device is a GPU.
+constexpr size_t kAutoDeviceMinVertices = 16384;
+constexpr double kAutoDeviceMinDegree = 4.0;
+
+bool worth_a_device(const Graph& g) {
+  const size_t n = g.vertex_count();
+  return n >= kAutoDeviceMinVertices && double(g.edge_count()) >= kAutoDeviceMinDegree * double(n);
+}
+
+void fill_from_stats(ComputeReport& report, const DenseStats& stats) {
+  report.rounds = stats.rounds;
+  report.device = stats.engine;
+  report.upload_s = stats.upload_s;
+  report.compute_s = stats.compute_s;
+  report.download_s = stats.download_s;
 }
 
 }  // namespace
@@ -121,54 +119,43 @@ std::string format_bytes(double bytes) {
 
 Closure compute_closure(const Graph& g, const ComputeOptions& o, ComputeReport* report_out) {
   ComputeReport report;
-  report.device = o.runtime ? o.runtime->device().name : "host";
-  const BooleanParams params =
-      o.params ? *o.params : (o.runtime ? tuned_boolean_params(o.runtime->device()) : BooleanParams{});
   const size_t n = g.vertex_count();
-  Closure result;
+  char why[256];
 
-  if (o.method == Method::kSquare) {
-    // The seed method as it was: the whole graph's matrix, topologically relabelled and
-    // triangular when the graph is a DAG, the cubic kernel otherwise.
-    report.method = Method::kSquare;
-    report.reason = "requested";
-    auto t0 = std::chrono::steady_clock::now();
-    auto order = topological_order(g);
-    report.dag = order.has_value();
-    report.components = n;
-    report.condense_s = seconds_since(t0);
-    check_fits(dense_footprint(n, Method::kSquare, params, o.runtime), o, n, Method::kSquare);
-    std::vector<vertex_t> position(n);
-    if (order)
-      for (size_t i = 0; i < n; ++i) position[(*order)[i]] = vertex_t(i);
-    else
-      for (size_t i = 0; i < n; ++i) position[i] = vertex_t(i);
-    DenseStats stats;
-    BitMatrix reach = dense_closure(placed_matrix(g, position), DenseAlgorithm::kSquare,
-                                    report.dag, o.runtime, params, &stats);
-    report.rounds = stats.rounds;
-    report.device = stats.engine;
-    report.upload_s = stats.upload_s;
-    report.compute_s = stats.compute_s;
-    report.download_s = stats.download_s;
-    if (order) {
-      result = Closure::from_dense(std::move(position), std::vector<uint8_t>(n, 0), std::move(reach));
+  // Which method, and does it need the device?
+  Method method = o.method;
+  ocl::Runtime* runtime = o.runtime;
+  auto open_device = [&] {
+    if (!runtime && o.lazy_runtime) runtime = o.lazy_runtime();
+  };
+  report.reason = "requested";
+  if (method == Method::kAuto) {
+    if (!worth_a_device(g)) {
+      method = Method::kSparse;
+      std::snprintf(why, sizeof why,
+                    "auto: %zu vertices, %.1f edges each: sparse propagation on the host beats any "
+                    "dense product here",
+                    n, n ? double(g.edge_count()) / double(n) : 0.0);
     } else {
-      result = from_full_matrix(std::move(reach));
+      open_device();
+      const bool gpu = runtime && runtime->device().is_gpu;
+      method = gpu ? Method::kRecursive : Method::kSparse;
+      std::snprintf(why, sizeof why,
+                    gpu ? "auto: large graph (%zu vertices, %.1f edges each) with a GPU: blocked "
+                          "recursive closure on the device"
+                        : "auto: large graph (%zu vertices, %.1f edges each) but no GPU: sparse "
+                          "propagation on the host",
+                    n, double(g.edge_count()) / double(n));
     }
-    if (report_out) *report_out = report;
-    return result;
+    report.reason = why;
   }
+  report.method = method;
+  report.device = "host";
 
-  const bool gpu = o.runtime && o.runtime->device().is_gpu;
-  if (o.method == Method::kSparse || (o.method == Method::kAuto && !gpu)) {
+  if (method == Method::kSparse) {
     // The propagation condenses on its own, into bare CSR arrays (no Graph re-sort).
-    report.method = Method::kSparse;
-    report.reason = o.method == Method::kAuto ? "no GPU: sparse propagation is the fastest host method"
-                                              : "requested";
-    report.device = "host";
     auto t0 = std::chrono::steady_clock::now();
-    result = closure_sparse(g);
+    Closure result = closure_sparse(g);
     report.compute_s = seconds_since(t0);
     report.components = result.component_count();
     bool cyclic = false;
@@ -178,36 +165,49 @@ Closure compute_closure(const Graph& g, const ComputeOptions& o, ComputeReport* 
     return result;
   }
 
-  auto t0 = std::chrono::steady_clock::now();
-  Condensation c = condense(g);
-  report.condense_s = seconds_since(t0);
-  report.components = c.scc.component_count();
-  report.dag = report.components == n &&
-               std::none_of(c.scc.cyclic.begin(), c.scc.cyclic.end(), [](uint8_t f) { return f; });
-  report.method = o.method;
-  report.reason = "requested";
-  if (o.method == Method::kAuto) report.method = choose_auto(c, report.reason);
+  open_device();
+  BooleanParams params =
+      o.params ? *o.params : (runtime ? tuned_boolean_params(runtime->device()) : BooleanParams{});
+  if (!o.params_override.empty()) params = parse_boolean_params(o.params_override, params);
+  if (runtime) params.validate(runtime->device());
+  ComputeOptions with_device = o;
+  with_device.runtime = runtime;
+  Closure result;
 
-  if (report.method == Method::kSparse) {
-    t0 = std::chrono::steady_clock::now();
-    result = closure_sparse(c);
-    report.compute_s = seconds_since(t0);
-    report.device = "host";
+  if (method == Method::kSquare) {
+    // The seed method as it was: the whole graph's matrix, topologically relabelled and
+    // triangular when the graph is a DAG, the cubic kernel otherwise.
+    auto t0 = std::chrono::steady_clock::now();
+    auto order = topological_order(g);
+    report.dag = order.has_value();
+    report.components = n;
+    report.condense_s = seconds_since(t0);
+    check_fits(dense_footprint(n, method, params, runtime), with_device, n, method);
+    std::vector<vertex_t> position(n);
+    for (size_t i = 0; i < n; ++i) position[order ? (*order)[i] : i] = vertex_t(i);
+    DenseStats stats;
+    BitMatrix reach = dense_closure(placed_matrix(g, position), DenseAlgorithm::kSquare, report.dag,
+                                    runtime, params, &stats);
+    fill_from_stats(report, stats);
+    result = order ? Closure::from_dense(std::move(position), std::vector<uint8_t>(n, 0), std::move(reach))
+                   : from_full_matrix(std::move(reach));
   } else {
+    // condense / recursive: the condensation's matrix is strictly upper triangular.
+    auto t0 = std::chrono::steady_clock::now();
+    Condensation c = condense(g);
+    report.condense_s = seconds_since(t0);
     const size_t k = c.scc.component_count();
-    check_fits(dense_footprint(k, report.method, params, o.runtime), o, k, report.method);
+    report.components = k;
+    report.dag = k == n && std::none_of(c.scc.cyclic.begin(), c.scc.cyclic.end(), [](uint8_t f) { return f; });
+    check_fits(dense_footprint(k, method, params, runtime), with_device, k, method);
     std::vector<vertex_t> identity(k);
     for (size_t i = 0; i < k; ++i) identity[i] = vertex_t(i);
     DenseStats stats;
-    BitMatrix reach = dense_closure(placed_matrix(c.dag, identity),
-                                    report.method == Method::kRecursive ? DenseAlgorithm::kRecursive
-                                                                        : DenseAlgorithm::kSquare,
-                                    true, o.runtime, params, &stats);
-    report.rounds = stats.rounds;
-    report.device = stats.engine;
-    report.upload_s = stats.upload_s;
-    report.compute_s = stats.compute_s;
-    report.download_s = stats.download_s;
+    BitMatrix reach = dense_closure(
+        placed_matrix(c.dag, identity),
+        method == Method::kRecursive ? DenseAlgorithm::kRecursive : DenseAlgorithm::kSquare, true,
+        runtime, params, &stats);
+    fill_from_stats(report, stats);
     result = Closure::from_dense(std::move(c.scc.component_of), std::move(c.scc.cyclic), std::move(reach));
   }
   if (report_out) *report_out = report;

@@ -2,6 +2,7 @@
 // allocating, `auto`'s choice and its reason, and the per-phase report the CLI prints.
 #pragma once
 
+#include <functional>
 #include <optional>
 #include <string>
 #include <string_view>
@@ -25,8 +26,13 @@ std::string_view method_name(Method m);
 
 struct ComputeOptions {
   Method method = Method::kAuto;
-  ocl::Runtime* runtime = nullptr;  // null: the host engine
+  // The device. `runtime` if set; else `lazy_runtime` is called the first time a method
+  // needs a device (auto on small graphs never does, so no OpenCL is loaded for them);
+  // null from both means the host engine.
+  ocl::Runtime* runtime = nullptr;
+  std::function<ocl::Runtime*()> lazy_runtime;
   std::optional<BooleanParams> params;  // default: the tuned set for the device
+  std::string params_override;          // "tile_n=4,..." applied on top of that
   // Memory the method may use; 0 = what the machine has (host: 80% of physical memory;
   // device: its global memory and largest allocation).
   size_t host_memory_limit = 0;
