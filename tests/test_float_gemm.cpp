@@ -1,13 +1,17 @@
 // Float GEMM kernels and host loops against the naive double reference: awkward and
 // non-square sizes, fixed seeds, a stated tolerance; myAdd exact; stores stay inside C;
-// invalid parameters refused.
+// invalid parameters refused; myGEMM_tuned's parameter sets against a fake H200.
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <cmath>
+#include <optional>
 #include <string>
 
 #include "kernels/float_gemm.hpp"
 #include "kernels/host_gemm.hpp"
+#include "kernels/sgemm_tuned.hpp"
+#include "kernels/sgemm_tuned_params.hpp"
 #include "test_support.hpp"
 
 namespace closure {
@@ -32,18 +36,23 @@ struct Params {
   const char* name;
   FloatGemmParams gemm;
   BookMmulParams book;
+  std::optional<SgemmTunedParams> tuned;  // none: the device's default set
 };
 
 // Default: the shipped parameters. Small: tiles that every test size overruns, a row
 // group that divides none of them (padding work-items must still reach the barriers), and
-// PRIVATE_K = 16 so that K is chunked with a remainder.
+// PRIVATE_K = 16 so that K is chunked with a remainder; myGEMM_tuned with float2 vectors
+// and 16 vectors of B per tile for 32 work-items (the guarded staging loop). Odd: sizes
+// that are not powers of two anywhere, scalar loads, an odd padding of local B.
 const Params kParamSets[] = {
-    {"Default", {}, {}}, {"Small", {8, 4, 4}, {7, 16}}, {"Odd", {5, 3, 3}, {33, 100}}};
+    {"Default", {}, {}, std::nullopt},
+    {"Small", {8, 4, 4}, {7, 16}, SgemmTunedParams{16, 8, 4, 2, 2, 2, 2, 2, 1}},
+    {"Odd", {5, 3, 3}, {33, 100}, SgemmTunedParams{12, 20, 3, 3, 5, 1, 1, 1, 0}}};
 
 std::string describe(GemmVariant v, GemmShape s, const Params& p) {
   return std::string(variant_name(v)) + " " + std::to_string(s.m) + "x" + std::to_string(s.k) +
          "x" + std::to_string(s.n) + " (" + p.name + ": " + p.gemm.to_string() + "," +
-         p.book.to_string() + ")";
+         p.book.to_string() + (p.tuned ? "," + p.tuned->to_string() : std::string()) + ")";
 }
 
 // The variant on random operands of one fixed seed per shape, against the reference.
@@ -60,14 +69,14 @@ class FloatGemmKernels : public ::testing::TestWithParam<Params> {};
 
 TEST_P(FloatGemmKernels, EveryVariantMatchesReferenceOnAwkwardSquares) {
   CLOSURE_REQUIRE_DEVICE();
-  FloatKernels k(*test_runtime(), GetParam().gemm, GetParam().book);
+  FloatKernels k(*test_runtime(), GetParam().gemm, GetParam().book, GetParam().tuned);
   for (GemmVariant v : kGemmVariants)
     for (size_t n : kSquareSizes) expect_matches_reference(k, v, {n, n, n}, GetParam());
 }
 
 TEST_P(FloatGemmKernels, EveryVariantMatchesReferenceOnRectangularShapes) {
   CLOSURE_REQUIRE_DEVICE();
-  FloatKernels k(*test_runtime(), GetParam().gemm, GetParam().book);
+  FloatKernels k(*test_runtime(), GetParam().gemm, GetParam().book, GetParam().tuned);
   for (GemmVariant v : kGemmVariants)
     for (GemmShape s : kRectangular) expect_matches_reference(k, v, s, GetParam());
 }
@@ -77,7 +86,7 @@ TEST_P(FloatGemmKernels, EveryVariantMatchesReferenceOnRectangularShapes) {
 TEST_P(FloatGemmKernels, StoresStayInsideTheResult) {
   CLOSURE_REQUIRE_DEVICE();
   auto& rt = *test_runtime();
-  FloatKernels k(rt, GetParam().gemm, GetParam().book);
+  FloatKernels k(rt, GetParam().gemm, GetParam().book, GetParam().tuned);
   const GemmShape s{33, 65, 31};
   const float canary = -12345.5f;
   const size_t guard = 4096 / sizeof(float);  // 4 KiB: a multiple of every base alignment
@@ -112,9 +121,68 @@ TEST(FloatGemmNearThousand, FastKernelsMatchReference) {
   CLOSURE_REQUIRE_DEVICE();
   FloatKernels k(*test_runtime());
   const Params p = kParamSets[0];
-  for (GemmVariant v :
-       {GemmVariant::kMyGemm2, GemmVariant::kMatrixMulKernel, GemmVariant::kMyGemm1})
+  for (GemmVariant v : {GemmVariant::kMyGemm2, GemmVariant::kMatrixMulKernel, GemmVariant::kMyGemm1,
+                        GemmVariant::kMyGemmTuned})
     expect_matches_reference(k, v, {999, 1000, 1001}, p);
+}
+
+// myGEMM_tuned alone with the sets the table above does not run: the H200-leaning default
+// (compiled and checked on this device too, as far as it allows), float8 vectors, the CPU
+// default and the last-resort set. Sizes at the 128 tiles' edges, non-square, and a
+// product of whole tiles that must run without padding.
+TEST(FloatGemmTuned, ParameterSetsMatchReferenceAtTileEdges) {
+  CLOSURE_REQUIRE_DEVICE();
+  auto& rt = *test_runtime();
+  const SgemmTunedParams sets[] = {kSgemmTunedGpuDefault,
+                                   {64, 32, 16, 8, 4, 8, 8, 8, 1},
+                                   kSgemmTunedCpuDefault,
+                                   kSgemmTunedMinimal};
+  const GemmShape shapes[] = {{1, 1, 1},    {127, 129, 128}, {129, 17, 255},
+                              {256, 31, 1}, {5, 300, 257},   {128, 48, 128}};
+  for (const SgemmTunedParams& t : sets) {
+    try {
+      t.validate(rt.device());
+    } catch (const std::invalid_argument& e) {
+      ADD_FAILURE() << "the test device refuses " << t.to_string() << ": " << e.what();
+      continue;
+    }
+    FloatKernels k(rt, {}, {}, t);
+    const Params p{"Tuned", {}, {}, t};
+    for (GemmShape s : shapes) expect_matches_reference(k, GemmVariant::kMyGemmTuned, s, p);
+  }
+}
+
+// Whole tiles run in place; a ragged dimension pads exactly the operands it touches.
+TEST(FloatGemmTuned, PadsOnlyRaggedOperands) {
+  CLOSURE_REQUIRE_DEVICE();
+  auto& rt = *test_runtime();
+  const SgemmTunedParams t{32, 32, 8, 4, 4, 4, 4, 4, 1};
+  SgemmTuned tuned(rt, t);
+  FloatKernels k(rt, {}, {}, t);
+  struct Case {
+    GemmShape shape;
+    size_t pads, unpads;
+  };
+  const Case cases[] = {{{64, 16, 96}, 0, 0},  // whole tiles
+                        {{64, 17, 96}, 2, 0},  // K ragged: A and B padded, C in place
+                        {{65, 16, 96}, 1, 1},  // M ragged: A and C
+                        {{64, 16, 95}, 1, 1},  // N ragged: B and C
+                        {{1, 1, 1}, 2, 1}};
+  for (const Case& c : cases) {
+    const GemmShape s = c.shape;
+    const auto a = random_matrix(s.a_count(), 41), b = random_matrix(s.b_count(), 42);
+    const cl::Buffer da = k.upload(a), db = k.upload(b);
+    const cl::Buffer dc = k.upload(std::vector<float>(s.c_count()));
+    const SgemmTunedRun run = tuned.multiply(s, da, db, dc);
+    run.last().wait();
+    EXPECT_EQ(run.pads.size(), c.pads) << s.m << "x" << s.k << "x" << s.n;
+    EXPECT_EQ(run.unpads.size(), c.unpads) << s.m << "x" << s.k << "x" << s.n;
+    EXPECT_GT(run.gemm_seconds(), 0);
+    EXPECT_LE(max_relative_error(k.download(dc, s.c_count()), StorageOrder::kColumnMajor,
+                                 reference_gemm(s, a, b, StorageOrder::kColumnMajor)),
+              kTolerance)
+        << s.m << "x" << s.k << "x" << s.n;
+  }
 }
 
 TEST(FloatGemmAdd, MyAddIsExact) {
@@ -220,6 +288,93 @@ TEST(FloatGemmParams, RefusedBeforeCompilingOnTheTestDevice) {
         FloatKernels(*test_runtime(), {}, {int(device.max_work_group) + 1, 16});
       },
       device.name);
+}
+
+// The H200's OpenCL limits (shared/DEVICE.md): 48 KiB of local memory, 1024 work-items.
+ocl::DeviceInfo fake_h200() {
+  ocl::DeviceInfo device;
+  device.name = "fake NVIDIA H200";
+  device.is_gpu = true;
+  device.max_work_group = 1024;
+  device.local_mem_bytes = 48 * 1024;
+  return device;
+}
+
+TEST(FloatGemmTunedParams, GpuDefaultAndSweepGridValidateOnTheH200Limits) {
+  const ocl::DeviceInfo h200 = fake_h200();
+  EXPECT_EQ(sgemm_tuned_params_for(h200), kSgemmTunedGpuDefault);
+  EXPECT_NO_THROW(kSgemmTunedGpuDefault.validate(h200));
+  EXPECT_EQ(kSgemmTunedGpuDefault.group_items(), 256u);
+  EXPECT_EQ(kSgemmTunedGpuDefault.local_bytes(), 4u * (16 * 128 + 128 * 16));
+  const auto grid = sgemm_tuned_sweep_grid();
+  EXPECT_GE(grid.size(), 24u);
+  EXPECT_NE(std::find(grid.begin(), grid.end(), kSgemmTunedGpuDefault), grid.end());
+  for (const auto& p : grid) EXPECT_NO_THROW(p.validate(h200)) << p.to_string();
+  // The launch of n = 8192: whole tiles, no padding, 64 x 64 groups of 16 x 16.
+  const GemmShape big{8192, 8192, 8192};
+  EXPECT_EQ(kSgemmTunedGpuDefault.padded(big).m, 8192u);
+  EXPECT_EQ(kSgemmTunedGpuDefault.global_size(big)[0], 1024u);
+  EXPECT_EQ(kSgemmTunedGpuDefault.local_size()[1], 16u);
+}
+
+TEST(FloatGemmTunedParams, DefaultsFollowTheDeviceAndStaySafe) {
+  ocl::DeviceInfo cpu;
+  cpu.name = "fake CPU";
+  cpu.is_cpu = true;
+  cpu.max_work_group = 4096;
+  cpu.local_mem_bytes = 256 * 1024;
+  EXPECT_EQ(sgemm_tuned_params_for(cpu), kSgemmTunedCpuDefault);
+  // A small GPU that refuses both defaults gets the set that runs anywhere.
+  ocl::DeviceInfo tiny = fake_h200();
+  tiny.max_work_group = 64;
+  tiny.local_mem_bytes = 2 * 1024;
+  EXPECT_EQ(sgemm_tuned_params_for(tiny), kSgemmTunedMinimal);
+  EXPECT_NO_THROW(kSgemmTunedMinimal.validate(tiny));
+}
+
+TEST(FloatGemmTunedParams, InvalidSetsAreRefusedWithTheRule) {
+  const ocl::DeviceInfo h200 = fake_h200();
+  auto with = [](const char* text) {
+    return parse_sgemm_tuned_params(text, kSgemmTunedGpuDefault);
+  };
+  expect_refusal([&] { with("wptm=4,wptn=2").validate(h200); }, "2048 work-items");
+  expect_refusal([&] { with("tsk=64").validate(h200); }, "local memory");
+  expect_refusal([&] { with("tsm=100").validate(h200); }, "tsm must be a multiple of wptm");
+  expect_refusal([&] { with("tsn=100").validate(h200); }, "tsn must be a multiple of wptn");
+  expect_refusal([&] { with("vwm=3").validate(h200); }, "vwm and vwk must be 1, 2, 4 or 8");
+  expect_refusal([&] { with("wptm=4,vwm=8").validate(h200); }, "wptm must be a multiple of vwm");
+  expect_refusal([&] { with("tsk=6").validate(h200); }, "tsk must be a multiple of vwk");
+  expect_refusal([&] { with("padb=2").validate(h200); }, "padb must be a multiple of vwk");
+  expect_refusal([&] { with("tsm=256,wptm=16,wptn=16").validate(h200); }, "accumulators");
+  expect_refusal([&] { with("tsk=0").validate(h200); }, "out of range");
+  expect_refusal([&] { with("prf=2").validate(h200); }, "out of range");
+}
+
+TEST(FloatGemmTunedParams, RefusedBeforeCompilingOnTheTestDevice) {
+  CLOSURE_REQUIRE_DEVICE();
+  const auto& device = test_runtime()->device();
+  // One element per work-item on 256 x 256 tiles: 65536 work-items, more than any device
+  // allows.
+  const SgemmTunedParams huge{256, 256, 8, 1, 1, 1, 1, 0, 0};
+  expect_refusal([&] { FloatKernels(*test_runtime(), {}, {}, huge); }, device.name);
+  expect_refusal([&] { SgemmTuned(*test_runtime(), huge); }, "65536 work-items");
+}
+
+TEST(FloatGemmTunedParams, ParsingAndBuildOptions) {
+  EXPECT_EQ(parse_sgemm_tuned_params("tsm=64,padb=4,prf=1", kSgemmTunedGpuDefault),
+            (SgemmTunedParams{64, 128, 16, 8, 8, 4, 4, 4, 1}));
+  EXPECT_THROW(parse_sgemm_tuned_params("tsx=64", {}), std::invalid_argument);
+  EXPECT_THROW(parse_sgemm_tuned_params("tsm=", {}), std::invalid_argument);
+  EXPECT_EQ(kSgemmTunedGpuDefault.build_options(),
+            "-cl-std=CL1.2 -DTSM=128 -DTSN=128 -DTSK=16 -DWPTM=8 -DWPTN=8 -DVWM=4 -DVWK=4 "
+            "-DPADB=0 -DPRF=0");
+  EXPECT_EQ(kSgemmTunedGpuDefault.to_string(),
+            "tsm=128,tsn=128,tsk=16,wptm=8,wptn=8,vwm=4,vwk=4,padb=0,prf=0");
+  EXPECT_EQ(parse_sgemm_tuned_params(kSgemmTunedCpuDefault.to_string(), {}), kSgemmTunedCpuDefault);
+  const GemmShape p = kSgemmTunedGpuDefault.padded({1000, 1, 129});  // m, k, n
+  EXPECT_EQ(p.m, 1024u);
+  EXPECT_EQ(p.k, 16u);
+  EXPECT_EQ(p.n, 256u);
 }
 
 TEST(FloatGemmParams, ParsingAndBuildOptions) {

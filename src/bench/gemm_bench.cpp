@@ -1,9 +1,12 @@
 // Table 21.1 of the OpenCL book, measured: device kernels timed by profiling events, host
-// loops by steady_clock, every result compared with the double reference.
+// loops by steady_clock, every result compared with the double reference; then the
+// myGEMM_tuned sweep.
 #include "bench/gemm_bench.hpp"
 
 #include <algorithm>
 #include <chrono>
+#include <cmath>
+#include <limits>
 #include <optional>
 #include <stdexcept>
 
@@ -34,6 +37,7 @@ constexpr BookFigure kBook[] = {
     {"myGEMM1b", 0, 0, "not in the book (myGEMM.cl)"},
     {"myGEMM2", 0, 0, "not in the book (myGEMM.cl)"},
     {"MatrixMulKernel", 0, 0, "not in the book (tiled CUDA kernel)"},
+    {"myGEMM_tuned", 0, 0, "not in the book (2D register blocking, sgemm_tuned.cl)"},
 };
 
 void add_book_figures(GemmBenchRow& row) {
@@ -57,9 +61,36 @@ void set_speed(GemmBenchRow& row, const std::vector<double>& seconds, const Gemm
   row.mflops = row.seconds > 0 ? s.flops() / row.seconds * 1e-6 : 0;
 }
 
+// The exact answer to compare with: all of C at small orders, a sample at large ones.
+struct Checker {
+  std::optional<GemmReference> full;
+  std::optional<GemmSampleReference> sample;
+  template <class T>
+  double error(const std::vector<T>& got, StorageOrder order) const {
+    return full ? max_relative_error(got, order, *full) : max_relative_error(got, order, *sample);
+  }
+};
+
+// The operands, row-major as generated and column-major on first use (at n = 8192 each
+// reordering takes the host a second or more, so it is done once).
+struct Operands {
+  GemmShape s;
+  std::vector<float> a_row, b_row;
+  std::vector<float> a_col, b_col;
+  const std::vector<float>& a(StorageOrder order) {
+    if (order == StorageOrder::kRowMajor) return a_row;
+    if (a_col.empty()) a_col = reorder(a_row, s.m, s.k, StorageOrder::kRowMajor, order);
+    return a_col;
+  }
+  const std::vector<float>& b(StorageOrder order) {
+    if (order == StorageOrder::kRowMajor) return b_row;
+    if (b_col.empty()) b_col = reorder(b_row, s.k, s.n, StorageOrder::kRowMajor, order);
+    return b_col;
+  }
+};
+
 GemmBenchRow device_row(FloatKernels& k, GemmVariant v, const GemmShape& s, int repeat,
-                        const std::vector<float>& a_row, const std::vector<float>& b_row,
-                        const GemmReference& ref) {
+                        Operands& ops, const Checker& check) {
   GemmBenchRow row;
   row.name = variant_name(v);
   row.where = "device";
@@ -67,24 +98,72 @@ GemmBenchRow device_row(FloatKernels& k, GemmVariant v, const GemmShape& s, int 
   row.order = variant_order(v);
   add_book_figures(row);
   try {
-    const cl::Buffer a = k.upload(reorder(a_row, s.m, s.k, StorageOrder::kRowMajor, row.order));
-    const cl::Buffer b = k.upload(reorder(b_row, s.k, s.n, StorageOrder::kRowMajor, row.order));
+    const cl::Buffer a = k.upload(ops.a(row.order));
+    const cl::Buffer b = k.upload(ops.b(row.order));
     const cl::Buffer c = k.upload(std::vector<float>(s.c_count()));
-    std::vector<double> seconds;
+    std::vector<double> seconds, pad_seconds;
     for (int r = -1; r < repeat; ++r) {  // r = -1: the warm-up, not timed
-      cl::Event e = k.multiply(v, s, a, b, c);
-      ocl::checked("waiting for the kernel", [&] { return e.wait(); });
-      if (r >= 0) seconds.push_back(ocl::event_seconds(e));
+      if (v == GemmVariant::kMyGemmTuned) {
+        // Timed with its padding copies, which are part of the product at awkward sizes.
+        const SgemmTunedRun run = k.tuned().multiply(s, a, b, c);
+        ocl::checked("waiting for the kernel", [&] { return run.last().wait(); });
+        if (r >= 0) {
+          seconds.push_back(run.seconds());
+          pad_seconds.push_back(run.pad_seconds());
+        }
+      } else {
+        cl::Event e = k.multiply(v, s, a, b, c);
+        ocl::checked("waiting for the kernel", [&] { return e.wait(); });
+        if (r >= 0) seconds.push_back(ocl::event_seconds(e));
+      }
     }
     set_speed(row, seconds, s);
-    row.max_rel_error = max_relative_error(k.download(c, s.c_count()), row.order, ref);
+    if (!pad_seconds.empty()) row.pad_seconds = median(pad_seconds);
+    row.max_rel_error = check.error(k.download(c, s.c_count()), row.order);
   } catch (const std::exception& e) {
     row.error = e.what();
   }
   return row;
 }
 
-GemmBenchRow host_row(HostGemm& host, HostLoop loop, int repeat, const GemmReference& ref) {
+GemmSweepRow sweep_row(ocl::Runtime& runtime, const SgemmTunedParams& params, const GemmShape& s,
+                       int repeat, const cl::Buffer& a, const cl::Buffer& b, const cl::Buffer& c,
+                       const Checker& check) {
+  GemmSweepRow row;
+  row.params = params;
+  try {
+    SgemmTuned tuned(runtime, params);  // validates and compiles: refusals land in `error`
+    // C starts as NaN, so a set that stores nothing cannot pass on the last set's result.
+    ocl::checked("clearing C", [&] {
+      return runtime.queue().enqueueFillBuffer(c, std::numeric_limits<float>::quiet_NaN(), 0,
+                                               s.c_count() * sizeof(float));
+    });
+    std::vector<double> seconds, pad_seconds;
+    for (int r = -1; r < repeat; ++r) {
+      const SgemmTunedRun run = tuned.multiply(s, a, b, c);
+      ocl::checked("waiting for the kernel", [&] { return run.last().wait(); });
+      if (r >= 0) {
+        seconds.push_back(run.seconds());
+        pad_seconds.push_back(run.pad_seconds());
+      }
+    }
+    row.seconds = median(seconds);
+    row.pad_seconds = median(pad_seconds);
+    row.mflops = row.seconds > 0 ? s.flops() / row.seconds * 1e-6 : 0;
+    std::vector<float> got(s.c_count());
+    ocl::checked("downloading C", [&] {
+      return runtime.queue().enqueueReadBuffer(c, CL_TRUE, 0, got.size() * sizeof(float),
+                                               got.data());
+    });
+    row.max_rel_error = check.error(got, StorageOrder::kColumnMajor);
+    row.plausible = gemm_error_is_plausible(row.max_rel_error, s.k);
+  } catch (const std::exception& e) {
+    row.error = e.what();
+  }
+  return row;
+}
+
+GemmBenchRow host_row(HostGemm& host, HostLoop loop, int repeat, const Checker& check) {
   GemmBenchRow row;
   row.name = host_loop_name(loop);
   row.where = "host";
@@ -99,43 +178,101 @@ GemmBenchRow host_row(HostGemm& host, HostLoop loop, int repeat, const GemmRefer
         std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count());
   }
   set_speed(row, seconds, host.shape());
-  row.max_rel_error = max_relative_error(host.result(loop), StorageOrder::kRowMajor, ref);
+  row.max_rel_error = check.error(host.result(loop), row.order);
   return row;
 }
 
 }  // namespace
 
-std::vector<GemmBenchRow> run_gemm_bench(ocl::Runtime* runtime, const GemmBenchOptions& options,
-                                         const std::function<void(const GemmBenchRow&)>& on_row) {
+std::vector<std::string> gemm_bench_codes() {
+  std::vector<std::string> codes{"seq"};
+  for (GemmVariant v : kGemmVariants)
+    if (variant_order(v) == StorageOrder::kRowMajor && v != GemmVariant::kMatrixMulKernel)
+      codes.push_back(variant_name(v));
+  for (HostLoop loop : {HostLoop::kIjk, HostLoop::kIkj, HostLoop::kKij})
+    codes.push_back(host_loop_name(loop));
+  for (GemmVariant v : {GemmVariant::kMyGemm1, GemmVariant::kMyGemm1b, GemmVariant::kMyGemm2,
+                        GemmVariant::kMatrixMulKernel, GemmVariant::kMyGemmTuned})
+    codes.push_back(variant_name(v));
+  return codes;
+}
+
+void check_gemm_bench_options(const GemmBenchOptions& options, bool has_device) {
   if (options.repeat < 1) throw std::invalid_argument("--repeat must be at least 1");
+  const std::vector<std::string> codes = gemm_bench_codes();
+  for (const auto& name : options.only)
+    if (std::find(codes.begin(), codes.end(), name) == codes.end()) {
+      std::string known;
+      for (const auto& c : codes) known += (known.empty() ? "" : ", ") + c;
+      throw std::invalid_argument("unknown code '" + name + "' (known: " + known + ")");
+    }
+  if (options.sweep && !has_device)
+    throw std::invalid_argument("--sweep needs an OpenCL device (it times myGEMM_tuned)");
+}
+
+bool gemm_bench_samples_reference(size_t n) {
+  // Up to about n = 1290 the full reference costs the host a few seconds at most.
+  return double(n) * double(n) * double(n) > 2.2e9;
+}
+
+std::vector<GemmBenchRow> run_gemm_bench(ocl::Runtime* runtime, const GemmBenchOptions& options,
+                                         const std::function<void(const GemmBenchRow&)>& on_row,
+                                         const std::function<void(const GemmSweepRow&)>& on_sweep) {
+  check_gemm_bench_options(options, runtime != nullptr);
+  auto wanted = [&](const std::string& name) {
+    return options.only.empty() ||
+           std::find(options.only.begin(), options.only.end(), name) != options.only.end();
+  };
   const GemmShape s{options.n, options.n, options.n};
   s.validate();
   // Build (and validate) the kernels before the long host work, so bad parameters fail fast.
   std::optional<FloatKernels> kernels;
-  if (runtime) kernels.emplace(*runtime, options.gemm, options.book);
+  if (runtime) kernels.emplace(*runtime, options.gemm, options.book, options.tuned);
 
-  const auto a = random_matrix(s.a_count(), 1), b = random_matrix(s.b_count(), 2);
-  const GemmReference ref = reference_gemm(s, a, b, StorageOrder::kRowMajor);
+  Operands ops{s, random_matrix(s.a_count(), 1), random_matrix(s.b_count(), 2), {}, {}};
+  Checker check;
+  if (gemm_bench_samples_reference(s.n))
+    check.sample = sample_reference_gemm(s, ops.a_row, ops.b_row, StorageOrder::kRowMajor,
+                                         kGemmBenchRandomSamples, 3);
+  else
+    check.full = reference_gemm(s, ops.a_row, ops.b_row, StorageOrder::kRowMajor);
+  bool any_host = false;
+  for (HostLoop loop : kHostLoops) any_host = any_host || wanted(host_loop_name(loop));
   std::optional<HostGemm> host;
-  if (options.host_loops) host.emplace(s, a, b);
+  if (options.host_loops && any_host) host.emplace(s, ops.a_row, ops.b_row);
 
   std::vector<GemmBenchRow> rows;
   auto add = [&](GemmBenchRow row) {
     rows.push_back(std::move(row));
     if (on_row) on_row(rows.back());
   };
-  if (host) add(host_row(*host, HostLoop::kSeq, options.repeat, ref));
-  if (kernels)
-    for (GemmVariant v : {GemmVariant::kMmulElement, GemmVariant::kMmulRow,
-                          GemmVariant::kMmulRowPrivate, GemmVariant::kMmulRowPrivateLocal})
-      add(device_row(*kernels, v, s, options.repeat, a, b, ref));
-  if (host)
-    for (HostLoop loop : {HostLoop::kIjk, HostLoop::kIkj, HostLoop::kKij})
-      add(host_row(*host, loop, options.repeat, ref));
-  if (kernels)
-    for (GemmVariant v : {GemmVariant::kMyGemm1, GemmVariant::kMyGemm1b, GemmVariant::kMyGemm2,
-                          GemmVariant::kMatrixMulKernel})
-      add(device_row(*kernels, v, s, options.repeat, a, b, ref));
+  auto host_rows = [&](std::initializer_list<HostLoop> loops) {
+    if (host)
+      for (HostLoop loop : loops)
+        if (wanted(host_loop_name(loop))) add(host_row(*host, loop, options.repeat, check));
+  };
+  auto device_rows = [&](std::initializer_list<GemmVariant> variants) {
+    if (kernels)
+      for (GemmVariant v : variants)
+        if (wanted(variant_name(v))) add(device_row(*kernels, v, s, options.repeat, ops, check));
+  };
+  host_rows({HostLoop::kSeq});
+  device_rows({GemmVariant::kMmulElement, GemmVariant::kMmulRow, GemmVariant::kMmulRowPrivate,
+               GemmVariant::kMmulRowPrivateLocal});
+  host_rows({HostLoop::kIjk, HostLoop::kIkj, HostLoop::kKij});
+  device_rows({GemmVariant::kMyGemm1, GemmVariant::kMyGemm1b, GemmVariant::kMyGemm2,
+               GemmVariant::kMatrixMulKernel, GemmVariant::kMyGemmTuned});
+
+  if (options.sweep) {
+    // One upload for the whole grid; C is cleared per set.
+    const cl::Buffer a = kernels->upload(ops.a(StorageOrder::kColumnMajor));
+    const cl::Buffer b = kernels->upload(ops.b(StorageOrder::kColumnMajor));
+    const cl::Buffer c = kernels->upload(std::vector<float>(s.c_count()));
+    for (const SgemmTunedParams& p : sgemm_tuned_sweep_grid()) {
+      const GemmSweepRow row = sweep_row(*runtime, p, s, options.repeat, a, b, c, check);
+      if (on_sweep) on_sweep(row);
+    }
+  }
   return rows;
 }
 
