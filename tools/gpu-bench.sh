@@ -10,7 +10,10 @@
 # check (awkward sizes, every kernel),
 # torch (tools/torch_closure_baseline.py), products (closure bench bool 1024..32768),
 # closure (random DAGs 16384, 32768, 65536), gemm (closure bench gemm, if it exists),
-# ptxas (registers and spills of the kernels that were built, from the program cache).
+# ptxas (registers and spills of the kernels that were built, from the program cache),
+# gemm8192 (the fast float kernels and the tuned SGEMM sweep at n = 8192),
+# dense (recursive closure vs squaring vs one product, tensor cores and portable),
+# graphs (closure bench on the generated graphs of issue 4, auto on the GPU vs the host).
 set -uo pipefail
 cd "$(dirname "$0")/.."
 OUT=${OUT:-out}
@@ -90,6 +93,26 @@ if has gemm; then
   else
     echo "closure bench gemm: not in this build, skipped" | tee -a "$OUT/summary.txt"
   fi
+fi
+
+if has gemm8192; then
+  log "bench gemm, n = 8192: fast kernels and the tuned SGEMM sweep"
+  timeout 300 $BIN bench gemm --device gpu --n 8192 --repeat 3 \
+    --only myGEMM2,MatrixMulKernel,myGEMM_tuned --sweep >"$OUT/gemm8192.log" 2>&1 || status=1
+  grep -v '^tsm=' "$OUT/gemm8192.log"
+  grep '^tsm=' "$OUT/gemm8192.log" | sort -k3 -g -r | head -8
+fi
+if has dense; then
+  log "bench dense: recursive vs squaring vs one product (tensor cores, then portable)"
+  DENSE_SIZES=${DENSE_SIZES:-16384,32768}
+  timeout 200 $BIN bench dense --device gpu --n "$DENSE_SIZES" --repeat 3 2>&1 | tee "$OUT/dense.log" || status=1
+  CLOSURE_MMA=off timeout 200 $BIN bench dense --device gpu --n "$DENSE_SIZES" --repeat 3 2>&1 |
+    tee "$OUT/dense_portable.log" || status=1
+fi
+if has graphs; then
+  log "bench closure: generated graphs, auto on the GPU vs sparse and classic on the host"
+  timeout 300 $BIN bench closure --generated all --methods auto,recursive --device gpu --no-boost \
+    --repeat 3 --memory-cap 100 2>&1 | tee "$OUT/graphs.log" || status=1
 fi
 
 if has ptxas && command -v ptxas >/dev/null; then
