@@ -305,15 +305,16 @@ TEST(FloatGemmTunedParams, GpuDefaultAndSweepGridValidateOnTheH200Limits) {
   EXPECT_EQ(sgemm_tuned_params_for(h200), kSgemmTunedGpuDefault);
   EXPECT_NO_THROW(kSgemmTunedGpuDefault.validate(h200));
   EXPECT_EQ(kSgemmTunedGpuDefault.group_items(), 256u);
-  EXPECT_EQ(kSgemmTunedGpuDefault.local_bytes(), 4u * (16 * 128 + 128 * 16));
+  // A: TSK x TSM floats; B: TSN columns of TSK + PADB floats.
+  EXPECT_EQ(kSgemmTunedGpuDefault.local_bytes(), 4u * (32 * 64 + 128 * (32 + 4)));
   const auto grid = sgemm_tuned_sweep_grid();
   EXPECT_GE(grid.size(), 24u);
   EXPECT_NE(std::find(grid.begin(), grid.end(), kSgemmTunedGpuDefault), grid.end());
   for (const auto& p : grid) EXPECT_NO_THROW(p.validate(h200)) << p.to_string();
-  // The launch of n = 8192: whole tiles, no padding, 64 x 64 groups of 16 x 16.
+  // The launch of n = 8192: whole tiles, no padding, 128 x 64 groups of 16 x 16.
   const GemmShape big{8192, 8192, 8192};
   EXPECT_EQ(kSgemmTunedGpuDefault.padded(big).m, 8192u);
-  EXPECT_EQ(kSgemmTunedGpuDefault.global_size(big)[0], 1024u);
+  EXPECT_EQ(kSgemmTunedGpuDefault.global_size(big)[0], 2048u);
   EXPECT_EQ(kSgemmTunedGpuDefault.local_size()[1], 16u);
 }
 
@@ -334,8 +335,9 @@ TEST(FloatGemmTunedParams, DefaultsFollowTheDeviceAndStaySafe) {
 
 TEST(FloatGemmTunedParams, InvalidSetsAreRefusedWithTheRule) {
   const ocl::DeviceInfo h200 = fake_h200();
+  // The rules are checked on top of one fixed set (128 x 128 x 16 tiles, 8 x 8 each).
   auto with = [](const char* text) {
-    return parse_sgemm_tuned_params(text, kSgemmTunedGpuDefault);
+    return parse_sgemm_tuned_params(text, SgemmTunedParams{128, 128, 16, 8, 8, 4, 4, 0, 0});
   };
   expect_refusal([&] { with("wptm=4,wptn=2").validate(h200); }, "2048 work-items");
   expect_refusal([&] { with("tsk=64").validate(h200); }, "local memory");
@@ -361,17 +363,18 @@ TEST(FloatGemmTunedParams, RefusedBeforeCompilingOnTheTestDevice) {
 }
 
 TEST(FloatGemmTunedParams, ParsingAndBuildOptions) {
-  EXPECT_EQ(parse_sgemm_tuned_params("tsm=64,padb=4,prf=1", kSgemmTunedGpuDefault),
+  const SgemmTunedParams base{128, 128, 16, 8, 8, 4, 4, 0, 0};
+  EXPECT_EQ(parse_sgemm_tuned_params("tsm=64,padb=4,prf=1", base),
             (SgemmTunedParams{64, 128, 16, 8, 8, 4, 4, 4, 1}));
   EXPECT_THROW(parse_sgemm_tuned_params("tsx=64", {}), std::invalid_argument);
   EXPECT_THROW(parse_sgemm_tuned_params("tsm=", {}), std::invalid_argument);
-  EXPECT_EQ(kSgemmTunedGpuDefault.build_options(),
+  EXPECT_EQ(base.build_options(),
             "-cl-std=CL1.2 -DTSM=128 -DTSN=128 -DTSK=16 -DWPTM=8 -DWPTN=8 -DVWM=4 -DVWK=4 "
             "-DPADB=0 -DPRF=0");
-  EXPECT_EQ(kSgemmTunedGpuDefault.to_string(),
-            "tsm=128,tsn=128,tsk=16,wptm=8,wptn=8,vwm=4,vwk=4,padb=0,prf=0");
+  EXPECT_EQ(base.to_string(), "tsm=128,tsn=128,tsk=16,wptm=8,wptn=8,vwm=4,vwk=4,padb=0,prf=0");
+  EXPECT_EQ(parse_sgemm_tuned_params(kSgemmTunedGpuDefault.to_string(), {}), kSgemmTunedGpuDefault);
   EXPECT_EQ(parse_sgemm_tuned_params(kSgemmTunedCpuDefault.to_string(), {}), kSgemmTunedCpuDefault);
-  const GemmShape p = kSgemmTunedGpuDefault.padded({1000, 1, 129});  // m, k, n
+  const GemmShape p = base.padded({1000, 1, 129});  // m, k, n
   EXPECT_EQ(p.m, 1024u);
   EXPECT_EQ(p.k, 16u);
   EXPECT_EQ(p.n, 256u);

@@ -41,7 +41,7 @@ double median_seconds(int repeat, F&& run) {
 }
 
 template <class Engine>
-DenseBenchResult run(Engine& e, size_t n, double degree, int repeat, uint64_t seed) {
+DenseBenchResult run(Engine& e, size_t n, double degree, int repeat, size_t base, uint64_t seed) {
   DenseBenchResult r;
   r.n = n;
   r.edges_per_vertex = degree;
@@ -73,7 +73,7 @@ DenseBenchResult run(Engine& e, size_t n, double degree, int repeat, uint64_t se
   const double recursive = median_seconds(repeat, [&] {
     e.copy(work, full);
     stats = {};
-    recursive_in_place(e, work, s, kRecursiveBaseBits, stats);
+    recursive_in_place(e, work, s, base, stats);
     e.finish();
   });
   const BitMatrix rec = e.to_host(work);
@@ -91,13 +91,13 @@ DenseBenchResult run(Engine& e, size_t n, double degree, int repeat, uint64_t se
 }  // namespace
 
 DenseBenchResult bench_dense_closure(ocl::Runtime* runtime, const BooleanParams& params, size_t n,
-                                     double degree, int repeat, uint64_t seed) {
+                                     double degree, int repeat, size_t base, uint64_t seed) {
   if (runtime) {
     DeviceEngine e(*runtime, params);
-    return run(e, n, degree, repeat, seed);
+    return run(e, n, degree, repeat, base, seed);
   }
   HostEngine e;
-  return run(e, n, degree, repeat, seed);
+  return run(e, n, degree, repeat, base, seed);
 }
 
 }  // namespace closure

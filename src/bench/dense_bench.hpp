@@ -28,7 +28,9 @@ struct DenseBenchResult {
 
 // `runtime` null: the host engine. Times are compute only (matrix already on the engine),
 // median of `repeat` runs after one warm-up.
+// `base_bits`: diagonal blocks of at most this size are closed by squaring.
 DenseBenchResult bench_dense_closure(ocl::Runtime* runtime, const BooleanParams& params, size_t n,
-                                     double edges_per_vertex, int repeat, uint64_t seed = 1);
+                                     double edges_per_vertex, int repeat, size_t base_bits,
+                                     uint64_t seed = 1);
 
 }  // namespace closure

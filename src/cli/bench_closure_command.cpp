@@ -25,7 +25,7 @@ void add_bench_closure_command(CLI::App& bench) {
   auto* sub = bench.add_subcommand("closure", "Closure methods vs the classic bitset method vs Boost.Graph, per graph");
   sub->add_option("paths", flags->paths, "Graph files or folders (e.g. ../shared/data/grail)");
   sub->add_option("--generated", flags->generated,
-                  "Generated graphs: all, or names from: random-dag, giant-scc, chain, dense-dag")
+                  "Generated graphs: all, names from: random-dag, giant-scc, chain, dense-dag, or random-dag:N:M")
       ->delimiter(',');
   sub->add_option("--scale", flags->scale, "Shrink the generated graphs (n and m) by this factor")->capture_default_str();
   sub->add_option("--methods", flags->methods, "compute_closure methods to time besides sparse")
@@ -59,6 +59,13 @@ void add_bench_closure_command(CLI::App& bench) {
     std::vector<std::string> names = flags->generated;
     if (names.size() == 1 && names[0] == "all") names = issue4_graph_names();
     for (const auto& name : names) {
+      // "random-dag:N:M" asks for a random DAG of that size; other names are issue 4's.
+      if (name.rfind("random-dag:", 0) == 0) {
+        const auto colon = name.find(':', 11);
+        const size_t n = std::stoull(name.substr(11, colon - 11)), m = std::stoull(name.substr(colon + 1));
+        run(name, random_dag(n, m, 1));
+        continue;
+      }
       NamedGraph ng = issue4_graph(name, flags->scale);
       run(ng.name, ng.graph);
     }

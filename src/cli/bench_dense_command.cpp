@@ -4,6 +4,7 @@
 
 #include "bench/dense_bench.hpp"
 #include "cli/commands.hpp"
+#include "closure/square.hpp"
 #include "kernels/tuning.hpp"
 #include "ocl/device.hpp"
 
@@ -15,6 +16,7 @@ void add_bench_dense_command(CLI::App& bench) {
     std::vector<size_t> sizes{4096};
     double degree = 8;
     int repeat = 3;
+    size_t base = kRecursiveBaseBits;
   };
   auto flags = std::make_shared<Flags>();
   auto* sub = bench.add_subcommand("dense", "Dense closure of a random DAG: recursive vs squaring vs one product");
@@ -22,6 +24,8 @@ void add_bench_dense_command(CLI::App& bench) {
   sub->add_option("--n", flags->sizes, "Matrix orders")->delimiter(',')->capture_default_str();
   sub->add_option("--degree", flags->degree, "Average out-degree of the random DAG")->capture_default_str();
   sub->add_option("--repeat", flags->repeat, "Timed runs (median)")->capture_default_str();
+  sub->add_option("--base", flags->base, "Recursive closure: blocks of at most this many bits are squared")
+      ->capture_default_str();
   sub->callback([flags] {
     auto device = ocl::choose_device(flags->device);
     std::unique_ptr<ocl::Runtime> rt = device ? std::make_unique<ocl::Runtime>(*device) : nullptr;
@@ -31,7 +35,7 @@ void add_bench_dense_command(CLI::App& bench) {
     std::printf("%7s %-40s %10s %9s %12s %14s\n", "n", "what", "seconds", "products", "x product",
                 "Bool MAC/s*");
     for (size_t n : flags->sizes) {
-      const DenseBenchResult r = bench_dense_closure(rt.get(), params, n, flags->degree, flags->repeat);
+      const DenseBenchResult r = bench_dense_closure(rt.get(), params, n, flags->degree, flags->repeat, flags->base);
       for (const auto& row : r.rows)
         std::printf("%7zu %-40s %10.4f %9d %12.2f %14.3g\n", n, row.what.c_str(), row.seconds, row.products,
                     row.ratio_to_product, double(n) * double(n) * double(n) / row.seconds);

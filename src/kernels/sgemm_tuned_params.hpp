@@ -49,11 +49,12 @@ struct SgemmTunedParams {
   bool operator==(const SgemmTunedParams&) const = default;
 };
 
-// The H200-leaning default: 128 x 128 tiles of C, 256 work-items of 8 x 8 results each,
-// float4 loads, no padding (conflict-free at TSK = 16 with 16 x 16 work-items, see
-// PADB in the kernel); 16 KiB of local memory, so it runs on any device with 256-item
-// groups and 16 KiB of local memory (every NVIDIA GPU since Fermi, AMD, Intel).
-inline constexpr SgemmTunedParams kSgemmTunedGpuDefault{128, 128, 16, 8, 8, 4, 4, 0, 0};
+// The GPU default: the winner of the H200 sweep at n = 8192 (docs/benchmarks.md:
+// 26.8 ms, 41.0 TFLOP/s, 81% of PyTorch's fp32 matmul with TF32 off; the previous
+// 128 x 128 x 16, 8 x 8 default ran 37.6 ms). 64 x 128 tiles of C, TSK = 32, 256
+// work-items of 4 x 8 results, float4 loads, B padded by 4 in local memory, the next
+// tile prefetched into registers; 24 KiB of local memory.
+inline constexpr SgemmTunedParams kSgemmTunedGpuDefault{64, 128, 32, 4, 8, 4, 4, 4, 1};
 // The CPU (PoCL) default: 64 x 64 tiles, 64 work-items of 8 x 8 results. On PoCL's CPU
 // device here it ran 53 GFLOPS at n = 1024, twice the GPU default's 25 and ahead of every
 // other set of the sweep grid (docs/kernels.md).
