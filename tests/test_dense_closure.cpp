@@ -70,10 +70,14 @@ TEST(DenseClosure, TriangularSquaringAndRecursiveMatchBfsOnDags) {
         const BitMatrix expect = bfs_closure(adj);
         if (degree > 0 && n > 100) ASSERT_GT(expect.popcount(), adj.popcount());  // paths exist
         for (auto algorithm : {DenseAlgorithm::kSquare, DenseAlgorithm::kRecursive}) {
-          const BitMatrix got = dense_closure(adj, algorithm, true, rt, params_for(rt));
-          ASSERT_TRUE(got == expect) << (rt ? "device" : "host") << " n=" << n << " d=" << degree
-                                     << (algorithm == DenseAlgorithm::kSquare ? " square" : " recursive");
-          ASSERT_TRUE(got.padding_is_zero());
+          // The default base, and one small enough that every size above a tile splits.
+          for (size_t base : {kRecursiveBaseBits, size_t(1)}) {
+            const BitMatrix got = dense_closure(adj, algorithm, true, rt, params_for(rt), nullptr, base);
+            ASSERT_TRUE(got == expect) << (rt ? "device" : "host") << " n=" << n << " d=" << degree
+                                       << (algorithm == DenseAlgorithm::kSquare ? " square" : " recursive")
+                                       << " base=" << base;
+            ASSERT_TRUE(got.padding_is_zero());
+          }
         }
       }
     }

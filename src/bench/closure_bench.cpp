@@ -162,7 +162,7 @@ void run_in_child(HostClosureBenchRow& row, const HostClosureBenchOptions& optio
   if (!row.runs.empty()) {
     std::vector<double> sorted = row.runs;
     std::sort(sorted.begin(), sorted.end());
-    row.seconds = sorted[sorted.size() / 2];
+    row.seconds = (sorted[(sorted.size() - 1) / 2] + sorted[sorted.size() / 2]) / 2;  // median
   }
 }
 

@@ -37,7 +37,7 @@ double median_seconds(int repeat, F&& run) {
     t.push_back(std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count());
   }
   std::sort(t.begin(), t.end());
-  return t[t.size() / 2];
+  return (t[(t.size() - 1) / 2] + t[t.size() / 2]) / 2;  // median, even counts too
 }
 
 template <class Engine>

@@ -17,7 +17,7 @@ double seconds_since(std::chrono::steady_clock::time_point t0) {
 
 template <class Engine>
 BitMatrix run(Engine& e, const BitMatrix& adjacency, DenseAlgorithm algorithm, bool upper,
-              DenseStats& stats) {
+              size_t base_bits, DenseStats& stats) {
   stats.engine = e.name();
   auto t0 = std::chrono::steady_clock::now();
   auto m = e.from_host(adjacency);
@@ -32,7 +32,7 @@ BitMatrix run(Engine& e, const BitMatrix& adjacency, DenseAlgorithm algorithm, b
     const size_t s = round_up(std::max<size_t>(adjacency.rows(), 1), e.tile_bits());
     auto full = e.block(m, 0, 0, s, s);
     RecursiveStats rs;
-    recursive_in_place(e, full, s, kRecursiveBaseBits, rs);
+    recursive_in_place(e, full, s, base_bits, rs);
     e.put_block(m, 0, 0, full);
     stats.rounds = rs.products + rs.squaring_rounds;
   }
@@ -48,7 +48,8 @@ BitMatrix run(Engine& e, const BitMatrix& adjacency, DenseAlgorithm algorithm, b
 }  // namespace
 
 BitMatrix dense_closure(const BitMatrix& adjacency, DenseAlgorithm algorithm, bool upper_triangular,
-                        ocl::Runtime* runtime, const BooleanParams& params, DenseStats* stats_out) {
+                        ocl::Runtime* runtime, const BooleanParams& params, DenseStats* stats_out,
+                        size_t base_bits) {
   if (adjacency.rows() != adjacency.cols())
     throw std::invalid_argument("dense_closure: the matrix must be square");
   if (algorithm == DenseAlgorithm::kRecursive && !upper_triangular)
@@ -57,11 +58,11 @@ BitMatrix dense_closure(const BitMatrix& adjacency, DenseAlgorithm algorithm, bo
   BitMatrix result;
   if (runtime) {
     DeviceEngine engine(*runtime, params);
-    result = run(engine, adjacency, algorithm, upper_triangular, stats);
+    result = run(engine, adjacency, algorithm, upper_triangular, base_bits, stats);
   } else {
     HostEngine engine;
     // The host engine splits on words; pad to whole words so blocks line up.
-    result = run(engine, adjacency.repadded({kWordBits, 1}), algorithm, upper_triangular, stats);
+    result = run(engine, adjacency.repadded({kWordBits, 1}), algorithm, upper_triangular, base_bits, stats);
   }
   if (stats_out) *stats_out = stats;
   return result;
