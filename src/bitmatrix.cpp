@@ -75,7 +75,8 @@ BitMatrix BitMatrix::repadded(Padding padding, WordOrder order) const {
   const size_t words = words_per_row();
   if (order == order_ && order == WordOrder::kColumnMajor) {
     for (size_t w = 0; w < words; ++w)
-      std::copy_n(data_.data() + w * rows_padded_, n_rows_, out.data_.data() + w * out.rows_padded_);
+      std::copy_n(data_.data() + w * rows_padded_, n_rows_,
+                  out.data_.data() + w * out.rows_padded_);
     return out;
   }
   // Blocked so that the strided side of a column<->row conversion stays in cache.

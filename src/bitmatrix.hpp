@@ -12,8 +12,12 @@ namespace closure {
 using word_t = uint32_t;  // the kernels' `gpuword`
 inline constexpr int kWordBits = 32;
 
-inline constexpr size_t ceil_div(size_t a, size_t b) { return (a + b - 1) / b; }
-inline constexpr size_t round_up(size_t a, size_t b) { return ceil_div(a, b) * b; }
+inline constexpr size_t ceil_div(size_t a, size_t b) {
+  return (a + b - 1) / b;
+}
+inline constexpr size_t round_up(size_t a, size_t b) {
+  return ceil_div(a, b) * b;
+}
 
 // Padding a matrix carries: rows to a multiple of `row_multiple`, word-columns to a
 // multiple of `word_multiple`. Kernels need their tile sizes here; the host needs none.
@@ -59,8 +63,7 @@ class BitMatrix {
   // From an edge list (row, col) pairs; duplicates collapse.
   static BitMatrix from_pairs(size_t n_rows, size_t n_cols,
                               std::span<const std::pair<uint32_t, uint32_t>> pairs,
-                              Padding padding = {},
-                              WordOrder order = WordOrder::kColumnMajor);
+                              Padding padding = {}, WordOrder order = WordOrder::kColumnMajor);
   // A random matrix with each bit set with probability `density` (fixed seed -> fixed
   // matrix); `upper_strict` keeps only bits with col > row.
   static BitMatrix random(size_t n_rows, size_t n_cols, double density, uint64_t seed,

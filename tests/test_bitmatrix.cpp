@@ -1,9 +1,9 @@
 // BitMatrix: layout, bit access, conversions, padding invariants and the host products.
-#include "bitmatrix.hpp"
-
 #include <gtest/gtest.h>
 
 #include <random>
+
+#include "bitmatrix.hpp"
 
 namespace closure {
 namespace {

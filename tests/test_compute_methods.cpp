@@ -1,13 +1,12 @@
 // Every closure method, on the host engine and on the OpenCL device, equals Boost.Graph's
 // transitive_closure on 1,000+ random graphs: DAGs, cyclic graphs, self-loops, isolated
 // vertices, sizes around 31-33, 63-65 and tile multiples.
-#include "closure/compute.hpp"
-
 #include <gtest/gtest.h>
 
 #include <numeric>
 #include <random>
 
+#include "closure/compute.hpp"
 #include "test_support.hpp"
 #include "verify/boost_closure.hpp"
 
@@ -103,7 +102,8 @@ TEST(ComputeMethods, DenseMethodsRefuseWhatDoesNotFitAndNameTheSize) {
 }
 
 TEST(ComputeMethods, MethodNamesRoundTrip) {
-  for (Method m : {Method::kAuto, Method::kSquare, Method::kCondense, Method::kRecursive, Method::kSparse})
+  for (Method m :
+       {Method::kAuto, Method::kSquare, Method::kCondense, Method::kRecursive, Method::kSparse})
     EXPECT_EQ(parse_method(method_name(m)), m);
   EXPECT_THROW(parse_method("fast"), std::invalid_argument);
 }

@@ -1,12 +1,11 @@
 // Dense closures (repeated squaring, blocked recursive) on the host engine and the
 // OpenCL device, bit-exact against a breadth-first-search reference.
-#include "closure/square.hpp"
-
 #include <gtest/gtest.h>
 
 #include <deque>
 
 #include "closure/engine_algorithms.hpp"
+#include "closure/square.hpp"
 #include "engine/device_engine.hpp"
 #include "engine/host_engine.hpp"
 #include "kernels/tuning.hpp"
@@ -55,8 +54,10 @@ TEST(DenseClosure, SquaringMatchesBfsOnCyclicGraphs) {
       for (double degree : {0.0, 0.7, 1.5, 4.0}) {
         const BitMatrix adj = random_graph(n, degree, n * 7 + size_t(degree * 10), false);
         DenseStats stats;
-        const BitMatrix got = dense_closure(adj, DenseAlgorithm::kSquare, false, rt, params_for(rt), &stats);
-        ASSERT_TRUE(got == bfs_closure(adj)) << (rt ? "device" : "host") << " n=" << n << " d=" << degree;
+        const BitMatrix got =
+            dense_closure(adj, DenseAlgorithm::kSquare, false, rt, params_for(rt), &stats);
+        ASSERT_TRUE(got == bfs_closure(adj))
+            << (rt ? "device" : "host") << " n=" << n << " d=" << degree;
         ASSERT_LE(stats.rounds, max_squaring_rounds(n));
       }
     }
@@ -74,10 +75,12 @@ TEST(DenseClosure, TriangularSquaringAndRecursiveMatchBfsOnDags) {
         for (auto algorithm : {DenseAlgorithm::kSquare, DenseAlgorithm::kRecursive}) {
           // The default base, and one small enough that every size above a tile splits.
           for (size_t base : {kRecursiveBaseBits, size_t(1)}) {
-            const BitMatrix got = dense_closure(adj, algorithm, true, rt, params_for(rt), nullptr, base);
-            ASSERT_TRUE(got == expect) << (rt ? "device" : "host") << " n=" << n << " d=" << degree
-                                       << (algorithm == DenseAlgorithm::kSquare ? " square" : " recursive")
-                                       << " base=" << base;
+            const BitMatrix got =
+                dense_closure(adj, algorithm, true, rt, params_for(rt), nullptr, base);
+            ASSERT_TRUE(got == expect)
+                << (rt ? "device" : "host") << " n=" << n << " d=" << degree
+                << (algorithm == DenseAlgorithm::kSquare ? " square" : " recursive")
+                << " base=" << base;
             ASSERT_TRUE(got.padding_is_zero());
           }
         }
@@ -113,7 +116,8 @@ TEST(DenseClosure, RecursiveSplitsDownToSmallBlocks) {
 
 TEST(DenseClosure, RecursiveRefusesCyclicInput) {
   const BitMatrix adj = random_graph(10, 2, 1, false);
-  EXPECT_THROW(dense_closure(adj, DenseAlgorithm::kRecursive, false, nullptr, {}), std::invalid_argument);
+  EXPECT_THROW(dense_closure(adj, DenseAlgorithm::kRecursive, false, nullptr, {}),
+               std::invalid_argument);
 }
 
 }  // namespace

@@ -1,7 +1,5 @@
 // The OpenCL runtime layer: device choice, the two-level program cache (including a
 // corrupt entry), the kernel folder override, and errors that carry the build log.
-#include "ocl/runtime.hpp"
-
 #include <gtest/gtest.h>
 
 #include <chrono>
@@ -12,6 +10,7 @@
 #include "ocl/device.hpp"
 #include "ocl/error.hpp"
 #include "ocl/kernel_source.hpp"
+#include "ocl/runtime.hpp"
 #include "test_support.hpp"
 
 namespace closure {
@@ -26,8 +25,10 @@ class ScopedEnv {
     ::setenv(name, value.c_str(), 1);
   }
   ~ScopedEnv() {
-    if (old_) ::setenv(name_, old_->c_str(), 1);
-    else ::unsetenv(name_);
+    if (old_)
+      ::setenv(name_, old_->c_str(), 1);
+    else
+      ::unsetenv(name_);
   }
 
  private:
@@ -36,7 +37,8 @@ class ScopedEnv {
 };
 
 fs::path fresh_dir(const std::string& name) {
-  fs::path dir = fs::temp_directory_path() / ("closure-test-" + name + "-" + std::to_string(::getpid()));
+  fs::path dir =
+      fs::temp_directory_path() / ("closure-test-" + name + "-" + std::to_string(::getpid()));
   fs::remove_all(dir);
   fs::create_directories(dir);
   return dir;
@@ -63,9 +65,11 @@ TEST(OclDevice, DefaultPrefersGpuThenCpuAndIndicesAreStable) {
   if (devices.empty()) GTEST_SKIP() << "no OpenCL device";
   const auto chosen = ocl::choose_device("");
   ASSERT_TRUE(chosen.has_value());
-  const bool any_gpu = std::any_of(devices.begin(), devices.end(), [](auto& d) { return d.is_gpu; });
+  const bool any_gpu =
+      std::any_of(devices.begin(), devices.end(), [](auto& d) { return d.is_gpu; });
   EXPECT_EQ(chosen->is_gpu, any_gpu);
-  for (const auto& d : devices) EXPECT_EQ(ocl::choose_device(std::to_string(d.index))->name, d.name);
+  for (const auto& d : devices)
+    EXPECT_EQ(ocl::choose_device(std::to_string(d.index))->name, d.name);
 }
 
 TEST(OclKernelSource, EmbeddedAndFolderOverride) {
@@ -81,7 +85,8 @@ TEST(OclRuntime, BuildFailureCarriesLogAndOptions) {
   auto device = ocl::choose_device("");
   if (!device) GTEST_SKIP() << "no OpenCL device";
   const fs::path dir = fresh_dir("broken");
-  std::ofstream(dir / "broken.cl") << "__kernel void k(__global int* x) { x[0] = undefined_name; }\n";
+  std::ofstream(dir / "broken.cl")
+      << "__kernel void k(__global int* x) { x[0] = undefined_name; }\n";
   ScopedEnv kernels(ocl::kKernelPathEnv, dir.string());
   ScopedEnv cache("CLOSURE_CACHE_DIR", "off");
   ocl::Runtime rt(*device);

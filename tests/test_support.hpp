@@ -21,7 +21,7 @@ inline ocl::Runtime* test_runtime() {
   return runtime.get();
 }
 
-#define CLOSURE_REQUIRE_DEVICE()                                          \
+#define CLOSURE_REQUIRE_DEVICE() \
   if (!::closure::testing::test_runtime()) GTEST_SKIP() << "no OpenCL device"
 
 // The awkward sizes every kernel is checked on.

@@ -210,7 +210,8 @@ std::vector<HostClosureBenchRow> bench_host_closure(const std::string& name, con
             o.method = m;
             o.lazy_runtime = [rt, spec]() -> ocl::Runtime* {
               if (!*rt)
-                if (auto device = ocl::choose_device(spec)) *rt = std::make_unique<ocl::Runtime>(*device);
+                if (auto device = ocl::choose_device(spec))
+                  *rt = std::make_unique<ocl::Runtime>(*device);
               return rt->get();
             };
             return compute_closure(g, o).pair_count();

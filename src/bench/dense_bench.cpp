@@ -80,11 +80,12 @@ DenseBenchResult run(Engine& e, size_t n, double degree, int repeat, size_t base
 
   r.identical = rec == squared;
   r.closure_density = double(rec.popcount()) / (double(n) * double(n));
-  r.rows = {{"one full product (cubic)", product, 1, 1.0},
-            {"one triangular product", tri_product, 1, tri_product / product},
-            {"closure: triangular repeated squaring", squaring, square_products, squaring / product},
-            {"closure: blocked recursive", recursive, stats.products + stats.squaring_rounds,
-             recursive / product}};
+  r.rows = {
+      {"one full product (cubic)", product, 1, 1.0},
+      {"one triangular product", tri_product, 1, tri_product / product},
+      {"closure: triangular repeated squaring", squaring, square_products, squaring / product},
+      {"closure: blocked recursive", recursive, stats.products + stats.squaring_rounds,
+       recursive / product}};
   return r;
 }
 

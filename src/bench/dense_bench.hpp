@@ -13,8 +13,8 @@ namespace closure {
 
 struct DenseBenchRow {
   std::string what;
-  double seconds = 0;       // median
-  int products = 0;         // matrix products inside (closures)
+  double seconds = 0;           // median
+  int products = 0;             // matrix products inside (closures)
   double ratio_to_product = 0;  // seconds / one full cubic product
 };
 

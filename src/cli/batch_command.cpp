@@ -35,7 +35,9 @@ Command add_batch_command(CLI::App& app, CommonOptions& common) {
     bool resume = false, verify = false, no_closures = false, reflexive = false, force = false;
   };
   auto flags = std::make_shared<Flags>();
-  auto* sub = app.add_subcommand("batch", "Close many graph files (folders recursively); summary.csv and summary.json in --out");
+  auto* sub = app.add_subcommand(
+      "batch",
+      "Close many graph files (folders recursively); summary.csv and summary.json in --out");
   sub->fallthrough();
   sub->add_option("paths", flags->paths, "Graph files and folders")->required();
   sub->add_option("--out", flags->out, "Output folder")->required();
@@ -69,19 +71,22 @@ Command add_batch_command(CLI::App& app, CommonOptions& common) {
                 if (!quiet) print_progress(p, tty);
               });
               size_t failed = 0, mismatched = 0, skipped = 0;
-              std::printf("%-50s %9s %10s %4s %12s %-9s %9s %-8s %s\n", "file", "n", "m", "DAG", "pairs",
-                          "method", "seconds", "verify", "error");
+              std::printf("%-50s %9s %10s %4s %12s %-9s %9s %-8s %s\n", "file", "n", "m", "DAG",
+                          "pairs", "method", "seconds", "verify", "error");
               for (const auto& r : rows) {
-                std::printf("%-50.50s %9zu %10zu %4s %12llu %-9s %9.3f %-8s %s%s\n", r.file.c_str(), r.vertices,
-                            r.edges, r.dag ? "yes" : "no", (unsigned long long)r.pairs, r.method.c_str(),
-                            r.seconds, r.verify.c_str(), r.error.c_str(), r.skipped ? "(resumed)" : "");
+                std::printf("%-50.50s %9zu %10zu %4s %12llu %-9s %9.3f %-8s %s%s\n", r.file.c_str(),
+                            r.vertices, r.edges, r.dag ? "yes" : "no", (unsigned long long)r.pairs,
+                            r.method.c_str(), r.seconds, r.verify.c_str(), r.error.c_str(),
+                            r.skipped ? "(resumed)" : "");
                 failed += !r.error.empty();
                 mismatched += r.verify == "MISMATCH";
                 skipped += r.skipped;
               }
-              std::printf("%zu files: %zu ok, %zu failed, %zu mismatched, %zu resumed; summary in %s/summary.csv\n",
-                          rows.size(), rows.size() - failed - mismatched, failed, mismatched, skipped,
-                          flags->out.c_str());
+              std::printf(
+                  "%zu files: %zu ok, %zu failed, %zu mismatched, %zu resumed; summary in "
+                  "%s/summary.csv\n",
+                  rows.size(), rows.size() - failed - mismatched, failed, mismatched, skipped,
+                  flags->out.c_str());
               return failed ? kExitFailure : mismatched ? kExitMismatch : kExitOk;
             } catch (const std::exception& e) {
               return report_failure(e);

@@ -22,17 +22,21 @@ void add_bench_closure_command(CLI::App& bench) {
     bool no_boost = false, no_classic = false;
   };
   auto flags = std::make_shared<Flags>();
-  auto* sub = bench.add_subcommand("closure", "Closure methods vs the classic bitset method vs Boost.Graph, per graph");
+  auto* sub = bench.add_subcommand(
+      "closure", "Closure methods vs the classic bitset method vs Boost.Graph, per graph");
   sub->add_option("paths", flags->paths, "Graph files or folders (e.g. ../shared/data/grail)");
   sub->add_option("--generated", flags->generated,
-                  "Generated graphs: all, names from: random-dag, giant-scc, chain, dense-dag, or random-dag:N:M")
+                  "Generated graphs: all, names from: random-dag, giant-scc, chain, dense-dag, or "
+                  "random-dag:N:M")
       ->delimiter(',');
-  sub->add_option("--scale", flags->scale, "Shrink the generated graphs (n and m) by this factor")->capture_default_str();
+  sub->add_option("--scale", flags->scale, "Shrink the generated graphs (n and m) by this factor")
+      ->capture_default_str();
   sub->add_option("--methods", flags->methods, "compute_closure methods to time besides sparse")
       ->delimiter(',')
       ->capture_default_str();
   sub->add_option("--device", flags->device, "Device for the product methods");
-  sub->add_option("--memory-cap", flags->memory_cap_gb, "GB each method may use; above it: refused")->capture_default_str();
+  sub->add_option("--memory-cap", flags->memory_cap_gb, "GB each method may use; above it: refused")
+      ->capture_default_str();
   sub->add_option("--repeat", flags->repeat, "Runs per method (median)")->capture_default_str();
   sub->add_flag("--no-boost", flags->no_boost, "Skip Boost.Graph");
   sub->add_flag("--no-classic", flags->no_classic, "Skip the classic method");
@@ -62,7 +66,8 @@ void add_bench_closure_command(CLI::App& bench) {
       // "random-dag:N:M" asks for a random DAG of that size; other names are issue 4's.
       if (name.rfind("random-dag:", 0) == 0) {
         const auto colon = name.find(':', 11);
-        const size_t n = std::stoull(name.substr(11, colon - 11)), m = std::stoull(name.substr(colon + 1));
+        const size_t n = std::stoull(name.substr(11, colon - 11)),
+                     m = std::stoull(name.substr(colon + 1));
         run(name, random_dag(n, m, 1));
         continue;
       }
@@ -82,7 +87,8 @@ void add_bench_closure_command(CLI::App& bench) {
       std::printf("  %-10s %10.4f s over %d graphs\n", method.c_str(), seconds, count[method]);
     for (const auto& m : flags->methods)
       if (total.count(m) && total.count("classic") && count[m] == count["classic"])
-        std::printf("  %s vs classic: %.1fx faster in total\n", m.c_str(), total["classic"] / total[m]);
+        std::printf("  %s vs classic: %.1fx faster in total\n", m.c_str(),
+                    total["classic"] / total[m]);
   });
 }
 

@@ -19,12 +19,15 @@ void add_bench_dense_command(CLI::App& bench) {
     size_t base = kRecursiveBaseBits;
   };
   auto flags = std::make_shared<Flags>();
-  auto* sub = bench.add_subcommand("dense", "Dense closure of a random DAG: recursive vs squaring vs one product");
+  auto* sub = bench.add_subcommand(
+      "dense", "Dense closure of a random DAG: recursive vs squaring vs one product");
   sub->add_option("--device", flags->device, "Device (as for closure --device)");
   sub->add_option("--n", flags->sizes, "Matrix orders")->delimiter(',')->capture_default_str();
-  sub->add_option("--degree", flags->degree, "Average out-degree of the random DAG")->capture_default_str();
+  sub->add_option("--degree", flags->degree, "Average out-degree of the random DAG")
+      ->capture_default_str();
   sub->add_option("--repeat", flags->repeat, "Timed runs (median)")->capture_default_str();
-  sub->add_option("--base", flags->base, "Recursive closure: blocks of at most this many bits are squared")
+  sub->add_option("--base", flags->base,
+                  "Recursive closure: blocks of at most this many bits are squared")
       ->capture_default_str();
   sub->callback([flags] {
     auto device = ocl::choose_device(flags->device);
@@ -35,10 +38,12 @@ void add_bench_dense_command(CLI::App& bench) {
     std::printf("%7s %-40s %10s %9s %12s %14s\n", "n", "what", "seconds", "products", "x product",
                 "Bool MAC/s*");
     for (size_t n : flags->sizes) {
-      const DenseBenchResult r = bench_dense_closure(rt.get(), params, n, flags->degree, flags->repeat, flags->base);
+      const DenseBenchResult r =
+          bench_dense_closure(rt.get(), params, n, flags->degree, flags->repeat, flags->base);
       for (const auto& row : r.rows)
-        std::printf("%7zu %-40s %10.4f %9d %12.2f %14.3g\n", n, row.what.c_str(), row.seconds, row.products,
-                    row.ratio_to_product, double(n) * double(n) * double(n) / row.seconds);
+        std::printf("%7zu %-40s %10.4f %9d %12.2f %14.3g\n", n, row.what.c_str(), row.seconds,
+                    row.products, row.ratio_to_product,
+                    double(n) * double(n) * double(n) / row.seconds);
       std::printf("%7zu closure density %.3f, %.1f edges/vertex, recursive == squaring: %s\n", n,
                   r.closure_density, r.edges_per_vertex, r.identical ? "yes" : "NO");
     }

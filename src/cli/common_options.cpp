@@ -15,14 +15,16 @@ void add_common_options(CLI::App& app, CommonOptions& o) {
                  "auto | sparse | recursive | condense | square (see docs/architecture.md)")
       ->check(CLI::IsMember({"auto", "sparse", "recursive", "condense", "square"}))
       ->capture_default_str();
-  app.add_option("-f,--input-format", o.input_format,
-                 "auto | edges | gra | dimacs | mtx | dot (auto: from the extension, then the content)")
+  app.add_option(
+         "-f,--input-format", o.input_format,
+         "auto | edges | gra | dimacs | mtx | dot (auto: from the extension, then the content)")
       ->capture_default_str();
   app.add_option("--kernel-params", o.params,
                  "Boolean kernel parameters, e.g. tile_n=4,tile_m=2 (default: tuned per device)");
-  app.add_option("--verify-memory", o.verify_memory,
-                 "Bytes Boost.Graph's transitive_closure may use when verifying; above it a sampled "
-                 "BFS check runs instead (default: a quarter of physical memory)");
+  app.add_option(
+      "--verify-memory", o.verify_memory,
+      "Bytes Boost.Graph's transitive_closure may use when verifying; above it a sampled "
+      "BFS check runs instead (default: a quarter of physical memory)");
   app.add_flag("-q,--quiet", o.quiet, "Print no summary or notes on stderr");
 }
 
@@ -33,7 +35,8 @@ ocl::Runtime* LazyRuntime::get() {
   auto device = ocl::choose_device(options_.device);
   if (!device) {
     const char* env = std::getenv(ocl::kDeviceEnv);
-    const bool asked_for_host = options_.device == "host" || (options_.device.empty() && env && std::string(env) == "host");
+    const bool asked_for_host =
+        options_.device == "host" || (options_.device.empty() && env && std::string(env) == "host");
     if (!asked_for_host && !options_.quiet)
       std::fprintf(stderr, "closure: no OpenCL device found; computing on the host\n");
     return nullptr;
@@ -52,6 +55,8 @@ ComputeOptions compute_options(const CommonOptions& o, LazyRuntime& runtime) {
   return c;
 }
 
-InputFormat input_format(const CommonOptions& o) { return parse_input_format(o.input_format); }
+InputFormat input_format(const CommonOptions& o) {
+  return parse_input_format(o.input_format);
+}
 
 }  // namespace closure::cli

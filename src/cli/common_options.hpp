@@ -14,10 +14,10 @@
 namespace closure::cli {
 
 struct CommonOptions {
-  std::string device;        // --device; empty: CLOSURE_DEVICE, then the default
+  std::string device;  // --device; empty: CLOSURE_DEVICE, then the default
   std::string method = "auto";
   std::string input_format = "auto";
-  std::string params;        // --kernel-params, e.g. "tile_n=4,tile_m=2"
+  std::string params;  // --kernel-params, e.g. "tile_n=4,tile_m=2"
   bool quiet = false;
   size_t verify_memory = 0;  // bytes Boost.Graph's closure may use; 0: a quarter of RAM
 };

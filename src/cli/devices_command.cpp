@@ -7,7 +7,8 @@
 namespace closure::cli {
 
 void add_devices_command(CLI::App& app) {
-  auto* cmd = app.add_subcommand("devices", "List OpenCL devices (the index is what --device takes)");
+  auto* cmd =
+      app.add_subcommand("devices", "List OpenCL devices (the index is what --device takes)");
   cmd->callback([] {
     const auto devices = ocl::list_devices();
     std::optional<ocl::DeviceInfo> chosen;
@@ -19,11 +20,15 @@ void add_devices_command(CLI::App& app) {
                 "CUs", "local KiB", "global MiB", "max WG");
     for (const auto& d : devices)
       std::printf("%-3zu %-40.40s %-28.28s %-4s %5u %9zu %10zu %6zu%s\n", d.index, d.name.c_str(),
-                  d.platform.c_str(), d.is_gpu ? "GPU" : d.is_cpu ? "CPU" : "ACC", d.compute_units,
-                  d.local_mem_bytes / 1024, d.global_mem_bytes >> 20, d.max_work_group,
-                  chosen && chosen->index == d.index ? "  (default)" : "");
-    std::printf("%-3s %-40s %s\n", "-", "host", chosen ? "--device host: C++ threads, no OpenCL"
-                                                       : "C++ threads (the default: no OpenCL device)");
+                  d.platform.c_str(),
+                  d.is_gpu   ? "GPU"
+                  : d.is_cpu ? "CPU"
+                             : "ACC",
+                  d.compute_units, d.local_mem_bytes / 1024, d.global_mem_bytes >> 20,
+                  d.max_work_group, chosen && chosen->index == d.index ? "  (default)" : "");
+    std::printf("%-3s %-40s %s\n", "-", "host",
+                chosen ? "--device host: C++ threads, no OpenCL"
+                       : "C++ threads (the default: no OpenCL device)");
   });
 }
 

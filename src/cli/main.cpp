@@ -12,7 +12,8 @@ int main(int argc, char** argv) {
   CLI::App app{
       "closure: transitive closure and reachability on directed graphs, on any OpenCL device\n"
       "(a GPU, or the CPU through PoCL) or on the host, checked against Boost.Graph.\n\n"
-      "  closure graph.txt                  closure summary (vertices, SCCs, pairs, method, times)\n"
+      "  closure graph.txt                  closure summary (vertices, SCCs, pairs, method, "
+      "times)\n"
       "  closure graph.txt -o closure.txt   also write the closure in the input's labels\n"
       "  closure query graph.txt u v        does u reach v?\n"
       "  closure verify graph.txt           compare with Boost.Graph's transitive_closure\n"

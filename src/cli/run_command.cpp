@@ -20,7 +20,8 @@ struct RunFlags {
 
 Command add_run_command(CLI::App& app, CommonOptions& common) {
   auto flags = std::make_shared<RunFlags>();
-  app.add_option("graph", flags->input, "Graph file (edge list, .gra, DIMACS, .mtx, .dot; .gz too; - for stdin)");
+  app.add_option("graph", flags->input,
+                 "Graph file (edge list, .gra, DIMACS, .mtx, .dot; .gz too; - for stdin)");
   app.add_option("-o,--output", flags->output, "Write the closure to this file (- for stdout)");
   app.add_option("--output-format", flags->output_format, "edges | matrix-market | json | binary")
       ->check(CLI::IsMember({"edges", "matrix-market", "json", "binary"}))
@@ -32,7 +33,8 @@ Command add_run_command(CLI::App& app, CommonOptions& common) {
                  "BFS sources for the sampled check when Boost's closure would not fit in memory")
       ->capture_default_str();
   app.add_flag("--force", flags->force, "Write outputs larger than --max-output");
-  app.add_option("--max-output", flags->max_output, "Refuse (without --force) to write more bytes than this")
+  app.add_option("--max-output", flags->max_output,
+                 "Refuse (without --force) to write more bytes than this")
       ->capture_default_str();
   Command cmd;
   cmd.app = &app;

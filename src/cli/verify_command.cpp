@@ -16,11 +16,15 @@ Command add_verify_command(CLI::App& app, CommonOptions& common) {
     bool json = false;
   };
   auto flags = std::make_shared<Flags>();
-  auto* sub = app.add_subcommand("verify", "Compare the closure with Boost.Graph's transitive_closure; exit 1 on any mismatch");
+  auto* sub = app.add_subcommand(
+      "verify",
+      "Compare the closure with Boost.Graph's transitive_closure; exit 1 on any mismatch");
   sub->fallthrough();
   sub->add_option("graph", flags->input, "Graph file")->required();
-  sub->add_option("--sources", flags->sources, "BFS sources for the sampled check")->capture_default_str();
-  sub->add_option("--seed", flags->seed, "Seed that picks the sampled sources")->capture_default_str();
+  sub->add_option("--sources", flags->sources, "BFS sources for the sampled check")
+      ->capture_default_str();
+  sub->add_option("--seed", flags->seed, "Seed that picks the sampled sources")
+      ->capture_default_str();
   sub->add_flag("--json", flags->json, "Print the summary as JSON on stdout");
   return {sub, [flags, &common]() -> int {
             try {

@@ -41,25 +41,27 @@ DenseFootprint dense_footprint(size_t n, Method m, const BooleanParams& p, const
   const double matrix = padded * padded / 8;
   // The tensor-core path (NVIDIA) keeps packed copies of its operands: two more.
   const double mma_scratch = device_is_nvidia ? 2.0 : 0.0;
-  return {2.5 * matrix, device ? ((m == Method::kRecursive ? 3.0 : 2.0) + mma_scratch) * matrix : 0, matrix};
+  return {2.5 * matrix, device ? ((m == Method::kRecursive ? 3.0 : 2.0) + mma_scratch) * matrix : 0,
+          matrix};
 }
 
 void check_fits(const DenseFootprint& f, const ComputeOptions& o, size_t n, Method m) {
   const double host_limit =
       o.host_memory_limit ? double(o.host_memory_limit) : 0.8 * double(host_physical_memory());
-  const std::string what =
-      std::string(method_name(m)) + " on " + std::to_string(n) + " vertices";
+  const std::string what = std::string(method_name(m)) + " on " + std::to_string(n) + " vertices";
   if (f.host_bytes > host_limit)
     throw OutOfMemoryError(what + " needs about " + format_bytes(f.host_bytes) +
                            " of host memory; " + format_bytes(host_limit) +
                            " is available (try --method sparse)");
   if (o.runtime) {
     const auto& d = o.runtime->device();
-    if (f.device_bytes > 0.9 * double(d.global_mem_bytes) || f.largest_buffer > double(d.max_alloc_bytes))
-      throw OutOfMemoryError(what + " needs about " + format_bytes(f.device_bytes) + " on " + d.name +
-                             " (largest buffer " + format_bytes(f.largest_buffer) + "); it has " +
-                             format_bytes(double(d.global_mem_bytes)) + " (largest allocation " +
-                             format_bytes(double(d.max_alloc_bytes)) + ") (try --method sparse)");
+    if (f.device_bytes > 0.9 * double(d.global_mem_bytes) ||
+        f.largest_buffer > double(d.max_alloc_bytes))
+      throw OutOfMemoryError(what + " needs about " + format_bytes(f.device_bytes) + " on " +
+                             d.name + " (largest buffer " + format_bytes(f.largest_buffer) +
+                             "); it has " + format_bytes(double(d.global_mem_bytes)) +
+                             " (largest allocation " + format_bytes(double(d.max_alloc_bytes)) +
+                             ") (try --method sparse)");
   }
 }
 
@@ -81,7 +83,8 @@ void fill_from_stats(ComputeReport& report, const DenseStats& stats) {
 }  // namespace
 
 Method parse_method(std::string_view name) {
-  for (Method m : {Method::kAuto, Method::kSquare, Method::kCondense, Method::kRecursive, Method::kSparse})
+  for (Method m :
+       {Method::kAuto, Method::kSquare, Method::kCondense, Method::kRecursive, Method::kSparse})
     if (method_name(m) == name) return m;
   throw std::invalid_argument("unknown method '" + std::string(name) +
                               "' (auto, square, condense, recursive, sparse)");
@@ -89,11 +92,16 @@ Method parse_method(std::string_view name) {
 
 std::string_view method_name(Method m) {
   switch (m) {
-    case Method::kAuto: return "auto";
-    case Method::kSquare: return "square";
-    case Method::kCondense: return "condense";
-    case Method::kRecursive: return "recursive";
-    case Method::kSparse: return "sparse";
+    case Method::kAuto:
+      return "auto";
+    case Method::kSquare:
+      return "square";
+    case Method::kCondense:
+      return "condense";
+    case Method::kRecursive:
+      return "recursive";
+    case Method::kSparse:
+      return "sparse";
   }
   return "?";
 }
@@ -141,7 +149,8 @@ Closure compute_closure(const Graph& g, const ComputeOptions& o, ComputeReport* 
     report.compute_s = seconds_since(t0);
     report.components = result.component_count();
     bool cyclic = false;
-    for (vertex_t c = 0; c < result.component_count() && !cyclic; ++c) cyclic = result.component_cyclic(c);
+    for (vertex_t c = 0; c < result.component_count() && !cyclic; ++c)
+      cyclic = result.component_cyclic(c);
     report.dag = report.components == n && !cyclic;
     if (report_out) *report_out = report;
     return result;
@@ -171,7 +180,8 @@ Closure compute_closure(const Graph& g, const ComputeOptions& o, ComputeReport* 
     BitMatrix reach = dense_closure(placed_matrix(g, position), DenseAlgorithm::kSquare, report.dag,
                                     runtime, params, &stats);
     fill_from_stats(report, stats);
-    result = order ? Closure::from_dense(std::move(position), std::vector<uint8_t>(n, 0), std::move(reach))
+    result = order ? Closure::from_dense(std::move(position), std::vector<uint8_t>(n, 0),
+                                         std::move(reach))
                    : from_full_matrix(std::move(reach));
   } else {
     // condense / recursive: the condensation's matrix is strictly upper triangular.
@@ -180,7 +190,8 @@ Closure compute_closure(const Graph& g, const ComputeOptions& o, ComputeReport* 
     report.condense_s = seconds_since(t0);
     const size_t k = c.scc.component_count();
     report.components = k;
-    report.dag = k == n && std::none_of(c.scc.cyclic.begin(), c.scc.cyclic.end(), [](uint8_t f) { return f; });
+    report.dag = k == n && std::none_of(c.scc.cyclic.begin(), c.scc.cyclic.end(),
+                                        [](uint8_t f) { return f; });
     check_fits(dense_footprint(k, method, params, runtime), with_device, k, method);
     std::vector<vertex_t> identity(k);
     for (size_t i = 0; i < k; ++i) identity[i] = vertex_t(i);
@@ -190,7 +201,8 @@ Closure compute_closure(const Graph& g, const ComputeOptions& o, ComputeReport* 
         method == Method::kRecursive ? DenseAlgorithm::kRecursive : DenseAlgorithm::kSquare, true,
         runtime, params, &stats);
     fill_from_stats(report, stats);
-    result = Closure::from_dense(std::move(c.scc.component_of), std::move(c.scc.cyclic), std::move(reach));
+    result = Closure::from_dense(std::move(c.scc.component_of), std::move(c.scc.cyclic),
+                                 std::move(reach));
   }
   if (report_out) *report_out = report;
   return result;

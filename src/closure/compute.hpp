@@ -54,7 +54,8 @@ class OutOfMemoryError : public std::runtime_error {
   using std::runtime_error::runtime_error;
 };
 
-Closure compute_closure(const Graph& g, const ComputeOptions& options, ComputeReport* report = nullptr);
+Closure compute_closure(const Graph& g, const ComputeOptions& options,
+                        ComputeReport* report = nullptr);
 
 // Physical memory of this machine, in bytes.
 size_t host_physical_memory();

@@ -13,7 +13,9 @@ namespace closure {
 
 // At most ceil(log2 n) squarings: after k of them R holds every path of length <= 2^k,
 // and a closure never needs paths longer than n.
-inline int max_squaring_rounds(size_t n) { return n <= 1 ? 1 : std::bit_width(n - 1); }
+inline int max_squaring_rounds(size_t n) {
+  return n <= 1 ? 1 : std::bit_width(n - 1);
+}
 
 // R <- R | R*R until nothing changes; returns the number of products. `upper` promises a
 // strictly upper-triangular R (a DAG in topological order): the triangular kernel runs.

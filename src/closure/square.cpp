@@ -53,7 +53,8 @@ BitMatrix dense_closure(const BitMatrix& adjacency, DenseAlgorithm algorithm, bo
   if (adjacency.rows() != adjacency.cols())
     throw std::invalid_argument("dense_closure: the matrix must be square");
   if (algorithm == DenseAlgorithm::kRecursive && !upper_triangular)
-    throw std::invalid_argument("dense_closure: the recursive closure needs a DAG in topological order");
+    throw std::invalid_argument(
+        "dense_closure: the recursive closure needs a DAG in topological order");
   DenseStats stats;
   BitMatrix result;
   if (runtime) {
@@ -62,7 +63,8 @@ BitMatrix dense_closure(const BitMatrix& adjacency, DenseAlgorithm algorithm, bo
   } else {
     HostEngine engine;
     // The host engine splits on words; pad to whole words so blocks line up.
-    result = run(engine, adjacency.repadded({kWordBits, 1}), algorithm, upper_triangular, base_bits, stats);
+    result = run(engine, adjacency.repadded({kWordBits, 1}), algorithm, upper_triangular, base_bits,
+                 stats);
   }
   if (stats_out) *stats_out = stats;
   return result;

@@ -32,5 +32,4 @@ BitMatrix dense_closure(const BitMatrix& adjacency, DenseAlgorithm algorithm, bo
                         DenseStats* stats = nullptr,
                         size_t recursive_base_bits = kRecursiveBaseBits);
 
-
 }  // namespace closure

@@ -9,7 +9,8 @@
 namespace closure {
 
 static void copy_rect(ocl::Runtime& rt, const DeviceBitMatrix& src, size_t src_r0, size_t src_w0,
-                      DeviceBitMatrix& dst, size_t dst_r0, size_t dst_w0, size_t rows, size_t words) {
+                      DeviceBitMatrix& dst, size_t dst_r0, size_t dst_w0, size_t rows,
+                      size_t words) {
   if (src_r0 + rows > src.rows_padded || src_w0 + words > src.words_padded ||
       dst_r0 + rows > dst.rows_padded || dst_w0 + words > dst.words_padded)
     throw std::out_of_range("device block copy beyond a matrix");

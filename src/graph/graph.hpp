@@ -28,9 +28,7 @@ class Graph {
   std::span<const uint64_t> offsets() const { return offsets_; }
   std::span<const vertex_t> targets() const { return targets_; }
   // The input's label of vertex v.
-  std::string label(vertex_t v) const {
-    return labels_.empty() ? std::to_string(v) : labels_[v];
-  }
+  std::string label(vertex_t v) const { return labels_.empty() ? std::to_string(v) : labels_[v]; }
   const std::vector<std::string>& labels() const { return labels_; }
   std::vector<Edge> edges() const;
   bool has_self_loop() const;

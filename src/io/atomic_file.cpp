@@ -37,7 +37,9 @@ void AtomicFile::write(const void* data, size_t size) {
     throw io_error("cannot write", tmp_.empty() ? path_ : tmp_);
 }
 
-void AtomicFile::write(std::string_view bytes) { write(bytes.data(), bytes.size()); }
+void AtomicFile::write(std::string_view bytes) {
+  write(bytes.data(), bytes.size());
+}
 
 void AtomicFile::commit() {
   if (std::fflush(file_) != 0) throw io_error("cannot write", tmp_.empty() ? path_ : tmp_);

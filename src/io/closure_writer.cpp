@@ -20,10 +20,14 @@ OutputFormat parse_output_format(std::string_view name) {
 
 std::string_view output_format_name(OutputFormat f) {
   switch (f) {
-    case OutputFormat::kEdges: return "edges";
-    case OutputFormat::kMatrixMarket: return "matrix-market";
-    case OutputFormat::kJson: return "json";
-    case OutputFormat::kBinary: return "binary";
+    case OutputFormat::kEdges:
+      return "edges";
+    case OutputFormat::kMatrixMarket:
+      return "matrix-market";
+    case OutputFormat::kJson:
+      return "json";
+    case OutputFormat::kBinary:
+      return "binary";
   }
   return "?";
 }
@@ -34,7 +38,9 @@ static std::vector<std::string> all_labels(const Graph& g) {
   return out;
 }
 
-static uint64_t words_per_row(size_t n) { return (n + 31) / 32; }
+static uint64_t words_per_row(size_t n) {
+  return (n + 31) / 32;
+}
 
 uint64_t estimate_output_bytes(const Graph& g, const Closure& c, OutputFormat f, bool reflexive) {
   const size_t n = g.vertex_count();
@@ -43,13 +49,16 @@ uint64_t estimate_output_bytes(const Graph& g, const Closure& c, OutputFormat f,
   const double avg = n ? double(label_bytes) / double(n) : 1;
   const double pairs = double(c.pair_count(reflexive));
   switch (f) {
-    case OutputFormat::kEdges: return uint64_t(pairs * (2 * avg + 2));
+    case OutputFormat::kEdges:
+      return uint64_t(pairs * (2 * avg + 2));
     case OutputFormat::kMatrixMarket: {
       const double digits = double(std::to_string(n).size());
       return uint64_t(pairs * (2 * digits + 2) + double(n) * (avg + 16) + 100);
     }
-    case OutputFormat::kJson: return uint64_t(pairs * (avg + 3) + double(n) * (avg + 8) + 100);
-    case OutputFormat::kBinary: return 24 + n * words_per_row(n) * 4 + n * 4 + label_bytes;
+    case OutputFormat::kJson:
+      return uint64_t(pairs * (avg + 3) + double(n) * (avg + 8) + 100);
+    case OutputFormat::kBinary:
+      return 24 + n * words_per_row(n) * 4 + n * 4 + label_bytes;
   }
   return 0;
 }

@@ -10,11 +10,21 @@ std::string quote(std::string_view text) {
   std::string out = "\"";
   for (unsigned char c : text) {
     switch (c) {
-      case '"': out += "\\\""; break;
-      case '\\': out += "\\\\"; break;
-      case '\n': out += "\\n"; break;
-      case '\r': out += "\\r"; break;
-      case '\t': out += "\\t"; break;
+      case '"':
+        out += "\\\"";
+        break;
+      case '\\':
+        out += "\\\\";
+        break;
+      case '\n':
+        out += "\\n";
+        break;
+      case '\r':
+        out += "\\r";
+        break;
+      case '\t':
+        out += "\\t";
+        break;
       default:
         if (c < 0x20) {
           char buf[8];
@@ -42,7 +52,8 @@ std::string Object::str(int indent) const {
   const std::string pad = indent ? "\n" + std::string(size_t(indent), ' ') : "";
   std::string out = "{";
   for (size_t i = 0; i < fields_.size(); ++i) {
-    out += (i ? "," : "") + pad + quote(fields_[i].first) + (indent ? ": " : ":") + fields_[i].second.str();
+    out += (i ? "," : "") + pad + quote(fields_[i].first) + (indent ? ": " : ":") +
+           fields_[i].second.str();
   }
   return out + (indent && !fields_.empty() ? "\n}" : "}");
 }

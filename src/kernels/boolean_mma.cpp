@@ -7,6 +7,7 @@
 #include <stdexcept>
 #include <string_view>
 
+#include "kernels/param_text.hpp"
 #include "ocl/error.hpp"
 
 namespace closure {
@@ -62,37 +63,19 @@ void MmaParams::validate(const ocl::DeviceInfo& device) const {
 }
 
 MmaParams parse_mma_params(const std::string& text, MmaParams base) {
-  std::stringstream in(text);
-  std::string item;
-  while (std::getline(in, item, ',')) {
-    const auto eq = item.find('=');
-    if (eq == std::string::npos)
-      throw std::invalid_argument("expected key=value, got '" + item + "'");
-    const std::string key = item.substr(0, eq);
-    int value = 0;
-    try {
-      value = std::stoi(item.substr(eq + 1));
-    } catch (const std::exception&) {
-      throw std::invalid_argument("not a number in '" + item + "'");
-    }
-    if (key == "warp_m")
-      base.warp_m = value;
-    else if (key == "warp_n")
-      base.warp_n = value;
-    else if (key == "warps_m")
-      base.warps_m = value;
-    else if (key == "warps_n")
-      base.warps_n = value;
-    else if (key == "k_steps")
-      base.k_steps = value;
-    else if (key == "group_m")
-      base.group_m = value;
-    else if (key == "stages")
-      base.stages = value;
-    else
-      throw std::invalid_argument("unknown MMA parameter '" + key +
-                                  "' (warp_m, warp_n, warps_m, warps_n, k_steps, group_m, stages)");
-  }
+  parse_key_values(text, "warp_m, warp_n, warps_m, warps_n, k_steps, group_m, stages",
+                   [&](const std::string& key, int value) {
+                     int* field = key == "warp_m"    ? &base.warp_m
+                                  : key == "warp_n"  ? &base.warp_n
+                                  : key == "warps_m" ? &base.warps_m
+                                  : key == "warps_n" ? &base.warps_n
+                                  : key == "k_steps" ? &base.k_steps
+                                  : key == "group_m" ? &base.group_m
+                                  : key == "stages"  ? &base.stages
+                                                     : nullptr;
+                     if (field) *field = value;
+                     return field != nullptr;
+                   });
   return base;
 }
 

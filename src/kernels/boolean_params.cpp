@@ -5,6 +5,8 @@
 #include <sstream>
 #include <stdexcept>
 
+#include "kernels/param_text.hpp"
+
 namespace closure {
 
 int BooleanParams::tile_words() const {
@@ -54,31 +56,15 @@ void BooleanParams::validate(const ocl::DeviceInfo& device) const {
 }
 
 BooleanParams parse_boolean_params(const std::string& text, BooleanParams base) {
-  std::stringstream in(text);
-  std::string item;
-  while (std::getline(in, item, ',')) {
-    const auto eq = item.find('=');
-    if (eq == std::string::npos)
-      throw std::invalid_argument("expected key=value, got '" + item + "'");
-    const std::string key = item.substr(0, eq);
-    int value = 0;
-    try {
-      value = std::stoi(item.substr(eq + 1));
-    } catch (const std::exception&) {
-      throw std::invalid_argument("not a number in '" + item + "'");
-    }
-    if (key == "tile_n")
-      base.tile_n = value;
-    else if (key == "tile_m")
-      base.tile_m = value;
-    else if (key == "tile_w")
-      base.tile_w = value;
-    else if (key == "tile_k")
-      base.tile_k = value;
-    else
-      throw std::invalid_argument("unknown Boolean kernel parameter '" + key +
-                                  "' (tile_n, tile_m, tile_w, tile_k)");
-  }
+  parse_key_values(text, "tile_n, tile_m, tile_w, tile_k", [&](const std::string& key, int value) {
+    int* field = key == "tile_n"   ? &base.tile_n
+                 : key == "tile_m" ? &base.tile_m
+                 : key == "tile_w" ? &base.tile_w
+                 : key == "tile_k" ? &base.tile_k
+                                   : nullptr;
+    if (field) *field = value;
+    return field != nullptr;
+  });
   return base;
 }
 

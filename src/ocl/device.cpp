@@ -9,7 +9,10 @@
 namespace closure::ocl {
 
 std::string DeviceInfo::describe() const {
-  return name + " (" + platform + ", " + (is_gpu ? "GPU" : is_cpu ? "CPU" : "accelerator") +
+  return name + " (" + platform + ", " +
+         (is_gpu   ? "GPU"
+          : is_cpu ? "CPU"
+                   : "accelerator") +
          ", " + std::to_string(compute_units) + " compute units)";
 }
 

@@ -13,7 +13,8 @@ namespace closure::ocl {
 std::string kernel_source(const std::string& file) {
   if (const char* dir = std::getenv(kKernelPathEnv); dir && *dir) {
     std::ifstream in(std::string(dir) + "/" + file);
-    if (!in) throw std::runtime_error(std::string(kKernelPathEnv) + "=" + dir + ": cannot read " + file);
+    if (!in)
+      throw std::runtime_error(std::string(kKernelPathEnv) + "=" + dir + ": cannot read " + file);
     std::ostringstream text;
     text << in.rdbuf();
     return text.str();

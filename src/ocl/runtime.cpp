@@ -1,12 +1,13 @@
 // Context, queue and the two-level program cache (memory, then disk binaries).
 #include "ocl/runtime.hpp"
 
+#include <unistd.h>
+
 #include <cstdio>
 #include <cstdlib>
 #include <filesystem>
 #include <fstream>
 #include <sstream>
-#include <unistd.h>
 
 #include "ocl/error.hpp"
 #include "ocl/kernel_source.hpp"

@@ -31,8 +31,10 @@ std::vector<BatchItem> collect_items(const std::vector<std::string>& paths) {
     const fs::path root(p);
     if (fs::is_directory(root)) {
       std::vector<fs::path> found;
-      for (const auto& e : fs::recursive_directory_iterator(root, fs::directory_options::skip_permission_denied))
-        if (e.is_regular_file() && e.path().filename().string()[0] != '.') found.push_back(e.path());
+      for (const auto& e :
+           fs::recursive_directory_iterator(root, fs::directory_options::skip_permission_denied))
+        if (e.is_regular_file() && e.path().filename().string()[0] != '.')
+          found.push_back(e.path());
       std::sort(found.begin(), found.end());
       for (const auto& f : found) items.push_back({f.string(), fs::relative(f, root).string()});
     } else if (fs::exists(root)) {
@@ -46,18 +48,29 @@ std::vector<BatchItem> collect_items(const std::vector<std::string>& paths) {
 
 std::string extension_for(OutputFormat f) {
   switch (f) {
-    case OutputFormat::kEdges: return ".closure.txt";
-    case OutputFormat::kMatrixMarket: return ".closure.mtx";
-    case OutputFormat::kJson: return ".closure.json";
-    case OutputFormat::kBinary: return ".closure.bin";
+    case OutputFormat::kEdges:
+      return ".closure.txt";
+    case OutputFormat::kMatrixMarket:
+      return ".closure.mtx";
+    case OutputFormat::kJson:
+      return ".closure.json";
+    case OutputFormat::kBinary:
+      return ".closure.bin";
   }
   return ".closure";
 }
 
 std::string row_json(const BatchRow& r) {
   json::Object o;
-  o.add("file", r.file).add("n", r.vertices).add("m", r.edges).add("dag", r.dag).add("pairs", r.pairs);
-  o.add("method", r.method).add("device", r.device).add("seconds", r.seconds).add("verify", r.verify);
+  o.add("file", r.file)
+      .add("n", r.vertices)
+      .add("m", r.edges)
+      .add("dag", r.dag)
+      .add("pairs", r.pairs);
+  o.add("method", r.method)
+      .add("device", r.device)
+      .add("seconds", r.seconds)
+      .add("verify", r.verify);
   o.add("error", r.error);
   return o.str();
 }
@@ -71,7 +84,8 @@ bool parse_row(const std::string& text, BatchRow& r) {
     p += k.size();
     if (text[p] == '"') {
       std::string out;
-      for (++p; p < text.size() && text[p] != '"'; ++p) out += text[p] == '\\' ? text[++p] : text[p];
+      for (++p; p < text.size() && text[p] != '"'; ++p)
+        out += text[p] == '\\' ? text[++p] : text[p];
       return out;
     }
     return text.substr(p, text.find_first_of(",}", p) - p);
@@ -98,7 +112,8 @@ std::vector<std::string> collect_batch_files(const std::vector<std::string>& pat
   return out;
 }
 
-std::vector<BatchRow> run_batch(const BatchOptions& o, const std::function<void(const BatchProgress&)>& progress) {
+std::vector<BatchRow> run_batch(const BatchOptions& o,
+                                const std::function<void(const BatchProgress&)>& progress) {
   const auto items = collect_items(o.paths);
   fs::create_directories(o.out_dir);
   std::vector<BatchRow> rows(items.size());
@@ -190,16 +205,18 @@ std::string batch_csv(const std::vector<BatchRow>& rows) {
   for (const auto& r : rows) {
     char secs[32];
     std::snprintf(secs, sizeof secs, "%.4f", r.seconds);
-    out += csv_field(r.file) + "," + std::to_string(r.vertices) + "," + std::to_string(r.edges) + "," +
-           (r.dag ? "yes" : "no") + "," + std::to_string(r.pairs) + "," + csv_field(r.method) + "," +
-           csv_field(r.device) + "," + secs + "," + r.verify + "," + csv_field(r.error) + "\n";
+    out += csv_field(r.file) + "," + std::to_string(r.vertices) + "," + std::to_string(r.edges) +
+           "," + (r.dag ? "yes" : "no") + "," + std::to_string(r.pairs) + "," +
+           csv_field(r.method) + "," + csv_field(r.device) + "," + secs + "," + r.verify + "," +
+           csv_field(r.error) + "\n";
   }
   return out;
 }
 
 std::string batch_json(const std::vector<BatchRow>& rows) {
   std::string out = "[\n";
-  for (size_t i = 0; i < rows.size(); ++i) out += "  " + row_json(rows[i]) + (i + 1 < rows.size() ? ",\n" : "\n");
+  for (size_t i = 0; i < rows.size(); ++i)
+    out += "  " + row_json(rows[i]) + (i + 1 < rows.size() ? ",\n" : "\n");
   return out + "]\n";
 }
 

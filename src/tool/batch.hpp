@@ -16,7 +16,7 @@ struct BatchOptions {
   RunOptions run;                  // everything but input and output
   bool write_closures = true;      // false: only the summary table
   unsigned jobs = 1;
-  bool resume = false;             // skip files whose outputs are complete
+  bool resume = false;  // skip files whose outputs are complete
 };
 
 struct BatchRow {

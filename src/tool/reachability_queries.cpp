@@ -14,15 +14,18 @@ ReachabilityIndex::ReachabilityIndex(const Graph& g, const Closure& c, bool refl
 QueryAnswer ReachabilityIndex::answer(std::string_view u, std::string_view v) const {
   const std::string prefix = std::string(u) + " " + std::string(v) + " ";
   const auto iu = id_of_.find(std::string(u));
-  if (iu == id_of_.end()) return {QueryAnswer::kUnknownLabel, prefix + "unknown vertex '" + std::string(u) + "'"};
+  if (iu == id_of_.end())
+    return {QueryAnswer::kUnknownLabel, prefix + "unknown vertex '" + std::string(u) + "'"};
   const auto iv = id_of_.find(std::string(v));
-  if (iv == id_of_.end()) return {QueryAnswer::kUnknownLabel, prefix + "unknown vertex '" + std::string(v) + "'"};
-  const bool yes = (reflexive_ && iu->second == iv->second) || closure_.reaches(iu->second, iv->second);
+  if (iv == id_of_.end())
+    return {QueryAnswer::kUnknownLabel, prefix + "unknown vertex '" + std::string(v) + "'"};
+  const bool yes =
+      (reflexive_ && iu->second == iv->second) || closure_.reaches(iu->second, iv->second);
   return {yes ? QueryAnswer::kReachable : QueryAnswer::kUnreachable, prefix + (yes ? "yes" : "no")};
 }
 
-QueryBatchStats answer_pairs(const ReachabilityIndex& index, std::istream& in, const std::string& name,
-                             std::ostream& out) {
+QueryBatchStats answer_pairs(const ReachabilityIndex& index, std::istream& in,
+                             const std::string& name, std::ostream& out) {
   QueryBatchStats stats;
   std::string line;
   size_t line_no = 0;

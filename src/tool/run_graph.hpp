@@ -20,12 +20,12 @@ struct RunOptions {
   std::string output;  // empty: no closure file
   OutputFormat output_format = OutputFormat::kEdges;
   bool reflexive = false;
-  bool force = false;                   // write outputs larger than output_limit
+  bool force = false;                  // write outputs larger than output_limit
   uint64_t output_limit = 1000000000;  // bytes
   bool verify = false;
-  size_t verify_sources = 64;   // BFS sources when Boost's full closure does not fit
+  size_t verify_sources = 64;  // BFS sources when Boost's full closure does not fit
   uint64_t verify_seed = 1;
-  size_t verify_memory = 0;     // Boost's budget; 0 = a quarter of physical memory
+  size_t verify_memory = 0;  // Boost's budget; 0 = a quarter of physical memory
 };
 
 struct RunSummary {
