@@ -49,7 +49,8 @@ Value::Value(double v) {
 }
 
 std::string Object::str(int indent) const {
-  const std::string pad = indent ? "\n" + std::string(size_t(indent), ' ') : "";
+  std::string pad;
+  if (indent) pad.append(1, '\n').append(size_t(indent), ' ');
   std::string out = "{";
   for (size_t i = 0; i < fields_.size(); ++i) {
     out += (i ? "," : "") + pad + quote(fields_[i].first) + (indent ? ": " : ":") +
