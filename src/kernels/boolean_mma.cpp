@@ -86,7 +86,7 @@ struct MmaTuningRow {
   MmaParams params;
 };
 
-// Winners of `closure bench bool --sweep` (docs/benchmarks-gpu.md); first match wins.
+// Winners of `closure bench bool --sweep` (docs/benchmarks.md); first match wins.
 constexpr MmaTuningRow kMmaTable[] = {
     // 128 x 128 blocks of four 64 x 64 warps, two K blocks a stage through registers:
     // 2.3e15 MAC/s at n = 16384 in the sweep, 2.45e15 at 32768 (58% of mma.sync's peak).

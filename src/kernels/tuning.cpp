@@ -14,7 +14,7 @@ struct TuningRow {
   BooleanParams params;
 };
 
-// {tile_n, tile_m, tile_w, tile_k}; docs/benchmarks-gpu.md has the sweeps behind them.
+// {tile_n, tile_m, tile_w, tile_k}; docs/benchmarks.md has the sweeps behind them.
 constexpr TuningRow kTable[] = {
     {"H200", "", {4, 4, 8, 4}},    // 3.9e14 MAC/s at n = 8192, 78% of the LOP3 ceiling
     {"", "NVIDIA", {4, 4, 8, 4}},  // same generation of integer pipes and local memory
