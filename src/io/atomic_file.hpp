@@ -1,5 +1,6 @@
 // AtomicFile: output written to a temporary file beside the target and renamed into
-// place on commit(), so an interrupted or failed run never leaves a truncated file.
+// place on commit(), so an interrupted or failed run never leaves a truncated file; on
+// SIGINT, SIGTERM or SIGHUP the temporary files are removed before the process dies.
 #pragma once
 
 #include <cstdio>
@@ -24,6 +25,7 @@ class AtomicFile {
   std::string path_, tmp_;
   std::FILE* file_ = nullptr;
   bool committed_ = false;
+  int slot_ = -1;  // registration for removal on SIGINT/SIGTERM/SIGHUP
 };
 
 }  // namespace closure
