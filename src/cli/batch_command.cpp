@@ -33,6 +33,8 @@ Command add_batch_command(CLI::App& app, CommonOptions& common) {
     std::string out, output_format = "edges";
     unsigned jobs = 1;
     bool resume = false, verify = false, no_closures = false, reflexive = false, force = false;
+    size_t verify_sources = 64;
+    uint64_t max_output = 1000000000;
   };
   auto flags = std::make_shared<Flags>();
   auto* sub = app.add_subcommand(
@@ -48,7 +50,13 @@ Command add_batch_command(CLI::App& app, CommonOptions& common) {
   sub->add_option("--output-format", flags->output_format, "edges | matrix-market | json | binary")
       ->check(CLI::IsMember({"edges", "matrix-market", "json", "binary"}));
   sub->add_flag("--reflexive", flags->reflexive, "Add every (v,v)");
-  sub->add_flag("--force", flags->force, "Write closures larger than 1 GB");
+  sub->add_flag("--force", flags->force, "Write closures larger than --max-output");
+  sub->add_option("--max-output", flags->max_output,
+                  "Refuse (without --force) closures larger than this (bytes)")
+      ->capture_default_str();
+  sub->add_option("--verify-sources", flags->verify_sources,
+                  "BFS sources of a sampled verification")
+      ->capture_default_str();
   return {sub, [flags, &common]() -> int {
             try {
               LazyRuntime runtime(common);
@@ -65,6 +73,8 @@ Command add_batch_command(CLI::App& app, CommonOptions& common) {
               o.run.verify_memory = common.verify_memory;
               o.run.reflexive = flags->reflexive;
               o.run.force = flags->force;
+              o.run.output_limit = flags->max_output;
+              o.run.verify_sources = flags->verify_sources;
               const bool tty = ::isatty(STDERR_FILENO);
               const bool quiet = common.quiet;
               const auto rows = run_batch(o, [tty, quiet](const BatchProgress& p) {

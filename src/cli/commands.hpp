@@ -4,6 +4,7 @@
 
 #include <CLI/CLI.hpp>
 #include <functional>
+#include <vector>
 
 #include "cli/common_options.hpp"
 
@@ -20,6 +21,9 @@ inline constexpr int kExitFailure = 4;   // anything else (device, memory, I/O)
 struct Command {
   CLI::App* app = nullptr;
   std::function<int()> run;
+  // Options of the default command that subcommands would otherwise accept through
+  // fallthrough and silently ignore: main refuses them next to a subcommand.
+  std::vector<CLI::Option*> own_options;
 };
 
 // `closure FILE ...`: the default action, registered on the top-level app itself.

@@ -35,8 +35,16 @@ int main(int argc, char** argv) {
   } catch (const std::exception& e) {
     return report_failure(e);
   }
-  for (size_t i = 1; i < commands.size(); ++i)
-    if (commands[i].app->parsed()) return commands[i].run();
+  for (size_t i = 1; i < commands.size(); ++i) {
+    if (!commands[i].app->parsed()) continue;
+    for (const CLI::Option* o : commands[0].own_options)
+      if (o->count() > 0) {
+        std::fprintf(stderr, "closure %s: %s applies to `closure FILE`, not to this command\n",
+                     commands[i].app->get_name().c_str(), o->get_name().c_str());
+        return kExitUsage;
+      }
+    return commands[i].run();
+  }
   if (app.get_subcommands().empty()) return commands[0].run();
   return kExitOk;
 }

@@ -20,24 +20,33 @@ struct RunFlags {
 
 Command add_run_command(CLI::App& app, CommonOptions& common) {
   auto flags = std::make_shared<RunFlags>();
-  app.add_option("graph", flags->input,
-                 "Graph file (edge list, .gra, DIMACS, .mtx, .dot; .gz too; - for stdin)");
-  app.add_option("-o,--output", flags->output, "Write the closure to this file (- for stdout)");
-  app.add_option("--output-format", flags->output_format, "edges | matrix-market | json | binary")
-      ->check(CLI::IsMember({"edges", "matrix-market", "json", "binary"}))
-      ->capture_default_str();
-  app.add_flag("--reflexive", flags->reflexive, "Add every (v,v) to the closure (default: strict)");
-  app.add_flag("--json", flags->json, "Print the summary as JSON on stdout");
-  app.add_flag("--verify", flags->verify, "Also compare with Boost.Graph's transitive_closure");
-  app.add_option("--verify-sources", flags->verify_sources,
-                 "BFS sources for the sampled check when Boost's closure would not fit in memory")
-      ->capture_default_str();
-  app.add_flag("--force", flags->force, "Write outputs larger than --max-output");
-  app.add_option("--max-output", flags->max_output,
-                 "Refuse (without --force) to write more bytes than this")
-      ->capture_default_str();
+  std::vector<CLI::Option*> own;
+  own.push_back(
+      app.add_option("graph", flags->input,
+                     "Graph file (edge list, .gra, DIMACS, .mtx, .dot; .gz too; - for stdin)"));
+  own.push_back(app.add_option("-o,--output", flags->output,
+                               "Write the closure to this file (- for stdout)"));
+  own.push_back(app.add_option("--output-format", flags->output_format,
+                               "edges | matrix-market | json | binary")
+                    ->check(CLI::IsMember({"edges", "matrix-market", "json", "binary"}))
+                    ->capture_default_str());
+  own.push_back(app.add_flag("--reflexive", flags->reflexive,
+                             "Add every (v,v) to the closure (default: strict)"));
+  own.push_back(app.add_flag("--json", flags->json, "Print the summary as JSON on stdout"));
+  own.push_back(app.add_flag("--verify", flags->verify,
+                             "Also compare with Boost.Graph's transitive_closure"));
+  own.push_back(
+      app.add_option(
+             "--verify-sources", flags->verify_sources,
+             "BFS sources for the sampled check when Boost's closure would not fit in memory")
+          ->capture_default_str());
+  own.push_back(app.add_flag("--force", flags->force, "Write outputs larger than --max-output"));
+  own.push_back(app.add_option("--max-output", flags->max_output,
+                               "Refuse (without --force) to write more bytes than this")
+                    ->capture_default_str());
   Command cmd;
   cmd.app = &app;
+  cmd.own_options = own;
   cmd.run = [flags, &common]() -> int {
     if (flags->input.empty()) {
       std::fprintf(stderr, "closure: no graph given (try closure --help)\n");

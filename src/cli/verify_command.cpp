@@ -38,11 +38,12 @@ Command add_verify_command(CLI::App& app, CommonOptions& common) {
               o.verify_sources = flags->sources;
               o.verify_seed = flags->seed;
               const RunSummary s = run_graph(o);
-              if (flags->json)
-                std::fputs(summary_json(s).c_str(), stdout);
-              else
-                std::fputs(summary_text(s).c_str(), common.quiet ? stdout : stderr);
-              std::printf("%s\n", s.verify->match ? "MATCH" : "MISMATCH");
+              if (flags->json) {
+                std::fputs(summary_json(s).c_str(), stdout);  // the verdict is in it
+              } else {
+                if (!common.quiet) std::fputs(summary_text(s).c_str(), stderr);
+                std::printf("%s\n", s.verify->match ? "MATCH" : "MISMATCH");
+              }
               return s.verify->match ? kExitOk : kExitMismatch;
             } catch (const std::exception& e) {
               return report_failure(e);

@@ -5,6 +5,7 @@
 
 #include <chrono>
 #include <cmath>
+#include <cstdint>
 #include <cstdio>
 
 #include "closure/host_closure.hpp"
@@ -54,6 +55,11 @@ void check_fits(const DenseFootprint& f, const ComputeOptions& o, size_t n, Meth
                            " of host memory; " + format_bytes(host_limit) +
                            " is available (try --method sparse)");
   if (o.runtime) {
+    // The kernels index words with 32-bit ints (and so do their launch arguments).
+    if (f.largest_buffer / sizeof(word_t) > double(INT32_MAX))
+      throw OutOfMemoryError(what + " needs a matrix of " + format_bytes(f.largest_buffer) +
+                             ", more than the 2^31 words the device kernels can index "
+                             "(try --method sparse)");
     const auto& d = o.runtime->device();
     if (f.device_bytes > 0.9 * double(d.global_mem_bytes) ||
         f.largest_buffer > double(d.max_alloc_bytes))

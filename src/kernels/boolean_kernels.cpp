@@ -1,11 +1,21 @@
 // Boolean kernel launches: geometry from BooleanParams, shapes checked before launching.
 #include "kernels/boolean_kernels.hpp"
 
+#include <climits>
 #include <stdexcept>
 
 #include "ocl/error.hpp"
 
 namespace closure {
+
+// The kernels index words with 32-bit ints: refuse what they cannot address, rather than
+// let an index wrap.
+static void check_indexable(const DeviceBitMatrix& m) {
+  if (m.word_count() > size_t(INT32_MAX))
+    throw std::length_error("a " + std::to_string(m.rows) + " x " + std::to_string(m.cols) +
+                            " matrix has more than 2^31 words, more than the device kernels "
+                            "can index");
+}
 
 static constexpr const char* kProductFile = "boolean_mul.cl";
 static constexpr const char* kUtilFile = "boolean_util.cl";
@@ -26,6 +36,7 @@ DeviceBitMatrix BooleanKernels::allocate(size_t rows, size_t cols) {
   const Padding p = params_.padding();
   m.rows_padded = round_up(std::max<size_t>(rows, 1), p.row_multiple);
   m.words_padded = round_up(std::max<size_t>(ceil_div(cols, kWordBits), 1), p.word_multiple);
+  check_indexable(m);
   ocl::checked("allocating a device matrix", [&] {
     m.buffer = cl::Buffer(runtime_.context(), CL_MEM_READ_WRITE, m.bytes());
     runtime_.queue().enqueueFillBuffer(m.buffer, word_t{0}, 0, m.bytes());
@@ -43,6 +54,7 @@ DeviceBitMatrix BooleanKernels::upload(const BitMatrix& host) {
   m.cols = src.cols();
   m.rows_padded = src.rows_padded();
   m.words_padded = src.words_padded();
+  check_indexable(m);
   ocl::checked("uploading a matrix", [&] {
     m.buffer = cl::Buffer(runtime_.context(), CL_MEM_READ_WRITE, m.bytes());
     runtime_.queue().enqueueWriteBuffer(m.buffer, CL_TRUE, 0, m.bytes(), src.data());

@@ -25,22 +25,52 @@ struct BatchItem {
   std::string stem;  // output name without extension, relative to out_dir
 };
 
-std::vector<BatchItem> collect_items(const std::vector<std::string>& paths) {
+// `out_dir` (may be empty) is left out of the search, so a batch whose output folder lies
+// inside its input folder does not read its own results on the next run. Two inputs that
+// would share an output name are told apart by their argument's position.
+std::vector<BatchItem> collect_items(const std::vector<std::string>& paths,
+                                     const std::string& out_dir) {
   std::vector<BatchItem> items;
-  for (const auto& p : paths) {
-    const fs::path root(p);
+  std::error_code ec;
+  const fs::path out = out_dir.empty() ? fs::path() : fs::weakly_canonical(out_dir, ec);
+  auto inside_out = [&](const fs::path& p) {
+    if (out.empty()) return false;
+    const fs::path c = fs::weakly_canonical(p, ec);
+    auto [a, b] = std::mismatch(out.begin(), out.end(), c.begin(), c.end());
+    return a == out.end();
+  };
+  for (size_t arg = 0; arg < paths.size(); ++arg) {
+    const fs::path root(paths[arg]);
+    std::vector<BatchItem> found;
     if (fs::is_directory(root)) {
-      std::vector<fs::path> found;
-      for (const auto& e :
-           fs::recursive_directory_iterator(root, fs::directory_options::skip_permission_denied))
-        if (e.is_regular_file() && e.path().filename().string()[0] != '.')
-          found.push_back(e.path());
-      std::sort(found.begin(), found.end());
-      for (const auto& f : found) items.push_back({f.string(), fs::relative(f, root).string()});
+      std::vector<fs::path> files;
+      for (auto it = fs::recursive_directory_iterator(
+               root, fs::directory_options::skip_permission_denied);
+           it != fs::recursive_directory_iterator(); ++it) {
+        if (it->is_directory() && inside_out(it->path())) {
+          it.disable_recursion_pending();
+          continue;
+        }
+        if (it->is_regular_file() && it->path().filename().string()[0] != '.')
+          files.push_back(it->path());
+      }
+      std::sort(files.begin(), files.end());
+      for (const auto& f : files) found.push_back({f.string(), fs::relative(f, root).string()});
     } else if (fs::exists(root)) {
-      items.push_back({root.string(), root.filename().string()});
+      found.push_back({root.string(), root.filename().string()});
     } else {
-      throw std::invalid_argument("batch: " + p + " does not exist");
+      throw std::invalid_argument("batch: " + paths[arg] + " does not exist");
+    }
+    for (auto& item : found) {
+      auto taken = [&](const std::string& stem) {
+        return std::any_of(items.begin(), items.end(),
+                           [&](const BatchItem& i) { return i.stem == stem; });
+      };
+      if (taken(item.stem)) item.stem = std::to_string(arg + 1) + "_" + item.stem;
+      if (taken(item.stem))
+        throw std::invalid_argument("batch: " + item.input + " would share its output name " +
+                                    item.stem + " with another input");
+      items.push_back(std::move(item));
     }
   }
   return items;
@@ -108,13 +138,13 @@ bool parse_row(const std::string& text, BatchRow& r) {
 
 std::vector<std::string> collect_batch_files(const std::vector<std::string>& paths) {
   std::vector<std::string> out;
-  for (const auto& item : collect_items(paths)) out.push_back(item.input);
+  for (const auto& item : collect_items(paths, "")) out.push_back(item.input);
   return out;
 }
 
 std::vector<BatchRow> run_batch(const BatchOptions& o,
                                 const std::function<void(const BatchProgress&)>& progress) {
-  const auto items = collect_items(o.paths);
+  const auto items = collect_items(o.paths, o.out_dir);
   fs::create_directories(o.out_dir);
   std::vector<BatchRow> rows(items.size());
   std::atomic<size_t> next{0};
@@ -133,7 +163,7 @@ std::vector<BatchRow> run_batch(const BatchOptions& o,
       std::ifstream in(record);
       std::stringstream text;
       text << in.rdbuf();
-      if (parse_row(text.str(), row) && row.ok()) {
+      if (parse_row(text.str(), row) && row.ok() && row.file == item.input) {
         row.skipped = true;
         return;
       }
