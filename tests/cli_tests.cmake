@@ -101,3 +101,7 @@ cli_test(subcommand_refuses_run_flags --status 2 --stderr "--output applies to `
          ${CLOSURE_BIN} query ${DATA}/diamond.txt 1 5 -o ${OUT}/ignored.txt)
 cli_test(verify.json --stdout "\"match\": ?true" --
          bash -c "${CLOSURE_BIN} verify ${DATA}/cycle.txt --json && ! ${CLOSURE_BIN} verify ${DATA}/cycle.txt --json | grep -q '^MATCH'")
+cli_test(output.edges_refuse_blank_labels --status 4 --stderr "contains whitespace" --no-file ${OUT}/spaced.txt --
+         ${CLOSURE_BIN} -q ${CMAKE_CURRENT_SOURCE_DIR}/data/spaced_labels.dot -o ${OUT}/spaced.txt)
+cli_test(output.json_keeps_blank_labels --stdout "\"a b\":\\[\"c\",\"d e\"\\]" --
+         ${CLOSURE_BIN} -q ${CMAKE_CURRENT_SOURCE_DIR}/data/spaced_labels.dot -o - --output-format json)

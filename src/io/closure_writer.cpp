@@ -92,6 +92,13 @@ class Sink {
 
 void write_edges(Sink& out, const Graph& g, const Closure& c, bool reflexive) {
   const auto labels = all_labels(g);
+  // "u v" lines cannot carry a label with a blank in it (DOT allows "a b"): say so
+  // rather than write a file that reads back differently.
+  for (const auto& label : labels)
+    if (label.empty() || label.find_first_of(" \t\r\n") != std::string::npos)
+      throw std::runtime_error("vertex label '" + label +
+                               "' contains whitespace, which an edge list cannot hold; use "
+                               "--output-format json or matrix-market");
   std::vector<vertex_t> succ;
   for (vertex_t u = 0; u < g.vertex_count(); ++u) {
     c.successors(u, succ, reflexive);

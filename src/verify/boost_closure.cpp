@@ -41,17 +41,16 @@ std::vector<std::vector<vertex_t>> boost_rows(const Graph& g) {
   return rows;
 }
 
-// Appends "u -> v: missing/extra" lines for the difference of two sorted lists, up to
-// the report's limit; returns whether they were equal.
-bool compare_row(vertex_t u, const std::vector<vertex_t>& expected,
+// Appends "u -> v: missing/extra" lines (in the input's labels) for the difference of two
+// sorted lists, up to the report's limit; returns whether they were equal.
+bool compare_row(const Graph& g, vertex_t u, const std::vector<vertex_t>& expected,
                  const std::vector<vertex_t>& actual, VerifyReport& report) {
   constexpr size_t kLimit = 10;
   if (expected == actual) return true;
   size_t i = 0, j = 0;
   auto note = [&](vertex_t v, const char* what) {
     if (report.first_mismatches.size() < kLimit)
-      report.first_mismatches.push_back(std::to_string(u) + " -> " + std::to_string(v) + ": " +
-                                        what);
+      report.first_mismatches.push_back(g.label(u) + " -> " + g.label(v) + ": " + what);
   };
   while (i < expected.size() || j < actual.size()) {
     if (j == actual.size() || (i < expected.size() && expected[i] < actual[j])) {
@@ -218,7 +217,7 @@ VerifyReport verify_sampled(const Graph& g, const Closure& c, size_t sample_sour
     c.successors(s, actual);
     report.expected_pairs += reached.size();
     report.actual_pairs += actual.size();
-    all_match &= compare_row(s, reached, actual, report);
+    all_match &= compare_row(g, s, reached, actual, report);
   }
   report.match = all_match;
   return report;
@@ -247,7 +246,7 @@ VerifyReport verify_against_boost(const Graph& g, const Closure& c, size_t memor
   for (vertex_t u = 0; u < n; ++u) {
     c.successors(u, actual);
     report.expected_pairs += rows[u].size();
-    all_match &= compare_row(u, rows[u], actual, report);
+    all_match &= compare_row(g, u, rows[u], actual, report);
   }
   report.actual_pairs = c.pair_count();
   report.match = all_match && report.expected_pairs == report.actual_pairs;

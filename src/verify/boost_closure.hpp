@@ -40,7 +40,7 @@ struct VerifyReport {
   uint64_t expected_pairs = 0;  // Boost's pairs (full), or summed over the sampled sources
   uint64_t actual_pairs = 0;    // the Closure's, counted the same way
   // Up to 10, ordered by (u, v): "u -> v: missing" (Boost has it, the Closure not) or
-  // "u -> v: extra" (the other way round), in vertex ids.
+  // "u -> v: extra" (the other way round), in the input's labels.
   std::vector<std::string> first_mismatches;
   uint64_t estimate_bytes = 0;  // Boost's estimated memory, which decided the mode
 };
