@@ -19,6 +19,8 @@ inline constexpr int kExitFailure = 4;   // anything else (device, memory, I/O)
 
 // A command that reads graphs: its CLI11 app, and what to run when it was given.
 struct Command {
+  Command() = default;
+  Command(CLI::App* a, std::function<int()> r) : app(a), run(std::move(r)) {}
   CLI::App* app = nullptr;
   std::function<int()> run;
   // Options of the default command that subcommands would otherwise accept through
