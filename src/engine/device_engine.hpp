@@ -15,14 +15,16 @@ class DeviceEngine {
 
   // The 1-bit tensor-core product is used wherever BooleanMma finds it available (NVIDIA,
   // self-checked; CLOSURE_MMA=off disables it); elsewhere the portable kernels run.
-  DeviceEngine(ocl::Runtime& runtime, const BooleanParams& params)
-      : kernels_(runtime, params), mma_(runtime) {}
+  // `tensor_cores` false keeps the portable kernels even where the MMA path exists (for
+  // benchmarks that compare the two).
+  DeviceEngine(ocl::Runtime& runtime, const BooleanParams& params, bool tensor_cores = true)
+      : kernels_(runtime, params), mma_(runtime), use_mma_(tensor_cores && mma_.available()) {}
 
   size_t tile_bits() const { return size_t(kernels_.params().tile_rows()); }
   std::string name() {
-    return kernels_.runtime().device().name + (mma_.available() ? " (1-bit tensor cores)" : "");
+    return kernels_.runtime().device().name + (use_mma_ ? " (1-bit tensor cores)" : "");
   }
-  bool tensor_cores() const { return mma_.available(); }
+  bool tensor_cores() const { return use_mma_; }
   BooleanKernels& kernels() { return kernels_; }
 
   size_t rows(const Matrix& m) const { return m.rows; }
@@ -35,7 +37,7 @@ class DeviceEngine {
   void put_block(Matrix& m, size_t r0, size_t c0, const Matrix& b);
   void copy(Matrix& dst, const Matrix& src) { kernels_.copy(dst, src); }
   void multiply_or(Matrix& c, const Matrix& a, const Matrix& b, bool upper = false) {
-    if (mma_.available())
+    if (use_mma_)
       mma_.multiply_or(c, a, b, upper);
     else if (upper)
       kernels_.utri_mul(c, a, b);
@@ -48,6 +50,7 @@ class DeviceEngine {
  private:
   BooleanKernels kernels_;
   BooleanMma mma_;
+  bool use_mma_;
 };
 
 }  // namespace closure
