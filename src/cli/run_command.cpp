@@ -1,5 +1,7 @@
 // `closure FILE`: read, close, optionally verify and write; a summary on stderr (or JSON
 // on stdout with --json).
+#include <unistd.h>
+
 #include <cstdio>
 #include <memory>
 
@@ -63,6 +65,13 @@ Command add_run_command(CLI::App& app, CommonOptions& common) {
       o.reflexive = flags->reflexive;
       o.force = flags->force;
       o.output_limit = flags->max_output;
+      if (!common.quiet && ::isatty(STDERR_FILENO)) {
+        const std::string name = flags->output;
+        o.write_progress = [name](double share) {
+          std::fprintf(stderr, "\rclosure: writing %s %3.0f%%%s", name.c_str(), 100 * share,
+                       share >= 1.0 ? "\n" : "");
+        };
+      }
       o.verify = flags->verify;
       o.verify_memory = common.verify_memory;
       o.verify_sources = flags->verify_sources;

@@ -65,6 +65,19 @@ uint64_t estimate_output_bytes(const Graph& g, const Closure& c, OutputFormat f,
 
 namespace {
 
+// Reports progress every 4096 vertices (cheap next to writing their rows).
+class Tick {
+ public:
+  Tick(const WriteProgress& progress, size_t n) : progress_(progress), n_(n) {}
+  void operator()(size_t u) const {
+    if (progress_ && (u & 4095) == 0) progress_(n_ ? double(u) / double(n_) : 1.0);
+  }
+
+ private:
+  const WriteProgress& progress_;
+  size_t n_;
+};
+
 // Appends to a buffer and hands it to the file in large pieces.
 class Sink {
  public:
@@ -90,7 +103,7 @@ class Sink {
   std::string buf_;
 };
 
-void write_edges(Sink& out, const Graph& g, const Closure& c, bool reflexive) {
+void write_edges(Sink& out, const Graph& g, const Closure& c, bool reflexive, const Tick& tick) {
   const auto labels = all_labels(g);
   // "u v" lines cannot carry a label with a blank in it (DOT allows "a b"): say so
   // rather than write a file that reads back differently.
@@ -101,6 +114,7 @@ void write_edges(Sink& out, const Graph& g, const Closure& c, bool reflexive) {
                                "--output-format json or matrix-market");
   std::vector<vertex_t> succ;
   for (vertex_t u = 0; u < g.vertex_count(); ++u) {
+    tick(u);
     c.successors(u, succ, reflexive);
     for (vertex_t v : succ) {
       out.put(labels[u]);
@@ -111,7 +125,8 @@ void write_edges(Sink& out, const Graph& g, const Closure& c, bool reflexive) {
   }
 }
 
-void write_matrix_market(Sink& out, const Graph& g, const Closure& c, bool reflexive) {
+void write_matrix_market(Sink& out, const Graph& g, const Closure& c, bool reflexive,
+                         const Tick& tick) {
   const size_t n = g.vertex_count();
   out.put("%%MatrixMarket matrix coordinate pattern general\n");
   out.put("% transitive closure written by closure; row/column i is the vertex labelled below\n");
@@ -131,6 +146,7 @@ void write_matrix_market(Sink& out, const Graph& g, const Closure& c, bool refle
   out.put('\n');
   std::vector<vertex_t> succ;
   for (vertex_t u = 0; u < n; ++u) {
+    tick(u);
     c.successors(u, succ, reflexive);
     for (vertex_t v : succ) {
       out.put_number(u + 1);
@@ -141,7 +157,7 @@ void write_matrix_market(Sink& out, const Graph& g, const Closure& c, bool refle
   }
 }
 
-void write_json(Sink& out, const Graph& g, const Closure& c, bool reflexive) {
+void write_json(Sink& out, const Graph& g, const Closure& c, bool reflexive, const Tick& tick) {
   const auto labels = all_labels(g);
   std::vector<std::string> quoted(labels.size());
   for (size_t v = 0; v < labels.size(); ++v) quoted[v] = json::quote(labels[v]);
@@ -153,6 +169,7 @@ void write_json(Sink& out, const Graph& g, const Closure& c, bool reflexive) {
   out.put(",\"successors\":{");
   std::vector<vertex_t> succ;
   for (vertex_t u = 0; u < g.vertex_count(); ++u) {
+    tick(u);
     c.successors(u, succ, reflexive);
     out.put(u ? ",\n" : "\n");
     out.put(quoted[u]);
@@ -166,7 +183,8 @@ void write_json(Sink& out, const Graph& g, const Closure& c, bool reflexive) {
   out.put("\n}}\n");
 }
 
-void write_binary(AtomicFile& file, const Graph& g, const Closure& c, bool reflexive) {
+void write_binary(AtomicFile& file, const Graph& g, const Closure& c, bool reflexive,
+                  const Tick& tick) {
   const uint64_t n = g.vertex_count(), wpr = words_per_row(n);
   file.write(kBinaryMagic, sizeof kBinaryMagic);
   file.write(&n, sizeof n);
@@ -174,6 +192,7 @@ void write_binary(AtomicFile& file, const Graph& g, const Closure& c, bool refle
   std::vector<uint32_t> row(wpr);
   std::vector<vertex_t> succ;
   for (vertex_t u = 0; u < n; ++u) {
+    tick(u);
     std::fill(row.begin(), row.end(), 0);
     c.successors(u, succ, reflexive);
     for (vertex_t v : succ) row[v / 32] |= uint32_t{1} << (v % 32);
@@ -190,18 +209,20 @@ void write_binary(AtomicFile& file, const Graph& g, const Closure& c, bool refle
 }  // namespace
 
 void write_closure(const std::string& path, const Graph& g, const Closure& c, OutputFormat f,
-                   bool reflexive) {
+                   bool reflexive, const WriteProgress& progress) {
   AtomicFile file(path);
+  const Tick tick(progress, g.vertex_count());
   if (f == OutputFormat::kBinary) {
-    write_binary(file, g, c, reflexive);
+    write_binary(file, g, c, reflexive, tick);
   } else {
     Sink sink(file);
-    if (f == OutputFormat::kEdges) write_edges(sink, g, c, reflexive);
-    if (f == OutputFormat::kMatrixMarket) write_matrix_market(sink, g, c, reflexive);
-    if (f == OutputFormat::kJson) write_json(sink, g, c, reflexive);
+    if (f == OutputFormat::kEdges) write_edges(sink, g, c, reflexive, tick);
+    if (f == OutputFormat::kMatrixMarket) write_matrix_market(sink, g, c, reflexive, tick);
+    if (f == OutputFormat::kJson) write_json(sink, g, c, reflexive, tick);
     sink.flush();
   }
   file.commit();
+  if (progress) progress(1.0);
 }
 
 }  // namespace closure

@@ -3,6 +3,7 @@
 #pragma once
 
 #include <cstdint>
+#include <functional>
 #include <string>
 #include <string_view>
 
@@ -18,9 +19,12 @@ std::string_view output_format_name(OutputFormat f);
 // Bytes the output will take (exact for binary, a close estimate for text formats).
 uint64_t estimate_output_bytes(const Graph& g, const Closure& c, OutputFormat f, bool reflexive);
 
+// Called now and then while writing with the share of vertices written (0..1).
+using WriteProgress = std::function<void(double)>;
+
 // Writes the closure to `path` ("-" = standard output) through a temporary file.
 void write_closure(const std::string& path, const Graph& g, const Closure& c, OutputFormat f,
-                   bool reflexive);
+                   bool reflexive, const WriteProgress& progress = {});
 
 // The binary format's magic, first 8 bytes of the file.
 inline constexpr char kBinaryMagic[8] = {'C', 'L', 'O', 'S', 'B', 'I', 'T', '1'};

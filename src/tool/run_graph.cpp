@@ -62,7 +62,9 @@ RunSummary run_graph(const RunOptions& o) {
           std::string(output_format_name(o.output_format)) + ", more than the limit of " +
           format_bytes(double(o.output_limit)) + "; pass --force to write it anyway");
     auto t0 = std::chrono::steady_clock::now();
-    write_closure(o.output, g, closed.closure, o.output_format, o.reflexive);
+    constexpr uint64_t kProgressFrom = 50'000'000;  // smaller outputs take well under a second
+    write_closure(o.output, g, closed.closure, o.output_format, o.reflexive,
+                  s.output_bytes > kProgressFrom ? o.write_progress : WriteProgress{});
     s.write_s = seconds_since(t0);
     s.output = o.output;
   }

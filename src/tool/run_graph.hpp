@@ -26,6 +26,8 @@ struct RunOptions {
   size_t verify_sources = 64;  // BFS sources when Boost's full closure does not fit
   uint64_t verify_seed = 1;
   size_t verify_memory = 0;  // Boost's budget; 0 = a quarter of physical memory
+  // Told the share written while a large output (over 50 MB) is written; may be empty.
+  WriteProgress write_progress;
 };
 
 struct RunSummary {
