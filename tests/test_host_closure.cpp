@@ -11,27 +11,14 @@
 #include "closure/closure.hpp"
 #include "closure/host_closure.hpp"
 #include "closure/scc.hpp"
+#include "graph/read_graph.hpp"
 
 namespace closure {
 namespace {
 
-// The GRAIL .gra format, parsed here so these tests do not depend on the readers.
+// GRAIL files through the project's reader (tests/test_graph_io.cpp checks it on all 17).
 Graph read_gra(const std::filesystem::path& path) {
-  std::ifstream in(path);
-  std::string line;
-  std::getline(in, line);  // graph_for_greach
-  std::getline(in, line);
-  const size_t n = std::stoul(line);
-  std::vector<Edge> edges;
-  while (std::getline(in, line)) {
-    const auto colon = line.find(':');
-    if (colon == std::string::npos) continue;
-    const vertex_t u = vertex_t(std::stoul(line.substr(0, colon)));
-    std::istringstream rest(line.substr(colon + 1));
-    std::string tok;
-    while (rest >> tok && tok != "#") edges.emplace_back(u, vertex_t(std::stoul(tok)));
-  }
-  return Graph(n, std::move(edges));
+  return read_graph(path.string()).graph;
 }
 
 const std::filesystem::path kGrail = std::filesystem::path(CLOSURE_SHARED_DATA_DIR) / "grail";

@@ -7,6 +7,7 @@
 #include <sstream>
 
 #include "closure/host_closure.hpp"
+#include "graph/read_graph.hpp"
 #include "verify/boost_closure.hpp"
 
 namespace closure {
@@ -14,22 +15,9 @@ namespace {
 
 constexpr size_t kPlenty = size_t{1} << 30;
 
+// GRAIL files through the project's reader (tests/test_graph_io.cpp checks it on all 17).
 Graph read_gra(const std::filesystem::path& path) {
-  std::ifstream in(path);
-  std::string line;
-  std::getline(in, line);
-  std::getline(in, line);
-  const size_t n = std::stoul(line);
-  std::vector<Edge> edges;
-  while (std::getline(in, line)) {
-    const auto colon = line.find(':');
-    if (colon == std::string::npos) continue;
-    const vertex_t u = vertex_t(std::stoul(line.substr(0, colon)));
-    std::istringstream rest(line.substr(colon + 1));
-    std::string tok;
-    while (rest >> tok && tok != "#") edges.emplace_back(u, vertex_t(std::stoul(tok)));
-  }
-  return Graph(n, std::move(edges));
+  return read_graph(path.string()).graph;
 }
 
 TEST(Verify, BoostTransitiveClosureIsStrict) {
