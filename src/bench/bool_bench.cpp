@@ -12,6 +12,7 @@
 #include <sstream>
 #include <stdexcept>
 
+#include "closure/dense_driver.hpp"
 #include "closure/engine_algorithms.hpp"
 #include "closure/square.hpp"
 #include "engine/device_engine.hpp"
@@ -428,29 +429,6 @@ class MmaEngine : public DeviceEngine {
   BooleanMma& mma_;
 };
 
-// dense_closure's device path on an engine: compute_s covers the algorithm only, with the
-// matrix already on the device and the closure left there.
-template <class Engine>
-BitMatrix timed_closure(Engine& e, const BitMatrix& adjacency, DenseAlgorithm algorithm,
-                        DenseStats& stats) {
-  auto m = e.from_host(adjacency);
-  e.finish();
-  const auto t0 = std::chrono::steady_clock::now();
-  if (algorithm == DenseAlgorithm::kSquare) {
-    stats.rounds = square_in_place(e, m, true);
-  } else {
-    const size_t s = round_up(std::max<size_t>(adjacency.rows(), 1), e.tile_bits());
-    auto full = e.block(m, 0, 0, s, s);
-    RecursiveStats rs;
-    recursive_in_place(e, full, s, kRecursiveBaseBits, rs);
-    e.put_block(m, 0, 0, full);
-    stats.rounds = rs.products + rs.squaring_rounds;
-  }
-  e.finish();
-  stats.compute_s = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
-  return e.to_host(m);
-}
-
 }  // namespace
 
 std::vector<ClosureBenchRow> bench_bool_closures(
@@ -497,12 +475,12 @@ std::vector<ClosureBenchRow> bench_bool_closures(
       if (mma.available()) {
         MmaEngine e(rt, params, mma);
         DenseStats st;
-        const BitMatrix r = timed_closure(e, adjacency, alg, st);
+        const BitMatrix r = dense_closure_on(e, adjacency, alg, true, kRecursiveBaseBits, st);
         record(name + ", mma", r, st);
       }
       DeviceEngine e(rt, params, /*tensor_cores=*/false);
       DenseStats st;
-      const BitMatrix r = timed_closure(e, adjacency, alg, st);
+      const BitMatrix r = dense_closure_on(e, adjacency, alg, true, kRecursiveBaseBits, st);
       record(name + ", portable", r, st);
     }
   }
