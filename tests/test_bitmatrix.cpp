@@ -3,7 +3,7 @@
 
 #include <random>
 
-#include "bitmatrix.hpp"
+#include "closure/bitmatrix.hpp"
 
 namespace closure {
 namespace {

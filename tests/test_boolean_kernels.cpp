@@ -2,7 +2,7 @@
 // seeds, bit-exact; canaries around the result; invalid parameters refused.
 #include <gtest/gtest.h>
 
-#include "kernels/boolean_kernels.hpp"
+#include "closure/kernels/boolean_kernels.hpp"
 #include "test_support.hpp"
 
 namespace closure {

@@ -3,7 +3,7 @@
 // with the real 1-bit MMA where the device is NVIDIA's (skipped elsewhere).
 #include <gtest/gtest.h>
 
-#include "kernels/boolean_mma.hpp"
+#include "closure/kernels/boolean_mma.hpp"
 #include "test_support.hpp"
 
 namespace closure {

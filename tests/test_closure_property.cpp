@@ -6,10 +6,10 @@
 #include <numeric>
 #include <random>
 
-#include "closure/closure.hpp"
-#include "closure/host_closure.hpp"
-#include "closure/scc.hpp"
-#include "verify/boost_closure.hpp"
+#include "closure/algorithms/closure.hpp"
+#include "closure/algorithms/host_closure.hpp"
+#include "closure/algorithms/scc.hpp"
+#include "closure/verify/boost_closure.hpp"
 
 namespace closure {
 namespace {

@@ -6,9 +6,9 @@
 #include <numeric>
 #include <random>
 
-#include "closure/compute.hpp"
+#include "closure/algorithms/compute.hpp"
 #include "test_support.hpp"
-#include "verify/boost_closure.hpp"
+#include "closure/verify/boost_closure.hpp"
 
 namespace closure {
 namespace {

@@ -4,11 +4,11 @@
 
 #include <deque>
 
-#include "closure/engine_algorithms.hpp"
-#include "closure/square.hpp"
-#include "engine/device_engine.hpp"
-#include "engine/host_engine.hpp"
-#include "kernels/tuning.hpp"
+#include "closure/algorithms/engine_algorithms.hpp"
+#include "closure/algorithms/square.hpp"
+#include "closure/engine/device_engine.hpp"
+#include "closure/engine/host_engine.hpp"
+#include "closure/kernels/tuning.hpp"
 #include "test_support.hpp"
 
 namespace closure {

@@ -8,10 +8,10 @@
 #include <optional>
 #include <string>
 
-#include "kernels/float_gemm.hpp"
-#include "kernels/host_gemm.hpp"
-#include "kernels/sgemm_tuned.hpp"
-#include "kernels/sgemm_tuned_params.hpp"
+#include "closure/kernels/float_gemm.hpp"
+#include "closure/kernels/host_gemm.hpp"
+#include "closure/kernels/sgemm_tuned.hpp"
+#include "closure/kernels/sgemm_tuned_params.hpp"
 #include "test_support.hpp"
 
 namespace closure {

@@ -5,10 +5,10 @@
 
 #include <filesystem>
 
-#include "closure/compute.hpp"
-#include "graph/read_graph.hpp"
+#include "closure/algorithms/compute.hpp"
+#include "closure/graph/read_graph.hpp"
 #include "test_support.hpp"
-#include "verify/boost_closure.hpp"
+#include "closure/verify/boost_closure.hpp"
 
 namespace closure {
 namespace {

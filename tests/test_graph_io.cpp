@@ -11,7 +11,7 @@
 #include <string>
 #include <vector>
 
-#include "graph/read_graph.hpp"
+#include "closure/graph/read_graph.hpp"
 
 namespace closure {
 namespace {

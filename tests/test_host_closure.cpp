@@ -7,11 +7,11 @@
 #include <random>
 #include <sstream>
 
-#include "bench/generators.hpp"
-#include "closure/closure.hpp"
-#include "closure/host_closure.hpp"
-#include "closure/scc.hpp"
-#include "graph/read_graph.hpp"
+#include "closure/bench/generators.hpp"
+#include "closure/algorithms/closure.hpp"
+#include "closure/algorithms/host_closure.hpp"
+#include "closure/algorithms/scc.hpp"
+#include "closure/graph/read_graph.hpp"
 
 namespace closure {
 namespace {

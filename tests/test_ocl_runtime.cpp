@@ -7,10 +7,10 @@
 #include <filesystem>
 #include <fstream>
 
-#include "ocl/device.hpp"
-#include "ocl/error.hpp"
-#include "ocl/kernel_source.hpp"
-#include "ocl/runtime.hpp"
+#include "closure/ocl/device.hpp"
+#include "closure/ocl/error.hpp"
+#include "closure/ocl/kernel_source.hpp"
+#include "closure/ocl/runtime.hpp"
 #include "test_support.hpp"
 
 namespace closure {

@@ -5,7 +5,7 @@
 #include <map>
 #include <set>
 
-#include "closure/scc.hpp"
+#include "closure/algorithms/scc.hpp"
 
 namespace closure {
 namespace {

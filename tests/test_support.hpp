@@ -6,8 +6,8 @@
 
 #include <memory>
 
-#include "ocl/device.hpp"
-#include "ocl/runtime.hpp"
+#include "closure/ocl/device.hpp"
+#include "closure/ocl/runtime.hpp"
 
 namespace closure::testing {
 

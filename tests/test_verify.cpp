@@ -6,9 +6,9 @@
 #include <fstream>
 #include <sstream>
 
-#include "closure/host_closure.hpp"
-#include "graph/read_graph.hpp"
-#include "verify/boost_closure.hpp"
+#include "closure/algorithms/host_closure.hpp"
+#include "closure/graph/read_graph.hpp"
+#include "closure/verify/boost_closure.hpp"
 
 namespace closure {
 namespace {

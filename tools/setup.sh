@@ -3,7 +3,7 @@
 # fast when everything is already there.
 set -euo pipefail
 packages=(
-  build-essential cmake pkg-config
+  build-essential cmake pkg-config ccache
   ocl-icd-opencl-dev opencl-c-headers opencl-clhpp-headers pocl-opencl-icd clinfo
   libboost-graph-dev libcli11-dev libgtest-dev zlib1g-dev
 )

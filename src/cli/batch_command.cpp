@@ -6,7 +6,7 @@
 #include <memory>
 
 #include "cli/commands.hpp"
-#include "tool/batch.hpp"
+#include "closure/tool/batch.hpp"
 
 namespace closure::cli {
 namespace {

@@ -9,11 +9,11 @@
 #include <string>
 #include <vector>
 
-#include "bench/bool_bench.hpp"
+#include "closure/bench/bool_bench.hpp"
 #include "cli/commands.hpp"
-#include "kernels/tuning.hpp"
-#include "ocl/device.hpp"
-#include "ocl/runtime.hpp"
+#include "closure/kernels/tuning.hpp"
+#include "closure/ocl/device.hpp"
+#include "closure/ocl/runtime.hpp"
 
 namespace closure::cli {
 namespace {

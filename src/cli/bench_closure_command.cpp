@@ -5,11 +5,11 @@
 #include <map>
 #include <memory>
 
-#include "bench/closure_bench.hpp"
-#include "bench/generators.hpp"
+#include "closure/bench/closure_bench.hpp"
+#include "closure/bench/generators.hpp"
 #include "cli/commands.hpp"
-#include "graph/read_graph.hpp"
-#include "tool/batch.hpp"
+#include "closure/graph/read_graph.hpp"
+#include "closure/tool/batch.hpp"
 
 namespace closure::cli {
 

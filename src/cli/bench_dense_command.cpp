@@ -2,11 +2,11 @@
 #include <cstdio>
 #include <memory>
 
-#include "bench/dense_bench.hpp"
+#include "closure/bench/dense_bench.hpp"
 #include "cli/commands.hpp"
-#include "closure/square.hpp"
-#include "kernels/tuning.hpp"
-#include "ocl/device.hpp"
+#include "closure/algorithms/square.hpp"
+#include "closure/kernels/tuning.hpp"
+#include "closure/ocl/device.hpp"
 
 namespace closure::cli {
 

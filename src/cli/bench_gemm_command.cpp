@@ -8,11 +8,11 @@
 #include <optional>
 #include <string>
 
-#include "bench/gemm_bench.hpp"
+#include "closure/bench/gemm_bench.hpp"
 #include "cli/commands.hpp"
-#include "kernels/sgemm_tuned_params.hpp"
-#include "ocl/device.hpp"
-#include "ocl/runtime.hpp"
+#include "closure/kernels/sgemm_tuned_params.hpp"
+#include "closure/ocl/device.hpp"
+#include "closure/ocl/runtime.hpp"
 
 namespace closure::cli {
 namespace {

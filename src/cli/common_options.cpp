@@ -3,7 +3,7 @@
 
 #include <cstdio>
 
-#include "kernels/boolean_params.hpp"
+#include "closure/kernels/boolean_params.hpp"
 
 namespace closure::cli {
 

@@ -7,9 +7,9 @@
 #include <mutex>
 #include <string>
 
-#include "closure/compute.hpp"
-#include "graph/read_graph.hpp"
-#include "ocl/runtime.hpp"
+#include "closure/algorithms/compute.hpp"
+#include "closure/graph/read_graph.hpp"
+#include "closure/ocl/runtime.hpp"
 
 namespace closure::cli {
 

@@ -2,7 +2,7 @@
 #include <cstdio>
 
 #include "cli/commands.hpp"
-#include "ocl/device.hpp"
+#include "closure/ocl/device.hpp"
 
 namespace closure::cli {
 

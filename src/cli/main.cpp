@@ -5,7 +5,7 @@
 #include <vector>
 
 #include "cli/commands.hpp"
-#include "version.hpp"
+#include "closure/version.hpp"
 
 int main(int argc, char** argv) {
   using namespace closure::cli;

@@ -7,8 +7,8 @@
 #include <sstream>
 
 #include "cli/commands.hpp"
-#include "tool/reachability_queries.hpp"
-#include "tool/run_graph.hpp"
+#include "closure/tool/reachability_queries.hpp"
+#include "closure/tool/run_graph.hpp"
 
 namespace closure::cli {
 

@@ -2,10 +2,10 @@
 #include <cstdio>
 
 #include "cli/commands.hpp"
-#include "closure/compute.hpp"
-#include "graph/input_error.hpp"
-#include "ocl/error.hpp"
-#include "tool/run_graph.hpp"
+#include "closure/algorithms/compute.hpp"
+#include "closure/graph/input_error.hpp"
+#include "closure/ocl/error.hpp"
+#include "closure/tool/run_graph.hpp"
 
 namespace closure::cli {
 

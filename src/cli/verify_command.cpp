@@ -4,7 +4,7 @@
 #include <memory>
 
 #include "cli/commands.hpp"
-#include "tool/run_graph.hpp"
+#include "closure/tool/run_graph.hpp"
 
 namespace closure::cli {
 

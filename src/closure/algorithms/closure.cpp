@@ -1,0 +1,432 @@
+// Closure: construction, validation, pair counting and queries over either representation.
+#include "closure/algorithms/closure.hpp"
+
+#include <algorithm>
+#include <bit>
+#include <cstring>
+#include <stdexcept>
+#include <string>
+
+namespace closure {
+
+namespace {
+
+// Calls f(d) for every set column d of row r of a dense matrix, ascending. Works on
+// either word order so GPU matrices need no conversion.
+template <typename F>
+void for_each_in_row(const BitMatrix& m, size_t r, F&& f) {
+  const size_t words = m.words_per_row();
+  for (size_t w = 0; w < words; ++w) {
+    word_t bits = m.word(r, w);
+    while (bits) {
+      const int b = std::countr_zero(bits);
+      bits &= bits - 1;
+      f(vertex_t(w * kWordBits + b));
+    }
+  }
+}
+
+// Popcounts. Baseline x86-64 has no popcnt instruction and gcc then calls a slow
+// library routine (it dominated pair counting); where the CPU has the instruction, a
+// copy compiled for it is picked once at first use. (Not target_clones: its ifunc
+// resolver runs before sanitizer runtimes start and crashed a -fsanitize=thread build.)
+[[gnu::always_inline]] inline uint64_t popcount_words_body(const word_t* w, size_t n) {
+  uint64_t c = 0;
+  size_t i = 0;
+  for (; i + 2 <= n; i += 2) {  // two words per popcount
+    uint64_t pair;
+    std::memcpy(&pair, w + i, sizeof pair);
+    c += std::popcount(pair);
+  }
+  if (i < n) c += std::popcount(w[i]);
+  return c;
+}
+[[gnu::always_inline]] inline void add_popcounts_body(const word_t* w, size_t n, uint64_t* counts) {
+  for (size_t i = 0; i < n; ++i) counts[i] += std::popcount(w[i]);
+}
+
+uint64_t popcount_words_plain(const word_t* w, size_t n) {
+  return popcount_words_body(w, n);
+}
+void add_popcounts_plain(const word_t* w, size_t n, uint64_t* c) {
+  add_popcounts_body(w, n, c);
+}
+
+#if defined(__x86_64__) && defined(__GNUC__)
+[[gnu::target("popcnt")]] uint64_t popcount_words_hw(const word_t* w, size_t n) {
+  return popcount_words_body(w, n);
+}
+[[gnu::target("popcnt")]] void add_popcounts_hw(const word_t* w, size_t n, uint64_t* c) {
+  add_popcounts_body(w, n, c);
+}
+bool have_popcnt() {
+  static const bool yes = [] {
+    __builtin_cpu_init();
+    return __builtin_cpu_supports("popcnt") != 0;
+  }();
+  return yes;
+}
+#else
+uint64_t popcount_words_hw(const word_t* w, size_t n) {
+  return popcount_words_plain(w, n);
+}
+void add_popcounts_hw(const word_t* w, size_t n, uint64_t* c) {
+  add_popcounts_plain(w, n, c);
+}
+bool have_popcnt() {
+  return false;
+}
+#endif
+
+uint64_t popcount_words(const word_t* w, size_t n) {
+  return have_popcnt() ? popcount_words_hw(w, n) : popcount_words_plain(w, n);
+}
+void add_popcounts(const word_t* w, size_t n, uint64_t* counts) {
+  if (have_popcnt())
+    add_popcounts_hw(w, n, counts);
+  else
+    add_popcounts_plain(w, n, counts);
+}
+
+// Popcount of every row, skipping nothing; walks memory in storage order.
+std::vector<uint64_t> row_popcounts(const BitMatrix& m) {
+  std::vector<uint64_t> counts(m.rows(), 0);
+  const size_t words = m.words_per_row();
+  if (m.order() == WordOrder::kRowMajor) {
+    for (size_t r = 0; r < m.rows(); ++r) counts[r] = popcount_words(m.row_ptr(r), words);
+  } else {
+    for (size_t w = 0; w < words; ++w)
+      add_popcounts(m.data() + w * m.rows_padded(), m.rows(), counts.data());
+  }
+  return counts;
+}
+
+}  // namespace
+
+Closure Closure::from_dense(std::vector<vertex_t> component_of, std::vector<uint8_t> cyclic,
+                            BitMatrix component_reach) {
+  if (component_reach.rows() != cyclic.size() || component_reach.cols() != cyclic.size())
+    throw std::invalid_argument("Closure: reach matrix is " +
+                                std::to_string(component_reach.rows()) + " x " +
+                                std::to_string(component_reach.cols()) + ", expected " +
+                                std::to_string(cyclic.size()) + " square");
+  Closure c;
+  c.component_of_ = std::move(component_of);
+  c.cyclic_ = std::move(cyclic);
+  c.rep_ = Representation::kDense;
+  c.dense_ = std::move(component_reach);
+  c.finish();
+  return c;
+}
+
+Closure Closure::from_sparse(std::vector<vertex_t> component_of, std::vector<uint8_t> cyclic,
+                             std::vector<uint64_t> offsets, std::vector<vertex_t> targets) {
+  if (offsets.size() != cyclic.size() + 1 || offsets.front() != 0 ||
+      offsets.back() != targets.size())
+    throw std::invalid_argument("Closure: sparse offsets do not match components/targets");
+  for (size_t c = 0; c < cyclic.size(); ++c) {
+    if (offsets[c] > offsets[c + 1])
+      throw std::invalid_argument("Closure: sparse offsets decrease");
+    for (uint64_t i = offsets[c]; i < offsets[c + 1]; ++i) {
+      if (targets[i] >= cyclic.size())
+        throw std::invalid_argument("Closure: sparse target out of range");
+      // Queries binary-search the rows.
+      if (i > offsets[c] && targets[i] <= targets[i - 1])
+        throw std::invalid_argument("Closure: sparse row " + std::to_string(c) +
+                                    " is not strictly ascending");
+    }
+  }
+  Closure c;
+  c.component_of_ = std::move(component_of);
+  c.cyclic_ = std::move(cyclic);
+  c.rep_ = Representation::kSparse;
+  c.sparse_offsets_ = std::move(offsets);
+  c.sparse_targets_ = std::move(targets);
+  c.finish();
+  return c;
+}
+
+Closure Closure::from_ragged(std::vector<vertex_t> component_of, std::vector<uint8_t> cyclic,
+                             RaggedReach reach) {
+  const size_t comps = cyclic.size();
+  if (reach.rows.size() != comps)
+    throw std::invalid_argument("Closure: ragged reach has " + std::to_string(reach.rows.size()) +
+                                " rows, expected " + std::to_string(comps));
+  const size_t words = ceil_div(comps, kWordBits);
+  const word_t tail_mask =
+      comps % kWordBits == 0 ? ~word_t{0} : (word_t{1} << (comps % kWordBits)) - 1;
+  for (const RaggedRow& r : reach.rows) {
+    if (r.run_begin > r.run_end || r.run_end > comps || size_t(r.word_lo) + r.word_count > words)
+      throw std::invalid_argument("Closure: ragged row out of range");
+    if (r.word_count > 0 && r.word_lo + r.word_count == words &&
+        (r.words[r.word_count - 1] & ~tail_mask) != 0)
+      throw std::invalid_argument("Closure: ragged row has bits beyond the last component");
+  }
+  Closure c;
+  c.component_of_ = std::move(component_of);
+  c.cyclic_ = std::move(cyclic);
+  c.rep_ = Representation::kRagged;
+  c.ragged_ = std::move(reach);
+  c.finish();
+  return c;
+}
+
+void Closure::finish() {
+  const size_t n = component_of_.size();
+  const size_t comps = cyclic_.size();
+  member_offsets_.assign(comps + 1, 0);
+  vertex_ordered_ = true;
+  for (size_t v = 0; v < n; ++v) {
+    const vertex_t c = component_of_[v];
+    if (c >= comps)
+      throw std::invalid_argument("Closure: vertex " + std::to_string(v) + " in component " +
+                                  std::to_string(c) + " of " + std::to_string(comps));
+    ++member_offsets_[c + 1];
+    if (v > 0 && c < component_of_[v - 1]) vertex_ordered_ = false;
+  }
+  for (size_t c = 0; c < comps; ++c) {
+    if (!cyclic_[c] && member_offsets_[c + 1] > 1)
+      throw std::invalid_argument("Closure: acyclic component " + std::to_string(c) + " has " +
+                                  std::to_string(member_offsets_[c + 1]) + " vertices");
+    member_offsets_[c + 1] += member_offsets_[c];
+  }
+  members_.resize(n);
+  {
+    std::vector<vertex_t> fill(member_offsets_.begin(), member_offsets_.end() - 1);
+    for (size_t v = 0; v < n; ++v) members_[fill[component_of_[v]]++] = vertex_t(v);
+  }
+
+  // weight(c) = number of vertices in the components c reaches, c itself excluded.
+  auto size_of = [&](size_t c) -> uint64_t { return member_offsets_[c + 1] - member_offsets_[c]; };
+  std::vector<vertex_t> big;  // components of more than one vertex
+  for (size_t c = 0; c < comps; ++c)
+    if (size_of(c) > 1) big.push_back(vertex_t(c));
+  pairs_ = 0;
+  self_pairs_ = 0;
+  auto add_row = [&](size_t c, uint64_t weight) {
+    const uint64_t s = size_of(c);
+    if (cyclic_[c]) {
+      pairs_ += s * s;
+      self_pairs_ += s;
+    }
+    pairs_ += s * weight;
+  };
+  if (rep_ == Representation::kSparse) {
+    for (size_t c = 0; c < comps; ++c) {
+      uint64_t weight = 0;
+      for (uint64_t i = sparse_offsets_[c]; i < sparse_offsets_[c + 1]; ++i)
+        if (sparse_targets_[i] != c) weight += size_of(sparse_targets_[i]);
+      add_row(c, weight);
+    }
+    return;
+  }
+  // Bitset rows: a popcount per row, then the few big components corrected by a bit
+  // test, unless there are so many that walking the bits is cheaper.
+  const bool few_big = big.size() <= 64;
+  auto bits_weight = [&](size_t c, auto&& popcount, auto&& test, auto&& for_each) {
+    uint64_t weight = 0;
+    if (few_big) {
+      weight = popcount() - (test(c) ? 1 : 0);
+      for (vertex_t d : big)
+        if (d != c && test(d)) weight += size_of(d) - 1;
+    } else {
+      for_each([&](vertex_t d) {
+        if (d != c) weight += size_of(d);
+      });
+    }
+    return weight;
+  };
+  if (rep_ == Representation::kRagged) {
+    std::vector<uint64_t> prefix;  // prefix[c] = vertices in components < c
+    if (!big.empty()) {
+      prefix.assign(comps + 1, 0);
+      for (size_t c = 0; c < comps; ++c) prefix[c + 1] = prefix[c] + size_of(c);
+    }
+    for (size_t c = 0; c < comps; ++c) {
+      const RaggedRow& r = ragged_.rows[c];
+      uint64_t weight =
+          big.empty() ? r.run_end - r.run_begin : prefix[r.run_end] - prefix[r.run_begin];
+      if (c >= r.run_begin && c < r.run_end) weight -= size_of(c);
+      auto test = [&](size_t d) {
+        const size_t w = d / kWordBits;
+        return w >= r.word_lo && w < size_t(r.word_lo) + r.word_count &&
+               ((r.words[w - r.word_lo] >> (d % kWordBits)) & 1u);
+      };
+      auto popcount = [&] { return popcount_words(r.words, r.word_count); };
+      auto for_each = [&](auto&& f) {
+        for (uint32_t i = 0; i < r.word_count; ++i)
+          for (word_t bits = r.words[i]; bits; bits &= bits - 1)
+            f(vertex_t((r.word_lo + i) * kWordBits + std::countr_zero(bits)));
+      };
+      weight += bits_weight(c, popcount, test, for_each);
+      add_row(c, weight);
+    }
+    return;
+  }
+  if (!few_big && dense_.order() == WordOrder::kColumnMajor) {
+    // Many multi-vertex components in a device-layout matrix: walking each row's bits
+    // would stride through memory, so sum the sizes word-column by word-column instead.
+    std::vector<uint64_t> weight(comps, 0);
+    for (size_t w = 0; w < dense_.words_per_row(); ++w) {
+      const word_t* col = dense_.data() + w * dense_.rows_padded();
+      for (size_t r = 0; r < comps; ++r)
+        for (word_t bits = col[r]; bits; bits &= bits - 1) {
+          const size_t d = w * kWordBits + std::countr_zero(bits);
+          if (d != r) weight[r] += size_of(d);
+        }
+    }
+    for (size_t c = 0; c < comps; ++c) add_row(c, weight[c]);
+    return;
+  }
+  std::vector<uint64_t> counts;
+  if (few_big) counts = row_popcounts(dense_);
+  for (size_t c = 0; c < comps; ++c) {
+    auto test = [&](size_t d) { return dense_.get(c, d); };
+    auto popcount = [&] { return counts[c]; };
+    auto for_each = [&](auto&& f) { for_each_in_row(dense_, c, f); };
+    add_row(c, bits_weight(c, popcount, test, for_each));
+  }
+}
+
+bool Closure::component_reaches(vertex_t c, vertex_t d) const {
+  if (c == d) return cyclic_[c] != 0;
+  if (rep_ == Representation::kDense) return dense_.get(c, d);
+  if (rep_ == Representation::kRagged) {
+    const RaggedRow& r = ragged_.rows[c];
+    if (d >= r.run_begin && d < r.run_end) return true;
+    const size_t w = d / kWordBits;
+    return w >= r.word_lo && w < size_t(r.word_lo) + r.word_count &&
+           ((r.words[w - r.word_lo] >> (d % kWordBits)) & 1u);
+  }
+  const auto first = sparse_targets_.begin() + sparse_offsets_[c];
+  const auto last = sparse_targets_.begin() + sparse_offsets_[c + 1];
+  return std::binary_search(first, last, d);
+}
+
+bool Closure::reaches(vertex_t u, vertex_t v) const {
+  return component_reaches(component_of_[u], component_of_[v]);
+}
+
+void Closure::component_successors(vertex_t c, std::vector<vertex_t>& out) const {
+  out.clear();
+  if (rep_ == Representation::kDense) {
+    for_each_in_row(dense_, c, [&](vertex_t d) {
+      if (d != c) out.push_back(d);
+    });
+  } else if (rep_ == Representation::kRagged) {
+    // Bits below the run, the run, bits above it: ascending without a sort.
+    const RaggedRow& r = ragged_.rows[c];
+    bool run_done = false;
+    for (uint32_t i = 0; i < r.word_count; ++i)
+      for (word_t bits = r.words[i]; bits; bits &= bits - 1) {
+        const vertex_t d = vertex_t((r.word_lo + i) * kWordBits + std::countr_zero(bits));
+        if (!run_done && d >= r.run_begin) {
+          for (vertex_t e = r.run_begin; e < r.run_end; ++e) out.push_back(e);
+          run_done = true;
+        }
+        out.push_back(d);
+      }
+    if (!run_done)
+      for (vertex_t e = r.run_begin; e < r.run_end; ++e) out.push_back(e);
+    // c inside its own run is ignored here and re-added below iff cyclic.
+    if (c >= r.run_begin && c < r.run_end)
+      out.erase(std::lower_bound(out.begin(), out.end(), c));
+    else if (auto it = std::lower_bound(out.begin(), out.end(), c); it != out.end() && *it == c)
+      out.erase(it);
+  } else {
+    for (uint64_t i = sparse_offsets_[c]; i < sparse_offsets_[c + 1]; ++i)
+      if (sparse_targets_[i] != c) out.push_back(sparse_targets_[i]);
+  }
+  if (cyclic_[c]) out.insert(std::lower_bound(out.begin(), out.end(), c), c);
+}
+
+void Closure::successors(vertex_t u, std::vector<vertex_t>& out, bool reflexive) const {
+  const vertex_t c = component_of_[u];
+  std::vector<vertex_t> comps;
+  component_successors(c, comps);
+  // Reflexive adds only (u,u): an acyclic component is u alone, a cyclic one is listed.
+  if (reflexive && !cyclic_[c]) comps.insert(std::lower_bound(comps.begin(), comps.end(), c), c);
+  out.clear();
+  for (vertex_t d : comps) {
+    const auto m = members(d);
+    out.insert(out.end(), m.begin(), m.end());
+  }
+  if (vertex_ordered_ || out.size() < 2) return;
+  // Component ids are not in vertex order (topological ids): sort, or when the row is a
+  // sizeable share of all vertices, scatter into a bitmap and read it back in order.
+  const size_t n = vertex_count();
+  if (out.size() * 32 < n) {
+    std::sort(out.begin(), out.end());
+    return;
+  }
+  std::vector<uint64_t> bitmap(ceil_div(n, 64), 0);
+  for (vertex_t v : out) bitmap[v / 64] |= uint64_t{1} << (v % 64);
+  out.clear();
+  for (size_t w = 0; w < bitmap.size(); ++w) {
+    uint64_t bits = bitmap[w];
+    while (bits) {
+      out.push_back(vertex_t(w * 64 + std::countr_zero(bits)));
+      bits &= bits - 1;
+    }
+  }
+}
+
+std::vector<Edge> Closure::pairs(bool reflexive) const {
+  std::vector<Edge> out;
+  out.reserve(pair_count(reflexive));
+  std::vector<vertex_t> succ;
+  for (vertex_t u = 0; u < vertex_count(); ++u) {
+    successors(u, succ, reflexive);
+    for (vertex_t v : succ) out.emplace_back(u, v);
+  }
+  return out;
+}
+
+size_t Closure::memory_bytes() const {
+  size_t ragged = ragged_.rows.capacity() * sizeof(RaggedRow);
+  for (const RaggedRow& r : ragged_.rows) ragged += size_t(r.word_count) * sizeof(word_t);
+  return component_of_.capacity() * sizeof(vertex_t) + cyclic_.capacity() +
+         member_offsets_.capacity() * sizeof(vertex_t) + members_.capacity() * sizeof(vertex_t) +
+         dense_.bytes() + sparse_offsets_.capacity() * sizeof(uint64_t) +
+         sparse_targets_.capacity() * sizeof(vertex_t) + ragged;
+}
+
+bool Closure::operator==(const Closure& other) const {
+  if (vertex_count() != other.vertex_count() || pairs_ != other.pairs_ ||
+      self_pairs_ != other.self_pairs_)
+    return false;
+  std::vector<vertex_t> a, b;
+  if (component_of_ == other.component_of_ && cyclic_ == other.cyclic_) {
+    for (vertex_t c = 0; c < component_count(); ++c) {
+      component_successors(c, a);
+      other.component_successors(c, b);
+      if (a != b) return false;
+    }
+    return true;
+  }
+  for (vertex_t u = 0; u < vertex_count(); ++u) {
+    successors(u, a);
+    other.successors(u, b);
+    if (a != b) return false;
+  }
+  return true;
+}
+
+Closure from_full_matrix(const BitMatrix& reach) {
+  return from_full_matrix(BitMatrix(reach));
+}
+
+Closure from_full_matrix(BitMatrix&& reach) {
+  if (reach.rows() != reach.cols())
+    throw std::invalid_argument("from_full_matrix: reach matrix is not square");
+  const size_t n = reach.rows();
+  std::vector<vertex_t> identity(n);
+  std::vector<uint8_t> cyclic(n);
+  for (size_t v = 0; v < n; ++v) {
+    identity[v] = vertex_t(v);
+    cyclic[v] = reach.get(v, v) ? 1 : 0;
+  }
+  return Closure::from_dense(std::move(identity), std::move(cyclic), std::move(reach));
+}
+
+}  // namespace closure

@@ -1,0 +1,217 @@
+// Method dispatch: condensation, the memory check, auto's choice and the engines.
+#include "closure/algorithms/compute.hpp"
+
+#include <unistd.h>
+
+#include <chrono>
+#include <cmath>
+#include <cstdint>
+#include <cstdio>
+
+#include "closure/algorithms/host_closure.hpp"
+#include "closure/algorithms/scc.hpp"
+#include "closure/algorithms/square.hpp"
+#include "closure/kernels/tuning.hpp"
+
+namespace closure {
+namespace {
+
+double seconds_since(std::chrono::steady_clock::time_point t0) {
+  return std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+}
+
+// The adjacency matrix of g with vertex v placed at position[v]; strictly upper
+// triangular when `position` is a topological numbering of a DAG.
+BitMatrix placed_matrix(const Graph& g, const std::vector<vertex_t>& position) {
+  const size_t n = g.vertex_count();
+  BitMatrix m(n, n);
+  for (vertex_t u = 0; u < n; ++u)
+    for (vertex_t v : g.successors(u)) m.set(position[u], position[v]);
+  return m;
+}
+
+// Bytes a dense method holds at its peak: host matrix + result copy, and on the device
+// the matrix and its working copies (squaring: 2; recursive: about 3 at the top split).
+struct DenseFootprint {
+  double host_bytes, device_bytes, largest_buffer;
+};
+DenseFootprint dense_footprint(size_t n, Method m, const BooleanParams& p, const ocl::Runtime* rt) {
+  const bool device = rt != nullptr;
+  const bool device_is_nvidia = rt && rt->device().vendor.find("NVIDIA") != std::string::npos;
+  const double padded = double(round_up(std::max<size_t>(n, 1), size_t(p.tile_rows())));
+  const double matrix = padded * padded / 8;
+  // The tensor-core path (NVIDIA) keeps packed copies of its operands: two more.
+  const double mma_scratch = device_is_nvidia ? 2.0 : 0.0;
+  return {2.5 * matrix, device ? ((m == Method::kRecursive ? 3.0 : 2.0) + mma_scratch) * matrix : 0,
+          matrix};
+}
+
+void check_fits(const DenseFootprint& f, const ComputeOptions& o, size_t n, Method m) {
+  const double host_limit =
+      o.host_memory_limit ? double(o.host_memory_limit) : 0.8 * double(host_physical_memory());
+  const std::string what = std::string(method_name(m)) + " on " + std::to_string(n) + " vertices";
+  if (f.host_bytes > host_limit)
+    throw OutOfMemoryError(what + " needs about " + format_bytes(f.host_bytes) +
+                           " of host memory; " + format_bytes(host_limit) +
+                           " is available (try --method sparse)");
+  if (o.runtime) {
+    // The kernels index words with 32-bit ints (and so do their launch arguments).
+    if (f.largest_buffer / sizeof(word_t) > double(INT32_MAX))
+      throw OutOfMemoryError(what + " needs a matrix of " + format_bytes(f.largest_buffer) +
+                             ", more than the 2^31 words the device kernels can index "
+                             "(try --method sparse)");
+    const auto& d = o.runtime->device();
+    if (f.device_bytes > 0.9 * double(d.global_mem_bytes) ||
+        f.largest_buffer > double(d.max_alloc_bytes))
+      throw OutOfMemoryError(what + " needs about " + format_bytes(f.device_bytes) + " on " +
+                             d.name + " (largest buffer " + format_bytes(f.largest_buffer) +
+                             "); it has " + format_bytes(double(d.global_mem_bytes)) +
+                             " (largest allocation " + format_bytes(double(d.max_alloc_bytes)) +
+                             ") (try --method sparse)");
+  }
+}
+
+// auto's rule, from measurements (docs/benchmarks.md). The sparse propagation was the
+// fastest method end to end on every graph we benchmarked: all 17 GRAIL graphs, the
+// issue-4 graphs, and random DAGs up to 65,536 vertices with 128 edges each, even against
+// the blocked recursive closure on the H200's tensor cores (whose products are fast, but
+// the condensation, the n*n/8-byte matrices and their transfers are not). So auto picks
+// it everywhere and never loads OpenCL; the dense methods remain for callers that ask,
+// and for matrices that already live on the device (the library's dense_closure).
+void fill_from_stats(ComputeReport& report, const DenseStats& stats) {
+  report.rounds = stats.rounds;
+  report.device = stats.engine;
+  report.upload_s = stats.upload_s;
+  report.compute_s = stats.compute_s;
+  report.download_s = stats.download_s;
+}
+
+}  // namespace
+
+Method parse_method(std::string_view name) {
+  for (Method m :
+       {Method::kAuto, Method::kSquare, Method::kCondense, Method::kRecursive, Method::kSparse})
+    if (method_name(m) == name) return m;
+  throw std::invalid_argument("unknown method '" + std::string(name) +
+                              "' (auto, square, condense, recursive, sparse)");
+}
+
+std::string_view method_name(Method m) {
+  switch (m) {
+    case Method::kAuto:
+      return "auto";
+    case Method::kSquare:
+      return "square";
+    case Method::kCondense:
+      return "condense";
+    case Method::kRecursive:
+      return "recursive";
+    case Method::kSparse:
+      return "sparse";
+  }
+  return "?";
+}
+
+size_t host_physical_memory() {
+  return size_t(::sysconf(_SC_PHYS_PAGES)) * size_t(::sysconf(_SC_PAGE_SIZE));
+}
+
+std::string format_bytes(double bytes) {
+  const char* units[] = {"bytes", "KB", "MB", "GB", "TB"};
+  int u = 0;
+  while (bytes >= 1000 && u < 4) bytes /= 1000, ++u;
+  char buf[32];
+  std::snprintf(buf, sizeof buf, u == 0 ? "%.0f %s" : "%.3g %s", bytes, units[u]);
+  return buf;
+}
+
+Closure compute_closure(const Graph& g, const ComputeOptions& o, ComputeReport* report_out) {
+  ComputeReport report;
+  const size_t n = g.vertex_count();
+  char why[256];
+
+  // Which method, and does it need the device?
+  Method method = o.method;
+  ocl::Runtime* runtime = o.runtime;
+  auto open_device = [&] {
+    if (!runtime && o.lazy_runtime) runtime = o.lazy_runtime();
+  };
+  report.reason = "requested";
+  if (method == Method::kAuto) {
+    method = Method::kSparse;
+    std::snprintf(why, sizeof why,
+                  "auto: %zu vertices, %.1f edges each; sparse propagation is the fastest "
+                  "measured method end to end, on a GPU too",
+                  n, n ? double(g.edge_count()) / double(n) : 0.0);
+    report.reason = why;
+  }
+  report.method = method;
+  report.device = "host";
+
+  if (method == Method::kSparse) {
+    // The propagation condenses on its own, into bare CSR arrays (no Graph re-sort).
+    auto t0 = std::chrono::steady_clock::now();
+    Closure result = closure_sparse(g);
+    report.compute_s = seconds_since(t0);
+    report.components = result.component_count();
+    bool cyclic = false;
+    for (vertex_t c = 0; c < result.component_count() && !cyclic; ++c)
+      cyclic = result.component_cyclic(c);
+    report.dag = report.components == n && !cyclic;
+    if (report_out) *report_out = report;
+    return result;
+  }
+
+  open_device();
+  BooleanParams params =
+      o.params ? *o.params : (runtime ? tuned_boolean_params(runtime->device()) : BooleanParams{});
+  if (!o.params_override.empty()) params = parse_boolean_params(o.params_override, params);
+  if (runtime) params.validate(runtime->device());
+  ComputeOptions with_device = o;
+  with_device.runtime = runtime;
+  Closure result;
+
+  if (method == Method::kSquare) {
+    // The seed method as it was: the whole graph's matrix, topologically relabelled and
+    // triangular when the graph is a DAG, the cubic kernel otherwise.
+    auto t0 = std::chrono::steady_clock::now();
+    auto order = topological_order(g);
+    report.dag = order.has_value();
+    report.components = n;
+    report.condense_s = seconds_since(t0);
+    check_fits(dense_footprint(n, method, params, runtime), with_device, n, method);
+    std::vector<vertex_t> position(n);
+    for (size_t i = 0; i < n; ++i) position[order ? (*order)[i] : i] = vertex_t(i);
+    DenseStats stats;
+    BitMatrix reach = dense_closure(placed_matrix(g, position), DenseAlgorithm::kSquare, report.dag,
+                                    runtime, params, &stats);
+    fill_from_stats(report, stats);
+    result = order ? Closure::from_dense(std::move(position), std::vector<uint8_t>(n, 0),
+                                         std::move(reach))
+                   : from_full_matrix(std::move(reach));
+  } else {
+    // condense / recursive: the condensation's matrix is strictly upper triangular.
+    auto t0 = std::chrono::steady_clock::now();
+    Condensation c = condense(g);
+    report.condense_s = seconds_since(t0);
+    const size_t k = c.scc.component_count();
+    report.components = k;
+    report.dag = k == n && std::none_of(c.scc.cyclic.begin(), c.scc.cyclic.end(),
+                                        [](uint8_t f) { return f; });
+    check_fits(dense_footprint(k, method, params, runtime), with_device, k, method);
+    std::vector<vertex_t> identity(k);
+    for (size_t i = 0; i < k; ++i) identity[i] = vertex_t(i);
+    DenseStats stats;
+    BitMatrix reach = dense_closure(
+        placed_matrix(c.dag, identity),
+        method == Method::kRecursive ? DenseAlgorithm::kRecursive : DenseAlgorithm::kSquare, true,
+        runtime, params, &stats);
+    fill_from_stats(report, stats);
+    result = Closure::from_dense(std::move(c.scc.component_of), std::move(c.scc.cyclic),
+                                 std::move(reach));
+  }
+  if (report_out) *report_out = report;
+  return result;
+}
+
+}  // namespace closure

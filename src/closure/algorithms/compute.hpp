@@ -1,0 +1,65 @@
+// compute_closure: one entry point for every closure method, with the memory check before
+// allocating, `auto`'s choice and its reason, and the per-phase report the CLI prints.
+#pragma once
+
+#include <functional>
+#include <optional>
+#include <string>
+#include <string_view>
+
+#include "closure/algorithms/closure.hpp"
+#include "closure/graph/graph.hpp"
+#include "closure/kernels/boolean_params.hpp"
+#include "closure/ocl/runtime.hpp"
+
+namespace closure {
+
+enum class Method {
+  kAuto,       // picks among the others from n, m, density, memory and device
+  kSquare,     // the seed method: repeated squaring of the whole matrix (DAGs: triangular)
+  kCondense,   // SCC condensation, then triangular repeated squaring of the DAG
+  kRecursive,  // SCC condensation, then the blocked recursive closure of the DAG
+  kSparse,     // SCC condensation, then propagation in reverse topological order (CPU)
+};
+Method parse_method(std::string_view name);  // throws std::invalid_argument listing names
+std::string_view method_name(Method m);
+
+struct ComputeOptions {
+  Method method = Method::kAuto;
+  // The device. `runtime` if set; else `lazy_runtime` is called the first time a method
+  // needs a device (auto on small graphs never does, so no OpenCL is loaded for them);
+  // null from both means the host engine.
+  ocl::Runtime* runtime = nullptr;
+  std::function<ocl::Runtime*()> lazy_runtime;
+  std::optional<BooleanParams> params;  // default: the tuned set for the device
+  std::string params_override;          // "tile_n=4,..." applied on top of that
+  // Memory the method may use; 0 = what the machine has (host: 80% of physical memory;
+  // device: its global memory and largest allocation).
+  size_t host_memory_limit = 0;
+};
+
+struct ComputeReport {
+  Method method = Method::kAuto;  // the method that ran (never kAuto)
+  std::string reason;             // why auto chose it, or "requested"
+  std::string device;             // "host" or the OpenCL device's name
+  bool dag = false;
+  size_t components = 0;
+  int rounds = 0;  // matrix products (dense methods)
+  double condense_s = 0, upload_s = 0, compute_s = 0, download_s = 0;
+};
+
+// Thrown when a method cannot fit in memory; the message names the sizes.
+class OutOfMemoryError : public std::runtime_error {
+ public:
+  using std::runtime_error::runtime_error;
+};
+
+Closure compute_closure(const Graph& g, const ComputeOptions& options,
+                        ComputeReport* report = nullptr);
+
+// Physical memory of this machine, in bytes.
+size_t host_physical_memory();
+// "1.25 GB"-style rendering for messages.
+std::string format_bytes(double bytes);
+
+}  // namespace closure

@@ -1,0 +1,47 @@
+// Host (CPU) closure methods: `sparse` propagation (the product method) and `classic`
+// (the benchmark peer of issue 4), both over the SCC condensation.
+#pragma once
+
+#include <cstdint>
+
+#include "closure/bitmatrix.hpp"
+#include "closure/algorithms/closure.hpp"
+#include "closure/algorithms/scc.hpp"
+#include "closure/graph/graph.hpp"
+
+namespace closure {
+
+struct SparseOptions {
+  // Worker threads; 0 picks automatically: every hardware thread when the condensation
+  // is large (components + edges >= 200,000), not too deep (components per level of its
+  // longest path >= 64) and not too dense (<= 32 edges per component, where nearly all
+  // edges are skipped and per-edge bookkeeping would dominate); one thread otherwise.
+  // Every thread count gives the same closure.
+  unsigned threads = 0;
+};
+
+// Sparse propagation on the condensation, components in reverse topological order:
+// reach(c) = OR over c -> d of ({d} | reach(d)), skipping every d already reached
+// (its reach is then already included: a transitive-reduction effect), with each row
+// held as a run of consecutive components right after c (which covers c's DFS subtree
+// in Tarjan's numbering) plus a bitset over only the words it touches. Returns a
+// kRagged Closure. Memory ~ the closure's words outside the runs, never C*C/8 up front.
+Closure closure_sparse(const Graph& g, const SparseOptions& options = {});
+// The same on a condensation the caller already has (the CLI times phases apart); its
+// ids must be topological as condense() makes them (c -> d implies c < d; checked,
+// std::invalid_argument otherwise).
+Closure closure_sparse(const Condensation& condensation, const SparseOptions& options = {});
+
+// The classic method, the benchmark peer (issue 4), deliberately plain: one thread, SCC
+// condensation, then for each component in reverse topological order OR each
+// successor's full-width row (and its bit) into its own row of a C x C row-major bitset.
+// Returns a kDense Closure. Memory: classic_memory_bytes(C).
+Closure closure_classic(const Graph& g);
+uint64_t classic_memory_bytes(size_t component_count);
+
+// In place: the strict closure of a strictly upper-triangular adjacency matrix (a DAG in
+// topological order), by the same propagation on its rows. A host fallback and test
+// reference for the triangular/recursive device methods; either word order.
+void close_upper_triangular(BitMatrix& m);
+
+}  // namespace closure

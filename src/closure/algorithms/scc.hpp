@@ -1,0 +1,50 @@
+// Strongly connected components (iterative Tarjan), the condensation DAG, topological order.
+#pragma once
+
+#include <cstdint>
+#include <optional>
+#include <vector>
+
+#include "closure/graph/graph.hpp"
+
+namespace closure {
+
+// Components numbered in TOPOLOGICAL order of the condensation: every edge between two
+// different components goes from a lower id to a higher one (c -> d implies c < d), so
+// component 0 has no incoming edges from other components and the last component has
+// no outgoing ones. The condensation's adjacency matrix in these ids is strictly upper
+// triangular -- what the triangular kernel and the propagation methods want.
+struct SccResult {
+  std::vector<vertex_t> component_of;  // vertex -> component id
+  std::vector<uint8_t> cyclic;         // per component: size > 1 or a self-loop (1), else 0
+  size_t component_count() const { return cyclic.size(); }
+};
+
+// Iterative Tarjan: O(n + m) time, no recursion (a 1,000,000-vertex path is fine).
+SccResult strongly_connected_components(const Graph& g);
+
+// The condensation DAG over component ids (edges c -> d, c < d, no duplicates, no
+// self-loops); labels are empty.
+Graph condensation_dag(const Graph& g, const SccResult& scc);
+
+// The same condensation as bare CSR arrays (successors of c: targets[offsets[c] ..
+// offsets[c+1]), ascending), for hot paths that skip Graph's re-sort of the edge list.
+struct CsrDag {
+  std::vector<uint64_t> offsets;  // component_count + 1
+  std::vector<vertex_t> targets;
+};
+CsrDag condensation_csr(const Graph& g, const SccResult& scc);
+
+struct Condensation {
+  SccResult scc;
+  Graph dag;
+};
+Condensation condense(const Graph& g);
+
+// A topological order (order[i] = the i-th vertex; every edge goes forward), or nullopt
+// if the graph has a cycle (a self-loop counts). Kahn's algorithm, smallest ids first
+// among ready vertices is NOT promised; only validity is.
+std::optional<std::vector<vertex_t>> topological_order(const Graph& g);
+bool is_dag(const Graph& g);
+
+}  // namespace closure

@@ -1,0 +1,34 @@
+// Dense closure drivers: move the matrix to the engine, run the algorithm, time phases.
+#include "closure/algorithms/square.hpp"
+
+#include <stdexcept>
+
+#include "closure/algorithms/dense_driver.hpp"
+#include "closure/engine/device_engine.hpp"
+#include "closure/engine/host_engine.hpp"
+
+namespace closure {
+BitMatrix dense_closure(const BitMatrix& adjacency, DenseAlgorithm algorithm, bool upper_triangular,
+                        ocl::Runtime* runtime, const BooleanParams& params, DenseStats* stats_out,
+                        size_t base_bits) {
+  if (adjacency.rows() != adjacency.cols())
+    throw std::invalid_argument("dense_closure: the matrix must be square");
+  if (algorithm == DenseAlgorithm::kRecursive && !upper_triangular)
+    throw std::invalid_argument(
+        "dense_closure: the recursive closure needs a DAG in topological order");
+  DenseStats stats;
+  BitMatrix result;
+  if (runtime) {
+    DeviceEngine engine(*runtime, params);
+    result = dense_closure_on(engine, adjacency, algorithm, upper_triangular, base_bits, stats);
+  } else {
+    HostEngine engine;
+    // The host engine splits on words; pad to whole words so blocks line up.
+    result = dense_closure_on(engine, adjacency.repadded({kWordBits, 1}), algorithm,
+                              upper_triangular, base_bits, stats);
+  }
+  if (stats_out) *stats_out = stats;
+  return result;
+}
+
+}  // namespace closure

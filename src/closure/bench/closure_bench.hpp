@@ -1,0 +1,56 @@
+// The closure benchmark of issue 4 for the host methods: sparse, the classic peer and
+// Boost.Graph, each timed and measured in a forked child, returning rows for a table.
+#pragma once
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "closure/graph/graph.hpp"
+
+namespace closure {
+
+struct HostClosureBenchOptions {
+  int repeats = 3;                                 // median of up to this many runs per method...
+  double repeat_budget_s = 5.0;                    // ...but no new run once this much time is spent
+  uint64_t memory_cap_bytes = uint64_t{12} << 30;  // per method; above it: refused
+  double timeout_s = 600;                          // a child still running after this is killed
+  unsigned sparse_threads = 0;                     // 0: automatic
+  bool run_sparse = true, run_classic = true, run_boost = true;
+  // compute_closure methods to time as well ("auto", "recursive", "condense", "square"),
+  // on `device` (as --device takes it; "" = the default device).
+  std::vector<std::string> product_methods;
+  std::string device;
+};
+
+struct HostClosureBenchRow {
+  std::string graph;
+  std::string method;  // "sparse", "classic", "boost", or a compute_closure method
+  size_t vertices = 0, edges = 0, components = 0;
+  // "ok", or why there is no time: "refused: ..." (estimate above the cap, not run),
+  // "failed: ..." (ran and failed: out of memory, a signal, the timeout).
+  std::string status;
+  bool ok() const { return status == "ok"; }
+  double seconds = 0;        // median wall time of the runs
+  std::vector<double> runs;  // every run's seconds
+  // The child's peak resident set (getrusage max RSS): the method's memory plus what
+  // every method shares, the input graph and the program's code (a few MB on GRAIL).
+  uint64_t peak_bytes = 0;
+  uint64_t estimate_bytes = 0;  // the estimate that was checked against the cap
+  uint64_t pairs = 0;           // closure pairs (strict)
+  bool agrees = true;           // pairs equal those of every other ok method
+};
+
+// Times each enabled method on g. Every method runs in a forked child (so an
+// out-of-memory Boost cannot take the caller down, and its peak memory is its own),
+// under RLIMIT_AS of the cap above the child's starting size. Timed: the closure
+// computation including its SCC condensation (sparse, classic) or Boost's
+// transitive_closure call (its adjacency_list copy of g is built outside the timer).
+std::vector<HostClosureBenchRow> bench_host_closure(const std::string& name, const Graph& g,
+                                                    const HostClosureBenchOptions& options = {});
+
+// A plain-text table of rows (one line per graph and method, speed-ups against classic
+// and Boost where both are ok).
+std::string format_host_closure_bench(const std::vector<HostClosureBenchRow>& rows);
+
+}  // namespace closure

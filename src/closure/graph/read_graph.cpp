@@ -1,0 +1,227 @@
+// Format names, detection and dispatch to the per-format readers.
+#include "closure/graph/read_graph.hpp"
+
+#include <algorithm>
+#include <cctype>
+#include <new>
+#include <stdexcept>
+
+#include "closure/graph/format_readers.hpp"
+#include "closure/graph/line_source.hpp"
+#include "closure/graph/text_scan.hpp"
+
+namespace closure {
+
+namespace {
+
+// Enough to see past a licence header of comments to the first data lines.
+constexpr size_t kSniffBytes = 64 * 1024;
+
+struct FormatName {
+  std::string_view name;
+  InputFormat format;
+};
+constexpr FormatName kFormatNames[] = {
+    {"auto", InputFormat::kAuto},
+    {"edges", InputFormat::kEdgeList},
+    {"gra", InputFormat::kGra},
+    {"dimacs", InputFormat::kDimacs},
+    {"mtx", InputFormat::kMatrixMarket},
+    {"dot", InputFormat::kDot},
+    {"edgelist", InputFormat::kEdgeList},
+    {"edge-list", InputFormat::kEdgeList},
+    {"snap", InputFormat::kEdgeList},
+    {"grail", InputFormat::kGra},
+    {"matrix-market", InputFormat::kMatrixMarket},
+    {"mm", InputFormat::kMatrixMarket},
+    {"gv", InputFormat::kDot},
+    {"graphviz", InputFormat::kDot},
+};
+
+std::string lower(std::string_view s) {
+  std::string out(s);
+  for (char& c : out)
+    if (c >= 'A' && c <= 'Z') c = static_cast<char>(c - 'A' + 'a');
+  return out;
+}
+
+bool starts_with_icase(std::string_view s, std::string_view prefix) {
+  return s.size() >= prefix.size() && text::iequals(s.substr(0, prefix.size()), prefix);
+}
+
+// The lowercase extension of the file name, looking through a trailing ".gz".
+std::string extension(const std::string& path) {
+  const size_t slash = path.find_last_of('/');
+  std::string name = lower(slash == std::string::npos ? path : path.substr(slash + 1));
+  if (name.size() > 3 && name.ends_with(".gz")) name.resize(name.size() - 3);
+  const size_t dot = name.find_last_of('.');
+  return dot == std::string::npos || dot == 0 ? std::string() : name.substr(dot + 1);
+}
+
+// Skips whitespace and DOT comments; false if the text ends first.
+bool skip_dot_blank(std::string_view s, size_t& i) {
+  bool line_start = true;
+  while (i < s.size()) {
+    const char c = s[i];
+    if (c == '\n') {
+      line_start = true;
+      ++i;
+    } else if (text::is_space(c)) {
+      ++i;
+    } else if ((c == '#' && line_start) || s.substr(i, 2) == "//") {
+      while (i < s.size() && s[i] != '\n') ++i;
+    } else if (s.substr(i, 2) == "/*") {
+      const size_t close = s.find("*/", i + 2);
+      if (close == std::string_view::npos) return false;
+      i = close + 2;
+    } else {
+      return true;
+    }
+  }
+  return false;
+}
+
+std::string_view dot_word(std::string_view s, size_t& i) {
+  const size_t start = i;
+  while (i < s.size() && (std::isalnum(static_cast<unsigned char>(s[i])) || s[i] == '_')) ++i;
+  return s.substr(start, i - start);
+}
+
+// "[strict] (graph|digraph) [id] {" at the start, after comments.
+bool looks_like_dot(std::string_view s) {
+  size_t i = 0;
+  if (!skip_dot_blank(s, i)) return false;
+  std::string_view word = dot_word(s, i);
+  if (text::iequals(word, "strict")) {
+    if (!skip_dot_blank(s, i)) return false;
+    word = dot_word(s, i);
+  }
+  if (!text::iequals(word, "graph") && !text::iequals(word, "digraph")) return false;
+  if (!skip_dot_blank(s, i)) return false;
+  if (s[i] == '"') {
+    const size_t close = s.find('"', i + 1);
+    if (close == std::string_view::npos) return false;
+    i = close + 1;
+  } else {
+    dot_word(s, i);
+  }
+  return skip_dot_blank(s, i) && s[i] == '{';
+}
+
+// Comment lines ("c ...") and then "p <word> <int> <int>".
+bool looks_like_dimacs(std::string_view s) {
+  while (!s.empty()) {
+    const size_t nl = s.find('\n');
+    const std::string_view line = s.substr(0, nl);
+    s = nl == std::string_view::npos ? std::string_view() : s.substr(nl + 1);
+    text::Tokens tokens(line);
+    std::string_view kind, problem, n, m;
+    if (!tokens.next(kind) || kind == "c") continue;
+    uint64_t x;
+    return kind == "p" && tokens.next(problem) && tokens.next(n) && tokens.next(m) &&
+           text::parse_unsigned(n, x) == text::NumberStatus::kOk &&
+           text::parse_unsigned(m, x) == text::NumberStatus::kOk;
+  }
+  return false;
+}
+
+InputFormat sniff(std::string_view s) {
+  if (s.starts_with("\xEF\xBB\xBF")) s.remove_prefix(3);
+  const std::string_view head = text::trim(s.substr(0, s.find('\n')));
+  if (starts_with_icase(text::trim(s), "%%MatrixMarket")) return InputFormat::kMatrixMarket;
+  if (head == "graph_for_greach") return InputFormat::kGra;
+  if (looks_like_dot(s)) return InputFormat::kDot;
+  if (looks_like_dimacs(s)) return InputFormat::kDimacs;
+  return InputFormat::kEdgeList;
+}
+
+ReadResult read_source(LineSource& src, const std::string& path, InputFormat format) {
+  const std::string_view head = src.peek(kSniffBytes);
+  if (src.at_end_of_data() && text::trim(head).empty())
+    src.fail_at(0, "empty file: expected a graph");
+  // Classic Mac files end lines with a bare '\r': read as one long line, an edge list would
+  // silently keep only its first edge, so refuse them outright.
+  const size_t cr = head.find('\r');
+  if (cr != std::string_view::npos && cr + 1 < head.size() && head[cr + 1] != '\n')
+    src.fail_at(1 + std::count(head.begin(), head.begin() + cr, '\n'),
+                "carriage return without a newline: convert old Mac line endings to '\\n'");
+  if (format == InputFormat::kAuto) format = detect_format(path, head);
+  try {
+    switch (format) {
+      case InputFormat::kEdgeList:
+        return detail::read_edge_list(src);
+      case InputFormat::kGra:
+        return detail::read_gra(src);
+      case InputFormat::kDimacs:
+        return detail::read_dimacs(src);
+      case InputFormat::kMatrixMarket:
+        return detail::read_matrix_market(src);
+      case InputFormat::kDot:
+        return detail::read_dot(src);
+      case InputFormat::kAuto:
+        break;
+    }
+  } catch (const std::bad_alloc&) {
+    src.fail("out of memory while reading the graph");
+  }
+  throw std::logic_error("read_graph: unhandled input format");
+}
+
+}  // namespace
+
+InputFormat parse_input_format(std::string_view name) {
+  for (const auto& f : kFormatNames)
+    if (text::iequals(name, f.name)) return f.format;
+  throw std::invalid_argument("unknown input format '" + std::string(name) +
+                              "' (expected auto, edges, gra, dimacs, mtx or dot)");
+}
+
+std::string_view format_name(InputFormat format) {
+  for (const auto& f : kFormatNames)
+    if (f.format == format) return f.name;
+  return "unknown";
+}
+
+InputFormat detect_format(const std::string& path, std::string_view first_bytes) {
+  const std::string ext = extension(path);
+  if (ext == "gra") return InputFormat::kGra;
+  if (ext == "mtx" || ext == "mm") return InputFormat::kMatrixMarket;
+  if (ext == "dot" || ext == "gv") return InputFormat::kDot;
+  if (ext == "dimacs" || ext == "gr" || ext == "max" || ext == "col") return InputFormat::kDimacs;
+  return sniff(first_bytes);
+}
+
+ReadResult read_graph(const std::string& path, InputFormat format) {
+  LineSource src(path);
+  return read_source(src, path, format);
+}
+
+ReadResult read_graph_from_string(std::string_view text, InputFormat format,
+                                  const std::string& name) {
+  LineSource src(text, name);
+  return read_source(src, name, format);
+}
+
+namespace detail {
+
+size_t checked_vertex_count(LineSource& src, std::string_view token, std::string_view what) {
+  size_t n = 0;
+  switch (text::parse_unsigned(token, n)) {
+    case text::NumberStatus::kOk:
+      break;
+    case text::NumberStatus::kNotNumber:
+      src.fail("expected the " + std::string(what) + " (an unsigned integer), found " +
+               text::quote(token));
+    case text::NumberStatus::kTooLarge:
+      n = SIZE_MAX;
+      break;
+  }
+  if (n > kMaxVertices)
+    src.fail(std::string(what) + " " + std::string(token) + " exceeds the supported maximum of " +
+             std::to_string(kMaxVertices) + " vertices");
+  return n;
+}
+
+}  // namespace detail
+
+}  // namespace closure

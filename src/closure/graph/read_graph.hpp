@@ -1,0 +1,46 @@
+// Reading graphs from files: edge lists, GRAIL .gra, DIMACS, Matrix Market and DOT, plain or
+// gzip-compressed, with format detection and InputError for every malformed input.
+#pragma once
+
+#include <cstddef>
+#include <string>
+#include <string_view>
+
+#include "closure/graph/graph.hpp"
+#include "closure/graph/input_error.hpp"
+
+namespace closure {
+
+enum class InputFormat { kAuto, kEdgeList, kGra, kDimacs, kMatrixMarket, kDot };
+
+// Accepts "auto", "edges", "gra", "dimacs", "mtx", "dot" (case-insensitive; also the aliases
+// "edgelist", "snap", "grail", "matrix-market", "mm", "gv", "graphviz"). Throws
+// std::invalid_argument listing the valid names.
+InputFormat parse_input_format(std::string_view name);
+// The canonical name parse_input_format accepts ("edges", "gra", ...).
+std::string_view format_name(InputFormat format);
+// The format a file is in: its extension first (a trailing .gz is looked through), then its
+// content. Never returns kAuto; falls back to kEdgeList.
+InputFormat detect_format(const std::string& path, std::string_view first_bytes);
+
+// Vertex counts beyond this are refused: a header such as `p sp 4000000000 1` must not make the
+// reader allocate gigabytes, and no closure method can handle so many vertices anyway (the
+// dense closure alone would need n*n/8 bytes).
+inline constexpr size_t kMaxVertices = size_t{1} << 27;
+
+struct ReadResult {
+  Graph graph;
+  InputFormat format = InputFormat::kAuto;  // the format actually read, never kAuto
+  // Edge records as the file wrote them, before duplicates collapse (an undirected DOT edge or
+  // a symmetric Matrix Market entry counts once). The GRAIL table's m counts these.
+  size_t edge_records = 0;
+};
+
+// Reads `path` ("-" = standard input). Throws InputError naming the file and line.
+ReadResult read_graph(const std::string& path, InputFormat format = InputFormat::kAuto);
+// The same over text in memory; `name` stands for the file in messages and, with kAuto, its
+// extension takes part in detection.
+ReadResult read_graph_from_string(std::string_view text, InputFormat format,
+                                  const std::string& name = "<string>");
+
+}  // namespace closure

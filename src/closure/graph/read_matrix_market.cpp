@@ -1,0 +1,118 @@
+// Matrix Market coordinate files as adjacency matrices: entry (i, j) is the edge i -> j, over
+// vertices 1..n; every stored entry is an edge, whatever its value.
+#include <algorithm>
+#include <string>
+#include <vector>
+
+#include "closure/graph/format_readers.hpp"
+#include "closure/graph/text_scan.hpp"
+
+namespace closure::detail {
+
+namespace {
+
+vertex_t index_of(LineSource& src, std::string_view token, size_t n, size_t size_line,
+                  const char* role) {
+  uint64_t v = 0;
+  if (text::parse_unsigned(token, v) == text::NumberStatus::kNotNumber)
+    src.fail(std::string("expected a ") + role + " index 1.." + std::to_string(n) + ", found " +
+             text::quote(token));
+  if (v == 0 || v > n)
+    src.fail(std::string(role) + " index " + std::string(token) + " is outside 1.." +
+             std::to_string(n) + " declared on line " + std::to_string(size_line));
+  return static_cast<vertex_t>(v - 1);
+}
+
+}  // namespace
+
+ReadResult read_matrix_market(LineSource& src) {
+  std::string_view line;
+  if (!src.next(line)) src.fail_at(1, "expected the '%%MatrixMarket' banner, found end of file");
+  text::Tokens banner(line);
+  std::string_view word, object, format, field, symmetry;
+  if (!banner.next(word) || !text::iequals(word, "%%MatrixMarket"))
+    src.fail("expected the banner '%%MatrixMarket matrix coordinate <field> <symmetry>', found " +
+             text::quote(line));
+  if (!banner.next(object) || !banner.next(format) || !banner.next(field) || !banner.next(symmetry))
+    src.fail("incomplete banner: expected '%%MatrixMarket matrix coordinate <field> <symmetry>'");
+  if (!text::iequals(object, "matrix"))
+    src.fail("expected the object 'matrix', found " + text::quote(object));
+  if (!text::iequals(format, "coordinate"))
+    src.fail("only the 'coordinate' format is supported, found " + text::quote(format));
+  size_t value_columns = 0;
+  if (text::iequals(field, "pattern")) {
+    value_columns = 0;
+  } else if (text::iequals(field, "integer") || text::iequals(field, "real")) {
+    value_columns = 1;
+  } else if (text::iequals(field, "complex")) {
+    value_columns = 2;
+  } else {
+    src.fail("expected the field 'pattern', 'integer', 'real' or 'complex', found " +
+             text::quote(field));
+  }
+  bool mirror = false;
+  if (text::iequals(symmetry, "symmetric") || text::iequals(symmetry, "skew-symmetric") ||
+      text::iequals(symmetry, "hermitian")) {
+    mirror = true;
+  } else if (!text::iequals(symmetry, "general")) {
+    src.fail(
+        "expected the symmetry 'general', 'symmetric', 'skew-symmetric' or 'hermitian', found " +
+        text::quote(symmetry));
+  }
+
+  // Comments, then the size line.
+  size_t size_line = 0, n = 0, nnz = 0;
+  while (src.next(line)) {
+    const std::string_view t = text::trim(line);
+    if (t.empty() || t[0] == '%') continue;
+    text::Tokens tokens(t);
+    std::string_view rows, cols, count;
+    if (!tokens.next(rows) || !tokens.next(cols) || !tokens.next(count))
+      src.fail("expected the size line 'rows columns entries', found " + text::quote(t));
+    const size_t r = checked_vertex_count(src, rows, "row count");
+    const size_t c = checked_vertex_count(src, cols, "column count");
+    if (r != c)
+      src.fail("the matrix is " + std::to_string(r) + " x " + std::to_string(c) +
+               "; an adjacency matrix must be square");
+    if (text::parse_unsigned(count, nnz) != text::NumberStatus::kOk)
+      src.fail("expected the entry count, found " + text::quote(count));
+    n = r;
+    size_line = src.line_number();
+    break;
+  }
+  if (size_line == 0) src.fail_at(0, "missing the size line 'rows columns entries'");
+
+  std::vector<Edge> edges;
+  edges.reserve(std::min<size_t>(nnz, size_t{1} << 24));
+  size_t records = 0;
+  while (src.next(line)) {
+    text::Tokens tokens(line);
+    std::string_view a, b, value;
+    if (!tokens.next(a) || a[0] == '%') continue;
+    if (!tokens.next(b))
+      src.fail("expected 'row column" + std::string(value_columns ? " value" : "") +
+               "', found only " + text::quote(a));
+    for (size_t k = 0; k < value_columns; ++k)
+      if (!tokens.next(value))
+        src.fail("expected " + std::to_string(value_columns) + " value column" +
+                 (value_columns > 1 ? "s" : "") + " after the row and column (field " +
+                 std::string(field) + ")");
+    if (records == nnz)
+      src.fail("more entries than the " + std::to_string(nnz) + " declared on line " +
+               std::to_string(size_line));
+    const vertex_t i = index_of(src, a, n, size_line, "row");
+    const vertex_t j = index_of(src, b, n, size_line, "column");
+    edges.emplace_back(i, j);
+    if (mirror && i != j) edges.emplace_back(j, i);
+    ++records;
+  }
+  if (records != nnz)
+    src.fail_at(size_line, "size line declares " + std::to_string(nnz) +
+                               " entries but the file has " + std::to_string(records));
+  std::vector<std::string> labels;
+  labels.reserve(n);
+  for (size_t v = 1; v <= n; ++v) labels.push_back(std::to_string(v));
+  return {Graph(n, std::move(edges), std::move(labels)), InputFormat::kMatrixMarket, records};
+}
+
+}  // namespace closure::detail

@@ -1,0 +1,153 @@
+// Boolean kernel launches: geometry from BooleanParams, shapes checked before launching.
+#include "closure/kernels/boolean_kernels.hpp"
+
+#include <climits>
+#include <stdexcept>
+
+#include "closure/ocl/error.hpp"
+
+namespace closure {
+
+// The kernels index words with 32-bit ints: refuse what they cannot address, rather than
+// let an index wrap.
+static void check_indexable(const DeviceBitMatrix& m) {
+  if (m.word_count() > size_t(INT32_MAX))
+    throw std::length_error("a " + std::to_string(m.rows) + " x " + std::to_string(m.cols) +
+                            " matrix has more than 2^31 words, more than the device kernels "
+                            "can index");
+}
+
+static constexpr const char* kProductFile = "boolean_mul.cl";
+static constexpr const char* kUtilFile = "boolean_util.cl";
+
+BooleanKernels::BooleanKernels(ocl::Runtime& runtime, BooleanParams params)
+    : runtime_(runtime), params_(params) {
+  params_.validate(runtime_.device());
+  cubic_ = runtime_.kernel(kProductFile, params_.build_options(), "clcubic_mul");
+  utri_ = runtime_.kernel(kProductFile, params_.build_options(), "clutri_mul");
+  differ_ = runtime_.kernel(kUtilFile, "-cl-std=CL1.2", "words_differ");
+  flag_ = cl::Buffer(runtime_.context(), CL_MEM_READ_WRITE, sizeof(cl_int));
+}
+
+DeviceBitMatrix BooleanKernels::allocate(size_t rows, size_t cols) {
+  DeviceBitMatrix m;
+  m.rows = rows;
+  m.cols = cols;
+  const Padding p = params_.padding();
+  m.rows_padded = round_up(std::max<size_t>(rows, 1), p.row_multiple);
+  m.words_padded = round_up(std::max<size_t>(ceil_div(cols, kWordBits), 1), p.word_multiple);
+  check_indexable(m);
+  ocl::checked("allocating a device matrix", [&] {
+    m.buffer = cl::Buffer(runtime_.context(), CL_MEM_READ_WRITE, m.bytes());
+    runtime_.queue().enqueueFillBuffer(m.buffer, word_t{0}, 0, m.bytes());
+    return 0;
+  });
+  return m;
+}
+
+DeviceBitMatrix BooleanKernels::upload(const BitMatrix& host) {
+  const bool fits = host.padding() == params_.padding() && host.order() == WordOrder::kColumnMajor;
+  const BitMatrix padded = fits ? BitMatrix() : host.repadded(params_.padding());
+  const BitMatrix& src = fits ? host : padded;
+  DeviceBitMatrix m;
+  m.rows = src.rows();
+  m.cols = src.cols();
+  m.rows_padded = src.rows_padded();
+  m.words_padded = src.words_padded();
+  check_indexable(m);
+  ocl::checked("uploading a matrix", [&] {
+    m.buffer = cl::Buffer(runtime_.context(), CL_MEM_READ_WRITE, m.bytes());
+    runtime_.queue().enqueueWriteBuffer(m.buffer, CL_TRUE, 0, m.bytes(), src.data());
+    return 0;
+  });
+  return m;
+}
+
+BitMatrix BooleanKernels::download(const DeviceBitMatrix& m) {
+  BitMatrix host(m.rows, m.cols, params_.padding());
+  ocl::checked("downloading a matrix", [&] {
+    runtime_.queue().enqueueReadBuffer(m.buffer, CL_TRUE, 0, m.bytes(), host.data());
+    return 0;
+  });
+  return host;
+}
+
+void BooleanKernels::copy(DeviceBitMatrix& dst, const DeviceBitMatrix& src) {
+  if (dst.bytes() != src.bytes()) throw std::invalid_argument("BooleanKernels::copy: sizes differ");
+  ocl::checked("copying a device matrix", [&] {
+    runtime_.queue().enqueueCopyBuffer(src.buffer, dst.buffer, 0, 0, src.bytes());
+    return 0;
+  });
+}
+
+void BooleanKernels::check_shapes(const DeviceBitMatrix& c, const DeviceBitMatrix& a,
+                                  const DeviceBitMatrix& b, const char* what) const {
+  if (a.cols != b.rows || c.rows != a.rows || c.cols != b.cols ||
+      b.rows_padded != 32 * a.words_padded || c.rows_padded != a.rows_padded ||
+      c.words_padded != b.words_padded)
+    throw std::invalid_argument(std::string(what) + ": operand shapes do not agree");
+}
+
+cl::Event BooleanKernels::cubic_mul(DeviceBitMatrix& c, const DeviceBitMatrix& a,
+                                    const DeviceBitMatrix& b) {
+  check_shapes(c, a, b, "cubic_mul");
+  const size_t a_bytes = params_.a_buffer_words() * sizeof(word_t);
+  const size_t b_bytes = params_.b_buffer_words() * sizeof(word_t);
+  const size_t tm = params_.tile_m, tw = params_.words_per_item();
+  return ocl::checked("launching clcubic_mul", [&] {
+    cubic_.setArg(0, c.buffer);
+    cubic_.setArg(1, a.buffer);
+    cubic_.setArg(2, b.buffer);
+    cubic_.setArg(3, cl::Local(a_bytes));
+    cubic_.setArg(4, cl::Local(b_bytes));
+    cubic_.setArg(5, cl_int(a.rows_padded));
+    cubic_.setArg(6, cl_int(32 * a.words_padded));
+    cl::Event e;
+    runtime_.queue().enqueueNDRangeKernel(cubic_, cl::NullRange,
+                                          cl::NDRange(c.rows_padded / tm, c.words_padded / tw),
+                                          params_.local_size(), nullptr, &e);
+    return e;
+  });
+}
+
+cl::Event BooleanKernels::utri_mul(DeviceBitMatrix& c, const DeviceBitMatrix& a,
+                                   const DeviceBitMatrix& b) {
+  check_shapes(c, a, b, "utri_mul");
+  if (a.rows != a.cols || b.rows != b.cols)
+    throw std::invalid_argument("utri_mul: operands must be square");
+  const size_t a_bytes = params_.a_buffer_words() * sizeof(word_t);
+  const size_t b_bytes = params_.b_buffer_words() * sizeof(word_t);
+  const size_t tm = params_.tile_m, tw = params_.words_per_item();
+  return ocl::checked("launching clutri_mul", [&] {
+    utri_.setArg(0, c.buffer);
+    utri_.setArg(1, a.buffer);
+    utri_.setArg(2, b.buffer);
+    utri_.setArg(3, cl::Local(a_bytes));
+    utri_.setArg(4, cl::Local(b_bytes));
+    utri_.setArg(5, cl_int(a.rows_padded));
+    cl::Event e;
+    runtime_.queue().enqueueNDRangeKernel(utri_, cl::NullRange,
+                                          cl::NDRange(c.rows_padded / tm, c.words_padded / tw),
+                                          params_.local_size(), nullptr, &e);
+    return e;
+  });
+}
+
+bool BooleanKernels::differ(const DeviceBitMatrix& a, const DeviceBitMatrix& b) {
+  if (a.word_count() != b.word_count()) return true;
+  return ocl::checked("comparing device matrices", [&] {
+    auto& q = runtime_.queue();
+    q.enqueueFillBuffer(flag_, cl_int{0}, 0, sizeof(cl_int));
+    differ_.setArg(0, a.buffer);
+    differ_.setArg(1, b.buffer);
+    differ_.setArg(2, flag_);
+    differ_.setArg(3, cl_int(a.word_count()));
+    q.enqueueNDRangeKernel(differ_, cl::NullRange, cl::NDRange(round_up(a.word_count(), 256)),
+                           cl::NullRange);
+    cl_int flag = 0;
+    q.enqueueReadBuffer(flag_, CL_TRUE, 0, sizeof flag, &flag);
+    return flag != 0;
+  });
+}
+
+}  // namespace closure

@@ -1,0 +1,51 @@
+// Host side of the Boolean kernels: device matrices in the packed layout, the cubic and
+// triangular products, and the on-device helpers repeated squaring needs.
+#pragma once
+
+#include <CL/opencl.hpp>
+
+#include "closure/bitmatrix.hpp"
+#include "closure/kernels/boolean_params.hpp"
+#include "closure/ocl/runtime.hpp"
+
+namespace closure {
+
+// A BitMatrix living in a device buffer, padded to the kernels' tiles.
+struct DeviceBitMatrix {
+  cl::Buffer buffer;
+  size_t rows = 0, cols = 0;
+  size_t rows_padded = 0, words_padded = 0;
+  size_t word_count() const { return rows_padded * words_padded; }
+  size_t bytes() const { return word_count() * sizeof(word_t); }
+};
+
+class BooleanKernels {
+ public:
+  BooleanKernels(ocl::Runtime& runtime, BooleanParams params);
+
+  const BooleanParams& params() const { return params_; }
+  ocl::Runtime& runtime() { return runtime_; }
+
+  DeviceBitMatrix allocate(size_t rows, size_t cols);  // zero-filled
+  DeviceBitMatrix upload(const BitMatrix& m);          // re-pads to the tiles if needed
+  BitMatrix download(const DeviceBitMatrix& m);
+  void copy(DeviceBitMatrix& dst, const DeviceBitMatrix& src);
+
+  // C |= A * B over the Boolean semiring (shapes must agree). Returns the kernel's event.
+  cl::Event cubic_mul(DeviceBitMatrix& c, const DeviceBitMatrix& a, const DeviceBitMatrix& b);
+  // The same for upper-triangular square operands; tiles known to be zero are skipped.
+  cl::Event utri_mul(DeviceBitMatrix& c, const DeviceBitMatrix& a, const DeviceBitMatrix& b);
+  // True if a and b differ in any word; only one int is read back.
+  bool differ(const DeviceBitMatrix& a, const DeviceBitMatrix& b);
+
+ private:
+  void check_shapes(const DeviceBitMatrix& c, const DeviceBitMatrix& a, const DeviceBitMatrix& b,
+                    const char* what) const;
+
+  ocl::Runtime& runtime_;
+  BooleanParams params_;
+  cl::Kernel cubic_, utri_, differ_;
+  cl::Buffer flag_;
+};
+
+}  // namespace closure

@@ -1,0 +1,276 @@
+// Host side of the tensor-core Boolean product: parameters, the vendor guard with its
+// silent fallback, the layout passes and the launch of mma_mul.
+#include "closure/kernels/boolean_mma.hpp"
+
+#include <cstdlib>
+#include <sstream>
+#include <stdexcept>
+#include <string_view>
+
+#include "closure/kernels/param_text.hpp"
+#include "closure/ocl/error.hpp"
+
+namespace closure {
+
+static constexpr const char* kMmaFile = "boolean_mma.cl";
+
+std::string MmaParams::build_options(bool ptx) const {
+  std::string o =
+      "-cl-std=CL1.2 -DMMA_WM=" + std::to_string(warp_m) + " -DMMA_WN=" + std::to_string(warp_n) +
+      " -DMMA_WARPS_M=" + std::to_string(warps_m) + " -DMMA_WARPS_N=" + std::to_string(warps_n) +
+      " -DMMA_KSTEPS=" + std::to_string(k_steps) + " -DMMA_GROUP_M=" + std::to_string(group_m) +
+      " -DMMA_STAGES=" + std::to_string(stages);
+  return ptx ? o + " -DMMA_PTX=1" : o;
+}
+
+std::string MmaParams::to_string() const {
+  return "warp_m=" + std::to_string(warp_m) + ",warp_n=" + std::to_string(warp_n) +
+         ",warps_m=" + std::to_string(warps_m) + ",warps_n=" + std::to_string(warps_n) +
+         ",k_steps=" + std::to_string(k_steps) + ",group_m=" + std::to_string(group_m) +
+         ",stages=" + std::to_string(stages);
+}
+
+static bool one_of(int v, std::initializer_list<int> allowed) {
+  for (int a : allowed)
+    if (v == a) return true;
+  return false;
+}
+
+void MmaParams::validate(const ocl::DeviceInfo& device) const {
+  const std::string what = "MMA parameters " + to_string();
+  if (!one_of(warp_m, {16, 32, 64, 128}) || !one_of(warp_n, {32, 64, 128}) ||
+      !one_of(warps_m, {1, 2, 4, 8}) || !one_of(warps_n, {1, 2, 4, 8}) ||
+      !one_of(k_steps, {1, 2, 4}) || group_m < 1 || group_m > 64 || !one_of(stages, {0, 3, 4}))
+    throw std::invalid_argument(what +
+                                " out of range (warp_m 16/32/64/128, warp_n 32/64/128, warps_m "
+                                "and warps_n 1/2/4/8, k_steps 1/2/4, group_m 1..64, stages "
+                                "0/3/4)");
+  // Accumulators are one register each; past 128 a warp tile spills.
+  if (warp_m * warp_n / 32 > 128)
+    throw std::invalid_argument(what + " need " + std::to_string(warp_m * warp_n / 32) +
+                                " accumulator registers per work-item (at most 128)");
+  // The write-back gathers the block's words in the stages' local memory.
+  if (block_cols() > 512 * k_steps)
+    throw std::invalid_argument(what + ": a block's columns exceed 512 * k_steps");
+  if (size_t(threads()) > device.max_work_group)
+    throw std::invalid_argument(what + " need work-groups of " + std::to_string(threads()) +
+                                " work-items; " + device.name + " allows " +
+                                std::to_string(device.max_work_group));
+  if (local_bytes() > device.local_mem_bytes)
+    throw std::invalid_argument(what + " need " + std::to_string(local_bytes()) +
+                                " bytes of local memory; " + device.name + " has " +
+                                std::to_string(device.local_mem_bytes));
+}
+
+MmaParams parse_mma_params(const std::string& text, MmaParams base) {
+  parse_key_values(text, "warp_m, warp_n, warps_m, warps_n, k_steps, group_m, stages",
+                   [&](const std::string& key, int value) {
+                     int* field = key == "warp_m"    ? &base.warp_m
+                                  : key == "warp_n"  ? &base.warp_n
+                                  : key == "warps_m" ? &base.warps_m
+                                  : key == "warps_n" ? &base.warps_n
+                                  : key == "k_steps" ? &base.k_steps
+                                  : key == "group_m" ? &base.group_m
+                                  : key == "stages"  ? &base.stages
+                                                     : nullptr;
+                     if (field) *field = value;
+                     return field != nullptr;
+                   });
+  return base;
+}
+
+namespace {
+
+struct MmaTuningRow {
+  std::string_view device_substring;  // "" = any
+  MmaParams params;
+};
+
+// Winners of `closure bench bool --sweep` (docs/benchmarks.md); first match wins.
+constexpr MmaTuningRow kMmaTable[] = {
+    // 128 x 128 blocks of four 64 x 64 warps, two K blocks a stage through registers:
+    // 2.3e15 MAC/s at n = 16384 in the sweep, 2.45e15 at 32768 (58% of mma.sync's peak).
+    {"H200", {64, 64, 2, 2, 2, 16, 0}},
+    {"", {64, 64, 2, 2, 2, 16, 0}},
+};
+
+}  // namespace
+
+MmaParams tuned_mma_params(const ocl::DeviceInfo& device) {
+  MmaParams params;
+  for (const auto& row : kMmaTable)
+    if (device.name.find(row.device_substring) != std::string::npos) {
+      params = row.params;
+      break;
+    }
+  if (const char* env = std::getenv(kMmaParamsEnv); env && *env)
+    params = parse_mma_params(env, params);
+  return params;
+}
+
+bool mma_device_supported(const ocl::DeviceInfo& device) {
+  // NVIDIA's own OpenCL platform (not PoCL's CUDA back end, whose vendor string is the
+  // same): only its compiler is known to pass inline PTX through to ptxas.
+  return device.is_gpu && device.vendor.find("NVIDIA") != std::string::npos &&
+         device.platform.find("NVIDIA") != std::string::npos;
+}
+
+BooleanMma::BooleanMma(ocl::Runtime& runtime, Mode mode)
+    : BooleanMma(runtime, tuned_mma_params(runtime.device()), mode) {}
+
+BooleanMma::BooleanMma(ocl::Runtime& runtime, MmaParams params, Mode mode)
+    : runtime_(runtime), params_(params) {
+  build(mode);
+}
+
+void BooleanMma::build(Mode mode) {
+  const bool ptx = mode == Mode::kAuto;
+  if (ptx && !mma_device_supported(runtime_.device())) {
+    reason_ = "not an NVIDIA OpenCL device";
+    return;
+  }
+  if (const char* env = std::getenv(kMmaSwitchEnv); ptx && env && std::string(env) == "off") {
+    reason_ = std::string("switched off by ") + kMmaSwitchEnv + "=off";
+    return;
+  }
+  try {
+    params_.validate(runtime_.device());
+    const std::string options = params_.build_options(ptx);
+    transpose_ = runtime_.kernel(kMmaFile, options, "bit_transpose");
+    pack_ = runtime_.kernel(kMmaFile, options, "mma_pack");
+    pack_t_ = runtime_.kernel(kMmaFile, options, "mma_pack_transposed");
+    mul_ = runtime_.kernel(kMmaFile, options, "mma_mul");
+  } catch (const std::exception& e) {
+    // The portable kernels serve instead; the reason is kept for `closure bench bool`.
+    reason_ = std::string("MMA kernels did not build: ") + e.what();
+    return;
+  }
+  available_ = true;
+  if (ptx && !self_check()) {
+    available_ = false;
+    reason_ = "MMA self-check against the host product failed";
+  }
+}
+
+// One small product of awkward shape against the naive host reference, so that a driver
+// or layout surprise can only cost speed, never a wrong closure.
+bool BooleanMma::self_check() {
+  try {
+    const BitMatrix a = BitMatrix::random(200, 700, 0.01, 1),
+                    b = BitMatrix::random(700, 333, 0.01, 2);
+    BitMatrix expect = BitMatrix::random(200, 333, 0.001, 3);
+    auto to_device = [&](const BitMatrix& m) {
+      DeviceBitMatrix d;
+      d.rows = m.rows();
+      d.cols = m.cols();
+      d.rows_padded = m.rows_padded();
+      d.words_padded = m.words_padded();
+      d.buffer = cl::Buffer(runtime_.context(), CL_MEM_READ_WRITE | CL_MEM_COPY_HOST_PTR, m.bytes(),
+                            const_cast<word_t*>(m.data()));
+      return d;
+    };
+    DeviceBitMatrix da = to_device(a), db = to_device(b), dc = to_device(expect);
+    multiply_or(dc, da, db);
+    naive_multiply_or(expect, a, b);
+    BitMatrix got(200, 333);
+    runtime_.queue().enqueueReadBuffer(dc.buffer, CL_TRUE, 0, got.bytes(), got.data());
+    return got == expect && got.padding_is_zero();
+  } catch (const std::exception&) {
+    return false;
+  }
+}
+
+cl::Buffer& BooleanMma::scratch(cl::Buffer& buffer, size_t& have, size_t bytes) {
+  if (bytes > have) {
+    buffer = cl::Buffer(runtime_.context(), CL_MEM_READ_WRITE, bytes);
+    have = bytes;
+  }
+  return buffer;
+}
+
+DeviceBitMatrix BooleanMma::transpose(const DeviceBitMatrix& x) {
+  if (!available_) throw std::logic_error("BooleanMma::transpose: " + reason_);
+  DeviceBitMatrix t;
+  t.rows = x.cols;
+  t.cols = x.rows;
+  t.rows_padded = 32 * x.words_padded;
+  t.words_padded = ceil_div(x.rows_padded, kWordBits);
+  ocl::checked("transposing a device matrix", [&] {
+    t.buffer = cl::Buffer(runtime_.context(), CL_MEM_READ_WRITE, t.bytes());
+    transpose_.setArg(0, t.buffer);
+    transpose_.setArg(1, x.buffer);
+    transpose_.setArg(2, cl_int(x.rows_padded));
+    transpose_.setArg(3, cl_int(x.words_padded));
+    transpose_.setArg(4, cl_int(t.rows_padded));
+    runtime_.queue().enqueueNDRangeKernel(
+        transpose_, cl::NullRange, cl::NDRange(t.rows_padded, t.words_padded), cl::NDRange(32, 1));
+    return 0;
+  });
+  return t;
+}
+
+cl::Event BooleanMma::multiply_or(DeviceBitMatrix& c, const DeviceBitMatrix& a,
+                                  const DeviceBitMatrix& b, bool upper_triangular) {
+  if (!available_) throw std::logic_error("BooleanMma::multiply_or: " + reason_);
+  if (a.cols != b.rows || c.rows != a.rows || c.cols != b.cols)
+    throw std::invalid_argument("BooleanMma::multiply_or: operand shapes do not agree");
+  if (upper_triangular && (a.rows != a.cols || b.rows != b.cols))
+    throw std::invalid_argument("BooleanMma::multiply_or: triangular operands must be square");
+  const size_t bm = params_.block_rows(), bn = params_.block_cols();
+  const size_t a_rowblocks = round_up(a.rows_padded, bm) / 16;
+  // B^T has B.cols rows (padded to B's words) and B.rows_padded bits of K.
+  const size_t b_rowblocks = round_up(32 * b.words_padded, bn) / 16;
+  const size_t k_words = std::max(a.words_padded, ceil_div(b.rows_padded, kWordBits));
+  const size_t kblocks = round_up(ceil_div(k_words, 8), size_t(params_.k_steps));
+  const size_t pa_words = kblocks * a_rowblocks * 128, pb_words = kblocks * b_rowblocks * 128;
+
+  return ocl::checked("running the MMA Boolean product", [&] {
+    auto& q = runtime_.queue();
+    layout_events_.clear();
+    cl::Buffer& pa = scratch(pa_, pa_bytes_, pa_words * sizeof(word_t));
+    cl::Buffer& pb = scratch(pb_, pb_bytes_, pb_words * sizeof(word_t));
+    auto pack = [&](cl::Kernel& k, cl::Buffer& p, const DeviceBitMatrix& x, size_t rowblocks,
+                    size_t group, size_t groups) {
+      k.setArg(0, p);
+      k.setArg(1, x.buffer);
+      k.setArg(2, cl_int(x.rows_padded));
+      k.setArg(3, cl_int(x.words_padded));
+      k.setArg(4, cl_int(rowblocks));
+      cl::Event e;
+      q.enqueueNDRangeKernel(k, cl::NullRange, cl::NDRange(group * groups, kblocks),
+                             cl::NDRange(group, 1), nullptr, &e);
+      layout_events_.push_back(e);
+    };
+    pack(pack_, pa, a, a_rowblocks, 128, a_rowblocks);
+    pack(pack_t_, pb, b, b_rowblocks, 256, b_rowblocks / 2);
+
+    const size_t blocks = (a_rowblocks * 16 / bm) * (b_rowblocks * 16 / bn);
+    mul_.setArg(0, c.buffer);
+    mul_.setArg(1, pa);
+    mul_.setArg(2, pb);
+    mul_.setArg(3, cl_int(c.rows_padded));
+    mul_.setArg(4, cl_int(c.words_padded));
+    mul_.setArg(5, cl_int(a_rowblocks));
+    mul_.setArg(6, cl_int(b_rowblocks));
+    mul_.setArg(7, cl_int(kblocks));
+    mul_.setArg(8, cl_int(upper_triangular ? 1 : 0));
+    q.enqueueNDRangeKernel(mul_, cl::NullRange, cl::NDRange(blocks * params_.threads()),
+                           cl::NDRange(params_.threads()), nullptr, &product_event_);
+    return product_event_;
+  });
+}
+
+BooleanMma::Timing BooleanMma::last_timing() const {
+  Timing t;
+  for (const auto& e : layout_events_) {
+    e.wait();
+    t.layout_s += ocl::event_seconds(e);
+  }
+  if (product_event_()) {
+    product_event_.wait();
+    t.product_s = ocl::event_seconds(product_event_);
+  }
+  return t;
+}
+
+}  // namespace closure

@@ -1,0 +1,79 @@
+// FloatGemmParams and BookMmulParams: the one parameter set of each float kernel family.
+// Each renders its build options, keys the program cache and sizes its launches.
+#pragma once
+
+#include <CL/opencl.hpp>
+#include <functional>
+#include <string>
+
+#include "closure/ocl/device.hpp"
+
+namespace closure {
+
+// kernels/float_gemm.cl: myAdd, myGEMM1, myGEMM1b, myGEMM2 and MatrixMulKernel.
+struct FloatGemmParams {
+  int ts = 16;          // TS: myGEMM2's work-groups and local tiles are TS x TS
+  int tile_width = 16;  // TILE_WIDTH: the same for MatrixMulKernel
+  int group = 16;       // myAdd/myGEMM1/myGEMM1b work-groups are group x group (launch only)
+
+  std::string build_options() const;
+  std::string to_string() const;  // "ts=16,tile_width=16,group=16"
+  // Local memory of one work-group: two tiles of floats.
+  size_t gemm2_local_bytes() const { return 2 * sizeof(float) * size_t(ts) * ts; }
+  size_t tiled_local_bytes() const { return 2 * sizeof(float) * size_t(tile_width) * tile_width; }
+
+  // Launch geometry for an M x N result (column-major family: dimension 0 walks rows;
+  // myGEMM1b and MatrixMulKernel walk columns along dimension 0). Ranges are rounded up to
+  // whole work-groups; the kernels guard the edges.
+  cl::NDRange simple_local() const { return {size_t(group), size_t(group)}; }
+  cl::NDRange simple_global(size_t dim0, size_t dim1) const;
+  cl::NDRange gemm2_local() const { return {size_t(ts), size_t(ts)}; }
+  cl::NDRange gemm2_global(size_t m, size_t n) const;
+  cl::NDRange tiled_local() const { return {size_t(tile_width), size_t(tile_width)}; }
+  cl::NDRange tiled_global(size_t m, size_t n) const;  // (columns, rows)
+
+  // Throws std::invalid_argument, naming the limit, when the device cannot run these
+  // parameters (work-group size, local memory) or they are out of range.
+  void validate(const ocl::DeviceInfo& device) const;
+  bool operator==(const FloatGemmParams&) const = default;
+};
+
+// kernels/book_mmul.cl: mmul_element, mmul_row, mmul_row_private, mmul_row_private_local.
+struct BookMmulParams {
+  int row_group = 250;   // work-items per group of the row kernels (the book's choice)
+  int private_k = 1024;  // PRIVATE_K: floats of A's row / B's column held per chunk of K
+
+  std::string build_options() const;
+  std::string to_string() const;  // "row_group=250,private_k=1024"
+  size_t local_bytes() const { return sizeof(float) * size_t(private_k); }  // Bwrk
+
+  // mmul_element: the exact M x N range with the local size left to the implementation,
+  // as in the book (the kernel guards its range itself).
+  cl::NDRange element_global(size_t m, size_t n) const { return {m, n}; }
+  cl::NDRange row_local() const { return {size_t(row_group)}; }
+  cl::NDRange row_global(size_t m) const;
+
+  void validate(const ocl::DeviceInfo& device) const;
+  bool operator==(const BookMmulParams&) const = default;
+};
+
+// Parse "ts=8,tile_width=32" / "row_group=64,private_k=512" (keys may be left out);
+// throw std::invalid_argument on anything else.
+FloatGemmParams parse_float_gemm_params(const std::string& text, FloatGemmParams base = {});
+BookMmulParams parse_book_mmul_params(const std::string& text, BookMmulParams base = {});
+
+// Shared by the float parameter sets (here and sgemm_tuned_params.*), so that every one
+// words its refusals alike. Each throws std::invalid_argument naming the limit.
+namespace float_params_detail {
+void check_range(const std::string& what, const char* key, int value, int lo, int hi);
+void check_group(const std::string& what, const char* kernel, size_t items,
+                 const ocl::DeviceInfo& device);
+void check_local(const std::string& what, const char* kernel, size_t bytes,
+                 const ocl::DeviceInfo& device);
+// Applies each "key=value" of `text` through `set(key, value)`, which returns false for
+// an unknown key; `keys` lists the known ones for the message.
+void parse_pairs(const std::string& text, const char* keys,
+                 const std::function<bool(const std::string&, int)>& set);
+}  // namespace float_params_detail
+
+}  // namespace closure

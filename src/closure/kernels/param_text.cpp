@@ -1,0 +1,32 @@
+// "key=value" lists for kernel parameter overrides.
+#include "closure/kernels/param_text.hpp"
+
+#include <sstream>
+#include <stdexcept>
+
+namespace closure {
+
+void parse_key_values(const std::string& text, const char* keys,
+                      const std::function<bool(const std::string&, int)>& set) {
+  std::stringstream in(text);
+  std::string item;
+  while (std::getline(in, item, ',')) {
+    if (item.empty()) continue;
+    const auto eq = item.find('=');
+    if (eq == std::string::npos)
+      throw std::invalid_argument("expected key=value, got '" + item + "'");
+    const std::string key = item.substr(0, eq);
+    int value = 0;
+    try {
+      size_t used = 0;
+      value = std::stoi(item.substr(eq + 1), &used);
+      if (used != item.size() - eq - 1) throw std::invalid_argument("trailing characters");
+    } catch (const std::exception&) {
+      throw std::invalid_argument("not a number in '" + item + "'");
+    }
+    if (!set(key, value))
+      throw std::invalid_argument("unknown kernel parameter '" + key + "' (" + keys + ")");
+  }
+}
+
+}  // namespace closure

@@ -1,0 +1,97 @@
+// Device discovery and the deterministic device choice.
+#include "closure/ocl/device.hpp"
+
+#include <algorithm>
+#include <cctype>
+#include <cstdlib>
+#include <stdexcept>
+
+namespace closure::ocl {
+
+std::string DeviceInfo::describe() const {
+  return name + " (" + platform + ", " +
+         (is_gpu   ? "GPU"
+          : is_cpu ? "CPU"
+                   : "accelerator") +
+         ", " + std::to_string(compute_units) + " compute units)";
+}
+
+std::vector<DeviceInfo> list_devices() {
+  std::vector<DeviceInfo> out;
+  std::vector<cl::Platform> platforms;
+  try {
+    cl::Platform::get(&platforms);
+  } catch (const cl::Error&) {
+    return out;  // CL_PLATFORM_NOT_FOUND_KHR: no ICD installed, the host path serves
+  }
+  for (const auto& p : platforms) {
+    std::vector<cl::Device> devices;
+    try {
+      p.getDevices(CL_DEVICE_TYPE_ALL, &devices);
+    } catch (const cl::Error&) {
+      continue;
+    }
+    for (const auto& d : devices) {
+      DeviceInfo info;
+      info.index = out.size();
+      info.platform = p.getInfo<CL_PLATFORM_NAME>();
+      info.name = d.getInfo<CL_DEVICE_NAME>();
+      info.vendor = d.getInfo<CL_DEVICE_VENDOR>();
+      info.driver_version = d.getInfo<CL_DRIVER_VERSION>();
+      info.opencl_version = d.getInfo<CL_DEVICE_VERSION>();
+      const auto type = d.getInfo<CL_DEVICE_TYPE>();
+      info.is_gpu = type & CL_DEVICE_TYPE_GPU;
+      info.is_cpu = type & CL_DEVICE_TYPE_CPU;
+      info.compute_units = d.getInfo<CL_DEVICE_MAX_COMPUTE_UNITS>();
+      info.local_mem_bytes = d.getInfo<CL_DEVICE_LOCAL_MEM_SIZE>();
+      info.global_mem_bytes = d.getInfo<CL_DEVICE_GLOBAL_MEM_SIZE>();
+      info.max_alloc_bytes = d.getInfo<CL_DEVICE_MAX_MEM_ALLOC_SIZE>();
+      info.max_work_group = d.getInfo<CL_DEVICE_MAX_WORK_GROUP_SIZE>();
+      info.device = d;
+      info.platform_handle = p;
+      out.push_back(std::move(info));
+    }
+  }
+  return out;
+}
+
+static std::string lower(std::string s) {
+  std::transform(s.begin(), s.end(), s.begin(), [](unsigned char c) { return std::tolower(c); });
+  return s;
+}
+
+std::optional<DeviceInfo> choose_device(const std::string& flag) {
+  std::string spec = flag;
+  if (spec.empty())
+    if (const char* env = std::getenv(kDeviceEnv)) spec = env;
+  spec = lower(spec);
+  if (spec == "host") return std::nullopt;
+  const auto devices = list_devices();
+  auto first = [&](bool gpu) -> std::optional<DeviceInfo> {
+    for (const auto& d : devices)
+      if (gpu ? d.is_gpu : d.is_cpu) return d;
+    return std::nullopt;
+  };
+  if (spec.empty() || spec == "auto") {
+    if (auto d = first(true)) return d;
+    if (auto d = first(false)) return d;
+    if (!devices.empty()) return devices.front();
+    return std::nullopt;
+  }
+  if (spec == "gpu" || spec == "cpu") {
+    if (auto d = first(spec == "gpu")) return d;
+    throw std::invalid_argument("no OpenCL " + spec + " device found (see `closure devices`)");
+  }
+  if (std::all_of(spec.begin(), spec.end(), [](unsigned char c) { return std::isdigit(c); })) {
+    const size_t i = std::stoul(spec);
+    if (i < devices.size()) return devices[i];
+    throw std::invalid_argument("device index " + spec + " out of range: " +
+                                std::to_string(devices.size()) + " OpenCL device(s) found");
+  }
+  for (const auto& d : devices)
+    if (lower(d.name).find(spec) != std::string::npos) return d;
+  throw std::invalid_argument("no OpenCL device matches '" + spec +
+                              "' (use an index, gpu, cpu, host or part of a device name)");
+}
+
+}  // namespace closure::ocl

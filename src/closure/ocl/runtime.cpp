@@ -1,0 +1,116 @@
+// Context, queue and the two-level program cache (memory, then disk binaries).
+#include "closure/ocl/runtime.hpp"
+
+#include <unistd.h>
+
+#include <cstdio>
+#include <cstdlib>
+#include <filesystem>
+#include <fstream>
+#include <sstream>
+
+#include "closure/ocl/error.hpp"
+#include "closure/ocl/kernel_source.hpp"
+
+namespace closure::ocl {
+namespace fs = std::filesystem;
+
+std::string program_cache_dir() {
+  if (const char* d = std::getenv("CLOSURE_CACHE_DIR"); d && *d)
+    return std::string(d) == "off" ? std::string() : std::string(d);
+  if (const char* x = std::getenv("XDG_CACHE_HOME"); x && *x) return std::string(x) + "/closure";
+  if (const char* h = std::getenv("HOME"); h && *h) return std::string(h) + "/.cache/closure";
+  return {};
+}
+
+// FNV-1a, 64 bits: a stable key across runs and compilers (std::hash is neither).
+static uint64_t fnv1a(const std::string& text, uint64_t h = 1469598103934665603ull) {
+  for (unsigned char c : text) h = (h ^ c) * 1099511628211ull;
+  return h;
+}
+
+Runtime::Runtime(DeviceInfo device) : device_(std::move(device)) {
+  checked("creating the OpenCL context and queue", [&] {
+    context_ = cl::Context(device_.device);
+    queue_ = cl::CommandQueue(context_, device_.device, CL_QUEUE_PROFILING_ENABLE);
+    return 0;
+  });
+}
+
+cl::Program Runtime::build(const std::string& source, const std::string& options) {
+  const std::string identity = device_.platform + '\n' + device_.name + '\n' +
+                               device_.driver_version + '\n' + device_.opencl_version + '\n' +
+                               options + '\n' + source;
+  char key[17];
+  std::snprintf(key, sizeof key, "%016llx", static_cast<unsigned long long>(fnv1a(identity)));
+  const std::string dir = program_cache_dir();
+  const std::string path = dir.empty() ? std::string() : dir + "/" + key + ".bin";
+
+  if (!path.empty() && fs::exists(path)) {
+    try {
+      std::ifstream in(path, std::ios::binary);
+      std::vector<unsigned char> binary((std::istreambuf_iterator<char>(in)), {});
+      cl::Program p(context_, {device_.device}, cl::Program::Binaries{binary});
+      p.build({device_.device}, options.c_str());
+      ++stats_.disk_hits;
+      return p;
+    } catch (const std::exception&) {
+      ++stats_.disk_rejected;  // stale or corrupt: fall through and rebuild from source
+      std::error_code ignore;
+      fs::remove(path, ignore);
+    }
+  }
+
+  cl::Program p(context_, source);
+  try {
+    p.build({device_.device}, options.c_str());
+  } catch (const cl::BuildError& e) {
+    std::string log;
+    for (const auto& [d, text] : e.getBuildLog()) log += text;
+    throw Error("building OpenCL program for " + device_.name, e.err(), log, options);
+  } catch (const cl::Error& e) {
+    throw Error("building OpenCL program for " + device_.name, e.err(),
+                p.getBuildInfo<CL_PROGRAM_BUILD_LOG>(device_.device), options);
+  }
+  ++stats_.compiles;
+
+  if (!path.empty()) {
+    // Written to a temporary name and renamed, so a concurrent reader never sees half.
+    std::error_code ec;
+    fs::create_directories(dir, ec);
+    const auto binaries = p.getInfo<CL_PROGRAM_BINARIES>();
+    if (!ec && !binaries.empty() && !binaries.front().empty()) {
+      const std::string tmp = path + ".tmp" + std::to_string(::getpid());
+      std::ofstream out(tmp, std::ios::binary);
+      out.write(reinterpret_cast<const char*>(binaries.front().data()),
+                static_cast<std::streamsize>(binaries.front().size()));
+      out.close();
+      if (out) fs::rename(tmp, path, ec);
+      if (!out || ec) fs::remove(tmp, ec);
+    }
+  }
+  return p;
+}
+
+cl::Program& Runtime::program(const std::string& file, const std::string& options) {
+  const auto key = std::make_pair(file, options);
+  std::lock_guard lock(programs_mutex_);
+  if (auto it = programs_.find(key); it != programs_.end()) {
+    ++stats_.memory_hits;
+    return it->second;
+  }
+  return programs_.emplace(key, build(kernel_source(file), options)).first->second;
+}
+
+cl::Kernel Runtime::kernel(const std::string& file, const std::string& options, const char* name) {
+  cl::Program& p = program(file, options);
+  return checked("creating kernel", [&] { return cl::Kernel(p, name); });
+}
+
+double event_seconds(const cl::Event& e) {
+  const auto start = e.getProfilingInfo<CL_PROFILING_COMMAND_START>();
+  const auto end = e.getProfilingInfo<CL_PROFILING_COMMAND_END>();
+  return double(end - start) * 1e-9;
+}
+
+}  // namespace closure::ocl

@@ -1,0 +1,40 @@
+// Reachability questions in the input's labels, answered from a computed closure.
+#pragma once
+
+#include <istream>
+#include <ostream>
+#include <string>
+#include <string_view>
+#include <unordered_map>
+
+#include "closure/algorithms/closure.hpp"
+#include "closure/graph/graph.hpp"
+
+namespace closure {
+
+struct QueryAnswer {
+  enum Status { kReachable, kUnreachable, kUnknownLabel } status;
+  std::string text;  // "u v yes", "u v no", or "u v unknown vertex 'u'"
+};
+
+class ReachabilityIndex {
+ public:
+  ReachabilityIndex(const Graph& g, const Closure& c, bool reflexive);
+  QueryAnswer answer(std::string_view u, std::string_view v) const;
+
+ private:
+  const Closure& closure_;
+  bool reflexive_;
+  std::unordered_map<std::string, vertex_t> id_of_;
+};
+
+struct QueryBatchStats {
+  size_t answered = 0, reachable = 0, unknown = 0, malformed = 0;
+};
+
+// One output line per input line of "u v" ('#' comments and blank lines skipped).
+// Malformed lines are answered "NAME:LINE: expected two labels" and counted, not fatal.
+QueryBatchStats answer_pairs(const ReachabilityIndex& index, std::istream& in,
+                             const std::string& name, std::ostream& out);
+
+}  // namespace closure

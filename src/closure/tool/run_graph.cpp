@@ -1,0 +1,139 @@
+// The read -> close -> verify -> write pipeline and its summary.
+#include "closure/tool/run_graph.hpp"
+
+#include <chrono>
+#include <cstdio>
+
+#include "closure/io/json.hpp"
+
+namespace closure {
+namespace {
+
+double seconds_since(std::chrono::steady_clock::time_point t0) {
+  return std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+}
+
+}  // namespace
+
+ClosedGraph read_and_close(const RunOptions& o) {
+  ClosedGraph out;
+  RunSummary& s = out.summary;
+  auto t0 = std::chrono::steady_clock::now();
+  out.graph = read_graph(o.input, o.input_format);
+  s.parse_s = seconds_since(t0);
+  s.input = o.input;
+  s.format = std::string(format_name(out.graph.format));
+  s.vertices = out.graph.graph.vertex_count();
+  s.edges = out.graph.graph.edge_count();
+
+  ComputeReport report;
+  out.closure = compute_closure(out.graph.graph, o.compute, &report);
+  s.dag = report.dag;
+  s.components = report.components;
+  s.method = std::string(method_name(report.method));
+  s.reason = report.reason;
+  s.device = report.device;
+  s.rounds = report.rounds;
+  s.condense_s = report.condense_s;
+  s.upload_s = report.upload_s;
+  s.compute_s = report.compute_s;
+  s.download_s = report.download_s;
+  s.reflexive = o.reflexive;
+  s.pairs = out.closure.pair_count(o.reflexive);
+  return out;
+}
+
+RunSummary run_graph(const RunOptions& o) {
+  ClosedGraph closed = read_and_close(o);
+  RunSummary& s = closed.summary;
+  const Graph& g = closed.graph.graph;
+
+  if (o.verify) {
+    auto t0 = std::chrono::steady_clock::now();
+    const size_t budget = o.verify_memory ? o.verify_memory : host_physical_memory() / 4;
+    s.verify = verify_against_boost(g, closed.closure, budget, o.verify_sources, o.verify_seed);
+    s.verify_s = seconds_since(t0);
+  }
+  if (!o.output.empty()) {
+    s.output_bytes = estimate_output_bytes(g, closed.closure, o.output_format, o.reflexive);
+    if (s.output_bytes > o.output_limit && !o.force)
+      throw OutputTooLargeError(
+          "the closure would take about " + format_bytes(double(s.output_bytes)) + " as " +
+          std::string(output_format_name(o.output_format)) + ", more than the limit of " +
+          format_bytes(double(o.output_limit)) + "; pass --force to write it anyway");
+    auto t0 = std::chrono::steady_clock::now();
+    constexpr uint64_t kProgressFrom = 50'000'000;  // smaller outputs take well under a second
+    write_closure(o.output, g, closed.closure, o.output_format, o.reflexive,
+                  s.output_bytes > kProgressFrom ? o.write_progress : WriteProgress{});
+    s.write_s = seconds_since(t0);
+    s.output = o.output;
+  }
+  return s;
+}
+
+std::string summary_text(const RunSummary& s) {
+  char buf[512];
+  std::string out;
+  std::snprintf(
+      buf, sizeof buf,
+      "graph     %s (%s): %zu vertices, %zu edges, %s, %zu strongly connected components\n",
+      s.input.c_str(), s.format.c_str(), s.vertices, s.edges, s.dag ? "DAG" : "cyclic",
+      s.components);
+  out += buf;
+  std::snprintf(buf, sizeof buf, "closure   %llu pairs (%s)\n", (unsigned long long)s.pairs,
+                s.reflexive ? "reflexive" : "strict");
+  out += buf;
+  out += "method    " + s.method + " on " + s.device + " (" + s.reason + ")";
+  if (s.rounds) out += ", " + std::to_string(s.rounds) + " matrix products";
+  out += "\n";
+  std::snprintf(
+      buf, sizeof buf,
+      "time      parse %.3f s, condense %.3f s, upload %.3f s, compute %.3f s, download %.3f s, "
+      "write %.3f s, verify %.3f s; total %.3f s\n",
+      s.parse_s, s.condense_s, s.upload_s, s.compute_s, s.download_s, s.write_s, s.verify_s,
+      s.total_s());
+  out += buf;
+  if (!s.output.empty())
+    out += "output    " + s.output + " (" + format_bytes(double(s.output_bytes)) + " estimated)\n";
+  if (s.verify) {
+    const VerifyReport& v = *s.verify;
+    out += std::string("verify    ") + (v.match ? "MATCH" : "MISMATCH") + " against Boost.Graph (" +
+           v.mode + ", " + std::to_string(v.expected_pairs) + " pairs expected, " +
+           std::to_string(v.actual_pairs) + " found)\n";
+    for (const auto& m : v.first_mismatches) out += "          " + m + "\n";
+  }
+  return out;
+}
+
+std::string summary_json(const RunSummary& s) {
+  json::Object o;
+  o.add("input", s.input).add("format", s.format).add("vertices", s.vertices).add("edges", s.edges);
+  o.add("dag", s.dag)
+      .add("components", s.components)
+      .add("pairs", s.pairs)
+      .add("reflexive", s.reflexive);
+  o.add("method", s.method).add("reason", s.reason).add("device", s.device).add("rounds", s.rounds);
+  json::Object t;
+  t.add("parse", s.parse_s)
+      .add("condense", s.condense_s)
+      .add("upload", s.upload_s)
+      .add("compute", s.compute_s);
+  t.add("download", s.download_s)
+      .add("write", s.write_s)
+      .add("verify", s.verify_s)
+      .add("total", s.total_s());
+  o.add("seconds", t);
+  if (!s.output.empty()) o.add("output", s.output).add("output_bytes", s.output_bytes);
+  if (s.verify) {
+    std::vector<json::Value> mism(s.verify->first_mismatches.begin(),
+                                  s.verify->first_mismatches.end());
+    json::Object v;
+    v.add("match", s.verify->match).add("mode", s.verify->mode);
+    v.add("expected_pairs", s.verify->expected_pairs).add("actual_pairs", s.verify->actual_pairs);
+    v.add("first_mismatches", json::array(mism));
+    o.add("verify", v);
+  }
+  return o.str(2) + "\n";
+}
+
+}  // namespace closure

@@ -1,0 +1,71 @@
+// The tool's main pipeline as a library function: read a graph, compute its closure,
+// optionally verify it against Boost.Graph and write it; a summary of every phase.
+#pragma once
+
+#include <optional>
+#include <string>
+
+#include "closure/algorithms/closure.hpp"
+#include "closure/algorithms/compute.hpp"
+#include "closure/graph/read_graph.hpp"
+#include "closure/io/closure_writer.hpp"
+#include "closure/verify/boost_closure.hpp"
+
+namespace closure {
+
+struct RunOptions {
+  std::string input;  // path, or "-" for standard input
+  InputFormat input_format = InputFormat::kAuto;
+  ComputeOptions compute;
+  std::string output;  // empty: no closure file
+  OutputFormat output_format = OutputFormat::kEdges;
+  bool reflexive = false;
+  bool force = false;                  // write outputs larger than output_limit
+  uint64_t output_limit = 1000000000;  // bytes
+  bool verify = false;
+  size_t verify_sources = 64;  // BFS sources when Boost's full closure does not fit
+  uint64_t verify_seed = 1;
+  size_t verify_memory = 0;  // Boost's budget; 0 = a quarter of physical memory
+  // Told the share written while a large output (over 50 MB) is written; may be empty.
+  WriteProgress write_progress;
+};
+
+struct RunSummary {
+  std::string input, format;
+  size_t vertices = 0, edges = 0, components = 0;
+  bool dag = false;
+  uint64_t pairs = 0;
+  bool reflexive = false;
+  std::string method, reason, device;
+  int rounds = 0;
+  double parse_s = 0, condense_s = 0, upload_s = 0, compute_s = 0, download_s = 0, write_s = 0,
+         verify_s = 0;
+  std::string output;
+  uint64_t output_bytes = 0;
+  std::optional<VerifyReport> verify;
+  double total_s() const {
+    return parse_s + condense_s + upload_s + compute_s + download_s + write_s + verify_s;
+  }
+};
+
+// Thrown before writing an output larger than RunOptions::output_limit without force.
+class OutputTooLargeError : public std::runtime_error {
+ public:
+  using std::runtime_error::runtime_error;
+};
+
+struct ClosedGraph {
+  ReadResult graph;
+  Closure closure;
+  RunSummary summary;
+};
+
+// Reads and closes the graph (no verification, no output): what queries need.
+ClosedGraph read_and_close(const RunOptions& options);
+// The whole pipeline.
+RunSummary run_graph(const RunOptions& options);
+
+std::string summary_text(const RunSummary& s);
+std::string summary_json(const RunSummary& s);  // one JSON object
+
+}  // namespace closure
