@@ -7,8 +7,8 @@
 #include <random>
 
 #include "closure/algorithms/compute.hpp"
-#include "test_support.hpp"
 #include "closure/verify/boost_closure.hpp"
+#include "test_support.hpp"
 
 namespace closure {
 namespace {

@@ -8,8 +8,8 @@
 #include <optional>
 #include <string>
 
-#include "closure/bench/gemm_bench.hpp"
 #include "cli/commands.hpp"
+#include "closure/bench/gemm_bench.hpp"
 #include "closure/kernels/sgemm_tuned_params.hpp"
 #include "closure/ocl/device.hpp"
 #include "closure/ocl/runtime.hpp"

@@ -4,9 +4,9 @@
 
 #include <cstdint>
 
-#include "closure/bitmatrix.hpp"
 #include "closure/algorithms/closure.hpp"
 #include "closure/algorithms/scc.hpp"
+#include "closure/bitmatrix.hpp"
 #include "closure/graph/graph.hpp"
 
 namespace closure {
