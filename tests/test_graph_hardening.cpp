@@ -8,11 +8,13 @@
 #include <algorithm>
 #include <filesystem>
 #include <fstream>
+#include <random>
 #include <sstream>
 #include <string>
 #include <vector>
 
 #include "closure/algorithms/compute.hpp"
+#include "closure/graph/edge_list_chunk.hpp"
 #include "closure/graph/label_map.hpp"
 #include "closure/graph/read_graph.hpp"
 #include "closure/io/closure_writer.hpp"
@@ -89,6 +91,12 @@ InputError error_of(std::string_view text, InputFormat format, const std::string
   }
   ADD_FAILURE() << "no InputError for " << name;
   return InputError(name, 0, "");
+}
+
+ComputeOptions sparse_options() {
+  ComputeOptions o;
+  o.method = Method::kSparse;
+  return o;
 }
 
 bool has(const InputError& e, std::string_view piece) {
@@ -322,7 +330,7 @@ TEST(ReaderHardening, LabelsStartingWithHashOrPercentRoundTripThroughTheEdgeList
   std::vector<Edge> edges;
   for (vertex_t v = 0; v + 1 < labels.size(); ++v) edges.emplace_back(v, v + 1);
   const Graph g(labels.size(), edges, labels);
-  const Closure c = compute_closure(g, ComputeOptions{.method = Method::kSparse});
+  const Closure c = compute_closure(g, sparse_options());
   TempDir dir;
   const std::string out = dir.path("closure.txt");
   write_closure(out, g, c, OutputFormat::kEdges, false);
@@ -355,7 +363,7 @@ TEST(ReaderHardening, DotLabelWithANewlineSurvivesAMatrixMarketRoundTrip) {
   const auto dot = read_graph_from_string(
       "digraph {\n \"two\nlines\" -> b -> \"back\\\\slash\"\n}\n", InputFormat::kDot);
   ASSERT_EQ(dot.graph.label(0), "two\nlines");
-  const Closure c = compute_closure(dot.graph, ComputeOptions{.method = Method::kSparse});
+  const Closure c = compute_closure(dot.graph, sparse_options());
   TempDir dir;
   const std::string out = dir.path("c.mtx");
   write_closure(out, dot.graph, c, OutputFormat::kMatrixMarket, false);
@@ -363,6 +371,61 @@ TEST(ReaderHardening, DotLabelWithANewlineSurvivesAMatrixMarketRoundTrip) {
   EXPECT_EQ(back.graph.vertex_count(), 3u);
   EXPECT_EQ(back.graph.edge_count(), c.pair_count(false));
   EXPECT_NE(slurp(out).find("%label 1 two\\nlines\n"), std::string::npos) << slurp(out);
+}
+
+// ------------------------------------------------------------ the parallel edge-list reader
+
+// What a read gave: the graph in labels, or the error.
+std::string outcome(std::string_view text) {
+  try {
+    const auto r = read_graph_from_string(text, InputFormat::kEdgeList, "e");
+    std::string out = std::to_string(r.edge_records) + " records; labels";
+    for (const auto& l : labels_of(r.graph)) out += " " + l;
+    out += "; edges";
+    for (const auto& [u, v] : r.graph.edges())
+      out += " " + std::to_string(u) + ">" + std::to_string(v);
+    return out;
+  } catch (const InputError& e) {
+    return std::string("error ") + e.what();
+  }
+}
+
+TEST(ParallelEdgeList, AnyCutGivesTheSameGraphIdsAndErrorsAsOneChunk) {
+  // Random files mixing numbers, names, comments, blank lines, CR/CRLF/LF, weights, escapes,
+  // and now and then a bad line; read whole, then cut into 2..9 chunks of any size.
+  std::mt19937 rng(11);
+  const char* const ends[] = {"\n", "\r\n", "\r"};
+  const char* const names[] = {"a", "b", "\\#c", "007", "x y"};
+  for (int round = 0; round < 300; ++round) {
+    std::string text;
+    const bool weighted = rng() % 4 == 0, names_too = rng() % 2 == 0;
+    const int lines = 1 + static_cast<int>(rng() % 60);
+    for (int i = 0; i < lines; ++i) {
+      const unsigned kind = rng() % 20;
+      if (kind == 0) {
+        text += "# comment";
+      } else if (kind == 1) {
+        text += "  ";
+      } else if (kind == 2 && rng() % 4 == 0) {
+        text += "lonely";  // an error on this line
+      } else {
+        auto label = [&] {
+          return names_too && rng() % 3 == 0 ? std::string(names[rng() % 5])
+                                             : std::to_string(rng() % 40);
+        };
+        text += label() + (rng() % 2 ? "\t" : " ") + label();
+        if (weighted) text += " " + std::to_string(rng() % 100) + ".5";
+      }
+      text += ends[rng() % 3];
+    }
+    detail::set_edge_list_chunking(0, 1);
+    const std::string whole = outcome(text);
+    for (size_t threads = 2; threads <= 9; ++threads) {
+      detail::set_edge_list_chunking(1, threads);
+      EXPECT_EQ(outcome(text), whole) << "threads " << threads << " text:\n" << text;
+    }
+  }
+  detail::set_edge_list_chunking(0, 0);
 }
 
 }  // namespace

@@ -2,9 +2,11 @@
 // decimals parsed inline (most files are integer labels), names interned as they come.
 #include "closure/graph/edge_list_chunk.hpp"
 
+#include <algorithm>
 #include <charconv>
 #include <cstdint>
 
+#include "closure/graph/huge_pages.hpp"
 #include "closure/graph/read_graph.hpp"
 #include "closure/graph/text_scan.hpp"
 
@@ -54,6 +56,15 @@ bool is_number(std::string_view s) {
 }  // namespace
 
 void EdgeListChunk::parse(std::string_view text, const EdgeListDeclarations& declared) {
+  {
+    // Room for the numbers, from the line length of a sample (growing a vector of hundreds
+    // of MB by doubling copies it and faults its pages in again).
+    const std::string_view sample = text.substr(0, 64 * 1024);
+    const size_t sample_lines =
+        std::max<size_t>(1, static_cast<size_t>(std::count(sample.begin(), sample.end(), '\n')));
+    reserve_huge(
+        values, 2 * (text.size() / std::max<size_t>(1, sample.size() / sample_lines) * 5 / 4 + 16));
+  }
   const char* p = text.data();
   const char* const end = p + text.size();
   size_t line = 0;
@@ -129,6 +140,20 @@ void EdgeListChunk::parse(std::string_view text, const EdgeListDeclarations& dec
       shape_line = line;
       shape_columns = columns;
     }
+    uint64_t va, vb;
+    if (raw && canonical_number(a0, static_cast<size_t>(a1 - a0), va) &&
+        canonical_number(b0, static_cast<size_t>(b1 - b0), vb)) {
+      values.push_back(va);
+      values.push_back(vb);
+      max_value = std::max(max_value, std::max(va, vb));
+      ++records;
+      loops += va == vb;
+      continue;
+    }
+    if (raw && !to_labels()) {
+      fail("more than " + std::to_string(kMaxVertices) + " distinct vertices");
+      return;
+    }
     bool name_a = false, name_b = false;
     const vertex_t u = vertex(a0, a1, name_a);
     const vertex_t v = vertex(b0, b1, name_b);
@@ -142,6 +167,20 @@ void EdgeListChunk::parse(std::string_view text, const EdgeListDeclarations& dec
     loops += u == v;
   }
   lines = line;
+}
+
+bool EdgeListChunk::to_labels() {
+  if (!raw) return true;
+  raw = false;
+  reserve_huge(edges, values.size() / 2);
+  for (size_t i = 0; i < values.size(); i += 2) {
+    const vertex_t u = labels.intern_number(values[i]);
+    const vertex_t v = labels.intern_number(values[i + 1]);
+    if (u == LabelMap::kFull || v == LabelMap::kFull) return false;
+    edges.emplace_back(u, v);
+  }
+  values = {};
+  return true;
 }
 
 }  // namespace closure::detail

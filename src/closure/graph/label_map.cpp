@@ -6,6 +6,7 @@
 #include <charconv>
 #include <random>
 
+#include "closure/graph/huge_pages.hpp"
 #include "closure/graph/read_graph.hpp"
 
 namespace closure::detail {
@@ -85,7 +86,9 @@ vertex_t LabelMap::intern_name(std::string_view label) {
 }
 
 void LabelMap::grow() {
-  std::vector<Slot> old(slots_.size() * 2, Slot{0, kEmpty});
+  std::vector<Slot> old;
+  reserve_huge(old, slots_.size() * 2);
+  old.assign(slots_.size() * 2, Slot{0, kEmpty});
   old.swap(slots_);
   --shift_;
   const size_t mask = slots_.size() - 1;

@@ -188,10 +188,12 @@ LineSource::LineSource(const std::string& path) : name_(path == "-" ? "<stdin>" 
   // reader can hand its parts to threads. (Size 0 may be a /proc file: streamed.)
   if (::fstat(fd, &st) == 0 && S_ISREG(st.st_mode) && st.st_size > 0 &&
       !(::pread(fd, magic, 2, 0) == 2 && magic[0] == 0x1f && magic[1] == 0x8b)) {
-    void* map = ::mmap(nullptr, static_cast<size_t>(st.st_size), PROT_READ, MAP_PRIVATE, fd, 0);
+    // MAP_POPULATE maps every page in one call: faulting them in one by one cost more than
+    // parsing them on the 2-core virtual machine.
+    void* map = ::mmap(nullptr, static_cast<size_t>(st.st_size), PROT_READ,
+                       MAP_PRIVATE | MAP_POPULATE, fd, 0);
     if (map != MAP_FAILED) {
       ::close(fd);
-      ::madvise(map, static_cast<size_t>(st.st_size), MADV_WILLNEED);
       map_ = map;
       map_size_ = static_cast<size_t>(st.st_size);
       data_ = static_cast<const char*>(map);

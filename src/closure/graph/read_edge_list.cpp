@@ -4,6 +4,7 @@
 // in order of first appearance, exactly as a sequential read gives them) and the edges are
 // renumbered in parallel. Gzip and pipes are read in blocks through the same chunk parser.
 #include <algorithm>
+#include <atomic>
 #include <cstdlib>
 #include <exception>
 #include <string>
@@ -12,6 +13,7 @@
 
 #include "closure/graph/edge_list_chunk.hpp"
 #include "closure/graph/format_readers.hpp"
+#include "closure/graph/huge_pages.hpp"
 #include "closure/graph/label_map.hpp"
 #include "closure/graph/text_scan.hpp"
 
@@ -21,10 +23,13 @@ namespace {
 
 // Smaller inputs are parsed on the calling thread: starting threads costs more than they save.
 constexpr size_t kMinChunkBytes = size_t{4} << 20;
+std::atomic<size_t> min_chunk_bytes{kMinChunkBytes};
+std::atomic<size_t> chosen_threads{0};
 // Streamed input (gzip, pipes) is parsed a block at a time.
 constexpr size_t kBlockBytes = size_t{8} << 20;
 
 size_t reader_threads() {
+  if (chosen_threads > 0) return chosen_threads;
   // CLOSURE_READ_THREADS pins the count (benchmarks compare 1 thread with all).
   if (const char* env = std::getenv("CLOSURE_READ_THREADS")) {
     const long k = std::strtol(env, nullptr, 10);
@@ -83,8 +88,9 @@ class Assembler {
  public:
   explicit Assembler(LineSource& src) : src_(src) {}
 
-  // The local -> global id table of `c`, whose first line is line_base + 1.
-  std::vector<vertex_t> merge(EdgeListChunk& c, size_t line_base) {
+  // Throws the first problem of chunk `c` (whose first line is line_base + 1), given the
+  // chunks before it; records what the whole-file checks need.
+  void check(const EdgeListChunk& c, size_t line_base) {
     size_t problem = c.error_line;
     std::string message = c.error;
     auto consider = [&](size_t line, std::string text) {
@@ -107,6 +113,11 @@ class Assembler {
     for (size_t k : c.name_lines)
       if (k != 0 && name_lines_ < 2) name_line_[name_lines_++] = line_base + k;
 
+    records_ += c.records;
+  }
+
+  // The local -> global id table of `c` (checked, not raw).
+  std::vector<vertex_t> merge(EdgeListChunk& c, size_t line_base) {
     std::vector<vertex_t> remap;
     remap.reserve(c.labels.size());
     auto add = [&](vertex_t v) {
@@ -121,15 +132,45 @@ class Assembler {
     } else {
       for (const std::string& name : c.labels.names()) add(labels_.intern(name));
     }
-    records_ += c.records;
     c.labels = LabelMap(true);
     return remap;
+  }
+
+  // Numbers every chunk's raw values at once: ids in order of first appearance through a flat
+  // table indexed by value (`max_value` small enough to be worth it), so no label is hashed.
+  // Fills `id_of` (value -> id) and the labels.
+  void number_densely(std::vector<EdgeListChunk>& chunks, uint64_t max_value,
+                      std::vector<vertex_t>& id_of) {
+    constexpr vertex_t kUnset = UINT32_MAX;
+    reserve_huge(id_of, max_value + 1);
+    id_of.assign(max_value + 1, kUnset);
+    size_t tokens = 0;
+    for (const EdgeListChunk& c : chunks) tokens += c.values.size();
+    reserve_huge(dense_, std::min<size_t>(tokens, max_value + 1));
+    for (const EdgeListChunk& c : chunks)
+      for (uint64_t x : c.values) {
+        vertex_t& id = id_of[x];
+        if (id == kUnset) {
+          if (dense_.size() == kMaxVertices)
+            src_.fail_at(0, "more than " + std::to_string(kMaxVertices) + " distinct vertices");
+          id = static_cast<vertex_t>(dense_.size());
+          dense_.push_back(x);
+        }
+      }
   }
 
   // The checks that need the whole file; then the labels.
   std::vector<std::string> finish(bool columns_declared) {
     if (records_ == 0) src_.fail_at(0, "no edges found (only comments and blank lines)");
     (void)columns_declared;
+    if (!dense_.empty()) {
+      std::vector<std::string> out;
+      reserve_huge(out, dense_.size());
+      out.resize(dense_.size());
+      for (size_t i = 0; i < dense_.size(); ++i) out[i] = std::to_string(dense_[i]);
+      dense_ = {};
+      return out;
+    }
     // A first line of names above lines of numbers, or of two usual column titles, is a
     // header row: read as an edge it would add two bogus vertices.
     const bool names_only_first = name_lines_ == 1 && name_line_[0] == first_line_ &&
@@ -161,6 +202,7 @@ class Assembler {
 
   LineSource& src_;
   LabelMap labels_{true};
+  std::vector<uint64_t> dense_;  // labels numbered by number_densely, in id order
   size_t records_ = 0;
   bool columns_declared_ = false;
   size_t first_columns_ = 0, first_line_ = 0;
@@ -219,6 +261,11 @@ void place_edges(const std::vector<Edge>& local, const std::vector<vertex_t>& re
 
 }  // namespace
 
+void set_edge_list_chunking(size_t min_bytes, size_t threads) {
+  min_chunk_bytes = min_bytes > 0 ? min_bytes : kMinChunkBytes;
+  chosen_threads = threads;
+}
+
 ReadResult read_edge_list(LineSource& src) {
   const EdgeListDeclarations declared = read_declarations(src, src.peek(64 * 1024));
   Assembler assembler(src);
@@ -227,31 +274,69 @@ ReadResult read_edge_list(LineSource& src) {
   std::string_view all;
   if (src.take_all(all)) {
     const size_t threads = reader_threads();
-    const size_t parts = std::max<size_t>(1, std::min(threads, all.size() / kMinChunkBytes));
+    const size_t parts = std::max<size_t>(1, std::min(threads, all.size() / min_chunk_bytes));
     const std::vector<std::string_view> pieces = split_lines(all, parts);
     std::vector<EdgeListChunk> chunks(pieces.size());
     run_parallel(pieces.size(), [&](size_t k) { chunks[k].parse(pieces[k], declared); });
-    // Merge in file order (sequential: it fixes the ids), then renumber in parallel.
-    std::vector<std::vector<vertex_t>> remaps(chunks.size());
-    std::vector<size_t> offset(chunks.size() + 1, 0);
-    size_t line_base = 0;
-    for (size_t k = 0; k < chunks.size(); ++k) {
-      remaps[k] = assembler.merge(chunks[k], line_base);
-      line_base += chunks[k].lines;
-      offset[k + 1] = offset[k] + chunks[k].edges.size() +
-                      (declared.undirected ? chunks[k].edges.size() - chunks[k].loops : 0);
+    size_t line_base = 0, tokens = 0;
+    uint64_t max_value = 0;
+    bool all_raw = true;
+    for (const EdgeListChunk& c : chunks) {
+      assembler.check(c, line_base);
+      line_base += c.lines;
+      all_raw = all_raw && c.raw;
+      tokens += c.values.size();
+      max_value = std::max(max_value, c.max_value);
     }
+    std::vector<size_t> offset(chunks.size() + 1, 0);
+    for (size_t k = 0; k < chunks.size(); ++k)
+      offset[k + 1] = offset[k] + chunks[k].records +
+                      (declared.undirected ? chunks[k].records - chunks[k].loops : 0);
+    reserve_huge(edges, offset.back());
     edges.resize(offset.back());
-    run_parallel(chunks.size(), [&](size_t k) {
-      place_edges(chunks[k].edges, remaps[k], declared.undirected, edges.data() + offset[k]);
-      chunks[k].edges = {};
-    });
+    // Integer labels up to a few times the number of tokens: a flat table, no hashing.
+    if (all_raw && max_value < std::max<uint64_t>(uint64_t{1} << 16, 2 * uint64_t(tokens))) {
+      std::vector<vertex_t> id_of;
+      assembler.number_densely(chunks, max_value, id_of);
+      run_parallel(chunks.size(), [&](size_t k) {
+        Edge* out = edges.data() + offset[k];
+        const std::vector<uint64_t>& x = chunks[k].values;
+        for (size_t i = 0; i < x.size(); i += 2) {
+          const vertex_t u = id_of[x[i]], v = id_of[x[i + 1]];
+          *out++ = {u, v};
+          if (declared.undirected && u != v) *out++ = {v, u};
+        }
+        chunks[k].values = {};
+      });
+    } else {
+      // Each chunk numbers its own labels (in parallel), then the chunks are merged in file
+      // order (sequential: it fixes the ids) and their edges renumbered in parallel.
+      std::vector<char> full(chunks.size(), 0);
+      run_parallel(chunks.size(), [&](size_t k) { full[k] = !chunks[k].to_labels(); });
+      std::vector<std::vector<vertex_t>> remaps(chunks.size());
+      line_base = 0;
+      for (size_t k = 0; k < chunks.size(); ++k) {
+        if (full[k])
+          src.fail_at(line_base + chunks[k].lines,
+                      "more than " + std::to_string(kMaxVertices) + " distinct vertices");
+        remaps[k] = assembler.merge(chunks[k], line_base);
+        line_base += chunks[k].lines;
+      }
+      run_parallel(chunks.size(), [&](size_t k) {
+        place_edges(chunks[k].edges, remaps[k], declared.undirected, edges.data() + offset[k]);
+        chunks[k].edges = {};
+      });
+    }
   } else {
     std::string_view block;
     size_t line_base = 0;
     while (src.next_block(block, kBlockBytes)) {
       EdgeListChunk chunk;
       chunk.parse(block, declared);
+      assembler.check(chunk, line_base);
+      if (!chunk.to_labels())
+        src.fail_at(line_base + chunk.lines,
+                    "more than " + std::to_string(kMaxVertices) + " distinct vertices");
       const std::vector<vertex_t> remap = assembler.merge(chunk, line_base);
       line_base += chunk.lines;
       const size_t at = edges.size();
