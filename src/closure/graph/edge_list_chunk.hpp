@@ -34,11 +34,11 @@ struct EdgeListChunk {
   std::vector<uint64_t> values;  // raw: source, target, source, target, ...
   uint64_t max_value = 0;
 
-  size_t lines = 0;    // lines seen (all of them unless `error_line`)
-  size_t records = 0;  // edge lines
-  size_t loops = 0;    // of which self-loops
-  LabelMap labels{true};
-  std::vector<Edge> edges;  // over local ids (labels' ids)
+  size_t lines = 0;             // lines seen (all of them unless `error_line`)
+  size_t records = 0;           // edge lines
+  size_t loops = 0;             // of which self-loops
+  LabelMap labels{true, true};  // names are views of the parsed text
+  std::vector<Edge> edges;      // over local ids (labels' ids)
 
   size_t error_line = 0;  // 0 = none
   std::string error;

@@ -32,7 +32,8 @@ uint64_t label_hash_seed() {
   return seed;
 }
 
-LabelMap::LabelMap(bool numeric_allowed) : numeric_(numeric_allowed), seed_(label_hash_seed()) {
+LabelMap::LabelMap(bool numeric_allowed, bool borrow_names)
+    : numeric_(numeric_allowed), seed_(label_hash_seed()), borrow_(borrow_names) {
   slots_.assign(size_t{1} << kInitialLog2, Slot{0, kEmpty});
   shift_ = 64 - kInitialLog2;
 }
@@ -78,10 +79,13 @@ vertex_t LabelMap::intern_name(std::string_view label) {
         return intern_name(label);
       }
       s = Slot{h, static_cast<vertex_t>(count_)};
-      names_.emplace_back(label);
+      if (borrow_)
+        views_.push_back(label);
+      else
+        names_.emplace_back(label);
       return static_cast<vertex_t>(count_++);
     }
-    if (s.key == h && names_[s.id] == label) return s.id;
+    if (s.key == h && name(s.id) == label) return s.id;
   }
 }
 
@@ -102,13 +106,19 @@ void LabelMap::grow() {
 
 void LabelMap::switch_to_names() {
   numeric_ = false;
-  names_.reserve(numbers_.size());
-  for (uint64_t n : numbers_) names_.push_back(std::to_string(n));
+  for (uint64_t n : numbers_) {
+    if (borrow_) {
+      owned_.push_back(std::to_string(n));
+      views_.push_back(owned_.back());
+    } else {
+      names_.push_back(std::to_string(n));
+    }
+  }
   numbers_ = {};
   std::fill(slots_.begin(), slots_.end(), Slot{0, kEmpty});
   const size_t mask = slots_.size() - 1;
-  for (size_t id = 0; id < names_.size(); ++id) {
-    const uint64_t h = hash_label(names_[id], seed_);
+  for (size_t id = 0; id < count_; ++id) {
+    const uint64_t h = hash_label(name(static_cast<vertex_t>(id)), seed_);
     size_t i = slot_of(h);
     while (slots_[i].id != kEmpty) i = (i + 1) & mask;
     slots_[i] = Slot{h, static_cast<vertex_t>(id)};
@@ -116,6 +126,7 @@ void LabelMap::switch_to_names() {
 }
 
 std::vector<std::string> LabelMap::take_labels() {
+  if (borrow_ && !numeric_) names_.assign(views_.begin(), views_.end());
   if (numeric_) {
     names_.reserve(numbers_.size());
     for (uint64_t n : numbers_) names_.push_back(std::to_string(n));

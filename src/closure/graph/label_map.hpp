@@ -3,6 +3,7 @@
 #pragma once
 
 #include <cstdint>
+#include <deque>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -20,7 +21,10 @@ class LabelMap {
   // canonical decimal (letters, a sign, leading zeros, too large); from then on, and without
   // it, labels are exact strings. Until that switch every label seen was canonical, so both
   // views group labels identically and nothing needs re-reading.
-  explicit LabelMap(bool numeric_allowed = true);
+  // With `borrow_names`, name labels are kept as views of the caller's text, which must
+  // outlive the map: the parallel edge-list reader's chunk maps, which would otherwise copy
+  // every distinct label once per chunk (malloc and copy were a third of reading paths).
+  explicit LabelMap(bool numeric_allowed = true, bool borrow_names = false);
 
   // The id of `label`, added if new; kFull once kMaxVertices labels exist.
   vertex_t intern(std::string_view label);
@@ -32,6 +36,8 @@ class LabelMap {
   // Labels in id order: numbers() while numeric(), names() after.
   const std::vector<uint64_t>& numbers() const { return numbers_; }
   const std::vector<std::string>& names() const { return names_; }
+  // The name of `id` (name mode, owned or borrowed).
+  std::string_view name(vertex_t id) const { return borrow_ ? views_[id] : names_[id]; }
   std::vector<std::string> take_labels();
   // Slots inspected by every lookup so far: about 1.5 per lookup at the table's load, and
   // what a flood of colliding labels would drive towards quadratic (tests watch it).
@@ -59,6 +65,9 @@ class LabelMap {
   size_t count_ = 0;
   std::vector<uint64_t> numbers_;   // numeric mode: labels in id order
   std::vector<std::string> names_;  // name mode: labels in id order
+  bool borrow_ = false;
+  std::vector<std::string_view> views_;  // name mode, borrowing: labels in id order
+  std::deque<std::string> owned_;        // borrowing: numbers turned names, which views_ see
 };
 
 }  // namespace closure::detail

@@ -130,9 +130,10 @@ class Assembler {
       for (uint64_t x : c.labels.numbers())
         add(labels_.numeric() ? labels_.intern_number(x) : labels_.intern(std::to_string(x)));
     } else {
-      for (const std::string& name : c.labels.names()) add(labels_.intern(name));
+      for (size_t i = 0; i < c.labels.size(); ++i)
+        add(labels_.intern(c.labels.name(static_cast<vertex_t>(i))));
     }
-    c.labels = LabelMap(true);
+    c.labels = LabelMap(true, true);
     return remap;
   }
 
