@@ -84,7 +84,13 @@ foreach(case "missing_column.txt:2: expected two columns"
              "beyond_count.dimacs:3: vertex 9 is outside"
              "garbage.txt:1: binary data"
              "empty.txt: empty file"
-             "not_square.mtx:2: .* must be square")
+             "not_square.mtx:2: .* must be square"
+             # issue 9: hostile and careless input
+             "deep.dot:2: subgraphs nested more than 256"
+             "header.tsv:1: 'source' 'target' looks like a header row"
+             "trailing.txt.gz: data after the end of the gzip stream"
+             "graph.graphml:1: XML"
+             "huge_header.dimacs:1: declares 134217728 vertices")
   string(REGEX MATCH "^[^:]+" file "${case}")
   cli_test(error.${file} --status 3 --stderr "${case}" --no-file ${OUT}/bad-${file}.out --
            ${CLOSURE_BIN} ${BAD}/${file} -o ${OUT}/bad-${file}.out)
@@ -105,3 +111,7 @@ cli_test(output.edges_refuse_blank_labels --status 4 --stderr "contains whitespa
          ${CLOSURE_BIN} -q ${CMAKE_CURRENT_SOURCE_DIR}/data/spaced_labels.dot -o ${OUT}/spaced.txt)
 cli_test(output.json_keeps_blank_labels --stdout "\"a b\":\\[\"c\",\"d e\"\\]" --
          ${CLOSURE_BIN} -q ${CMAKE_CURRENT_SOURCE_DIR}/data/spaced_labels.dot -o - --output-format json)
+cli_test(input.adjlist --stdout "\"edges\": 3" --
+         ${CLOSURE_BIN} ${CMAKE_CURRENT_SOURCE_DIR}/data/adjlist.txt --input-format adjlist --json)
+cli_test(error.adjlist_as_edges --status 3 --stderr "adjlist.txt:3: 2 columns where line 2 has 3.*adjlist" --
+         ${CLOSURE_BIN} ${CMAKE_CURRENT_SOURCE_DIR}/data/adjlist.txt)
