@@ -395,7 +395,8 @@ TEST(ParallelEdgeList, AnyCutGivesTheSameGraphIdsAndErrorsAsOneChunk) {
   // and now and then a bad line; read whole, then cut into 2..9 chunks of any size.
   std::mt19937 rng(11);
   const char* const ends[] = {"\n", "\r\n", "\r"};
-  const char* const names[] = {"a", "b", "\\#c", "007", "x y"};
+  const char* const names[] = {
+      "a", "b", "\\#c", "007", "x y", "4294967296", "18446744073709551615"};
   for (int round = 0; round < 300; ++round) {
     std::string text;
     const bool weighted = rng() % 4 == 0, names_too = rng() % 2 == 0;
@@ -410,7 +411,8 @@ TEST(ParallelEdgeList, AnyCutGivesTheSameGraphIdsAndErrorsAsOneChunk) {
         text += "lonely";  // an error on this line
       } else {
         auto label = [&] {
-          return names_too && rng() % 3 == 0 ? std::string(names[rng() % 5])
+          if (rng() % 16 == 0) return std::to_string(4294967290u + rng() % 10);  // around 2^32
+          return names_too && rng() % 3 == 0 ? std::string(names[rng() % 7])
                                              : std::to_string(rng() % 40);
         };
         text += label() + (rng() % 2 ? "\t" : " ") + label();

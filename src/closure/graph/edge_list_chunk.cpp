@@ -142,9 +142,10 @@ void EdgeListChunk::parse(std::string_view text, const EdgeListDeclarations& dec
     }
     uint64_t va, vb;
     if (raw && canonical_number(a0, static_cast<size_t>(a1 - a0), va) &&
-        canonical_number(b0, static_cast<size_t>(b1 - b0), vb)) {
-      values.push_back(va);
-      values.push_back(vb);
+        canonical_number(b0, static_cast<size_t>(b1 - b0), vb) && va <= UINT32_MAX &&
+        vb <= UINT32_MAX) {
+      values.push_back(static_cast<uint32_t>(va));
+      values.push_back(static_cast<uint32_t>(vb));
       max_value = std::max(max_value, std::max(va, vb));
       ++records;
       loops += va == vb;

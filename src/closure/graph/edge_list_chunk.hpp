@@ -31,7 +31,9 @@ struct EdgeListChunk {
   // the time of an integer edge list). to_labels() turns the numbers into `labels`/`edges`.
   bool to_labels();  // false when more than kMaxVertices distinct labels
   bool raw = true;
-  std::vector<uint64_t> values;  // raw: source, target, source, target, ...
+  // raw: source, target, source, target, ... Numbers of 2^32 and more end raw mode (they are
+  // numbered by hashing): 32-bit values halve the memory the largest array needs.
+  std::vector<uint32_t> values;
   uint64_t max_value = 0;
 
   size_t lines = 0;             // lines seen (all of them unless `error_line`)
@@ -54,7 +56,9 @@ struct EdgeListChunk {
 
 // How the edge-list reader cuts an input in memory: chunks of at least `min_chunk_bytes`,
 // one per thread of `threads` (0 = the hardware's, or CLOSURE_READ_THREADS). Tests and the
-// fuzzer set tiny chunks to check that any cut gives the same graph and the same errors.
-void set_edge_list_chunking(size_t min_chunk_bytes, size_t threads);
+// fuzzer set tiny chunks to check that any cut gives the same graph and the same errors;
+// without `use_threads` the chunks are parsed one after another (the fuzzer: thousands of
+// inputs a second instead of tens).
+void set_edge_list_chunking(size_t min_chunk_bytes, size_t threads, bool use_threads = true);
 
 }  // namespace closure::detail

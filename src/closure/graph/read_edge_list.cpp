@@ -25,6 +25,7 @@ namespace {
 constexpr size_t kMinChunkBytes = size_t{4} << 20;
 std::atomic<size_t> min_chunk_bytes{kMinChunkBytes};
 std::atomic<size_t> chosen_threads{0};
+std::atomic<bool> use_threads{true};
 // Streamed input (gzip, pipes) is parsed a block at a time.
 constexpr size_t kBlockBytes = size_t{8} << 20;
 
@@ -149,7 +150,7 @@ class Assembler {
     for (const EdgeListChunk& c : chunks) tokens += c.values.size();
     reserve_huge(dense_, std::min<size_t>(tokens, max_value + 1));
     for (const EdgeListChunk& c : chunks)
-      for (uint64_t x : c.values) {
+      for (uint32_t x : c.values) {
         vertex_t& id = id_of[x];
         if (id == kUnset) {
           if (dense_.size() == kMaxVertices)
@@ -229,6 +230,10 @@ std::vector<std::string_view> split_lines(std::string_view text, size_t parts) {
 
 template <class F>
 void run_parallel(size_t count, F&& body) {
+  if (!use_threads) {
+    for (size_t k = 0; k < count; ++k) body(k);
+    return;
+  }
   std::vector<std::thread> threads;
   std::vector<std::exception_ptr> errors(count);
   for (size_t k = 1; k < count; ++k)
@@ -262,9 +267,10 @@ void place_edges(const std::vector<Edge>& local, const std::vector<vertex_t>& re
 
 }  // namespace
 
-void set_edge_list_chunking(size_t min_bytes, size_t threads) {
+void set_edge_list_chunking(size_t min_bytes, size_t threads, bool threaded) {
   min_chunk_bytes = min_bytes > 0 ? min_bytes : kMinChunkBytes;
   chosen_threads = threads;
+  use_threads = threaded;
 }
 
 ReadResult read_edge_list(LineSource& src) {
@@ -301,7 +307,7 @@ ReadResult read_edge_list(LineSource& src) {
       assembler.number_densely(chunks, max_value, id_of);
       run_parallel(chunks.size(), [&](size_t k) {
         Edge* out = edges.data() + offset[k];
-        const std::vector<uint64_t>& x = chunks[k].values;
+        const std::vector<uint32_t>& x = chunks[k].values;
         for (size_t i = 0; i < x.size(); i += 2) {
           const vertex_t u = id_of[x[i]], v = id_of[x[i + 1]];
           *out++ = {u, v};
