@@ -68,9 +68,44 @@ void EdgeListChunk::parse(std::string_view text, const EdgeListDeclarations& dec
   const char* p = text.data();
   const char* const end = p + text.size();
   size_t line = 0;
-  auto fail = [&](std::string message) {
-    error_line = line;
+  auto fail_at = [&](size_t at, std::string message) {
+    if (error_line != 0 && error_line <= at) return;
+    error_line = at;
     error = std::move(message);
+  };
+  // Name labels go through a short queue: their hashes are computed and their table slots
+  // prefetched a few lines before they are interned, in order (ids stay first-appearance).
+  struct Pending {
+    std::string_view a, b;
+    uint64_t ha, hb;
+    size_t line;
+  };
+  constexpr size_t kDepth = 8;
+  Pending queue[kDepth];
+  size_t head = 0, queued = 0;
+  auto intern_oldest = [&]() -> bool {
+    const Pending& q = queue[head];
+    head = (head + 1) % kDepth;
+    --queued;
+    const vertex_t u = labels.intern_name(q.a, q.ha);
+    const vertex_t v = labels.intern_name(q.b, q.hb);
+    if (u == LabelMap::kFull || v == LabelMap::kFull) {
+      fail_at(q.line, "more than " + std::to_string(kMaxVertices) + " distinct vertices");
+      return false;
+    }
+    edges.emplace_back(u, v);
+    loops += u == v;
+    return true;
+  };
+  auto drain = [&]() -> bool {
+    while (queued > 0)
+      if (!intern_oldest()) return false;
+    return true;
+  };
+  // Lines still queued come first: an error on one of them is the earlier one.
+  auto fail = [&](std::string message) {
+    drain();
+    fail_at(line, std::move(message));
   };
   // The label of a token: a leading '\' escapes a label that starts with '#', '%' or '\'.
   auto vertex = [&](const char* b, const char* e, bool& name) -> vertex_t {
@@ -155,6 +190,29 @@ void EdgeListChunk::parse(std::string_view text, const EdgeListDeclarations& dec
       fail("more than " + std::to_string(kMaxVertices) + " distinct vertices");
       return;
     }
+    if (!labels.numeric()) {
+      // Name mode: queue the line (see Pending); the labels are the tokens, unescaped.
+      uint64_t unused;
+      const bool name_a = !canonical_number(a0, static_cast<size_t>(a1 - a0), unused);
+      const bool name_b = !canonical_number(b0, static_cast<size_t>(b1 - b0), unused);
+      auto unescape = [](const char* b, const char* e) {
+        if (e - b >= 2 && b[0] == '\\' && (b[1] == '#' || b[1] == '%' || b[1] == '\\')) ++b;
+        return std::string_view(b, static_cast<size_t>(e - b));
+      };
+      if ((name_a || name_b) && name_lines[1] == 0) name_lines[name_lines[0] == 0 ? 0 : 1] = line;
+      if (queued == kDepth && !intern_oldest()) return;
+      Pending& q = queue[(head + queued) % kDepth];
+      q.a = unescape(a0, a1);
+      q.b = unescape(b0, b1);
+      q.ha = labels.name_hash(q.a);
+      q.hb = labels.name_hash(q.b);
+      q.line = line;
+      labels.prefetch(q.ha);
+      labels.prefetch(q.hb);
+      ++queued;
+      ++records;
+      continue;
+    }
     bool name_a = false, name_b = false;
     const vertex_t u = vertex(a0, a1, name_a);
     const vertex_t v = vertex(b0, b1, name_b);
@@ -167,6 +225,7 @@ void EdgeListChunk::parse(std::string_view text, const EdgeListDeclarations& dec
     ++records;
     loops += u == v;
   }
+  if (!drain()) return;
   lines = line;
 }
 

@@ -67,7 +67,10 @@ vertex_t LabelMap::intern_number(uint64_t value) {
 }
 
 vertex_t LabelMap::intern_name(std::string_view label) {
-  const uint64_t h = hash_label(label, seed_);
+  return intern_name(label, hash_label(label, seed_));
+}
+
+vertex_t LabelMap::intern_name(std::string_view label, uint64_t h) {
   const size_t mask = slots_.size() - 1;
   for (size_t i = slot_of(h);; i = (i + 1) & mask) {
     ++probes_;
@@ -76,7 +79,7 @@ vertex_t LabelMap::intern_name(std::string_view label) {
       if (count_ >= kMaxVertices) return kFull;
       if (2 * (count_ + 1) > slots_.size()) {
         grow();
-        return intern_name(label);
+        return intern_name(label, h);
       }
       s = Slot{h, static_cast<vertex_t>(count_)};
       if (borrow_)
