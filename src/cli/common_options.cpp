@@ -47,10 +47,13 @@ void add_common_options(CLI::App& sub, CommonOptions& o) {
                  "verifying; above it a sampled BFS check runs instead (default: a quarter of "
                  "physical memory)")
       ->group(kShared);
-  sub.add_flag("--progress{1},--no-progress{0}", o.progress,
-               "Show (or never show) progress on stderr for runs over a second (default: when "
-               "stderr is a terminal and not --quiet)")
-      ->group(kShared);
+  auto* on = sub.add_flag("--progress", o.progress,
+                          "Show progress on stderr for runs over a second (default: when stderr "
+                          "is a terminal and not --quiet)")
+                 ->group(kShared);
+  sub.add_flag("--no-progress", o.no_progress, "Never show progress")
+      ->group(kShared)
+      ->excludes(on);
   sub.add_flag("-q,--quiet", o.quiet, "Print no summary or notes on stderr")->group(kShared);
 }
 
@@ -95,9 +98,9 @@ size_t verify_memory(const CommonOptions& o) {
 }
 
 std::unique_ptr<ProgressLine> make_progress(const CommonOptions& o) {
-  const ProgressMode mode = o.progress < 0    ? ProgressMode::kAuto
-                            : o.progress == 0 ? ProgressMode::kOff
-                                              : ProgressMode::kOn;
+  const ProgressMode mode = o.progress      ? ProgressMode::kOn
+                            : o.no_progress ? ProgressMode::kOff
+                                            : ProgressMode::kAuto;
   if (!progress_enabled(mode, ::isatty(STDERR_FILENO) != 0, o.quiet)) return nullptr;
   // CLOSURE_PROGRESS_DELAY (seconds) exists for tests: 0 shows every phase at once.
   double delay = 1.0;

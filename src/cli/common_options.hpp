@@ -24,7 +24,7 @@ struct CommonOptions {
   std::string params;  // --kernel-params, e.g. "tile_n=4,tile_m=2"
   bool quiet = false;
   std::string verify_memory;  // bytes Boost.Graph's closure may use; empty: a quarter of RAM
-  int progress = -1;          // --progress 1, --no-progress 0, neither -1 (auto)
+  bool progress = false, no_progress = false;  // --progress, --no-progress (neither: auto)
 };
 
 void add_common_options(CLI::App& sub, CommonOptions& o);
