@@ -122,9 +122,9 @@ cli_test(output.symlink_followed --
 cli_test(output.keeps_mode_0600 --stdout "^600$" --
          bash -c "rm -f ${OUT}/secret.txt && echo old > ${OUT}/secret.txt && chmod 600 ${OUT}/secret.txt && ${CLOSURE_BIN} -q ${G} -o ${OUT}/secret.txt && stat -c %a ${OUT}/secret.txt")
 cli_test(output.onto_input_refused --status 2 --stderr "is the input" --
-         bash -c "cp ${G} ${OUT}/self.txt && ${CLOSURE_BIN} -q ${OUT}/self.txt -o ${OUT}/self.txt; rc=$?; cmp ${G} ${OUT}/self.txt && exit $rc")
+         bash -c "cp ${G} ${OUT}/self.txt && ${CLOSURE_BIN} -q ${OUT}/self.txt -o ${OUT}/self.txt\; rc=$?\; cmp ${G} ${OUT}/self.txt && exit $rc")
 cli_test(output.hard_link_refused --status 2 --stderr "hard links" --
-         bash -c "rm -f ${OUT}/hl1 ${OUT}/hl2 && echo keep > ${OUT}/hl1 && ln ${OUT}/hl1 ${OUT}/hl2 && ${CLOSURE_BIN} -q ${G} -o ${OUT}/hl1; rc=$?; grep -q keep ${OUT}/hl2 && exit $rc")
+         bash -c "rm -f ${OUT}/hl1 ${OUT}/hl2 && echo keep > ${OUT}/hl1 && ln ${OUT}/hl1 ${OUT}/hl2 && ${CLOSURE_BIN} -q ${G} -o ${OUT}/hl1\; rc=$?\; grep -q keep ${OUT}/hl2 && exit $rc")
 cli_test(output.empty_path_refused --status 2 --stderr "empty path" -- bash -c "${CLOSURE_BIN} -q ${G} -o ''")
 cli_test(output.mtx_from_extension --stdout "^%%MatrixMarket" --
          bash -c "${CLOSURE_BIN} -q ${G} -o ${OUT}/ext.mtx && cat ${OUT}/ext.mtx")
@@ -152,10 +152,10 @@ cli_test(output.max_output_units --closure ${OUT}/units.txt ${DATA}/diamond.clos
 cli_test(output.max_output_not_for_pipes --stdout "^1 5$" --
          ${CLOSURE_BIN} -q ${G} -o - --max-output 10)
 cli_test(output.closed_pipe_is_a_quiet_stop --
-         bash -c "set -o pipefail; seq 1 3000 | awk '{ print $1, $1 + 1 }' > ${OUT}/chain3000.txt && ${CLOSURE_BIN} -q ${OUT}/chain3000.txt -o - | head -1 > /dev/null")
+         bash -c "set -o pipefail\; seq 1 3000 | awk '{ print $1, $1 + 1 }' > ${OUT}/chain3000.txt && ${CLOSURE_BIN} -q ${OUT}/chain3000.txt -o - | head -1 > /dev/null")
 cli_test(help.exit_statuses_and_shared_options --stdout "Exit status" --stdout "Shared options" --stdout "--method" --stdout "--progress"
          -- ${CLOSURE_BIN} query --help)
-cli_test(help.run_is_the_default --stdout "Exit status" --stdout "--max-output" -- ${CLOSURE_BIN} run --help)
+cli_test(help.run_is_the_default --stdout "Exit status" --stdout "--max-output" --stdout "Shared options" -- ${CLOSURE_BIN} run --help)
 cli_test(run.explicit_subcommand --closure ${OUT}/explicit.txt ${DATA}/diamond.closure.txt --
          ${CLOSURE_BIN} run -q ${G} -o ${OUT}/explicit.txt)
 cli_test(run.options_before_the_graph --closure ${OUT}/before.txt ${DATA}/diamond.closure.txt --
