@@ -1,8 +1,8 @@
 // Batch: every file isolated in its own process (a crash is a failed record, not the end
 // of the batch), unreadable entries as failed records, resume records that are parsed
 // strictly and redone when anything they depend on changed, and outputs never read back.
-#include <gtest/gtest.h>
 #include <fcntl.h>
+#include <gtest/gtest.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -105,8 +105,8 @@ TEST(Batch, SymlinkLoopAndDanglingLinkAreFailedRecordsNotAnAbort) {
   const fs::path dir = fresh_dir("loop");
   fs::create_directories(dir / "in");
   three_graphs(dir / "in");
-  fs::create_symlink("self", dir / "in" / "self");              // ELOOP
-  fs::create_symlink("nowhere.txt", dir / "in" / "dangling");   // ENOENT
+  fs::create_symlink("self", dir / "in" / "self");             // ELOOP
+  fs::create_symlink("nowhere.txt", dir / "in" / "dangling");  // ENOENT
   const auto rows = run_batch(options_for(dir / "in", dir / "out"));
   ASSERT_EQ(rows.size(), 5u);
   size_t ok = 0, failed = 0;
@@ -200,12 +200,12 @@ TEST(Batch, DamagedRecordsAreRedoneNeverFatal) {
   ASSERT_TRUE(parse_record(good).has_value());
   const std::vector<std::string> damaged = {
       "",
-      good.substr(0, good.size() / 2),                 // truncated
-      std::string(good.size(), '\0'),                  // zeroed
-      "\x89PNG\r\n\x1a\n garbage",                     // not JSON
-      "[" + good + "]",                                // another shape
+      good.substr(0, good.size() / 2),                      // truncated
+      std::string(good.size(), '\0'),                       // zeroed
+      "\x89PNG\r\n\x1a\n garbage",                          // not JSON
+      "[" + good + "]",                                     // another shape
       std::string(100000, '[') + std::string(100000, ']'),  // deep nesting
-      good + good,                                     // two values
+      good + good,                                          // two values
   };
   // Field-level damage: a count as a string (the old parser's stoull), a missing field,
   // an extra one, a wrong schema, a bad hash.
@@ -268,9 +268,9 @@ TEST(Batch, RecordsRoundTripLabelsAndPathsWithEscapes) {
 }
 
 TEST(Batch, OutputNamesAreRecognised) {
-  for (const char* name : {"g.txt.summary.json", "g.txt.closure.txt", "g.closure.mtx",
-                           "g.closure.json", "g.closure.bin", "summary.csv", "summary.json",
-                           "g.closure.txt.tmp-12-0"})
+  for (const char* name :
+       {"g.txt.summary.json", "g.txt.closure.txt", "g.closure.mtx", "g.closure.json",
+        "g.closure.bin", "summary.csv", "summary.json", "g.closure.txt.tmp-12-0"})
     EXPECT_TRUE(is_batch_output_name(name)) << name;
   for (const char* name : {"g.txt", "closure.txt", "g.json", "summary.txt"})
     EXPECT_FALSE(is_batch_output_name(name)) << name;

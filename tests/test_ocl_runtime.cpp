@@ -179,9 +179,10 @@ TEST(OclRuntime, DamagedCacheEntriesAreRebuiltSilently) {
       {"truncated to half", a.substr(0, a.size() / 2)},
       {"truncated header", a.substr(0, 20)},
       {"empty", ""},
-      {"4 bytes zeroed in the middle", a.substr(0, a.size() / 2) + std::string(4, '\0') +
-                                           a.substr(a.size() / 2 + 4)},
-      {"4 bytes zeroed in the header length", a.substr(0, 16) + std::string(4, '\0') + a.substr(20)},
+      {"4 bytes zeroed in the middle",
+       a.substr(0, a.size() / 2) + std::string(4, '\0') + a.substr(a.size() / 2 + 4)},
+      {"4 bytes zeroed in the header length",
+       a.substr(0, 16) + std::string(4, '\0') + a.substr(20)},
       {"garbage", std::string(a.size(), '\x5a')},
       {"the other key's entry", b},
   };

@@ -40,7 +40,8 @@ void check_device_spec(const std::string& spec) {
       return std::string(e.what());
     }
   });
-  if (!probe.completed) throw std::runtime_error("checking --device " + spec + ": " + probe.failure);
+  if (!probe.completed)
+    throw std::runtime_error("checking --device " + spec + ": " + probe.failure);
   if (!probe.result.empty()) throw std::invalid_argument(probe.result);
 }
 
@@ -121,8 +122,8 @@ Command add_batch_command(CLI::App& app, CommonOptions& common) {
               std::printf(
                   "%zu files: %zu ok, %zu failed, %zu mismatched, %zu inconclusive, %zu resumed; "
                   "summary in %s/summary.csv\n",
-                  rows.size(), rows.size() - failed - mismatched - inconclusive, failed,
-                  mismatched, inconclusive, skipped, flags->out.c_str());
+                  rows.size(), rows.size() - failed - mismatched - inconclusive, failed, mismatched,
+                  inconclusive, skipped, flags->out.c_str());
               return failed         ? kExitFailure
                      : mismatched   ? kExitMismatch
                      : inconclusive ? kExitInconclusive

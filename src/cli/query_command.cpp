@@ -45,7 +45,8 @@ Command add_query_command(CLI::App& app, CommonOptions& common) {
               throw InputError(flags->pairs, 0, "is a folder, not a file of 'u v' pairs");
             file.open(flags->pairs);
             if (!file)
-              throw InputError(flags->pairs, 0, std::string("cannot open: ") + std::strerror(errno));
+              throw InputError(flags->pairs, 0,
+                               std::string("cannot open: ") + std::strerror(errno));
           }
           LazyRuntime runtime(common);
           RunOptions o;

@@ -10,7 +10,9 @@
 namespace closure::cli {
 
 int verdict_status(Verdict v) {
-  return v == Verdict::kMatch ? kExitOk : v == Verdict::kMismatch ? kExitMismatch : kExitInconclusive;
+  return v == Verdict::kMatch      ? kExitOk
+         : v == Verdict::kMismatch ? kExitMismatch
+                                   : kExitInconclusive;
 }
 
 int report_failure(const std::exception& e) {

@@ -90,7 +90,8 @@ FileDigest digest_file(const std::string& path) {
     h.update(buf.data(), got);
     d.size += got;
   }
-  if (std::ferror(f.get())) throw std::runtime_error(path + ": read error: " + std::strerror(errno));
+  if (std::ferror(f.get()))
+    throw std::runtime_error(path + ": read error: " + std::strerror(errno));
   d.hash = h.digest();
   return d;
 }

@@ -62,8 +62,7 @@ std::optional<std::vector<unsigned char>> decode_cache_entry(
   return std::vector<unsigned char>(payload, payload + h.length);
 }
 
-std::optional<std::vector<unsigned char>> read_cache_entry(const std::string& path,
-                                                           uint64_t key) {
+std::optional<std::vector<unsigned char>> read_cache_entry(const std::string& path, uint64_t key) {
   std::FILE* f = std::fopen(path.c_str(), "rb");
   if (!f) return std::nullopt;
   std::vector<unsigned char> bytes;
@@ -89,7 +88,8 @@ bool write_cache_entry(const std::string& path, uint64_t key,
   const fs::path target(path);
   fs::create_directories(target.parent_path(), ec);
   if (ec) return false;
-  std::string tmp = (target.parent_path() / ("." + target.filename().string() + ".XXXXXX")).string();
+  std::string tmp =
+      (target.parent_path() / ("." + target.filename().string() + ".XXXXXX")).string();
   const int fd = ::mkstemp(tmp.data());
   if (fd < 0) return false;
   const std::vector<unsigned char> bytes = encode_cache_entry(key, binary);

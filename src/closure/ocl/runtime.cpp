@@ -11,8 +11,8 @@
 
 #include "closure/io/content_hash.hpp"
 #include "closure/ocl/error.hpp"
-#include "closure/ocl/program_cache_entry.hpp"
 #include "closure/ocl/kernel_source.hpp"
+#include "closure/ocl/program_cache_entry.hpp"
 
 namespace closure::ocl {
 namespace fs = std::filesystem;

@@ -125,8 +125,7 @@ bool still_valid(const BatchRecord& old, const BatchOptions& o, const BatchItem&
 
 // One file's work, in the child: the resume check, the run, the record's keys. Returns
 // 'S' (resumed) or 'N' (new) followed by the record.
-std::string process_item(const BatchOptions& o, const BatchItem& item,
-                         const std::string& options) {
+std::string process_item(const BatchOptions& o, const BatchItem& item, const std::string& options) {
   const ItemPaths p = paths_of(o, item);
   if (o.resume) {
     if (auto text = read_small_file(p.record, kMaxRecordBytes)) {
@@ -210,7 +209,7 @@ std::vector<BatchRow> run_batch(const BatchOptions& o,
       resumed = outcome->result[0] == 'S';
     } else {
       rec.row.file = item.input;
-      rec.row.error = !failure.empty()                      ? failure
+      rec.row.error = !failure.empty()                 ? failure
                       : outcome && !outcome->completed ? outcome->failure
                                                        : "internal error: unreadable result";
       rec.row.seconds = seconds_since(started);

@@ -14,7 +14,8 @@ namespace fs = std::filesystem;
 namespace {
 
 bool ends_with(const std::string& s, const std::string& suffix) {
-  return s.size() >= suffix.size() && s.compare(s.size() - suffix.size(), suffix.size(), suffix) == 0;
+  return s.size() >= suffix.size() &&
+         s.compare(s.size() - suffix.size(), suffix.size(), suffix) == 0;
 }
 
 // Whether `p` is `dir` or lies below it (both made absolute and normal first).
@@ -77,11 +78,10 @@ std::vector<Found> search_folder(const fs::path& root, const fs::path& out) {
 }  // namespace
 
 bool is_batch_output_name(const std::string& name) {
-  for (const char* suffix : {".summary.json", ".closure.txt", ".closure.mtx", ".closure.json",
-                             ".closure.bin"})
+  for (const char* suffix :
+       {".summary.json", ".closure.txt", ".closure.mtx", ".closure.json", ".closure.bin"})
     if (ends_with(name, suffix)) return true;
-  return name == "summary.csv" || name == "summary.json" ||
-         name.find(".tmp-") != std::string::npos;
+  return name == "summary.csv" || name == "summary.json" || name.find(".tmp-") != std::string::npos;
 }
 
 std::vector<BatchItem> collect_batch_items(const std::vector<std::string>& paths,
@@ -98,8 +98,8 @@ std::vector<BatchItem> collect_batch_items(const std::vector<std::string>& paths
     if (status_ec && fs::symlink_status(root, ec).type() == fs::file_type::not_found)
       throw std::invalid_argument("batch: " + paths[arg] + " does not exist");
     if (status_ec) {
-      found.push_back({root.string(), root.filename().string(),
-                       "cannot read: " + status_ec.message()});
+      found.push_back(
+          {root.string(), root.filename().string(), "cannot read: " + status_ec.message()});
     } else if (fs::is_directory(st)) {
       for (const Found& f : search_folder(root, out)) {
         std::error_code rel_ec;

@@ -14,10 +14,12 @@ using Json = nlohmann::ordered_json;
 constexpr auto kReplace = Json::error_handler_t::replace;
 
 Json row_object(const BatchRow& r) {
-  return Json{{"file", r.file},     {"vertices", r.vertices}, {"edges", r.edges},
-              {"components", r.components}, {"dag", r.dag},  {"pairs", r.pairs},
-              {"method", r.method}, {"device", r.device},     {"seconds", r.seconds},
-              {"verify", r.verify}, {"error", r.error}};
+  return Json{{"file", r.file},       {"vertices", r.vertices},
+              {"edges", r.edges},     {"components", r.components},
+              {"dag", r.dag},         {"pairs", r.pairs},
+              {"method", r.method},   {"device", r.device},
+              {"seconds", r.seconds}, {"verify", r.verify},
+              {"error", r.error}};
 }
 
 Json key_object(const FileKey& k, bool with_mtime) {
@@ -104,8 +106,7 @@ std::optional<BatchRecord> parse_record(std::string_view text) {
   try {
     const Json o = Json::parse(text);  // throws on anything that is not one JSON value
     only_keys(o, {"schema", "version", "file", "vertices", "edges", "components", "dag", "pairs",
-                  "method", "device", "seconds", "verify", "error", "input", "options",
-                  "output"});
+                  "method", "device", "seconds", "verify", "error", "input", "options", "output"});
     if (get_string(o, "schema") != kRecordSchema) return std::nullopt;
     if (get_unsigned(o, "version") != uint64_t(kRecordVersion)) return std::nullopt;
     BatchRecord r;

@@ -93,8 +93,8 @@ IsolatedOutcome finish_isolated(IsolatedChild& child) {
   if (WIFSIGNALED(status)) {
     const int sig = WTERMSIG(status);
     const char* name = ::strsignal(sig);
-    out.failure = "crashed: killed by signal " + std::to_string(sig) + " (" +
-                  (name ? name : "unknown") + ")";
+    out.failure =
+        "crashed: killed by signal " + std::to_string(sig) + " (" + (name ? name : "unknown") + ")";
   } else if (WIFEXITED(status) && WEXITSTATUS(status) != 0) {
     out.failure = "the worker process exited with status " + std::to_string(WEXITSTATUS(status));
   } else if (got.empty()) {

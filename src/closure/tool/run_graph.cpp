@@ -3,7 +3,6 @@
 
 #include <chrono>
 #include <cstdio>
-
 #include <nlohmann/json.hpp>
 
 namespace closure {

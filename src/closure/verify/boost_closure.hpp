@@ -45,9 +45,9 @@ std::string_view verdict_name(Verdict v);  // "MATCH", "MISMATCH", "INCONCLUSIVE
 inline constexpr uint64_t kMinSampledPairs = 64;
 
 struct VerifyReport {
-  bool match = false;         // no difference found, and conclusive
-  bool inconclusive = false;  // no difference found, but too few pairs compared
-  std::string mode;           // "full", "sampled K of N sources" or "sampled all N sources"
+  bool match = false;           // no difference found, and conclusive
+  bool inconclusive = false;    // no difference found, but too few pairs compared
+  std::string mode;             // "full", "sampled K of N sources" or "sampled all N sources"
   uint64_t expected_pairs = 0;  // Boost's pairs (full), or summed over the sampled sources
   uint64_t actual_pairs = 0;    // the Closure's, counted the same way
   // Up to 10, ordered by (u, v): "u -> v: missing" (Boost has it, the Closure not) or
