@@ -1,9 +1,8 @@
-// The batch driver: one child process per file (at most --jobs at once, served by one
-// poll loop in this process, which starts no threads), per-file records written
-// atomically by this process, the resume check in the child, and the summary tables.
+// The batch driver: files handed to --jobs worker processes (this process starts no
+// threads), per-file records written atomically by this process, the resume check in the
+// worker, and the summary tables.
 #include "closure/tool/batch.hpp"
 
-#include <poll.h>
 #include <sys/stat.h>
 
 #include <algorithm>
@@ -19,7 +18,7 @@
 #include "closure/io/atomic_file.hpp"
 #include "closure/io/content_hash.hpp"
 #include "closure/tool/batch_files.hpp"
-#include "closure/tool/isolated.hpp"
+#include "closure/tool/worker_pool.hpp"
 
 namespace closure {
 namespace fs = std::filesystem;
@@ -221,43 +220,26 @@ std::vector<BatchRow> run_batch(const BatchOptions& o,
     if (progress) progress({done, items.size(), item.input, seconds_since(t0)});
   };
 
-  struct Running {
-    size_t index;
-    IsolatedChild child;
-    Clock::time_point started;
-  };
-  std::vector<Running> running;
-  const size_t jobs = std::max<size_t>(1, o.jobs);
+  // Started lazily by submit(), so a batch whose entries all failed to list starts none.
+  WorkerPool pool(o.jobs, [&](size_t i) { return process_item(o, items[i], options); });
+  std::vector<Clock::time_point> started(items.size());
   size_t next = 0;
-  while (next < items.size() || !running.empty()) {
-    while (running.size() < jobs && next < items.size()) {
+  while (next < items.size() || pool.busy() > 0) {
+    while (pool.has_idle_worker() && next < items.size()) {
       const size_t i = next++;
-      const auto started = Clock::now();
+      started[i] = Clock::now();
       if (!items[i].error.empty()) {
-        settle(i, std::nullopt, started, items[i].input + ": " + items[i].error);
+        settle(i, std::nullopt, started[i], items[i].input + ": " + items[i].error);
         continue;
       }
       try {
-        running.push_back({i, start_isolated([&o, &options, &item = items[i]] {
-                             return process_item(o, item, options);
-                           }),
-                           started});
+        pool.submit(i);
       } catch (const std::exception& e) {
-        settle(i, std::nullopt, started, e.what());
+        settle(i, std::nullopt, started[i], e.what());
       }
     }
-    if (running.empty()) continue;
-    std::vector<pollfd> fds;
-    for (const Running& r : running) fds.push_back({r.child.fd, POLLIN, 0});
-    if (::poll(fds.data(), fds.size(), -1) < 0 && errno != EINTR)
-      throw std::runtime_error(std::string("batch: poll failed: ") + std::strerror(errno));
-    for (size_t k = running.size(); k-- > 0;) {
-      if (!fds[k].revents) continue;
-      if (!read_isolated(running[k].child)) continue;
-      const IsolatedOutcome outcome = finish_isolated(running[k].child);
-      settle(running[k].index, outcome, running[k].started, "");
-      running.erase(running.begin() + std::ptrdiff_t(k));
-    }
+    if (pool.busy() == 0) continue;
+    for (auto& [i, outcome] : pool.wait()) settle(i, outcome, started[i], "");
   }
 
   AtomicFile csv((fs::path(o.out_dir) / "summary.csv").string());

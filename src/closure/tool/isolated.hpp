@@ -1,12 +1,7 @@
-// Work run in a child process, so that whatever it does (a stack overflow on a hostile
-// input, an abort, the OOM killer) ends that child, not the caller. The child sends one
-// result string back through a pipe; the parent learns how the child ended.
-//
-// Why processes and not threads with a guard: a stack overflow or a SIGSEGV cannot be
-// recovered from inside the process that suffered it; only a separate address space
-// contains it. fork() is safe here because the caller (the batch driver) starts no
-// threads of its own and opens no OpenCL device before forking: each child opens what
-// it needs itself.
+// One piece of work run in a child process, so that whatever it does (a stack overflow,
+// an abort, the OOM killer) ends that child, not the caller. The child sends one result
+// string back through a pipe; the parent learns how the child ended. For many pieces of
+// work, WorkerPool (worker_pool.hpp) keeps processes alive between them.
 #pragma once
 
 #include <sys/types.h>
