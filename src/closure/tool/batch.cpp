@@ -106,7 +106,8 @@ bool still_valid(const BatchRecord& old, const BatchOptions& o, const BatchItem&
   if (old.row.file != item.input || !old.row.ok() || old.options != options) return false;
   if (old.output.has_value() != o.write_closures) return false;
   struct stat st {};
-  if (::stat(item.input.c_str(), &st) != 0) return false;
+  // Only a regular file has a content hash to compare (a FIFO given as input does not).
+  if (::stat(item.input.c_str(), &st) != 0 || !S_ISREG(st.st_mode)) return false;
   const int64_t mtime = int64_t(st.st_mtim.tv_sec) * 1'000'000'000 + st.st_mtim.tv_nsec;
   if (uint64_t(st.st_size) != old.input.size || mtime != old.input.mtime_ns) return false;
   try {
