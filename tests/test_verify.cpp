@@ -1,6 +1,7 @@
 // Tests of the Boost.Graph reference: its strict semantics, the memory estimate, and
 // verify_against_boost catching corrupted closures in full and sampled mode.
 #include <gtest/gtest.h>
+#include <sys/resource.h>
 
 #include <filesystem>
 #include <fstream>
@@ -8,6 +9,8 @@
 
 #include "closure/algorithms/host_closure.hpp"
 #include "closure/graph/read_graph.hpp"
+#include "closure/tool/isolated.hpp"
+#include "closure/verify/available_memory.hpp"
 #include "closure/verify/boost_closure.hpp"
 
 namespace closure {
@@ -172,6 +175,32 @@ TEST(Verify, TooFewPairsIsInconclusiveNeverMatch) {
   // An edgeless graph: no source at all, every row checked empty: exhaustive, MATCH.
   EXPECT_EQ(verify_against_boost(Graph(50, {}), closure_sparse(Graph(50, {})), 0, 64, 1).verdict(),
             Verdict::kMatch);
+}
+
+// Under `ulimit -v` (here in a child process, so the test binary keeps its limits), the
+// budget follows what may still be allocated: Boost's 800 MB closure of a 5000-chain is
+// replaced by the sampled check instead of ending in std::bad_alloc.
+TEST(Verify, MemoryLimitOfTheProcessBoundsTheBudget) {
+  const IsolatedOutcome out = run_isolated([] {
+    struct rlimit rl {};
+    std::ifstream statm("/proc/self/statm");
+    uint64_t pages = 0;
+    statm >> pages;
+    const uint64_t mapped = pages * uint64_t(::sysconf(_SC_PAGE_SIZE));
+    rl.rlim_cur = rl.rlim_max = mapped + (uint64_t{300} << 20);
+    if (::setrlimit(RLIMIT_AS, &rl) != 0) return std::string("setrlimit failed");
+    const size_t available = available_memory_bytes();
+    if (available > (uint64_t{300} << 20)) return "available " + std::to_string(available);
+    std::vector<Edge> edges;
+    for (vertex_t v = 0; v + 1 < 5000; ++v) edges.emplace_back(v, v + 1);
+    const Graph g(5000, std::move(edges));
+    const VerifyReport r = verify_against_boost(g, closure_sparse(g), size_t{8} << 30, 64, 1);
+    return r.mode + "|" + std::string(verdict_name(r.verdict())) + "|" + r.note;
+  });
+  ASSERT_TRUE(out.completed) << out.failure;
+  EXPECT_EQ(out.result.substr(0, 24), "sampled 64 of 4999 sourc") << out.result;
+  EXPECT_NE(out.result.find("|MATCH|"), std::string::npos) << out.result;
+  EXPECT_NE(out.result.find("can still be allocated"), std::string::npos) << out.result;
 }
 
 TEST(Verify, ZeroSourcesIsRefused) {
