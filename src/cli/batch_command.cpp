@@ -29,7 +29,7 @@ void print_progress(const BatchProgress& p, bool tty) {
 }
 
 // A device named by --device is checked before any file, as in the other commands, but
-// in a child process: OpenCL opened here would not survive the fork of each file's child.
+// in a child process: OpenCL opened here would not survive the fork of the workers.
 void check_device_spec(const std::string& spec) {
   if (spec.empty()) return;
   const IsolatedOutcome probe = run_isolated([&spec] {
