@@ -7,22 +7,27 @@
 #include <functional>
 
 #include "cli/common_options.hpp"
+#include "closure/verify/boost_closure.hpp"
 
 namespace closure::cli {
 
 // Exit statuses scripts can rely on (report_failure maps failures onto them).
 inline constexpr int kExitOk = 0;
-inline constexpr int kExitMismatch = 1;  // verification found a difference
-inline constexpr int kExitUsage = 2;     // bad command line, refused option or output target
-inline constexpr int kExitInput = 3;     // unreadable or malformed input
-inline constexpr int kExitFailure = 4;   // anything else (memory, device, I/O, internal error)
+inline constexpr int kExitMismatch = 1;      // verification found a difference
+inline constexpr int kExitUsage = 2;         // bad command line, refused option or output target
+inline constexpr int kExitInput = 3;         // unreadable or malformed input
+inline constexpr int kExitFailure = 4;       // anything else (memory, device, I/O, internal error)
+inline constexpr int kExitInconclusive = 5;  // a sampled verification compared too few pairs
+
+// The exit status of a verification verdict.
+int verdict_status(Verdict v);
 
 // The text --help shows for them (every command's footer).
 inline constexpr const char* kExitStatusHelp =
     "Exit status: 0 ok (also when the reader of a pipe output stops early), 1 verification\n"
     "mismatch, 2 usage (bad option, refused combination or output target), 3 bad input\n"
-    "(FILE:LINE named), 4 anything else (memory, device, I/O, internal error). Never 128 or\n"
-    "more.";
+    "(FILE:LINE named), 4 anything else (memory, device, I/O, internal error), 5 verification\n"
+    "inconclusive (a sampled check compared too few pairs). Never 128 or more.";
 
 // Builds the app, parses argv (inserting the default subcommand) and runs the command.
 int run_cli(int argc, char** argv);
@@ -46,5 +51,6 @@ void add_bench_dense_command(CLI::App& bench);
 void add_bench_closure_command(CLI::App& bench);
 void add_bench_gemm_command(CLI::App& bench);
 void add_bench_bool_command(CLI::App& bench);
+void add_bench_read_command(CLI::App& bench);
 
 }  // namespace closure::cli

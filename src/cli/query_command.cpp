@@ -1,12 +1,16 @@
 // `closure query FILE u v` or `--pairs FILE`: reachability answers in the input's labels;
 // the closure is computed once per run, unknown labels are reported per line.
+#include <cerrno>
 #include <cstdio>
+#include <cstring>
+#include <filesystem>
 #include <fstream>
 #include <iostream>
 #include <memory>
 #include <sstream>
 
 #include "cli/commands.hpp"
+#include "closure/graph/input_error.hpp"
 #include "closure/tool/reachability_queries.hpp"
 #include "closure/tool/run_graph.hpp"
 
@@ -29,6 +33,17 @@ Runner add_query_command(CLI::App& app, CommonOptions& common) {
       std::fprintf(stderr, "closure query: give either U V or --pairs FILE\n");
       return kExitUsage;
     }
+    // The pairs file is checked before the graph is closed: a folder given by mistake
+    // (which opens, then reads as empty) must fail, not answer nothing with exit 0.
+    std::ifstream file;
+    if (!flags->pairs.empty() && flags->pairs != "-") {
+      std::error_code ec;
+      if (std::filesystem::is_directory(flags->pairs, ec))
+        throw InputError(flags->pairs, 0, "is a folder, not a file of 'u v' pairs");
+      file.open(flags->pairs);
+      if (!file)
+        throw InputError(flags->pairs, 0, std::string("cannot open: ") + std::strerror(errno));
+    }
     LazyRuntime runtime(common);
     RunOptions o;
     o.input = flags->input;
@@ -41,14 +56,9 @@ Runner add_query_command(CLI::App& app, CommonOptions& common) {
       std::printf("%s\n", a.text.c_str());
       return a.status == QueryAnswer::kUnknownLabel ? kExitInput : kExitOk;
     }
-    std::ifstream file;
-    std::istream* in = &std::cin;
-    if (flags->pairs != "-") {
-      file.open(flags->pairs);
-      if (!file) throw std::runtime_error("cannot read " + flags->pairs);
-      in = &file;
-    }
+    std::istream* in = flags->pairs == "-" ? &std::cin : &file;
     const QueryBatchStats stats = answer_pairs(index, *in, flags->pairs, std::cout);
+    if (in->bad()) throw InputError(flags->pairs, 0, "read error");
     if (!common.quiet)
       std::fprintf(stderr,
                    "closure query: %zu answered (%zu reachable), %zu unknown labels, %zu "

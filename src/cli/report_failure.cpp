@@ -25,6 +25,12 @@ int status_of(ErrorKind kind) {
 
 }  // namespace
 
+int verdict_status(Verdict v) {
+  return v == Verdict::kMatch      ? kExitOk
+         : v == Verdict::kMismatch ? kExitMismatch
+                                   : kExitInconclusive;
+}
+
 int report_failure(const std::exception& e) {
   // The reader of a pipe went away (`closure G -o - | head`): stop quietly, like cat.
   if (dynamic_cast<const OutputClosedError*>(&e)) return kExitOk;

@@ -60,6 +60,7 @@ Runner add_run_command(CLI::App& app, CommonOptions& common) {
   sub->add_flag("--verify", flags->verify, "Also compare with Boost.Graph's transitive_closure");
   sub->add_option("--verify-sources", flags->verify_sources,
                   "BFS sources for the sampled check when Boost's closure would not fit in memory")
+      ->check(at_least_one_source())
       ->capture_default_str();
   sub->add_flag("--force", flags->force, "Write outputs larger than --max-output");
   sub->add_option("--max-output", flags->max_output,
@@ -99,7 +100,7 @@ Runner add_run_command(CLI::App& app, CommonOptions& common) {
       std::fputs(summary_json(s).c_str(), stdout);
     else if (!common.quiet)
       std::fputs(summary_text(s).c_str(), stderr);
-    return s.verify && !s.verify->match ? kExitMismatch : kExitOk;
+    return s.verify ? verdict_status(s.verify->verdict()) : kExitOk;
   };
 }
 

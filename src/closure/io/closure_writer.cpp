@@ -4,12 +4,12 @@
 
 #include <algorithm>
 #include <charconv>
+#include <nlohmann/json.hpp>
 #include <stdexcept>
 
 #include "closure/errors.hpp"
 #include "closure/io/atomic_file.hpp"
 #include "closure/io/byte_sink.hpp"
-#include "closure/io/json.hpp"
 
 namespace closure {
 
@@ -82,40 +82,55 @@ uint64_t digits(uint64_t v) {
   return d;
 }
 
-// "u v" lines cannot carry a label with a blank in it (DOT allows "a b"): say so rather
-// than write a file that reads back differently. The label as the edge list writes it.
-const std::string& edge_list_label(const std::string& label) {
-  if (label.empty() || label.find_first_of(" \t\r\n") != std::string::npos)
-    throw std::runtime_error("vertex label '" + label +
-                             "' contains whitespace, which an edge list cannot hold; use "
-                             "--output-format json or matrix-market");
-  return label;
-}
-
-std::vector<std::string> all_labels(const Graph& g) {
-  std::vector<std::string> out(g.vertex_count());
-  for (vertex_t v = 0; v < g.vertex_count(); ++v) out[v] = g.label(v);
+// Labels as the text formats write them, so that they read back as the same labels
+// (docs/formats.md): in an edge list a label starting with '#' or '%' would read as a
+// comment, so it (and one starting with '\' followed by '#', '%' or '\') gets a leading '\';
+// in a Matrix Market "%label" line a line break would end the comment, so '\', CR and LF
+// are written as \\, \r and \n; JSON labels are JSON strings (UTF-8 only).
+std::vector<std::string> written_labels(const Graph& g, OutputFormat f) {
+  std::vector<std::string> out = all_labels(g);
+  for (std::string& label : out) {
+    if (f == OutputFormat::kEdges) {
+      // "u v" lines cannot carry a label with a blank in it (DOT allows "a b"): say so
+      // rather than write a file that reads back differently.
+      if (label.empty() || label.find_first_of(" \t\r\n") != std::string::npos)
+        throw std::runtime_error("vertex label '" + label +
+                                 "' contains whitespace, which an edge list cannot hold; use "
+                                 "--output-format json or matrix-market");
+      const bool escape = label[0] == '#' || label[0] == '%' ||
+                          (label[0] == '\\' && label.size() > 1 &&
+                           (label[1] == '#' || label[1] == '%' || label[1] == '\\'));
+      if (escape) label.insert(label.begin(), '\\');
+    } else if (f == OutputFormat::kMatrixMarket &&
+               label.find_first_of("\\\r\n") != std::string::npos) {
+      std::string e;
+      for (char c : label)
+        e += c == '\n' ? "\\n" : c == '\r' ? "\\r" : c == '\\' ? "\\\\" : std::string(1, c);
+      label = std::move(e);
+    } else if (f == OutputFormat::kJson) {
+      // JSON text is UTF-8: a label that is not cannot be written without changing it.
+      try {
+        label = nlohmann::json(label).dump();
+      } catch (const nlohmann::json::type_error&) {
+        throw std::runtime_error("vertex label '" + label +
+                                 "' is not UTF-8 and cannot be written as JSON; use "
+                                 "--output-format edges, matrix-market or binary");
+      }
+    }
+  }
   return out;
 }
 
 // Per-vertex byte weights of one format: what a vertex adds each time it appears as a
 // pair's target (w) and as a line's source.
 std::vector<uint64_t> target_weights(const Graph& g, OutputFormat f) {
-  std::vector<uint64_t> w(g.vertex_count());
-  for (vertex_t v = 0; v < g.vertex_count(); ++v) switch (f) {
-      case OutputFormat::kEdges:
-        w[v] = edge_list_label(g.label(v)).size();
-        break;
-      case OutputFormat::kMatrixMarket:
-        w[v] = digits(uint64_t(v) + 1);
-        break;
-      case OutputFormat::kJson:
-        w[v] = json::quote(g.label(v)).size();
-        break;
-      case OutputFormat::kBinary:
-        w[v] = 0;
-        break;
-    }
+  std::vector<uint64_t> w(g.vertex_count(), 0);
+  if (f == OutputFormat::kEdges || f == OutputFormat::kJson) {
+    const auto labels = written_labels(g, f);
+    for (vertex_t v = 0; v < g.vertex_count(); ++v) w[v] = labels[v].size();
+  } else if (f == OutputFormat::kMatrixMarket) {
+    for (vertex_t v = 0; v < g.vertex_count(); ++v) w[v] = digits(uint64_t(v) + 1);
+  }
   return w;
 }
 
@@ -181,7 +196,8 @@ uint64_t output_bytes(const Graph& g, const Closure& c, OutputFormat f, bool ref
       return s.sources + s.targets + 2 * s.pairs;
     case OutputFormat::kMatrixMarket: {  // "%label i label\n" per vertex, "u v\n" per pair
       uint64_t header = kMtxBanner.size() + kMtxComment.size();
-      for (vertex_t v = 0; v < n; ++v) header += 7 + w[v] + 1 + g.label(v).size() + 1;
+      const auto labels = written_labels(g, f);
+      for (vertex_t v = 0; v < n; ++v) header += 7 + w[v] + 1 + labels[v].size() + 1;
       header += 2 * digits(n) + digits(s.pairs) + 3;
       return header + s.sources + s.targets + 2 * s.pairs;
     }
@@ -259,8 +275,7 @@ class Sink {
 };
 
 void write_edges(Sink& out, const Graph& g, const Closure& c, bool reflexive, const Tick& tick) {
-  const auto labels = all_labels(g);
-  for (const auto& label : labels) edge_list_label(label);  // refuses before writing
+  const auto labels = written_labels(g, OutputFormat::kEdges);
   std::vector<vertex_t> succ;
   for (vertex_t u = 0; u < g.vertex_count(); ++u) {
     tick(u);
@@ -279,7 +294,7 @@ void write_matrix_market(Sink& out, const Graph& g, const Closure& c, bool refle
   const size_t n = g.vertex_count();
   out.put(kMtxBanner);
   out.put(kMtxComment);
-  const auto labels = all_labels(g);
+  const auto labels = written_labels(g, OutputFormat::kMatrixMarket);
   for (vertex_t v = 0; v < n; ++v) {
     out.put("%label ");
     out.put_number(v + 1);
@@ -307,9 +322,7 @@ void write_matrix_market(Sink& out, const Graph& g, const Closure& c, bool refle
 }
 
 void write_json(Sink& out, const Graph& g, const Closure& c, bool reflexive, const Tick& tick) {
-  const auto labels = all_labels(g);
-  std::vector<std::string> quoted(labels.size());
-  for (size_t v = 0; v < labels.size(); ++v) quoted[v] = json::quote(labels[v]);
+  const auto quoted = written_labels(g, OutputFormat::kJson);
   out.put(json_prefix(g, c.pair_count(reflexive), reflexive));
   std::vector<vertex_t> succ;
   for (vertex_t u = 0; u < g.vertex_count(); ++u) {
@@ -354,8 +367,8 @@ void write_binary(ByteSink& file, const Graph& g, const Closure& c, bool reflexi
 
 uint64_t write_closure(const std::string& path, const Graph& g, const Closure& c, OutputSpec spec,
                        bool reflexive, const WriteProgress& progress) {
-  if (spec.format == OutputFormat::kEdges)  // refuse unwritable labels before opening anything
-    for (vertex_t v = 0; v < g.vertex_count(); ++v) edge_list_label(g.label(v));
+  if (spec.format == OutputFormat::kEdges || spec.format == OutputFormat::kJson)
+    written_labels(g, spec.format);  // refuses unwritable labels before opening anything
   AtomicFile file(path);
   const auto sink = make_sink(file, spec.gzip);
   const Tick tick(progress, g.vertex_count());
