@@ -88,7 +88,8 @@ uint64_t digits(uint64_t v) {
 // in a Matrix Market "%label" line a line break would end the comment, so '\', CR and LF
 // are written as \\, \r and \n; JSON labels are JSON strings (UTF-8 only).
 std::vector<std::string> written_labels(const Graph& g, OutputFormat f) {
-  std::vector<std::string> out = all_labels(g);
+  std::vector<std::string> out(g.vertex_count());
+  for (vertex_t v = 0; v < g.vertex_count(); ++v) out[v] = g.label(v);
   for (std::string& label : out) {
     if (f == OutputFormat::kEdges) {
       // "u v" lines cannot carry a label with a blank in it (DOT allows "a b"): say so
