@@ -97,7 +97,9 @@ cli_test(batch.same_names --stdout "2 files: 2 ok" --
          bash -c "rm -rf ${OUT}/same && ${CLOSURE_BIN} batch -q ${DATA}/diamond.txt ${CMAKE_CURRENT_SOURCE_DIR}/data/dup/diamond.txt --out ${OUT}/same && test -f ${OUT}/same/diamond.txt.closure.txt && test -f ${OUT}/same/2_diamond.txt.closure.txt && ! cmp -s ${OUT}/same/diamond.txt.closure.txt ${OUT}/same/2_diamond.txt.closure.txt")
 cli_test(batch.out_inside_input --stdout "1 files: 1 ok, 0 failed" --
          bash -c "rm -rf ${OUT}/self && mkdir -p ${OUT}/self && cp ${DATA}/diamond.txt ${OUT}/self/ && ${CLOSURE_BIN} batch -q ${OUT}/self --out ${OUT}/self/res && ${CLOSURE_BIN} batch -q ${OUT}/self --out ${OUT}/self/res")
-cli_test(subcommand_refuses_run_flags --status 2 --stderr "--output applies to `closure FILE`" --
+# Issue 13 item 9 changed the message: subcommands no longer see run's options at all, so
+# CLI11 itself refuses them (no flag policing in main).
+cli_test(subcommand_refuses_run_flags --status 2 --stderr "not expected:.* -o" --
          ${CLOSURE_BIN} query ${DATA}/diamond.txt 1 5 -o ${OUT}/ignored.txt)
 cli_test(verify.json --stdout "\"match\": ?true" --
          bash -c "${CLOSURE_BIN} verify ${DATA}/cycle.txt --json && ! ${CLOSURE_BIN} verify ${DATA}/cycle.txt --json | grep -q '^MATCH'")
@@ -106,6 +108,76 @@ cli_test(output.edges_refuse_blank_labels --status 4 --stderr "contains whitespa
 cli_test(output.json_keeps_blank_labels --stdout "\"a b\":\\[\"c\",\"d e\"\\]" --
          ${CLOSURE_BIN} -q ${CMAKE_CURRENT_SOURCE_DIR}/data/spaced_labels.dot -o - --output-format json)
 
+# Issue 9 (outputs, memory, careless use) and issue 13 items 6 and 9 (error model, CLI shape).
+# Each failed before its fix.
+set(G ${DATA}/diamond.txt)
+cli_test(output.dev_null_is_written_not_replaced --status 0 --
+         bash -c "${CLOSURE_BIN} -q ${G} -o /dev/null && test -c /dev/null")
+cli_test(output.fifo_is_streamed --
+         bash -c "rm -f ${OUT}/fifo ${OUT}/fifo.out && mkfifo ${OUT}/fifo && (timeout 60 cat ${OUT}/fifo > ${OUT}/fifo.out &) && ${CLOSURE_BIN} -q ${G} -o ${OUT}/fifo && sleep 0.2 && test -p ${OUT}/fifo && diff <(sort ${OUT}/fifo.out) <(grep -v '^#' ${DATA}/diamond.closure.txt | sort)")
+cli_test(output.process_substitution --
+         bash -c "${CLOSURE_BIN} -q ${G} -o >(cat > ${OUT}/procsub.txt) && sleep 0.2 && diff <(sort ${OUT}/procsub.txt) <(grep -v '^#' ${DATA}/diamond.closure.txt | sort)")
+cli_test(output.symlink_followed --
+         bash -c "rm -f ${OUT}/real.txt ${OUT}/link.txt && echo old > ${OUT}/real.txt && ln -s real.txt ${OUT}/link.txt && ${CLOSURE_BIN} -q ${G} -o ${OUT}/link.txt && test -L ${OUT}/link.txt && grep -q '^1 5$' ${OUT}/real.txt")
+cli_test(output.keeps_mode_0600 --stdout "^600$" --
+         bash -c "rm -f ${OUT}/secret.txt && echo old > ${OUT}/secret.txt && chmod 600 ${OUT}/secret.txt && ${CLOSURE_BIN} -q ${G} -o ${OUT}/secret.txt && stat -c %a ${OUT}/secret.txt")
+cli_test(output.onto_input_refused --status 2 --stderr "is the input" --
+         bash -c "cp ${G} ${OUT}/self.txt && ${CLOSURE_BIN} -q ${OUT}/self.txt -o ${OUT}/self.txt\; rc=$?\; cmp ${G} ${OUT}/self.txt && exit $rc")
+cli_test(output.hard_link_refused --status 2 --stderr "hard links" --
+         bash -c "rm -f ${OUT}/hl1 ${OUT}/hl2 && echo keep > ${OUT}/hl1 && ln ${OUT}/hl1 ${OUT}/hl2 && ${CLOSURE_BIN} -q ${G} -o ${OUT}/hl1\; rc=$?\; grep -q keep ${OUT}/hl2 && exit $rc")
+cli_test(output.empty_path_refused --status 2 --stderr "empty path" -- bash -c "${CLOSURE_BIN} -q ${G} -o ''")
+cli_test(output.mtx_from_extension --stdout "^%%MatrixMarket" --
+         bash -c "${CLOSURE_BIN} -q ${G} -o ${OUT}/ext.mtx && cat ${OUT}/ext.mtx")
+cli_test(output.json_from_extension --stdout "\"successors\"" --
+         bash -c "${CLOSURE_BIN} -q ${G} -o ${OUT}/ext.json && cat ${OUT}/ext.json")
+cli_test(output.bin_from_extension --stdout "^CLOSBIT1" --
+         bash -c "${CLOSURE_BIN} -q ${G} -o ${OUT}/ext.bin && cat ${OUT}/ext.bin")
+cli_test(output.gzip_from_extension --
+         bash -c "${CLOSURE_BIN} -q ${G} -o ${OUT}/ext.txt.gz && diff <(zcat ${OUT}/ext.txt.gz | sort) <(grep -v '^#' ${DATA}/diamond.closure.txt | sort)")
+cli_test(output.format_conflict_refused --status 2 --stderr "conflicts" --no-file ${OUT}/conflict.mtx --
+         ${CLOSURE_BIN} -q ${G} -o ${OUT}/conflict.mtx --output-format json)
+cli_test(output.format_without_output_refused --status 2 --stderr "needs -o" --
+         ${CLOSURE_BIN} -q ${G} --output-format json)
+cli_test(output.json_and_stdout_refused --status 2 --stderr "standard output" --
+         ${CLOSURE_BIN} ${G} --json -o -)
+# 100 vertices reach one whose label is 2^18 bytes: exactly 100 * (2^18 + 2) + 292 bytes.
+cli_test(output.max_output_exact_with_long_labels --status 4 --stderr "would take 26214892 bytes" --no-file ${OUT}/long.txt --
+         bash -c "awk 'BEGIN { l = \"x\"\; while (length(l) < 200000) l = l l\; for (i = 1\; i <= 100\; i++) print \"v\" i, l }' > ${OUT}/long_labels.txt && ${CLOSURE_BIN} -q ${OUT}/long_labels.txt -o ${OUT}/long.txt --max-output 10M")
+foreach(bad -5 99999999999999999999 10x 1.5G)
+  cli_test(output.max_output_strict_${bad} --status 2 --stderr "not a byte count" --
+           ${CLOSURE_BIN} -q ${G} -o ${OUT}/strict.txt --max-output ${bad})
+endforeach()
+cli_test(output.max_output_units --closure ${OUT}/units.txt ${DATA}/diamond.closure.txt --
+         ${CLOSURE_BIN} -q ${G} -o ${OUT}/units.txt --max-output 1K)
+cli_test(output.max_output_not_for_pipes --stdout "^1 5$" --
+         ${CLOSURE_BIN} -q ${G} -o - --max-output 10)
+cli_test(output.closed_pipe_is_a_quiet_stop --
+         bash -c "set -o pipefail\; seq 1 3000 | awk '{ print $1, $1 + 1 }' > ${OUT}/chain3000.txt && ${CLOSURE_BIN} -q ${OUT}/chain3000.txt -o - | head -1 > /dev/null")
+cli_test(help.exit_statuses_and_shared_options --stdout "Exit status" --stdout "Shared options" --stdout "--method" --stdout "--progress"
+         -- ${CLOSURE_BIN} query --help)
+cli_test(help.run_is_the_default --stdout "Exit status" --stdout "--max-output" --stdout "Shared options" -- ${CLOSURE_BIN} run --help)
+cli_test(run.explicit_subcommand --closure ${OUT}/explicit.txt ${DATA}/diamond.closure.txt --
+         ${CLOSURE_BIN} run -q ${G} -o ${OUT}/explicit.txt)
+cli_test(run.options_before_the_graph --closure ${OUT}/before.txt ${DATA}/diamond.closure.txt --
+         ${CLOSURE_BIN} --method sparse -q -o ${OUT}/before.txt ${G})
+cli_test(error.kernel_params_typo_is_usage --status 2 --stderr "kernel-params" --
+         ${CLOSURE_BIN} -q ${G} --kernel-params tile_q=3)
+cli_test(error.bench_generated_typo_is_usage --status 2 --stderr "generated" --
+         ${CLOSURE_BIN} bench closure --generated random-dag:x:y --no-boost --no-classic)
+cli_test(summary.square_counts_sccs --stdout "\"components\": 4" --
+         ${CLOSURE_BIN} ${DATA}/cycle.txt --json --method square --device host)
+cli_test(bench.scale_help_multiplies --stdout "Multiply" -- ${CLOSURE_BIN} bench closure --help)
+cli_test(progress.forced_shows_phases --stderr "closure: reading" --stderr "closure: computing" --
+         env CLOSURE_PROGRESS_DELAY=0 ${CLOSURE_BIN} -q --progress ${G} -o ${OUT}/progress.txt)
+cli_test(progress.off_by_default_off_a_terminal --
+         bash -c "! ${CLOSURE_BIN} ${G} 2>&1 >/dev/null | grep -q 'closure: reading'")
+cli_test(progress.on_a_terminal --stdout "closure: reading" --
+         bash -c "command -v script >/dev/null || { echo 'closure: reading (no script(1) here)'\; exit 0\; }\; CLOSURE_PROGRESS_DELAY=0 script -qec '${CLOSURE_BIN} ${G}' /dev/null")
+# Memory: ulimit -v as in the issue's repro; the sparse default refuses with sizes named.
+cli_test(memory.sparse_under_ulimit --status 4 --stderr "sparse on 100000 vertices" --stderr "available" --
+         bash -c "awk 'BEGIN { srand(7)\; for (i = 0\; i < 100000\; i++) for (k = 0\; k < 10\; k++) { j = i + 1 + int(rand() * (100000 - i))\; if (j < 100000) print i, j } }' > ${OUT}/dag100k.txt && ulimit -v 600000 && ${CLOSURE_BIN} -q ${OUT}/dag100k.txt")
+cli_test(memory.dense_under_ulimit --status 4 --stderr "of host memory" --
+         bash -c "awk 'BEGIN { srand(7)\; for (i = 0\; i < 100000\; i++) for (k = 0\; k < 3\; k++) { j = i + 1 + int(rand() * (100000 - i))\; if (j < 100000) print i, j } }' > ${OUT}/dag100k-dense.txt && ulimit -v 600000 && ${CLOSURE_BIN} -q ${OUT}/dag100k-dense.txt --method condense --device host")
 # Issue 9, batch / verify / query side: each failed before its fix.
 set(GEN ${OUT}/generated)
 file(MAKE_DIRECTORY ${GEN})

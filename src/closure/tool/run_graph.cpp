@@ -5,6 +5,8 @@
 #include <cstdio>
 #include <nlohmann/json.hpp>
 
+#include "closure/io/atomic_file.hpp"
+
 namespace closure {
 namespace {
 
@@ -17,6 +19,11 @@ double seconds_since(std::chrono::steady_clock::time_point t0) {
 ClosedGraph read_and_close(const RunOptions& o) {
   ClosedGraph out;
   RunSummary& s = out.summary;
+  if (!o.output.empty()) {  // refused targets fail before any work
+    classify_output(o.output);
+    refuse_output_onto_input(o.input, o.output);
+  }
+  if (o.progress) o.progress->phase("reading " + o.input);
   auto t0 = std::chrono::steady_clock::now();
   out.graph = read_graph(o.input, o.input_format);
   s.parse_s = seconds_since(t0);
@@ -26,6 +33,9 @@ ClosedGraph read_and_close(const RunOptions& o) {
   s.edges = out.graph.graph.edge_count();
 
   ComputeReport report;
+  if (o.progress)
+    o.progress->phase("computing the closure of " + std::to_string(s.vertices) + " vertices (" +
+                      std::string(method_name(o.compute.method)) + ")");
   out.closure = compute_closure(out.graph.graph, o.compute, &report);
   s.dag = report.dag;
   s.components = report.components;
@@ -48,22 +58,36 @@ RunSummary run_graph(const RunOptions& o) {
   const Graph& g = closed.graph.graph;
 
   if (o.verify) {
+    if (o.progress) o.progress->phase("verifying against Boost.Graph");
     auto t0 = std::chrono::steady_clock::now();
     const size_t budget = o.verify_memory ? o.verify_memory : host_physical_memory() / 4;
     s.verify = verify_against_boost(g, closed.closure, budget, o.verify_sources, o.verify_seed);
     s.verify_s = seconds_since(t0);
   }
   if (!o.output.empty()) {
-    s.output_bytes = estimate_output_bytes(g, closed.closure, o.output_format, o.reflexive);
-    if (s.output_bytes > o.output_limit && !o.force)
-      throw OutputTooLargeError(
-          "the closure would take about " + format_bytes(double(s.output_bytes)) + " as " +
-          std::string(output_format_name(o.output_format)) + ", more than the limit of " +
-          format_bytes(double(o.output_limit)) + "; pass --force to write it anyway");
+    const OutputSpec spec{o.output_format, o.output_gzip};
+    // The guard is for files: a pipe's reader decides itself how much it wants.
+    if (!o.force && !classify_output(o.output).stream) {
+      const std::string as = std::string(output_format_name(spec.format)) +
+                             (spec.gzip ? " (before gzip compression)" : "");
+      auto refuse = [&](const std::string& size) {
+        throw OutputTooLargeError("the closure would take " + size + " as " + as +
+                                  ", more than the limit of " + std::to_string(o.output_limit) +
+                                  " bytes; pass --force to write it anyway");
+      };
+      const uint64_t at_least =
+          output_bytes_lower_bound(g, closed.closure, spec.format, o.reflexive);
+      if (at_least > o.output_limit) refuse("at least " + std::to_string(at_least) + " bytes");
+      const uint64_t exact = output_bytes(g, closed.closure, spec.format, o.reflexive);
+      if (exact > o.output_limit) refuse(std::to_string(exact) + " bytes");
+    }
+    if (o.progress) o.progress->phase("writing " + o.output);
+    WriteProgress on_share = [&o](double share) {
+      if (o.progress) o.progress->share(share);
+      if (o.write_progress) o.write_progress(share);
+    };
     auto t0 = std::chrono::steady_clock::now();
-    constexpr uint64_t kProgressFrom = 50'000'000;  // smaller outputs take well under a second
-    write_closure(o.output, g, closed.closure, o.output_format, o.reflexive,
-                  s.output_bytes > kProgressFrom ? o.write_progress : WriteProgress{});
+    s.output_bytes = write_closure(o.output, g, closed.closure, spec, o.reflexive, on_share);
     s.write_s = seconds_since(t0);
     s.output = o.output;
   }
@@ -93,7 +117,7 @@ std::string summary_text(const RunSummary& s) {
       s.total_s());
   out += buf;
   if (!s.output.empty())
-    out += "output    " + s.output + " (" + format_bytes(double(s.output_bytes)) + " estimated)\n";
+    out += "output    " + s.output + " (" + std::to_string(s.output_bytes) + " bytes)\n";
   if (s.verify) {
     const VerifyReport& v = *s.verify;
     out += "verify    " + std::string(verdict_name(v.verdict())) + " against Boost.Graph (" +
