@@ -5,11 +5,12 @@ find_package(CLI11 REQUIRED)
 find_package(ZLIB REQUIRED)
 find_package(Threads REQUIRED)
 # nlohmann-json (Debian: nlohmann-json3-dev), header only: every JSON read and write.
-# A machine without the package can point CLOSURE_JSON_INCLUDE at a folder holding
-# nlohmann/json.hpp.
+# A machine without the package (the GPU machine) can use a copy of the headers: point
+# CLOSURE_JSON_INCLUDE at a folder holding nlohmann/json.hpp, or copy /usr/include/nlohmann
+# to build-deps/include/ (ignored by git; carry it to the device machine).
 find_package(nlohmann_json 3 QUIET)
 if(NOT TARGET nlohmann_json::nlohmann_json)
-  find_path(CLOSURE_JSON_INCLUDE nlohmann/json.hpp)
+  find_path(CLOSURE_JSON_INCLUDE nlohmann/json.hpp HINTS ${CMAKE_SOURCE_DIR}/build-deps/include)
   if(NOT CLOSURE_JSON_INCLUDE)
     message(FATAL_ERROR "nlohmann/json.hpp not found: install nlohmann-json3-dev "
                         "(tools/setup.sh) or pass -DCLOSURE_JSON_INCLUDE=DIR")

@@ -88,6 +88,25 @@ TEST(Batch, ACrashingFileIsAFailedRecordAndTheOthersComplete) {
   fs::remove_all(dir);
 }
 
+TEST(Batch, AFileOverTheTimeLimitIsKilledAndTheOthersComplete) {
+  const fs::path dir = fresh_dir("slow");
+  fs::create_directories(dir / "in");
+  three_graphs(dir / "in");
+  BatchOptions o = options_for(dir / "in", dir / "out");
+  o.file_time_limit_s = 0.5;
+  o.runner = [](const RunOptions& run) {
+    if (fs::path(run.input).filename() == "b.txt")
+      for (;;) ::pause();  // a reader that never returns
+    return run_graph(run);
+  };
+  const auto rows = run_batch(o);
+  ASSERT_EQ(rows.size(), 3u);
+  EXPECT_TRUE(rows[0].ok());
+  EXPECT_NE(rows[1].error.find("timed out after 0.5 s"), std::string::npos) << rows[1].error;
+  EXPECT_TRUE(rows[2].ok());
+  fs::remove_all(dir);
+}
+
 TEST(Batch, ExceptionsAndOutOfMemoryInAFileAreFailedRecords) {
   const fs::path dir = fresh_dir("throw");
   fs::create_directories(dir / "in");

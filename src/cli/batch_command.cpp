@@ -53,6 +53,7 @@ Runner add_batch_command(CLI::App& app, CommonOptions& common) {
     std::vector<std::string> paths;
     std::string out, output_format = "edges";
     unsigned jobs = 1;
+    double time_limit = 0;
     bool resume = false, verify = false, no_closures = false, reflexive = false, force = false;
     size_t verify_sources = 64;
     std::string max_output = "1000000000";
@@ -66,7 +67,12 @@ Runner add_batch_command(CLI::App& app, CommonOptions& common) {
   sub->add_option("paths", flags->paths, "Graph files and folders")->required();
   sub->add_option("--out", flags->out, "Output folder")->required();
   sub->add_option("-j,--jobs", flags->jobs, "Files processed in parallel")->capture_default_str();
-  sub->add_flag("--resume", flags->resume, "Skip files whose outputs are complete");
+  sub->add_flag("--resume", flags->resume,
+                "Skip files whose record still matches (same input, options and closure file)");
+  sub->add_option("--file-time-limit", flags->time_limit,
+                  "Seconds a file may take before its worker is killed and it fails (0: none)")
+      ->check(CLI::NonNegativeNumber)
+      ->capture_default_str();
   sub->add_flag("--verify", flags->verify, "Verify every closure against Boost.Graph");
   sub->add_flag("--summary-only", flags->no_closures, "Write only the summary table, no closures");
   sub->add_option("--output-format", flags->output_format,
@@ -92,6 +98,7 @@ Runner add_batch_command(CLI::App& app, CommonOptions& common) {
     o.paths = flags->paths;
     o.out_dir = flags->out;
     o.jobs = flags->jobs;
+    o.file_time_limit_s = flags->time_limit;
     o.resume = flags->resume;
     o.write_closures = !flags->no_closures;
     o.run.input_format = input_format(common);

@@ -222,7 +222,8 @@ std::vector<BatchRow> run_batch(const BatchOptions& o,
   };
 
   // Started lazily by submit(), so a batch whose entries all failed to list starts none.
-  WorkerPool pool(o.jobs, [&](size_t i) { return process_item(o, items[i], options); });
+  WorkerPool pool(
+      o.jobs, [&](size_t i) { return process_item(o, items[i], options); }, o.file_time_limit_s);
   std::vector<Clock::time_point> started(items.size());
   size_t next = 0;
   while (next < items.size() || pool.busy() > 0) {

@@ -19,6 +19,7 @@ struct BatchOptions {
   RunOptions run;                  // everything but input and output
   bool write_closures = true;      // false: only the summary table
   unsigned jobs = 1;               // files processed at once (each in its own process)
+  double file_time_limit_s = 0;    // a file taking longer fails ("timed out"); 0: no limit
   // Skip files whose record is intact and still matches: the same input (size, mtime,
   // content hash), the same result-changing options, the closure file unchanged.
   bool resume = false;

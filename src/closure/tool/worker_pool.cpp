@@ -5,6 +5,7 @@
 #include "closure/tool/worker_pool.hpp"
 
 #include <poll.h>
+#include <signal.h>
 #include <sys/resource.h>
 #include <sys/socket.h>
 #include <sys/wait.h>
@@ -49,6 +50,12 @@ bool recv_all(int fd, void* data, size_t size) {
   // file; without this each one could leave a core dump of the whole process.
   const rlimit no_core{0, 0};
   ::setrlimit(RLIMIT_CORE, &no_core);
+  // If a file exhausts memory, the kernel's OOM killer should take this worker, whose
+  // death is one failed record, rather than the driver that holds the whole batch.
+  if (std::FILE* f = std::fopen("/proc/self/oom_score_adj", "w")) {
+    std::fputs("500", f);
+    std::fclose(f);
+  }
   for (uint64_t index; recv_all(fd, &index, sizeof index);) {
     std::string message;
     try {
@@ -68,8 +75,8 @@ bool recv_all(int fd, void* data, size_t size) {
 
 }  // namespace
 
-WorkerPool::WorkerPool(size_t workers, std::function<std::string(size_t)> work)
-    : size_(std::max<size_t>(1, workers)), work_(std::move(work)) {}
+WorkerPool::WorkerPool(size_t workers, std::function<std::string(size_t)> work, double time_limit_s)
+    : size_(std::max<size_t>(1, workers)), work_(std::move(work)), time_limit_s_(time_limit_s) {}
 
 WorkerPool::~WorkerPool() {
   for (Worker& w : workers_) {
@@ -127,6 +134,7 @@ void WorkerPool::submit(size_t index) {
   }
   idle->task = long(index);
   idle->buffer.clear();
+  idle->started = std::chrono::steady_clock::now();
   const uint64_t i = index;
   // A worker that died while idle fails this send; its end of stream then reports the
   // task as failed in wait(), like any other death.
@@ -140,7 +148,11 @@ IsolatedOutcome WorkerPool::reap(Worker& w) {
   while (::waitpid(w.pid, &status, 0) < 0 && errno == EINTR) {
   }
   IsolatedOutcome out;
-  if (WIFSIGNALED(status)) {
+  if (w.timed_out) {
+    char limit[32];
+    std::snprintf(limit, sizeof limit, "%g", time_limit_s_);
+    out.failure = std::string("timed out after ") + limit + " s (the worker was killed)";
+  } else if (WIFSIGNALED(status)) {
     const int sig = WTERMSIG(status);
     const char* name = ::strsignal(sig);
     out.failure =
@@ -163,7 +175,25 @@ std::vector<std::pair<size_t, IsolatedOutcome>> WorkerPool::wait() {
         fds.push_back({workers_[k].fd, POLLIN, 0});
         which.push_back(k);
       }
-    if (::poll(fds.data(), fds.size(), -1) < 0) {
+    // With a time limit, wake up when the oldest task reaches it and kill its worker; its
+    // end of stream then reports the task like any other death.
+    int timeout_ms = -1;
+    if (time_limit_s_ > 0) {
+      const auto now = std::chrono::steady_clock::now();
+      double soonest = time_limit_s_;
+      for (Worker& w : workers_) {
+        if (w.task < 0 || w.timed_out) continue;
+        const double left = time_limit_s_ - std::chrono::duration<double>(now - w.started).count();
+        if (left <= 0) {
+          w.timed_out = true;
+          ::kill(w.pid, SIGKILL);
+        } else {
+          soonest = std::min(soonest, left);
+        }
+      }
+      timeout_ms = int(soonest * 1000) + 1;
+    }
+    if (::poll(fds.data(), fds.size(), timeout_ms) < 0) {
       if (errno == EINTR) continue;
       throw std::runtime_error(std::string("poll failed: ") + std::strerror(errno));
     }

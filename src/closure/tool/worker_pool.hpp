@@ -25,8 +25,10 @@ namespace closure {
 
 class WorkerPool {
  public:
-  // `work(i)` runs in a worker; exceptions it throws become failed outcomes.
-  WorkerPool(size_t workers, std::function<std::string(size_t)> work);
+  // `work(i)` runs in a worker; exceptions it throws become failed outcomes. A task that
+  // runs longer than `time_limit_s` (0: no limit) has its worker killed and fails with
+  // "timed out".
+  WorkerPool(size_t workers, std::function<std::string(size_t)> work, double time_limit_s = 0);
   ~WorkerPool();  // ends the workers and reaps them
   WorkerPool(const WorkerPool&) = delete;
   WorkerPool& operator=(const WorkerPool&) = delete;
@@ -45,12 +47,15 @@ class WorkerPool {
     int fd = -1;         // socketpair end: task indices out, framed results in
     long task = -1;      // index in progress, or -1
     std::string buffer;  // result bytes received so far
+    std::chrono::steady_clock::time_point started;
+    bool timed_out = false;
   };
   Worker start_worker();
   IsolatedOutcome reap(Worker& w);  // after its end of stream: how it ended
 
   size_t size_;
   std::function<std::string(size_t)> work_;
+  double time_limit_s_;
   std::vector<Worker> workers_;
 };
 
