@@ -12,8 +12,9 @@ void add_common_options(CLI::App& app, CommonOptions& o) {
                  "OpenCL device: an index from `closure devices`, gpu, cpu, host, or part of its "
                  "name (default: $CLOSURE_DEVICE, else the first GPU, else the first CPU device)");
   app.add_option("-m,--method", o.method,
-                 "auto | sparse | recursive | condense | square (see docs/architecture.md)")
-      ->check(CLI::IsMember({"auto", "sparse", "recursive", "condense", "square"}))
+                 "auto | sparse | propagate | recursive | condense | square (see "
+                 "docs/architecture.md)")
+      ->check(CLI::IsMember({"auto", "sparse", "propagate", "recursive", "condense", "square"}))
       ->capture_default_str();
   app.add_option(
          "-f,--input-format", o.input_format,

@@ -8,6 +8,7 @@
 #include <cstdint>
 #include <cstdio>
 
+#include "closure/algorithms/device_propagation.hpp"
 #include "closure/algorithms/host_closure.hpp"
 #include "closure/algorithms/scc.hpp"
 #include "closure/algorithms/square.hpp"
@@ -89,11 +90,11 @@ void fill_from_stats(ComputeReport& report, const DenseStats& stats) {
 }  // namespace
 
 Method parse_method(std::string_view name) {
-  for (Method m :
-       {Method::kAuto, Method::kSquare, Method::kCondense, Method::kRecursive, Method::kSparse})
+  for (Method m : {Method::kAuto, Method::kSquare, Method::kCondense, Method::kRecursive,
+                   Method::kSparse, Method::kPropagate})
     if (method_name(m) == name) return m;
   throw std::invalid_argument("unknown method '" + std::string(name) +
-                              "' (auto, square, condense, recursive, sparse)");
+                              "' (auto, square, condense, recursive, sparse, propagate)");
 }
 
 std::string_view method_name(Method m) {
@@ -108,6 +109,8 @@ std::string_view method_name(Method m) {
       return "recursive";
     case Method::kSparse:
       return "sparse";
+    case Method::kPropagate:
+      return "propagate";
   }
   return "?";
 }
@@ -145,8 +148,35 @@ Closure compute_closure(const Graph& g, const ComputeOptions& o, ComputeReport* 
                   n, n ? double(g.edge_count()) / double(n) : 0.0);
     report.reason = why;
   }
-  report.method = method;
   report.device = "host";
+  if (method == Method::kPropagate) {
+    open_device();
+    if (!runtime) {
+      method = Method::kSparse;
+      report.reason += "; no OpenCL device, so sparse on the host";
+    }
+  }
+  report.method = method;
+
+  if (method == Method::kPropagate) {
+    auto t0 = std::chrono::steady_clock::now();
+    SccResult scc = strongly_connected_components(g);
+    const CsrDag dag = condensation_csr(g, scc);
+    report.condense_s = seconds_since(t0);
+    report.components = scc.component_count();
+    report.dag = report.components == n &&
+                 std::none_of(scc.cyclic.begin(), scc.cyclic.end(), [](uint8_t f) { return f; });
+    DevicePropagationStats stats;
+    Closure result = closure_propagate_device(scc, dag, *runtime, o.propagate, &stats);
+    report.device = runtime->device().name;
+    report.upload_s = stats.upload_s;
+    report.compute_s = stats.compute_s;
+    report.download_s = stats.download_s;
+    report.detail = stats.describe();
+    report.reason += "; " + report.detail;
+    if (report_out) *report_out = report;
+    return result;
+  }
 
   if (method == Method::kSparse) {
     // The propagation condenses on its own, into bare CSR arrays (no Graph re-sort).
