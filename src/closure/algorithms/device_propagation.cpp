@@ -200,10 +200,10 @@ size_t env_size(const char* name) {
 
 std::string DevicePropagationStats::describe() const {
   char buf[256];
-  std::snprintf(buf, sizeof buf, "%zu column slice%s of %zu words, %s; kernel %.3f s, %s moved",
+  std::snprintf(buf, sizeof buf, "%zu column slice%s of %zu words, %s; %s kernel %.3f s, %s moved",
                 slices, slices == 1 ? "" : "s", slice_words,
-                resident ? "resident on the device" : "streamed (larger than the device)", kernel_s,
-                format_bytes(double(kernel_bytes)).c_str());
+                resident ? "resident on the device" : "streamed (larger than the device)",
+                kernel.c_str(), kernel_s, format_bytes(double(kernel_bytes)).c_str());
   std::string out = buf;
   if (kernel_s > 0) out += " (" + format_bytes(double(kernel_bytes) / kernel_s) + "/s)";
   return out;
@@ -282,6 +282,18 @@ Closure closure_propagate_device(const SccResult& scc, const CsrDag& dag, ocl::R
     std::vector<cl::CommandQueue> queues{queue};
     for (size_t q = 1; q < queue_count; ++q)
       queues.emplace_back(ctx, dev.device, CL_QUEUE_PROFILING_ENABLE);
+    std::string kernel_name = o.kernel;
+    if (kernel_name.empty()) {
+      const char* env = std::getenv("CLOSURE_PROPAGATE_KERNEL");
+      kernel_name = env && *env ? env : "blocked";
+    }
+    if (kernel_name != "blocked" && kernel_name != "plain")
+      throw std::invalid_argument("propagate: unknown kernel '" + kernel_name +
+                                  "' (blocked, plain)");
+    if (dev.max_work_group < 32) kernel_name = "plain";
+    stats.kernel = kernel_name;
+    const char* entry =
+        kernel_name == "blocked" ? "propagate_columns_blocked" : "propagate_columns";
     const size_t local = dev.max_work_group >= 32 ? 32 : 1;
     std::vector<cl::Event> kernel_events;
     std::vector<cl::Buffer> partials, totals;
@@ -301,7 +313,7 @@ Closure closure_propagate_device(const SccResult& scc, const CsrDag& dag, ocl::R
       cl::Buffer total(ctx, CL_MEM_READ_WRITE, sizeof(cl_ulong));
       cl::CommandQueue& q = queues[k % queues.size()];
       q.enqueueFillBuffer(total, cl_ulong{0}, 0, sizeof(cl_ulong));
-      cl::Kernel sweep = rt.kernel(kKernelFile, "", "propagate_columns");
+      cl::Kernel sweep = rt.kernel(kKernelFile, "", entry);
       sweep.setArg(0, offsets_buf);
       sweep.setArg(1, targets_buf);
       sweep.setArg(2, s.rows);

@@ -24,10 +24,14 @@ struct DevicePropagationOptions {
   // Whether anything will read rows (an output, a verification, queries); when false a
   // closure too large for the device is only counted.
   bool rows_needed = true;
+  // The sweep kernel: "blocked" (CSR staged in local memory a block of rows at a time,
+  // the default) or "plain"; CLOSURE_PROPAGATE_KERNEL overrides the default.
+  std::string kernel;
 };
 
 struct DevicePropagationStats {
   size_t slices = 0, slice_words = 0;
+  std::string kernel;
   bool resident = true;          // every slice stays on the device
   double upload_s = 0;           // the condensation's CSR (and sizes) to the device
   double kernel_s = 0;           // propagation kernels, first start to last end (events)
