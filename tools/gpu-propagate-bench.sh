@@ -11,7 +11,7 @@ set -uo pipefail
 cd "$(dirname "$0")/.."
 OUT=${OUT:-out}
 mkdir -p "$OUT"
-STAGES=${STAGES:-"build gen check whole classic kernel big"}
+STAGES=${STAGES:-"build gen check whole grail classic kernel big"}
 SIZES=${SIZES:-"200000 1000000"}
 has() { [[ " $STAGES " == *" $1 "* ]]; }
 log() { printf '\n=== %s\n' "$*" | tee -a "$OUT/summary.txt"; }
@@ -50,12 +50,12 @@ fi
 # Seconds of a whole process (wall), its summary kept in the log.
 wall() {
   local t0 t1
-  t0=$(date +%s.%N)
+  t0=$(date +%s%N)
   "$@" >>"$OUT/runs.log" 2>&1
   local rc=$?
-  t1=$(date +%s.%N)
+  t1=$(date +%s%N)
   [[ $rc == 0 ]] || echo "rc=$rc: $*" >>"$OUT/summary.txt"
-  echo "$t1 - $t0" | bc -l
+  awk -v a="$t0" -v b="$t1" 'BEGIN { printf "%.3f\n", (b - a) / 1e9 }'
 }
 median3() { printf '%s\n' "$@" | sort -g | sed -n 2p; }
 
@@ -82,7 +82,7 @@ fi
 
 if has whole; then
   log "whole process, median of 3 (seconds): closure G --method M [--device gpu]"
-  printf '%-22s %10s %10s %10s %10s\n' graph propagate sparse auto speedup | tee -a "$OUT/summary.txt"
+  printf '%-22s %10s %10s %10s %10s\n' graph propagate sparse auto "sparse/prop" | tee -a "$OUT/summary.txt"
   for n in $SIZES; do
     f=$G/commits-$n.txt
     [[ $n -gt 300000 ]] && continue  # the 1M host run is in stage big
@@ -94,9 +94,26 @@ if has whole; then
     done
     mp=$(median3 "${p[@]}") ms=$(median3 "${s[@]}") ma=$(median3 "${a[@]}")
     printf '%-22s %10.3f %10.3f %10.3f %9.1fx\n' "commits-$n" "$mp" "$ms" "$ma" \
-      "$(echo "$ms / $mp" | bc -l)" | tee -a "$OUT/summary.txt"
+      "$(awk -v a="$ms" -v b="$mp" 'BEGIN { print a / b }')" | tee -a "$OUT/summary.txt"
   done
   grep -E "^method|^time" "$OUT/runs.log" | tail -6 | tee -a "$OUT/summary.txt"
+fi
+
+if has grail; then
+  log "GRAIL graphs, whole process, median of 3 (seconds): auto's choice vs the best"
+  printf '%-24s %9s %9s %9s  %s\n' graph sparse propagate auto "auto's reason" | tee -a "$OUT/summary.txt"
+  for f in grail/*.gra $G/commits-3000.txt; do
+    [[ -f $f ]] || continue
+    s=() p=() a=()
+    for i in 1 2 3; do
+      s+=("$(wall $BIN "$f" --method sparse)")
+      p+=("$(wall $BIN "$f" --method propagate --device gpu)")
+      a+=("$(wall $BIN "$f")")
+    done
+    why=$($BIN "$f" 2>&1 | sed -n 's/^method *//p')
+    printf '%-24s %9s %9s %9s  %s\n' "$(basename "$f")" "$(median3 "${s[@]}")" \
+      "$(median3 "${p[@]}")" "$(median3 "${a[@]}")" "$why" | tee -a "$OUT/summary.txt"
+  done
 fi
 
 if has classic; then
