@@ -67,15 +67,11 @@ __kernel void propagate_columns(__global const ulong* offsets, __global const ui
   counts[w] = count;
 }
 
-// The same sweep, a block of 32 rows at a time, for a work-group of 32 work-items (one
-// warp on NVIDIA): the block's CSR is staged in local memory in two coalesced loads, and
-// the rows of successors outside the block (merges: a topic branch's tip, a fork point
-// long ago) are all loaded at once into local memory before the block's rows are
-// swept, so their memory latencies overlap instead of adding up row after row.
-// The slice is zeroed beforehand: blocks above the group's columns are skipped, and a
-// work-item stores only rows that can reach its word.
+// The same sweep with the CSR of each block of 32 rows staged in local memory by the
+// work-group (one warp on NVIDIA) in two coalesced loads, so a row's step waits on local
+// memory instead of two dependent global loads. Launched with 32 work-items a group.
 #ifndef CSR_CACHE
-#define CSR_CACHE 128  // edges staged per block; a block with more reads them globally
+#define CSR_CACHE 512  // targets staged per block; a block with more reads them globally
 #endif
 __kernel __attribute__((reqd_work_group_size(32, 1, 1))) void propagate_columns_blocked(
     __global const ulong* offsets, __global const uint* targets, __global gpuword* rows,
@@ -83,18 +79,14 @@ __kernel __attribute__((reqd_work_group_size(32, 1, 1))) void propagate_columns_
     __global const uint* sizes, const int weighted, __global ulong* counts) {
   __local ulong offs[33];
   __local uint tg[CSR_CACHE];
-  __local gpuword ext[CSR_CACHE * 32];  // ext[e * 32 + lane]: the lane's word of row tg[e]
   const uint lid = get_local_id(0);
   const uint w = get_global_id(0);
   const bool active = w < slice_words;  // no early return: the group shares barriers
   const uint gw = word_begin + w;
   const uint limit = gw * 32 + 31;
-  // Rows at or above the group's last limit are zero in every lane's word.
-  const uint last_w = min((uint)(get_group_id(0) * 32 + 31), slice_words - 1);
-  const uint group_limit = (word_begin + last_w) * 32 + 31;
   gpuword prev = 0;
   ulong count = 0;
-  for (uint end = min(components, group_limit); end > 0;) {
+  for (uint end = components; end > 0;) {
     const uint begin = end > 32 ? end - 32 : 0;
     const uint nb = end - begin;
     barrier(CLK_LOCAL_MEM_FENCE);
@@ -107,42 +99,33 @@ __kernel __attribute__((reqd_work_group_size(32, 1, 1))) void propagate_columns_
     if (cached)
       for (uint i = lid; i < total; i += 32) tg[i] = targets[base + i];
     barrier(CLK_LOCAL_MEM_FENCE);
-    if (cached && active)
-      for (uint i = 0; i < total; ++i) {
-        const uint d = tg[i];
-        ext[i * 32 + lid] = (d >= end && d < limit) ? rows[(ulong)d * slice_words + w] : 0;
-      }
     if (active) {
       for (uint c = end; c-- > begin;) {
-        if (c >= limit) {
-          prev = 0;
-          continue;
-        }
         const uint e0 = (uint)(offs[c - begin] - base), e1 = (uint)(offs[c - begin + 1] - base);
         gpuword acc = 0;
-        for (uint e = e0; e < e1; ++e) {
-          const uint d = cached ? tg[e] : targets[base + e];
-          gpuword r = 0;
-          if (d == c + 1)
-            r = prev;
-          else if (cached && d >= end)
-            r = ext[e * 32 + lid];
-          else if (d < limit)
-            r = rows[(ulong)d * slice_words + w];
-          if ((d >> 5) == gw) r |= (gpuword)1 << (d & 31);
-          acc |= r;
-        }
-        if (acc) {
-          if (weighted) {
-            ulong s = 0;
-            for (gpuword bits = acc; bits; bits &= bits - 1)
-              s += sizes[gw * 32 + (31 - clz(bits & (0u - bits)))];
-            count += s * sizes[c];
-          } else {
-            count += popcount(acc);
+        if (c < limit) {
+          for (uint e = e0; e < e1; ++e) {
+            const uint d = cached ? tg[e] : targets[base + e];
+            gpuword r = 0;
+            if (d == c + 1)
+              r = prev;
+            else if (d < limit)
+              r = rows[(ulong)d * slice_words + w];
+            if ((d >> 5) == gw) r |= (gpuword)1 << (d & 31);
+            acc |= r;
           }
-          rows[(ulong)c * slice_words + w] = acc;
+          if (acc) {
+            if (weighted) {
+              ulong s = 0;
+              for (gpuword bits = acc; bits; bits &= bits - 1)
+                s += sizes[gw * 32 + (31 - clz(bits & (0u - bits)))];
+              count += s * sizes[c];
+            } else {
+              count += popcount(acc);
+            }
+          }
         }
+        rows[(ulong)c * slice_words + w] = acc;
         prev = acc;
       }
     }

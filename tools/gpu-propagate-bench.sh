@@ -129,7 +129,7 @@ if has kernel; then
   log "propagation kernel vs device copy; pinned download; device queries"
   files=""
   for n in $SIZES; do files="$files $G/commits-$n.txt"; done
-  timeout 500 $BIN bench propagate $files --repeat 3 2>&1 | tee -a "$OUT/summary.txt"
+  timeout 500 $BIN bench propagate $files --repeat 3 ${KERNELS:+--kernels $KERNELS} 2>&1 | tee -a "$OUT/summary.txt"
 fi
 
 if has big; then
@@ -137,8 +137,11 @@ if has big; then
   f=$G/commits-1000000.txt
   p=()
   for i in 1 2 3; do p+=("$(wall $BIN "$f" --method propagate --device gpu)"); done
+  a=$(wall $BIN "$f")
+  echo "auto whole process: $a s" | tee -a "$OUT/summary.txt"
+  grep -E "^method" "$OUT/runs.log" | tail -1 | tee -a "$OUT/summary.txt"
   echo "propagate whole process: ${p[*]} -> median $(median3 "${p[@]}") s" | tee -a "$OUT/summary.txt"
-  grep -E "^closure|^method|^time" "$OUT/runs.log" | tail -3 | tee -a "$OUT/summary.txt"
+  grep -E "^closure|^method|^time" "$OUT/runs.log" | tail -6 | tee -a "$OUT/summary.txt"
   if [[ -n "${BIG_HOST:-}" ]]; then
     s=$(wall timeout 400 $BIN "$f" --method sparse)
     echo "sparse whole process: $s s" | tee -a "$OUT/summary.txt"

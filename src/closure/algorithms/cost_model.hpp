@@ -19,7 +19,7 @@ struct CostInputs {
 
 // Mean number of components a component reaches, from BFS on the condensation from
 // `samples` components spread evenly over the ids (fixed, so runs agree).
-double sample_mean_reach(const CsrDag& dag, size_t samples = 64);
+double sample_mean_reach(const CsrDag& dag, size_t samples = 16);
 
 // Seconds, predicted. Host: sparse propagation (ragged rows: words ORed ~ closure bits /
 // 32) plus the graph's linear passes. Device: OpenCL start-up and program load, the

@@ -325,9 +325,6 @@ Closure closure_propagate_device(const SccResult& scc, const CsrDag& dag, ocl::R
       cl::Buffer total(ctx, CL_MEM_READ_WRITE, sizeof(cl_ulong));
       cl::CommandQueue& q = queues[k % queues.size()];
       q.enqueueFillBuffer(total, cl_ulong{0}, 0, sizeof(cl_ulong));
-      // The blocked sweep stores only words that can be nonzero.
-      if (kernel_name == "blocked")
-        q.enqueueFillBuffer(s.rows, cl_uint{0}, 0, C * s.words * row_bytes);
       cl::Kernel sweep = rt.kernel(kKernelFile, "", entry);
       sweep.setArg(0, offsets_buf);
       sweep.setArg(1, targets_buf);
