@@ -166,7 +166,13 @@ Closure compute_closure(const Graph& g, const ComputeOptions& o, ComputeReport* 
       in.mean_reach = sample_mean_reach(*pre_dag);
       const double host_s = predict_host_sparse_s(in);
       double device_s = 1e30;
-      if (host_s >= kDeviceWorthLookingS) {
+      // Only a GPU can win (cost_model.hpp); without one no context is created.
+      auto has_gpu = [] {
+        for (const auto& d : ocl::list_devices())
+          if (d.is_gpu) return true;
+        return false;
+      };
+      if (host_s >= kDeviceWorthLookingS && (runtime || has_gpu())) {
         open_device();
         if (runtime) device_s = predict_device_propagate_s(in, runtime->device());
       }
