@@ -6,9 +6,11 @@
 #include <optional>
 #include <string>
 #include <string_view>
+#include <vector>
 
 #include "closure/algorithms/closure.hpp"
 #include "closure/algorithms/device_propagation.hpp"
+#include "closure/errors.hpp"
 #include "closure/graph/graph.hpp"
 #include "closure/kernels/boolean_params.hpp"
 #include "closure/ocl/runtime.hpp"
@@ -24,8 +26,10 @@ enum class Method {
   kPropagate,  // SCC condensation, then the same propagation on the OpenCL device, whose
                // memory keeps the closure (column slices); falls back to sparse without one
 };
-Method parse_method(std::string_view name);  // throws std::invalid_argument listing names
+Method parse_method(std::string_view name);  // throws UsageError listing the names
 std::string_view method_name(Method m);
+// Every method's name, auto first: the one list the CLI, its help and validation use.
+std::vector<std::string> method_names();
 
 struct ComputeOptions {
   Method method = Method::kAuto;
@@ -56,9 +60,9 @@ struct ComputeReport {
 };
 
 // Thrown when a method cannot fit in memory; the message names the sizes.
-class OutOfMemoryError : public std::runtime_error {
+class OutOfMemoryError : public ResourceError {
  public:
-  using std::runtime_error::runtime_error;
+  using ResourceError::ResourceError;
 };
 
 Closure compute_closure(const Graph& g, const ComputeOptions& options,
