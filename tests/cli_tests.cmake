@@ -66,6 +66,15 @@ cli_test(query.pairs --stdout "^eve frank yes$" --stdout "^frank eve no$" --stdo
          --stdout ":4: expected two labels" --status 3 --
          bash -c "printf 'eve frank\\nfrank eve\\nnobody eve\\njunk\\n' | ${CLOSURE_BIN} query ${DATA}/names.txt --pairs -")
 cli_test(query.usage --status 2 -- ${CLOSURE_BIN} query ${DATA}/names.txt alice)
+# The device method (PoCL in CI): answers batched on the device, in order, same text.
+cli_test(query.pairs.propagate --stdout "^eve frank yes$" --stdout "^frank eve no$"
+         --stdout "unknown vertex 'nobody'" --stdout ":4: expected two labels" --status 3 --
+         bash -c "printf 'eve frank\\nfrank eve\\nnobody eve\\njunk\\n' | ${CLOSURE_BIN} query ${DATA}/names.txt --pairs - --method propagate")
+cli_test(help.methods --stdout "propagate" -- ${CLOSURE_BIN} --help)
+# A 100-vertex chain (4 words of columns) in slices of one word: 4 slices, 4950 pairs.
+cli_test(propagate.slices --stderr "^closure   4950 pairs" --stderr "4 column slices of 1 words" --
+         bash -c "seq 0 98 | awk '{print \$1, \$1 + 1}' | CLOSURE_SLICE_WORDS=1 ${CLOSURE_BIN} - --method propagate --device cpu")
+
 
 cli_test(verify.match --stdout "^MATCH$" --stderr "full" -- ${CLOSURE_BIN} verify ${DATA}/loops.dimacs)
 cli_test(verify.sampled --stdout "^MATCH$" --stderr "sampled" --

@@ -52,7 +52,7 @@ TEST(ComputeMethods, EveryMethodEqualsBoostOnRandomGraphs) {
         ++graphs;
         for (ocl::Runtime* rt : engines)
           for (Method m : {Method::kAuto, Method::kSquare, Method::kCondense, Method::kRecursive,
-                           Method::kSparse}) {
+                           Method::kSparse, Method::kPropagate}) {
             ComputeOptions o;
             o.method = m;
             o.runtime = rt;

@@ -1,4 +1,4 @@
-// Closure: construction, validation, pair counting and queries over either representation.
+// Closure: construction, validation, pair counting and queries over every representation.
 #include "closure/algorithms/closure.hpp"
 
 #include <algorithm>
@@ -113,8 +113,7 @@ Closure Closure::from_dense(std::vector<vertex_t> component_of, std::vector<uint
   Closure c;
   c.component_of_ = std::move(component_of);
   c.cyclic_ = std::move(cyclic);
-  c.rep_ = Representation::kDense;
-  c.dense_ = std::move(component_reach);
+  c.reach_ = std::move(component_reach);
   c.finish();
   return c;
 }
@@ -139,9 +138,7 @@ Closure Closure::from_sparse(std::vector<vertex_t> component_of, std::vector<uin
   Closure c;
   c.component_of_ = std::move(component_of);
   c.cyclic_ = std::move(cyclic);
-  c.rep_ = Representation::kSparse;
-  c.sparse_offsets_ = std::move(offsets);
-  c.sparse_targets_ = std::move(targets);
+  c.reach_ = SparseReach{std::move(offsets), std::move(targets)};
   c.finish();
   return c;
 }
@@ -165,8 +162,19 @@ Closure Closure::from_ragged(std::vector<vertex_t> component_of, std::vector<uin
   Closure c;
   c.component_of_ = std::move(component_of);
   c.cyclic_ = std::move(cyclic);
-  c.rep_ = Representation::kRagged;
-  c.ragged_ = std::move(reach);
+  c.reach_ = std::move(reach);
+  c.finish();
+  return c;
+}
+
+Closure Closure::from_resident(std::vector<vertex_t> component_of, std::vector<uint8_t> cyclic,
+                               DeviceReach reach) {
+  if (!reach || reach->component_count() != cyclic.size())
+    throw std::invalid_argument("Closure: resident reach does not match the components");
+  Closure c;
+  c.component_of_ = std::move(component_of);
+  c.cyclic_ = std::move(cyclic);
+  c.reach_ = std::move(reach);
   c.finish();
   return c;
 }
@@ -195,7 +203,11 @@ void Closure::finish() {
     std::vector<vertex_t> fill(member_offsets_.begin(), member_offsets_.end() - 1);
     for (size_t v = 0; v < n; ++v) members_[fill[component_of_[v]]++] = vertex_t(v);
   }
+  count_pairs();
+}
 
+void Closure::count_pairs() {
+  const size_t comps = cyclic_.size();
   // weight(c) = number of vertices in the components c reaches, c itself excluded.
   auto size_of = [&](size_t c) -> uint64_t { return member_offsets_[c + 1] - member_offsets_[c]; };
   std::vector<vertex_t> big;  // components of more than one vertex
@@ -211,11 +223,17 @@ void Closure::finish() {
     }
     pairs_ += s * weight;
   };
-  if (rep_ == Representation::kSparse) {
+  if (const DeviceReach* device = std::get_if<DeviceReach>(&reach_)) {
+    // The rows were counted where they are; only the components' own pairs remain.
+    for (size_t c = 0; c < comps; ++c) add_row(c, 0);
+    pairs_ += (*device)->cross_pairs();
+    return;
+  }
+  if (const SparseReach* sparse = std::get_if<SparseReach>(&reach_)) {
     for (size_t c = 0; c < comps; ++c) {
       uint64_t weight = 0;
-      for (uint64_t i = sparse_offsets_[c]; i < sparse_offsets_[c + 1]; ++i)
-        if (sparse_targets_[i] != c) weight += size_of(sparse_targets_[i]);
+      for (uint64_t i = sparse->offsets[c]; i < sparse->offsets[c + 1]; ++i)
+        if (sparse->targets[i] != c) weight += size_of(sparse->targets[i]);
       add_row(c, weight);
     }
     return;
@@ -236,14 +254,14 @@ void Closure::finish() {
     }
     return weight;
   };
-  if (rep_ == Representation::kRagged) {
+  if (const RaggedReach* ragged = std::get_if<RaggedReach>(&reach_)) {
     std::vector<uint64_t> prefix;  // prefix[c] = vertices in components < c
     if (!big.empty()) {
       prefix.assign(comps + 1, 0);
       for (size_t c = 0; c < comps; ++c) prefix[c + 1] = prefix[c] + size_of(c);
     }
     for (size_t c = 0; c < comps; ++c) {
-      const RaggedRow& r = ragged_.rows[c];
+      const RaggedRow& r = ragged->rows[c];
       uint64_t weight =
           big.empty() ? r.run_end - r.run_begin : prefix[r.run_end] - prefix[r.run_begin];
       if (c >= r.run_begin && c < r.run_end) weight -= size_of(c);
@@ -263,12 +281,13 @@ void Closure::finish() {
     }
     return;
   }
-  if (!few_big && dense_.order() == WordOrder::kColumnMajor) {
+  const BitMatrix& dense = std::get<BitMatrix>(reach_);
+  if (!few_big && dense.order() == WordOrder::kColumnMajor) {
     // Many multi-vertex components in a device-layout matrix: walking each row's bits
     // would stride through memory, so sum the sizes word-column by word-column instead.
     std::vector<uint64_t> weight(comps, 0);
-    for (size_t w = 0; w < dense_.words_per_row(); ++w) {
-      const word_t* col = dense_.data() + w * dense_.rows_padded();
+    for (size_t w = 0; w < dense.words_per_row(); ++w) {
+      const word_t* col = dense.data() + w * dense.rows_padded();
       for (size_t r = 0; r < comps; ++r)
         for (word_t bits = col[r]; bits; bits &= bits - 1) {
           const size_t d = w * kWordBits + std::countr_zero(bits);
@@ -279,27 +298,62 @@ void Closure::finish() {
     return;
   }
   std::vector<uint64_t> counts;
-  if (few_big) counts = row_popcounts(dense_);
+  if (few_big) counts = row_popcounts(dense);
   for (size_t c = 0; c < comps; ++c) {
-    auto test = [&](size_t d) { return dense_.get(c, d); };
+    auto test = [&](size_t d) { return dense.get(c, d); };
     auto popcount = [&] { return counts[c]; };
-    auto for_each = [&](auto&& f) { for_each_in_row(dense_, c, f); };
+    auto for_each = [&](auto&& f) { for_each_in_row(dense, c, f); };
     add_row(c, bits_weight(c, popcount, test, for_each));
   }
 }
 
+const BitMatrix* Closure::host_matrix() const {
+  if (const BitMatrix* m = std::get_if<BitMatrix>(&reach_)) return m;
+  if (const DeviceReach* d = std::get_if<DeviceReach>(&reach_)) return &(*d)->host_rows();
+  return nullptr;
+}
+
+void Closure::reaches_many(std::span<const std::pair<vertex_t, vertex_t>> pairs,
+                           std::span<uint8_t> out) const {
+  if (out.size() != pairs.size())
+    throw std::invalid_argument("Closure::reaches_many: output size differs");
+  const ResidentReach* device = resident_reach();
+  if (!device) {
+    for (size_t i = 0; i < pairs.size(); ++i) out[i] = reaches(pairs[i].first, pairs[i].second);
+    return;
+  }
+  // Same-component pairs are the cyclic flag; the others go to the device in one batch.
+  std::vector<std::pair<vertex_t, vertex_t>> asked;
+  std::vector<size_t> where;
+  for (size_t i = 0; i < pairs.size(); ++i) {
+    const vertex_t c = component_of_[pairs[i].first], d = component_of_[pairs[i].second];
+    if (c == d) {
+      out[i] = cyclic_[c];
+    } else {
+      asked.emplace_back(c, d);
+      where.push_back(i);
+    }
+  }
+  std::vector<uint8_t> answers(asked.size());
+  device->reaches_many(asked, answers);
+  for (size_t k = 0; k < where.size(); ++k) out[where[k]] = answers[k];
+}
+
 bool Closure::component_reaches(vertex_t c, vertex_t d) const {
   if (c == d) return cyclic_[c] != 0;
-  if (rep_ == Representation::kDense) return dense_.get(c, d);
-  if (rep_ == Representation::kRagged) {
-    const RaggedRow& r = ragged_.rows[c];
+  if (const BitMatrix* dense = std::get_if<BitMatrix>(&reach_)) return dense->get(c, d);
+  if (const DeviceReach* device = std::get_if<DeviceReach>(&reach_))
+    return (*device)->reaches(c, d);
+  if (const RaggedReach* ragged = std::get_if<RaggedReach>(&reach_)) {
+    const RaggedRow& r = ragged->rows[c];
     if (d >= r.run_begin && d < r.run_end) return true;
     const size_t w = d / kWordBits;
     return w >= r.word_lo && w < size_t(r.word_lo) + r.word_count &&
            ((r.words[w - r.word_lo] >> (d % kWordBits)) & 1u);
   }
-  const auto first = sparse_targets_.begin() + sparse_offsets_[c];
-  const auto last = sparse_targets_.begin() + sparse_offsets_[c + 1];
+  const SparseReach& sparse = std::get<SparseReach>(reach_);
+  const auto first = sparse.targets.begin() + sparse.offsets[c];
+  const auto last = sparse.targets.begin() + sparse.offsets[c + 1];
   return std::binary_search(first, last, d);
 }
 
@@ -309,13 +363,13 @@ bool Closure::reaches(vertex_t u, vertex_t v) const {
 
 void Closure::component_successors(vertex_t c, std::vector<vertex_t>& out) const {
   out.clear();
-  if (rep_ == Representation::kDense) {
-    for_each_in_row(dense_, c, [&](vertex_t d) {
+  if (const BitMatrix* dense = host_matrix()) {
+    for_each_in_row(*dense, c, [&](vertex_t d) {
       if (d != c) out.push_back(d);
     });
-  } else if (rep_ == Representation::kRagged) {
+  } else if (const RaggedReach* ragged = std::get_if<RaggedReach>(&reach_)) {
     // Bits below the run, the run, bits above it: ascending without a sort.
-    const RaggedRow& r = ragged_.rows[c];
+    const RaggedRow& r = ragged->rows[c];
     bool run_done = false;
     for (uint32_t i = 0; i < r.word_count; ++i)
       for (word_t bits = r.words[i]; bits; bits &= bits - 1) {
@@ -334,8 +388,9 @@ void Closure::component_successors(vertex_t c, std::vector<vertex_t>& out) const
     else if (auto it = std::lower_bound(out.begin(), out.end(), c); it != out.end() && *it == c)
       out.erase(it);
   } else {
-    for (uint64_t i = sparse_offsets_[c]; i < sparse_offsets_[c + 1]; ++i)
-      if (sparse_targets_[i] != c) out.push_back(sparse_targets_[i]);
+    const SparseReach& sparse = std::get<SparseReach>(reach_);
+    for (uint64_t i = sparse.offsets[c]; i < sparse.offsets[c + 1]; ++i)
+      if (sparse.targets[i] != c) out.push_back(sparse.targets[i]);
   }
   if (cyclic_[c]) out.insert(std::lower_bound(out.begin(), out.end(), c), c);
 }
@@ -383,12 +438,21 @@ std::vector<Edge> Closure::pairs(bool reflexive) const {
 }
 
 size_t Closure::memory_bytes() const {
-  size_t ragged = ragged_.rows.capacity() * sizeof(RaggedRow);
-  for (const RaggedRow& r : ragged_.rows) ragged += size_t(r.word_count) * sizeof(word_t);
+  struct Bytes {
+    size_t operator()(const BitMatrix& m) const { return m.bytes(); }
+    size_t operator()(const SparseReach& s) const {
+      return s.offsets.capacity() * sizeof(uint64_t) + s.targets.capacity() * sizeof(vertex_t);
+    }
+    size_t operator()(const RaggedReach& r) const {
+      size_t b = r.rows.capacity() * sizeof(RaggedRow);
+      for (const RaggedRow& row : r.rows) b += size_t(row.word_count) * sizeof(word_t);
+      return b;
+    }
+    size_t operator()(const DeviceReach& d) const { return d->host_bytes(); }
+  };
   return component_of_.capacity() * sizeof(vertex_t) + cyclic_.capacity() +
          member_offsets_.capacity() * sizeof(vertex_t) + members_.capacity() * sizeof(vertex_t) +
-         dense_.bytes() + sparse_offsets_.capacity() * sizeof(uint64_t) +
-         sparse_targets_.capacity() * sizeof(vertex_t) + ragged;
+         std::visit(Bytes{}, reach_);
 }
 
 bool Closure::operator==(const Closure& other) const {

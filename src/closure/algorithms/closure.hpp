@@ -1,11 +1,14 @@
 // Closure: the strict transitive closure of a graph, held as vertex -> component plus
-// component-level reach (a dense BitMatrix or sorted sparse lists), behind one API.
+// component-level reach (a std::variant of its representations), behind one API.
 #pragma once
 
 #include <cstddef>
 #include <cstdint>
 #include <memory>
 #include <span>
+#include <string>
+#include <utility>
+#include <variant>
 #include <vector>
 
 #include "closure/bitmatrix.hpp"
@@ -25,7 +28,7 @@ namespace closure {
 // cyclic flag alone (the diagonal of a dense R is ignored, so a GPU closure of the
 // condensed DAG, whose diagonal is zero, can be handed over as it is).
 //
-// Three representations of R, with the same answers:
+// Four representations of R, with the same answers:
 //   kDense:  a BitMatrix (component_count x component_count), either WordOrder, any
 //            padding -- what the GPU methods and the dense host methods produce.
 //   kSparse: per component a sorted list of reached components (CSR).
@@ -35,6 +38,9 @@ namespace closure {
 //            next to C*C/8 bytes (human_dag: 122 KB of words instead of 188 MB) and when
 //            reach sets are long intervals (a 1,000,000-vertex chain: no words at all,
 //            where a dense matrix needs 125 GB).
+//   kDevice: rows held where they were computed (an OpenCL device's memory, possibly in
+//            column slices), behind ResidentReach: pairs counted there, single
+//            queries answered there, rows downloaded only when something walks them.
 
 // One row of a ragged reach: reached components = [run_begin, run_end) plus the set bits
 // of words[0 .. word_count), word i covering columns 32*(word_lo+i) .. +31. The run and
@@ -49,9 +55,40 @@ struct RaggedReach {
   std::shared_ptr<const void> storage;  // owns every row's words (shared by copies)
 };
 
+// Sorted lists: the successors of c are targets[offsets[c] .. offsets[c+1]).
+struct SparseReach {
+  std::vector<uint64_t> offsets{0};
+  std::vector<vertex_t> targets;
+};
+
+// Reach rows that live outside host memory (src/closure/algorithms/device_propagation.*
+// implements it on an OpenCL device); Closure needs only these answers from it.
+class ResidentReach {
+ public:
+  virtual ~ResidentReach() = default;
+  virtual size_t component_count() const = 0;
+  // Sum over c of size(c) * (sum of size(d) over d in R(c), d != c): the pairs between
+  // different components, counted where the rows are (sizes as given when computed).
+  virtual uint64_t cross_pairs() const = 0;
+  // R(c,d) for c != d, answered where the rows are.
+  virtual bool reaches(vertex_t c, vertex_t d) const = 0;
+  // R(c_i, d_i) for every pair at once (c_i != d_i); out gets one 0/1 per pair.
+  virtual void reaches_many(std::span<const std::pair<vertex_t, vertex_t>> pairs,
+                            std::span<uint8_t> out) const = 0;
+  // The rows as a host matrix (row-major), downloaded on first use and kept.
+  virtual const BitMatrix& host_rows() const = 0;
+  // Bytes held on the host by this object (the downloaded rows, once they are).
+  virtual size_t host_bytes() const = 0;
+  // Where and how the rows are held ("NVIDIA H200, 1 slice of 5.0 GB").
+  virtual std::string describe() const = 0;
+};
+using DeviceReach = std::shared_ptr<const ResidentReach>;
+
 class Closure {
  public:
-  enum class Representation { kDense, kSparse, kRagged };
+  // The index of each alternative in Reach, in this order.
+  enum class Representation { kDense, kSparse, kRagged, kDevice };
+  using Reach = std::variant<BitMatrix, SparseReach, RaggedReach, DeviceReach>;
 
   Closure() = default;
 
@@ -67,10 +104,14 @@ class Closure {
   // From ragged rows (see RaggedRow); c itself in its own row is ignored (cyclic decides).
   static Closure from_ragged(std::vector<vertex_t> component_of, std::vector<uint8_t> cyclic,
                              RaggedReach reach);
+  // From rows held elsewhere (see ResidentReach); its cross_pairs() must have been
+  // counted with this grouping's component sizes.
+  static Closure from_resident(std::vector<vertex_t> component_of, std::vector<uint8_t> cyclic,
+                               DeviceReach reach);
 
   size_t vertex_count() const { return component_of_.size(); }
   size_t component_count() const { return cyclic_.size(); }
-  Representation representation() const { return rep_; }
+  Representation representation() const { return Representation(reach_.index()); }
 
   bool reaches(vertex_t u, vertex_t v) const;
   // Number of pairs (u,v) in the closure; with reflexive, every (v,v) counts once.
@@ -95,9 +136,16 @@ class Closure {
   // The components c reaches, ascending, c itself included iff cyclic (out is cleared).
   void component_successors(vertex_t c, std::vector<vertex_t>& out) const;
   // The dense reach matrix (kDense only; nullptr otherwise).
-  const BitMatrix* dense_reach() const {
-    return rep_ == Representation::kDense ? &dense_ : nullptr;
+  const BitMatrix* dense_reach() const { return std::get_if<BitMatrix>(&reach_); }
+  // The resident rows (kDevice only; nullptr otherwise).
+  const ResidentReach* resident_reach() const {
+    const DeviceReach* d = std::get_if<DeviceReach>(&reach_);
+    return d ? d->get() : nullptr;
   }
+  // Many vertex pairs at once: out[i] = reaches(pairs[i]); on a device closure one
+  // launch answers them all, without downloading rows.
+  void reaches_many(std::span<const std::pair<vertex_t, vertex_t>> pairs,
+                    std::span<uint8_t> out) const;
   // Bytes held by this object (maps, flags and reach).
   size_t memory_bytes() const;
 
@@ -106,17 +154,16 @@ class Closure {
   bool operator==(const Closure& other) const;
 
  private:
-  void finish();  // validates the grouping, builds members_, counts pairs
+  void finish();       // validates the grouping, builds members_, counts pairs
+  void count_pairs();  // pairs_ and self_pairs_ from the representation
+  // The rows a walk reads: a dense or device closure's rows as a host matrix.
+  const BitMatrix* host_matrix() const;
 
   std::vector<vertex_t> component_of_;
   std::vector<uint8_t> cyclic_;
   std::vector<vertex_t> member_offsets_;  // component_count + 1
   std::vector<vertex_t> members_;         // vertices grouped by component, ascending within
-  Representation rep_ = Representation::kSparse;
-  BitMatrix dense_;
-  std::vector<uint64_t> sparse_offsets_{0};
-  std::vector<vertex_t> sparse_targets_;
-  RaggedReach ragged_;
+  Reach reach_{SparseReach{}};
   uint64_t pairs_ = 0;
   uint64_t self_pairs_ = 0;      // vertices v with (v,v) in the strict closure
   bool vertex_ordered_ = false;  // components are ascending runs of vertex ids

@@ -8,6 +8,8 @@
 #include <cstdint>
 #include <cstdio>
 
+#include "closure/algorithms/cost_model.hpp"
+#include "closure/algorithms/device_propagation.hpp"
 #include "closure/algorithms/host_closure.hpp"
 #include "closure/algorithms/memory_budget.hpp"
 #include "closure/algorithms/scc.hpp"
@@ -87,13 +89,14 @@ void check_fits(const DenseFootprint& f, const ComputeOptions& o, size_t n, Meth
   }
 }
 
-// auto's rule, from measurements (docs/benchmarks.md). The sparse propagation was the
-// fastest method end to end on every graph we benchmarked: all 17 GRAIL graphs, the
-// issue-4 graphs, and random DAGs up to 65,536 vertices with 128 edges each, even against
-// the blocked recursive closure on the H200's tensor cores (whose products are fast, but
-// the condensation, the n*n/8-byte matrices and their transfers are not). So auto picks
-// it everywhere and never loads OpenCL; the dense methods remain for callers that ask,
-// and for matrices that already live on the device (the library's dense_closure).
+// auto's rule (issue 8): sparse propagation on the host was the fastest method end to
+// end on every small and shallow graph measured (all 17 GRAIL graphs, the issue-4
+// graphs); on large graphs with large closures, such as commit histories, propagation
+// on a GPU wins by 10-20x (docs/benchmarks.md). The cost model decides between them;
+// the dense methods remain for callers that ask.
+// Below this many vertices + edges auto does not model costs: sparse takes milliseconds.
+constexpr size_t kAutoModelFrom = 50'000;
+
 void fill_from_stats(ComputeReport& report, const DenseStats& stats) {
   report.rounds = stats.rounds;
   report.device = stats.engine;
@@ -104,8 +107,8 @@ void fill_from_stats(ComputeReport& report, const DenseStats& stats) {
 
 }  // namespace
 
-constexpr Method kMethods[] = {Method::kAuto, Method::kSparse, Method::kRecursive,
-                               Method::kCondense, Method::kSquare};
+constexpr Method kMethods[] = {Method::kAuto,      Method::kSparse,   Method::kPropagate,
+                               Method::kRecursive, Method::kCondense, Method::kSquare};
 
 std::vector<std::string> method_names() {
   std::vector<std::string> out;
@@ -133,6 +136,8 @@ std::string_view method_name(Method m) {
       return "recursive";
     case Method::kSparse:
       return "sparse";
+    case Method::kPropagate:
+      return "propagate";
   }
   return "?";
 }
@@ -162,16 +167,76 @@ Closure compute_closure(const Graph& g, const ComputeOptions& o, ComputeReport* 
     if (!runtime && o.lazy_runtime) runtime = o.lazy_runtime();
   };
   report.reason = "requested";
+  // auto: small graphs go to the host at once; larger ones are condensed first and the
+  // cost model (cost_model.hpp) compares the host with a GPU, opened only when the host
+  // is predicted to take long enough for a device to pay off.
+  std::optional<SccResult> pre_scc;
+  std::optional<CsrDag> pre_dag;
+  double pre_s = 0;
   if (method == Method::kAuto) {
     method = Method::kSparse;
     std::snprintf(why, sizeof why,
-                  "auto: %zu vertices, %.1f edges each; sparse propagation is the fastest "
-                  "measured method end to end, on a GPU too",
-                  n, n ? double(g.edge_count()) / double(n) : 0.0);
+                  "auto: %zu vertices, %.1f edges each; small, so sparse on the host", n,
+                  n ? double(g.edge_count()) / double(n) : 0.0);
     report.reason = why;
+    if (n + g.edge_count() >= kAutoModelFrom) {
+      auto t0 = std::chrono::steady_clock::now();
+      pre_scc = strongly_connected_components(g);
+      pre_dag = condensation_csr(g, *pre_scc);
+      CostInputs in;
+      in.vertices = n;
+      in.edges = g.edge_count();
+      in.components = pre_scc->component_count();
+      in.condensed_edges = pre_dag->targets.size();
+      in.mean_reach = sample_mean_reach(*pre_dag);
+      const double host_s = predict_host_sparse_s(in);
+      double device_s = 1e30;
+      // Only a GPU can win (cost_model.hpp); without one no context is created.
+      auto has_gpu = [] {
+        for (const auto& d : ocl::list_devices())
+          if (d.is_gpu) return true;
+        return false;
+      };
+      if (host_s >= kDeviceWorthLookingS && (runtime || has_gpu())) {
+        open_device();
+        if (runtime) device_s = predict_device_propagate_s(in, runtime->device());
+      }
+      pre_s = seconds_since(t0);
+      if (device_s < host_s) method = Method::kPropagate;
+      report.reason = "auto: " + describe_costs(in, host_s, device_s) +
+                      (method == Method::kPropagate ? "; so propagate on the device"
+                                                    : "; so sparse on the host");
+    }
+  }
+  report.device = "host";
+  if (method == Method::kPropagate) {
+    open_device();
+    if (!runtime) {
+      method = Method::kSparse;
+      report.reason += "; no OpenCL device, so sparse on the host";
+    }
   }
   report.method = method;
-  report.device = "host";
+
+  if (method == Method::kPropagate) {
+    auto t0 = std::chrono::steady_clock::now();
+    SccResult scc = pre_scc ? std::move(*pre_scc) : strongly_connected_components(g);
+    const CsrDag dag = pre_dag ? std::move(*pre_dag) : condensation_csr(g, scc);
+    report.condense_s = seconds_since(t0) + pre_s;
+    report.components = scc.component_count();
+    report.dag = report.components == n &&
+                 std::none_of(scc.cyclic.begin(), scc.cyclic.end(), [](uint8_t f) { return f; });
+    DevicePropagationStats stats;
+    Closure result = closure_propagate_device(scc, dag, *runtime, o.propagate, &stats);
+    report.device = runtime->device().name;
+    report.upload_s = stats.upload_s;
+    report.compute_s = stats.compute_s;
+    report.download_s = stats.download_s;
+    report.detail = stats.describe();
+    report.reason += "; " + report.detail;
+    if (report_out) *report_out = report;
+    return result;
+  }
 
   if (method == Method::kSparse) {
     // The propagation condenses on its own, into bare CSR arrays (no Graph re-sort).
@@ -189,7 +254,7 @@ Closure compute_closure(const Graph& g, const ComputeOptions& o, ComputeReport* 
     sparse.budget = &budget;
     auto t0 = std::chrono::steady_clock::now();
     Closure result = closure_sparse(g, sparse);
-    report.compute_s = seconds_since(t0);
+    report.compute_s = seconds_since(t0) + pre_s;
     report.components = result.component_count();
     bool cyclic = false;
     for (vertex_t c = 0; c < result.component_count() && !cyclic; ++c)

@@ -9,6 +9,7 @@
 #include <vector>
 
 #include "closure/algorithms/closure.hpp"
+#include "closure/algorithms/device_propagation.hpp"
 #include "closure/errors.hpp"
 #include "closure/graph/graph.hpp"
 #include "closure/kernels/boolean_params.hpp"
@@ -22,6 +23,8 @@ enum class Method {
   kCondense,   // SCC condensation, then triangular repeated squaring of the DAG
   kRecursive,  // SCC condensation, then the blocked recursive closure of the DAG
   kSparse,     // SCC condensation, then propagation in reverse topological order (CPU)
+  kPropagate,  // SCC condensation, then the same propagation on the OpenCL device, whose
+               // memory keeps the closure (column slices); falls back to sparse without one
 };
 Method parse_method(std::string_view name);  // throws UsageError listing the names
 std::string_view method_name(Method m);
@@ -40,6 +43,9 @@ struct ComputeOptions {
   // Memory the method may use; 0 = what the machine has (host: 80% of physical memory;
   // device: its global memory and largest allocation).
   size_t host_memory_limit = 0;
+  // Slices and device budget of the propagate method (its rows_needed: whether an
+  // output, verification or query will read rows of a closure too large for the device).
+  DevicePropagationOptions propagate;
 };
 
 struct ComputeReport {
@@ -48,7 +54,8 @@ struct ComputeReport {
   std::string device;             // "host" or the OpenCL device's name
   bool dag = false;
   size_t components = 0;
-  int rounds = 0;  // matrix products (dense methods)
+  int rounds = 0;      // matrix products (dense methods)
+  std::string detail;  // how the method ran (propagate: slices, kernel time and bandwidth)
   double condense_s = 0, upload_s = 0, compute_s = 0, download_s = 0;
 };
 

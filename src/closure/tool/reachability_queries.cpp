@@ -24,9 +24,56 @@ QueryAnswer ReachabilityIndex::answer(std::string_view u, std::string_view v) co
   return {yes ? QueryAnswer::kReachable : QueryAnswer::kUnreachable, prefix + (yes ? "yes" : "no")};
 }
 
+std::vector<QueryAnswer> ReachabilityIndex::answer_many(
+    const std::vector<std::pair<std::string, std::string>>& questions) const {
+  std::vector<QueryAnswer> out(questions.size());
+  std::vector<std::pair<vertex_t, vertex_t>> asked;
+  std::vector<size_t> where;
+  for (size_t i = 0; i < questions.size(); ++i) {
+    const auto& [u, v] = questions[i];
+    const auto iu = id_of_.find(u), iv = id_of_.find(v);
+    if (iu == id_of_.end() || iv == id_of_.end() || (reflexive_ && iu->second == iv->second)) {
+      out[i] = answer(u, v);  // unknown labels and reflexive (u,u): no closure needed
+      continue;
+    }
+    asked.emplace_back(iu->second, iv->second);
+    where.push_back(i);
+  }
+  std::vector<uint8_t> yes(asked.size());
+  closure_.reaches_many(asked, yes);
+  for (size_t k = 0; k < where.size(); ++k) {
+    const auto& [u, v] = questions[where[k]];
+    out[where[k]] = {yes[k] ? QueryAnswer::kReachable : QueryAnswer::kUnreachable,
+                     u + " " + v + (yes[k] ? " yes" : " no")};
+  }
+  return out;
+}
+
 QueryBatchStats answer_pairs(const ReachabilityIndex& index, std::istream& in,
                              const std::string& name, std::ostream& out) {
   QueryBatchStats stats;
+  // Lines are kept in order: either a ready answer (malformed) or a question's index.
+  std::vector<std::string> ready;
+  std::vector<long> slot;  // >= 0: question index; < 0: -1 - index into ready
+  std::vector<std::pair<std::string, std::string>> questions;
+  auto flush = [&] {
+    const std::vector<QueryAnswer> answers = index.answer_many(questions);
+    for (const long s : slot) {
+      if (s < 0) {
+        out << ready[size_t(-1 - s)] << '\n';
+        continue;
+      }
+      const QueryAnswer& a = answers[size_t(s)];
+      out << a.text << '\n';
+      ++stats.answered;
+      if (a.status == QueryAnswer::kReachable) ++stats.reachable;
+      if (a.status == QueryAnswer::kUnknownLabel) ++stats.unknown;
+    }
+    ready.clear();
+    slot.clear();
+    questions.clear();
+  };
+  constexpr size_t kBatch = size_t{1} << 20;
   std::string line;
   size_t line_no = 0;
   while (std::getline(in, line)) {
@@ -35,16 +82,16 @@ QueryBatchStats answer_pairs(const ReachabilityIndex& index, std::istream& in,
     std::string u, v, extra;
     if (!(fields >> u) || u[0] == '#') continue;
     if (!(fields >> v) || (fields >> extra && extra[0] != '#')) {
-      out << name << ":" << line_no << ": expected two labels 'u v'\n";
+      ready.push_back(name + ":" + std::to_string(line_no) + ": expected two labels 'u v'");
+      slot.push_back(-long(ready.size()));
       ++stats.malformed;
       continue;
     }
-    const QueryAnswer a = index.answer(u, v);
-    out << a.text << '\n';
-    ++stats.answered;
-    if (a.status == QueryAnswer::kReachable) ++stats.reachable;
-    if (a.status == QueryAnswer::kUnknownLabel) ++stats.unknown;
+    slot.push_back(long(questions.size()));
+    questions.emplace_back(std::move(u), std::move(v));
+    if (questions.size() >= kBatch) flush();
   }
+  flush();
   return stats;
 }
 

@@ -6,6 +6,8 @@
 #include <string>
 #include <string_view>
 #include <unordered_map>
+#include <utility>
+#include <vector>
 
 #include "closure/algorithms/closure.hpp"
 #include "closure/graph/graph.hpp"
@@ -21,6 +23,10 @@ class ReachabilityIndex {
  public:
   ReachabilityIndex(const Graph& g, const Closure& c, bool reflexive);
   QueryAnswer answer(std::string_view u, std::string_view v) const;
+  // Many questions at once: on a device closure one launch per slice answers them all
+  // (answer() would read one word from the device per question).
+  std::vector<QueryAnswer> answer_many(
+      const std::vector<std::pair<std::string, std::string>>& questions) const;
 
  private:
   const Closure& closure_;
@@ -34,6 +40,7 @@ struct QueryBatchStats {
 
 // One output line per input line of "u v" ('#' comments and blank lines skipped).
 // Malformed lines are answered "NAME:LINE: expected two labels" and counted, not fatal.
+// Questions are answered in batches (answer_many), the output keeps the input's order.
 QueryBatchStats answer_pairs(const ReachabilityIndex& index, std::istream& in,
                              const std::string& name, std::ostream& out);
 

@@ -53,7 +53,11 @@ ClosedGraph read_and_close(const RunOptions& o) {
 }
 
 RunSummary run_graph(const RunOptions& o) {
-  ClosedGraph closed = read_and_close(o);
+  // Nothing reads rows without an output or a verification: a closure too large for the
+  // device may then be only counted there.
+  RunOptions counted = o;
+  counted.compute.propagate.rows_needed = o.verify || !o.output.empty();
+  ClosedGraph closed = read_and_close(counted);
   RunSummary& s = closed.summary;
   const Graph& g = closed.graph.graph;
 

@@ -1,0 +1,112 @@
+// `closure bench propagate`: the device propagation kernel against a device-to-device
+// copy (bytes/s), the pinned download of its rows, device queries and the count, per graph.
+#include <algorithm>
+#include <chrono>
+#include <cstdio>
+#include <memory>
+#include <random>
+
+#include "cli/commands.hpp"
+#include "closure/algorithms/compute.hpp"
+#include "closure/algorithms/device_propagation.hpp"
+#include "closure/graph/read_graph.hpp"
+#include "closure/ocl/device.hpp"
+
+namespace closure::cli {
+namespace {
+
+double median(std::vector<double> v) {
+  std::sort(v.begin(), v.end());
+  return v.empty() ? 0 : v[v.size() / 2];
+}
+
+double seconds_since(std::chrono::steady_clock::time_point t0) {
+  return std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+}
+
+}  // namespace
+
+void add_bench_propagate_command(CLI::App& bench) {
+  struct Flags {
+    std::vector<std::string> paths;
+    std::string device;
+    int repeat = 3;
+    double download_limit_gb = 16;
+    size_t slice_words = 0;
+    std::vector<std::string> kernels{"blocked", "plain"};
+  };
+  auto flags = std::make_shared<Flags>();
+  auto* sub = bench.add_subcommand(
+      "propagate", "Device propagation: kernel bytes/s vs a device copy, download, queries");
+  sub->add_option("paths", flags->paths, "Graph files")->required();
+  sub->add_option("--device", flags->device, "Device (as for closure --device)");
+  sub->add_option("--repeat", flags->repeat, "Timed runs (median)")->capture_default_str();
+  sub->add_option("--download-limit", flags->download_limit_gb,
+                  "Download the rows (pinned, chunked) only for closures up to this many GB")
+      ->capture_default_str();
+  sub->add_option("--slice-words", flags->slice_words, "Most words per column slice (0: largest)");
+  sub->add_option("--kernels", flags->kernels, "Sweep kernels to time: blocked, plain")
+      ->delimiter(',')
+      ->capture_default_str();
+  sub->callback([flags] {
+    auto device = ocl::choose_device(flags->device.empty() ? "gpu" : flags->device);
+    if (!device) throw std::runtime_error("bench propagate needs an OpenCL device");
+    ocl::Runtime rt(*device);
+    const size_t copy_bytes =
+        std::min<size_t>(size_t{2} << 30, std::max<size_t>(device->max_alloc_bytes / 4, 1 << 20));
+    const double copy = device_copy_bandwidth(rt, copy_bytes);
+    std::printf("device: %s; device-to-device copy of %s: %s/s (read + write)\n",
+                device->describe().c_str(), format_bytes(double(copy_bytes)).c_str(),
+                format_bytes(copy).c_str());
+    std::printf("%-22s %-8s %9s %7s %9s %10s %10s %7s %14s %11s %11s\n", "graph", "kernel", "comps",
+                "slices", "kernel s", "moved", "bytes/s", "of copy", "pairs", "download/s",
+                "queries/s");
+    for (const std::string& path : flags->paths)
+      for (const std::string& kernel_name : flags->kernels) {
+        const Graph g = read_graph(path).graph;
+        SccResult scc = strongly_connected_components(g);
+        const CsrDag dag = condensation_csr(g, scc);
+        DevicePropagationOptions o;
+        o.max_slice_words = flags->slice_words;
+        o.kernel = kernel_name;
+        std::vector<double> kernel;
+        DevicePropagationStats stats;
+        Closure c;
+        for (int r = 0; r < std::max(1, flags->repeat) + 1; ++r) {  // the first is warm-up
+          c = Closure();
+          c = closure_propagate_device(scc, dag, rt, o, &stats);
+          if (r > 0) kernel.push_back(stats.kernel_s);
+        }
+        const double k = median(kernel);
+        const double rate = k > 0 ? double(stats.kernel_bytes) / k : 0;
+        // Queries: a million random pairs in one batch.
+        std::vector<std::pair<vertex_t, vertex_t>> pairs;
+        std::mt19937_64 rng(1);
+        if (g.vertex_count() > 0) {
+          std::uniform_int_distribution<vertex_t> pick(0, vertex_t(g.vertex_count() - 1));
+          for (int i = 0; i < 1000000; ++i) pairs.emplace_back(pick(rng), pick(rng));
+        }
+        std::vector<uint8_t> answers(pairs.size());
+        auto tq = std::chrono::steady_clock::now();
+        c.reaches_many(pairs, answers);
+        const double qs = seconds_since(tq);
+        const double rows_bytes =
+            double(scc.component_count()) * double(ceil_div(scc.component_count(), kWordBits)) * 4;
+        std::string download = "-";
+        if (rows_bytes <= flags->download_limit_gb * 1e9 && stats.resident) {
+          auto td = std::chrono::steady_clock::now();
+          c.resident_reach()->host_rows();
+          download = format_bytes(rows_bytes / seconds_since(td));
+        }
+        std::string name = path.substr(path.find_last_of('/') + 1);
+        std::printf("%-22s %-8s %9zu %7zu %9.4f %10s %10s %6.0f%% %14llu %11s %11.3g\n",
+                    name.c_str(), kernel_name.c_str(), scc.component_count(), stats.slices, k,
+                    format_bytes(double(stats.kernel_bytes)).c_str(), format_bytes(rate).c_str(),
+                    copy > 0 ? 100 * rate / copy : 0.0, (unsigned long long)c.pair_count(),
+                    download.c_str(), qs > 0 ? double(pairs.size()) / qs : 0.0);
+        std::fflush(stdout);
+      }
+  });
+}
+
+}  // namespace closure::cli

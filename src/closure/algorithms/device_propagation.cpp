@@ -1,0 +1,412 @@
+// Device propagation: upload the condensation's CSR, sweep each column slice with
+// kernels/propagate.cl, count pairs there, and keep the rows there behind ResidentReach.
+#include "closure/algorithms/device_propagation.hpp"
+
+#include <algorithm>
+#include <chrono>
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+#include <mutex>
+#include <stdexcept>
+#include <thread>
+
+#include "closure/algorithms/compute.hpp"
+#include "closure/ocl/error.hpp"
+
+namespace closure {
+namespace {
+
+constexpr const char* kKernelFile = "propagate.cl";
+
+double seconds_since(std::chrono::steady_clock::time_point t0) {
+  return std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+}
+
+struct Slice {
+  cl::Buffer rows;  // components x words, row-major
+  uint32_t word_begin = 0, words = 0;
+};
+
+// Rows [row0, row0 + count) of a slice are contiguous on the device; this copies them
+// through pinned staging buffers (CL_MEM_ALLOC_HOST_PTR, mapped once: the DMA engine
+// reads at full bus speed only into pinned memory) into the slice's columns of `host`,
+// copying chunk k out of its staging buffer while chunk k+1 is on the bus.
+void download_slice(cl::Context& context, cl::CommandQueue& queue, const Slice& s,
+                    size_t components, BitMatrix& host) {
+  if (components == 0 || s.words == 0) return;
+  const size_t row_bytes = size_t(s.words) * sizeof(word_t);
+  const size_t chunk_rows =
+      std::max<size_t>(1, std::min(components, (size_t{256} << 20) / row_bytes));
+  const size_t chunk_bytes = chunk_rows * row_bytes;
+  cl::Buffer staging[2];
+  word_t* mapped[2];
+  for (int i = 0; i < 2; ++i) {
+    staging[i] = cl::Buffer(context, CL_MEM_ALLOC_HOST_PTR | CL_MEM_READ_WRITE, chunk_bytes);
+    mapped[i] = static_cast<word_t*>(
+        queue.enqueueMapBuffer(staging[i], CL_TRUE, CL_MAP_READ | CL_MAP_WRITE, 0, chunk_bytes));
+  }
+  const size_t chunks = ceil_div(components, chunk_rows);
+  cl::Event pending[2];
+  auto start = [&](size_t k) {
+    const size_t r0 = k * chunk_rows, n = std::min(chunk_rows, components - r0);
+    queue.enqueueReadBuffer(s.rows, CL_FALSE, r0 * row_bytes, n * row_bytes, mapped[k % 2], nullptr,
+                            &pending[k % 2]);
+  };
+  start(0);
+  for (size_t k = 0; k < chunks; ++k) {
+    if (k + 1 < chunks) start(k + 1);
+    pending[k % 2].wait();
+    const size_t r0 = k * chunk_rows, n = std::min(chunk_rows, components - r0);
+    const word_t* src = mapped[k % 2];
+    // Several threads copy out of the staging buffer (one core copies at about a fifth
+    // of the bus's speed), each a band of rows; first touches of `host` spread too.
+    const unsigned threads = unsigned(std::clamp<size_t>(
+        n * row_bytes >> 24, 1, std::max(1u, std::thread::hardware_concurrency())));
+    auto copy_rows = [&](size_t a, size_t b) {
+      if (s.word_begin == 0 && s.words == host.words_padded()) {
+        std::memcpy(host.row_ptr(r0 + a), src + a * s.words, (b - a) * row_bytes);
+      } else {
+        for (size_t r = a; r < b; ++r)
+          std::memcpy(host.row_ptr(r0 + r) + s.word_begin, src + r * s.words, row_bytes);
+      }
+    };
+    std::vector<std::thread> pool;
+    for (unsigned t = 1; t < threads; ++t)
+      pool.emplace_back(copy_rows, n * t / threads, n * (t + 1) / threads);
+    copy_rows(0, n / threads);
+    for (auto& t : pool) t.join();
+  }
+  for (int i = 0; i < 2; ++i) queue.enqueueUnmapMemObject(staging[i], mapped[i]);
+  queue.finish();
+}
+
+// The closure's rows on the device (or, streamed, on the host), as Closure sees them.
+class DeviceRows final : public ResidentReach {
+ public:
+  DeviceRows(ocl::Runtime& rt, size_t components, std::vector<Slice> slices, uint64_t cross_pairs,
+             std::string where)
+      : context_(rt.context()),
+        queue_(rt.queue()),
+        program_(rt.program(kKernelFile, "")),
+        components_(components),
+        slices_(std::move(slices)),
+        cross_pairs_(cross_pairs),
+        where_(std::move(where)) {}
+  // Streamed: the rows were copied to the host slice by slice (or, empty, not kept).
+  DeviceRows(size_t components, BitMatrix host, bool kept, uint64_t cross_pairs, std::string where)
+      : components_(components),
+        cross_pairs_(cross_pairs),
+        where_(std::move(where)),
+        host_(std::move(host)),
+        downloaded_(kept),
+        counted_only_(!kept) {}
+
+  size_t component_count() const override { return components_; }
+  uint64_t cross_pairs() const override { return cross_pairs_; }
+  std::string describe() const override { return where_; }
+  size_t host_bytes() const override {
+    std::lock_guard lock(mutex_);
+    return downloaded_ ? host_.bytes() : 0;
+  }
+
+  bool reaches(vertex_t c, vertex_t d) const override {
+    if (const BitMatrix* h = host_if_present()) return h->get(c, d);
+    const Slice& s = slice_of(d);
+    word_t w = 0;
+    queue_.enqueueReadBuffer(
+        s.rows, CL_TRUE, (size_t(c) * s.words + (d / kWordBits - s.word_begin)) * sizeof(word_t),
+        sizeof w, &w);
+    return (w >> (d % kWordBits)) & 1u;
+  }
+
+  void reaches_many(std::span<const std::pair<vertex_t, vertex_t>> pairs,
+                    std::span<uint8_t> out) const override {
+    if (const BitMatrix* h = host_if_present()) {
+      for (size_t i = 0; i < pairs.size(); ++i) out[i] = h->get(pairs[i].first, pairs[i].second);
+      return;
+    }
+    // One launch per slice over the pairs whose column lies in it.
+    for (const Slice& s : slices_) {
+      std::vector<uint32_t> flat;
+      std::vector<size_t> where;
+      for (size_t i = 0; i < pairs.size(); ++i) {
+        const size_t w = pairs[i].second / kWordBits;
+        if (w >= s.word_begin && w < size_t(s.word_begin) + s.words) {
+          flat.push_back(pairs[i].first);
+          flat.push_back(pairs[i].second);
+          where.push_back(i);
+        }
+      }
+      if (where.empty()) continue;
+      cl::Buffer in(context_, CL_MEM_READ_ONLY | CL_MEM_COPY_HOST_PTR,
+                    flat.size() * sizeof(uint32_t), flat.data());
+      cl::Buffer answers(context_, CL_MEM_WRITE_ONLY, where.size());
+      std::vector<uint8_t> got(where.size());
+      {
+        std::lock_guard lock(mutex_);  // one kernel object, its arguments set per launch
+        if (!query_()) query_ = cl::Kernel(program_, "query_pairs");
+        query_.setArg(0, s.rows);
+        query_.setArg(1, cl_uint(s.word_begin));
+        query_.setArg(2, cl_uint(s.words));
+        query_.setArg(3, in);
+        query_.setArg(4, cl_uint(where.size()));
+        query_.setArg(5, answers);
+        queue_.enqueueNDRangeKernel(query_, cl::NullRange, cl::NDRange(round_up(where.size(), 64)),
+                                    cl::NDRange(64));
+      }
+      queue_.enqueueReadBuffer(answers, CL_TRUE, 0, got.size(), got.data());
+      for (size_t k = 0; k < where.size(); ++k) out[where[k]] = got[k];
+    }
+  }
+
+  const BitMatrix& host_rows() const override {
+    std::lock_guard lock(mutex_);
+    if (counted_only_)
+      throw std::runtime_error(
+          "the closure (" + where_ +
+          ") was larger than the device and only counted; ask for its rows before computing it "
+          "(an output or verification does)");
+    if (!downloaded_) {
+      BitMatrix m(components_, components_, {}, WordOrder::kRowMajor);
+      for (const Slice& s : slices_) download_slice(context_, queue_, s, components_, m);
+      host_ = std::move(m);
+      downloaded_ = true;
+    }
+    return host_;
+  }
+
+ private:
+  const BitMatrix* host_if_present() const {
+    std::lock_guard lock(mutex_);
+    if (counted_only_) throw std::runtime_error("the closure (" + where_ + ") was only counted");
+    return downloaded_ ? &host_ : nullptr;
+  }
+  const Slice& slice_of(vertex_t d) const {
+    const size_t w = d / kWordBits;
+    for (const Slice& s : slices_)
+      if (w >= s.word_begin && w < size_t(s.word_begin) + s.words) return s;
+    throw std::out_of_range("DeviceRows: column out of range");
+  }
+
+  mutable cl::Context context_;
+  mutable cl::CommandQueue queue_;
+  cl::Program program_;
+  size_t components_;
+  std::vector<Slice> slices_;
+  uint64_t cross_pairs_;
+  std::string where_;
+  mutable std::mutex mutex_;
+  mutable cl::Kernel query_;
+  mutable BitMatrix host_;
+  mutable bool downloaded_ = false;
+  bool counted_only_ = false;
+};
+
+size_t env_size(const char* name) {
+  const char* v = std::getenv(name);
+  return v && *v ? size_t(std::strtoull(v, nullptr, 10)) : 0;
+}
+
+}  // namespace
+
+std::string DevicePropagationStats::describe() const {
+  char buf[256];
+  std::snprintf(buf, sizeof buf, "%zu column slice%s of %zu words, %s; %s kernel %.3f s, %s moved",
+                slices, slices == 1 ? "" : "s", slice_words,
+                resident ? "resident on the device" : "streamed (larger than the device)",
+                kernel.c_str(), kernel_s, format_bytes(double(kernel_bytes)).c_str());
+  std::string out = buf;
+  if (kernel_s > 0) out += " (" + format_bytes(double(kernel_bytes) / kernel_s) + "/s)";
+  return out;
+}
+
+Closure closure_propagate_device(const SccResult& scc, const CsrDag& dag, ocl::Runtime& rt,
+                                 const DevicePropagationOptions& o, DevicePropagationStats* out) {
+  DevicePropagationStats stats;
+  const size_t C = scc.component_count();
+  if (dag.offsets.size() != C + 1) throw std::invalid_argument("propagate: CSR size differs");
+  if (C >= (size_t{1} << 32) - 64)
+    throw std::invalid_argument("propagate: more than 2^32 components");
+  const size_t W = ceil_div(C, kWordBits);
+  const auto& dev = rt.device();
+
+  // Component sizes matter only where a component holds several vertices.
+  std::vector<uint32_t> sizes(C, 0);
+  for (vertex_t c : scc.component_of) ++sizes[c];
+  const bool weighted = std::any_of(sizes.begin(), sizes.end(), [](uint32_t s) { return s > 1; });
+
+  // Slices: each one allocation, all resident when the budget holds them.
+  const size_t row_bytes = sizeof(word_t);
+  size_t budget =
+      o.device_budget_bytes ? o.device_budget_bytes : size_t(0.85 * double(dev.global_mem_bytes));
+  size_t max_words = W;
+  if (C > 0)
+    max_words = std::min(max_words, std::max<size_t>(1, dev.max_alloc_bytes / (C * row_bytes)));
+  const size_t forced = o.max_slice_words ? o.max_slice_words : env_size("CLOSURE_SLICE_WORDS");
+  if (forced) max_words = std::min(max_words, forced);
+  const uint64_t total_bytes = uint64_t(C) * W * row_bytes;
+  const bool resident = total_bytes <= budget;
+  if (!resident && C > 0)
+    max_words = std::min(max_words, std::max<size_t>(1, budget / (C * row_bytes)));
+  max_words = std::max<size_t>(max_words, 1);
+  stats.slice_words = std::min(max_words, std::max<size_t>(W, 1));
+  stats.slices = W ? ceil_div(W, max_words) : 0;
+  stats.resident = resident;
+
+  // The condensation's CSR (and sizes) is all that crosses the bus on the way in.
+  auto t0 = std::chrono::steady_clock::now();
+  cl::Context& ctx = rt.context();
+  cl::CommandQueue& queue = rt.queue();
+  std::vector<Slice> slices;
+  uint64_t cross = 0;
+  if (C > 0) {
+    std::vector<cl_ulong> offsets(dag.offsets.begin(), dag.offsets.end());
+    cl::Buffer offsets_buf(ctx, CL_MEM_READ_ONLY | CL_MEM_COPY_HOST_PTR,
+                           offsets.size() * sizeof(cl_ulong), offsets.data());
+    cl::Buffer targets_buf(ctx, CL_MEM_READ_ONLY,
+                           std::max<size_t>(dag.targets.size(), 1) * sizeof(uint32_t));
+    if (!dag.targets.empty())
+      queue.enqueueWriteBuffer(targets_buf, CL_FALSE, 0, dag.targets.size() * sizeof(uint32_t),
+                               dag.targets.data());
+    cl::Buffer sizes_buf(ctx, CL_MEM_READ_ONLY, weighted ? C * sizeof(uint32_t) : 4);
+    if (weighted)
+      queue.enqueueWriteBuffer(sizes_buf, CL_FALSE, 0, C * sizeof(uint32_t), sizes.data());
+    queue.finish();
+    stats.csr_bytes = offsets.size() * 8 + dag.targets.size() * 4 + (weighted ? C * 4 : 0);
+    stats.upload_s = seconds_since(t0);
+
+    // Bytes the sweep moves: every word written once; a successor's word read unless it
+    // is c+1 (kept in a register) or lies above the column's word (known zero).
+    uint64_t read_words = 0;
+    for (size_t c = 0; c < C; ++c)
+      for (uint64_t e = dag.offsets[c]; e < dag.offsets[c + 1]; ++e) {
+        const size_t d = dag.targets[e];
+        if (d == c + 1) continue;
+        const size_t first = d >= 31 ? (d - 31) / 32 + 1 : 0;  // words with 32w+31 > d
+        read_words += W - std::min(W, first);
+      }
+    stats.kernel_bytes = (uint64_t(C) * W + read_words) * sizeof(word_t);
+
+    auto t1 = std::chrono::steady_clock::now();
+    // Concurrent slices on separate in-order queues: one slice alone may not fill a GPU.
+    const size_t queue_count = resident ? std::min<size_t>(stats.slices, 4) : 1;
+    std::vector<cl::CommandQueue> queues{queue};
+    for (size_t q = 1; q < queue_count; ++q)
+      queues.emplace_back(ctx, dev.device, CL_QUEUE_PROFILING_ENABLE);
+    std::string kernel_name = o.kernel;
+    if (kernel_name.empty()) {
+      const char* env = std::getenv("CLOSURE_PROPAGATE_KERNEL");
+      kernel_name = env && *env ? env : "blocked";
+    }
+    if (kernel_name != "blocked" && kernel_name != "plain")
+      throw std::invalid_argument("propagate: unknown kernel '" + kernel_name +
+                                  "' (blocked, plain)");
+    if (dev.max_work_group < 32) kernel_name = "plain";
+    stats.kernel = kernel_name;
+    const char* entry =
+        kernel_name == "blocked" ? "propagate_columns_blocked" : "propagate_columns";
+    const size_t local = dev.max_work_group >= 32 ? 32 : 1;
+    std::vector<cl::Event> kernel_events;
+    std::vector<cl::Buffer> partials, totals;
+    BitMatrix host;
+    if (!resident && o.rows_needed) host = BitMatrix(C, C, {}, WordOrder::kRowMajor);
+    cl_ulong first_start = ~cl_ulong{0}, last_end = 0;
+    auto note_event = [&](const cl::Event& e) {
+      first_start = std::min(first_start, e.getProfilingInfo<CL_PROFILING_COMMAND_START>());
+      last_end = std::max(last_end, e.getProfilingInfo<CL_PROFILING_COMMAND_END>());
+    };
+    for (size_t k = 0; k < stats.slices; ++k) {
+      Slice s;
+      s.word_begin = uint32_t(k * max_words);
+      s.words = uint32_t(std::min(max_words, W - k * max_words));
+      s.rows = cl::Buffer(ctx, CL_MEM_READ_WRITE, C * s.words * row_bytes);
+      cl::Buffer partial(ctx, CL_MEM_READ_WRITE, s.words * sizeof(cl_ulong));
+      cl::Buffer total(ctx, CL_MEM_READ_WRITE, sizeof(cl_ulong));
+      cl::CommandQueue& q = queues[k % queues.size()];
+      q.enqueueFillBuffer(total, cl_ulong{0}, 0, sizeof(cl_ulong));
+      cl::Kernel sweep = rt.kernel(kKernelFile, "", entry);
+      sweep.setArg(0, offsets_buf);
+      sweep.setArg(1, targets_buf);
+      sweep.setArg(2, s.rows);
+      sweep.setArg(3, cl_uint(C));
+      sweep.setArg(4, cl_uint(s.word_begin));
+      sweep.setArg(5, cl_uint(s.words));
+      sweep.setArg(6, sizes_buf);
+      sweep.setArg(7, cl_int(weighted ? 1 : 0));
+      sweep.setArg(8, partial);
+      cl::Event ev;
+      q.enqueueNDRangeKernel(sweep, cl::NullRange, cl::NDRange(round_up(s.words, local)),
+                             cl::NDRange(local), nullptr, &ev);
+      kernel_events.push_back(ev);
+      const size_t group = std::min<size_t>(256, std::max<size_t>(1, dev.max_work_group));
+      size_t pow2 = 1;
+      while (pow2 * 2 <= group) pow2 *= 2;
+      cl::Kernel sum = rt.kernel(kKernelFile, "", "sum_counts");
+      sum.setArg(0, partial);
+      sum.setArg(1, cl_uint(s.words));
+      sum.setArg(2, total);
+      sum.setArg(3, cl::Local(pow2 * sizeof(cl_ulong)));
+      q.enqueueNDRangeKernel(sum, cl::NullRange, cl::NDRange(pow2), cl::NDRange(pow2));
+      totals.push_back(total);
+      if (resident) {
+        slices.push_back(std::move(s));
+      } else {
+        // Streamed: finish this slice, keep its rows on the host if asked, free it.
+        cl_ulong t = 0;
+        q.enqueueReadBuffer(total, CL_TRUE, 0, sizeof t, &t);
+        cross += t;
+        note_event(ev);
+        if (o.rows_needed) {
+          auto td = std::chrono::steady_clock::now();
+          download_slice(ctx, q, s, C, host);
+          stats.download_s += seconds_since(td);
+        }
+      }
+    }
+    if (resident) {
+      for (size_t k = 0; k < totals.size(); ++k) {
+        cl_ulong t = 0;
+        queues[k % queues.size()].enqueueReadBuffer(totals[k], CL_TRUE, 0, sizeof t, &t);
+        cross += t;
+      }
+      for (const cl::Event& e : kernel_events) note_event(e);
+    }
+    if (last_end > first_start) stats.kernel_s = double(last_end - first_start) * 1e-9;
+    stats.compute_s = seconds_since(t1) - stats.download_s;
+    std::string where = dev.name + ", " + stats.describe();
+    if (out) *out = stats;
+    std::shared_ptr<const ResidentReach> reach =
+        resident ? std::make_shared<DeviceRows>(rt, C, std::move(slices), cross, where)
+                 : std::make_shared<DeviceRows>(C, std::move(host), o.rows_needed, cross, where);
+    return Closure::from_resident(scc.component_of, scc.cyclic, std::move(reach));
+  }
+  if (out) *out = stats;
+  return Closure::from_resident(
+      scc.component_of, scc.cyclic,
+      std::make_shared<DeviceRows>(rt, 0, std::vector<Slice>{}, 0, dev.name + ", empty"));
+}
+
+Closure closure_propagate_device(const Graph& g, ocl::Runtime& rt,
+                                 const DevicePropagationOptions& o, DevicePropagationStats* stats) {
+  SccResult scc = strongly_connected_components(g);
+  const CsrDag dag = condensation_csr(g, scc);
+  return closure_propagate_device(scc, dag, rt, o, stats);
+}
+
+double device_copy_bandwidth(ocl::Runtime& rt, size_t bytes) {
+  cl::Buffer a(rt.context(), CL_MEM_READ_WRITE, bytes), b(rt.context(), CL_MEM_READ_WRITE, bytes);
+  rt.queue().enqueueFillBuffer(a, cl_uint{0x5a5a5a5a}, 0, bytes);
+  rt.queue().enqueueFillBuffer(b, cl_uint{0}, 0, bytes);
+  std::vector<double> times;
+  for (int i = 0; i < 5; ++i) {
+    cl::Event ev;
+    rt.queue().enqueueCopyBuffer(a, b, 0, 0, bytes, nullptr, &ev);
+    ev.wait();
+    times.push_back(ocl::event_seconds(ev));
+  }
+  std::sort(times.begin(), times.end());
+  return 2.0 * double(bytes) / times[times.size() / 2];
+}
+
+}  // namespace closure

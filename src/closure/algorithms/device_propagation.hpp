@@ -1,0 +1,59 @@
+// Method `propagate`: the condensation closed on the OpenCL device by propagation of reach
+// rows (kernels/propagate.cl), the rows kept there in column slices.
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+#include <string>
+
+#include "closure/algorithms/closure.hpp"
+#include "closure/algorithms/scc.hpp"
+#include "closure/graph/graph.hpp"
+#include "closure/ocl/runtime.hpp"
+
+namespace closure {
+
+struct DevicePropagationOptions {
+  // Most word-columns (32 target components each) in one slice; 0 = as many as one
+  // device allocation holds. Tests force tiny slices with it (CLOSURE_SLICE_WORDS too).
+  size_t max_slice_words = 0;
+  // Device bytes the rows may take; 0 = 85% of the device's global memory. When the
+  // closure is larger, slices are computed one after another (streamed), counted, and
+  // copied to the host only if rows_needed (else only the count survives).
+  size_t device_budget_bytes = 0;
+  // Whether anything will read rows (an output, a verification, queries); when false a
+  // closure too large for the device is only counted.
+  bool rows_needed = true;
+  // The sweep kernel: "blocked" (CSR staged in local memory a block of rows at a time,
+  // the default) or "plain"; CLOSURE_PROPAGATE_KERNEL overrides the default.
+  std::string kernel;
+};
+
+struct DevicePropagationStats {
+  size_t slices = 0, slice_words = 0;
+  std::string kernel;
+  bool resident = true;          // every slice stays on the device
+  double upload_s = 0;           // the condensation's CSR (and sizes) to the device
+  double kernel_s = 0;           // propagation kernels, first start to last end (events)
+  double compute_s = 0;          // wall: launches, kernels, counting
+  double download_s = 0;         // streamed slices copied to the host
+  uint64_t kernel_bytes = 0;     // words the propagation reads and writes, times 4
+  uint64_t csr_bytes = 0;        // what crossed the bus on the way in
+  std::string describe() const;  // "1 column slice of 5.0 GB, resident; kernel ..."
+};
+
+// Closes the condensation (ids topological, as condense() numbers them) on rt's device.
+// The result is a kDevice Closure whose rows stay on the device while it lives (it keeps
+// the context alive); it reads them back only when something walks them.
+Closure closure_propagate_device(const SccResult& scc, const CsrDag& dag, ocl::Runtime& rt,
+                                 const DevicePropagationOptions& options = {},
+                                 DevicePropagationStats* stats = nullptr);
+Closure closure_propagate_device(const Graph& g, ocl::Runtime& rt,
+                                 const DevicePropagationOptions& options = {},
+                                 DevicePropagationStats* stats = nullptr);
+
+// A device-to-device copy of `bytes` on rt's device: (bytes read + bytes written) / s,
+// the ceiling the propagation kernel's bandwidth is compared with.
+double device_copy_bandwidth(ocl::Runtime& rt, size_t bytes);
+
+}  // namespace closure
