@@ -13,8 +13,8 @@ BitMatrix::BitMatrix(size_t n_rows, size_t n_cols, Padding padding, WordOrder or
     : n_rows_(n_rows), n_cols_(n_cols), padding_(padding), order_(order) {
   if (padding.row_multiple == 0 || padding.word_multiple == 0)
     throw std::invalid_argument("BitMatrix: padding multiples must be positive");
-  rows_padded_ = round_up(std::max<size_t>(n_rows, 1), padding.row_multiple);
-  words_padded_ = round_up(std::max<size_t>(ceil_div(n_cols, kWordBits), 1), padding.word_multiple);
+  rows_padded_ = padded_rows(n_rows, padding);
+  words_padded_ = padded_words(n_cols, padding);
   data_.assign(rows_padded_ * words_padded_, 0);
 }
 
@@ -46,8 +46,7 @@ BitMatrix BitMatrix::random(size_t n_rows, size_t n_cols, double density, uint64
 }
 
 word_t BitMatrix::last_word_mask() const {
-  const size_t tail = n_cols_ % kWordBits;
-  return tail == 0 ? ~word_t{0} : (word_t{1} << tail) - 1;
+  return tail_mask(n_cols_);
 }
 
 void BitMatrix::set_word(size_t r, size_t w, word_t value) {

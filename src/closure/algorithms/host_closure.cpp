@@ -115,7 +115,7 @@ struct DagView {
 class Propagator {
  public:
   Propagator(const DagView& dag, std::vector<RaggedRow>& rows)
-      : dag_(dag), rows_(rows), n_(dag.size()), scratch_(ceil_div(n_, kWordBits) + 1, 0) {}
+      : dag_(dag), rows_(rows), n_(dag.size()), scratch_(words_for_bits(n_) + 1, 0) {}
 
   void row(vertex_t c) {
     word_t* __restrict s = scratch_.data();
@@ -128,7 +128,7 @@ class Propagator {
     for (const vertex_t d : dag_.successors(c)) {
       if (d < e) continue;
       const RaggedRow& rd = rows_[d];
-      const bool in_s = (s[d / kWordBits] >> (d % kWordBits)) & 1u;
+      const bool in_s = test_bit(s, d);
       if (d == e) {
         // d continues the run: {d} and d's run (which starts at d+1) extend it.
         if (!in_s) or_words(rd);
@@ -140,20 +140,14 @@ class Propagator {
       or_words(rd);
     }
     // Extend the run over the set bits right after it (keeps the bitset part small).
-    while (e < n_) {
-      const uint32_t b = e % kWordBits;
-      const int ones = std::countr_one(word_t(s[e / kWordBits] >> b));
-      e += ones;
-      if (b + ones < kWordBits) break;
-    }
-    e = std::min<uint32_t>(e, uint32_t(n_));
+    e = uint32_t(std::min(first_clear_from(s, e, n_), n_));
     RaggedRow out;
     out.run_begin = c + 1;
     out.run_end = e;
     if (lo_ < hi_) {
       // Bits below e belong to the run: drop them, then trim zero words at both ends.
-      size_t first = std::max<size_t>(lo_, e / kWordBits);
-      s[e / kWordBits] &= ~((word_t{1} << (e % kWordBits)) - 1);
+      size_t first = std::max<size_t>(lo_, word_of(e));
+      s[word_of(e)] &= mask_from(e);
       size_t last = hi_;
       while (first < last && s[first] == 0) ++first;
       while (last > first && s[last - 1] == 0) --last;
@@ -165,7 +159,7 @@ class Propagator {
         out.word_count = uint32_t(last - first);
       }
       std::fill(s + lo_, s + hi_, 0);
-      s[e / kWordBits] = 0;
+      s[word_of(e)] = 0;
     }
     rows_[c] = out;
   }
@@ -181,19 +175,9 @@ class Propagator {
   }
   // Sets bits [a, b), a < b.
   void set_range(uint32_t a, uint32_t b) {
-    word_t* s = scratch_.data();
-    const size_t wa = a / kWordBits, wb = (b - 1) / kWordBits;
-    const word_t ma = ~word_t{0} << (a % kWordBits);
-    const word_t mb = ~word_t{0} >> (kWordBits - 1 - (b - 1) % kWordBits);
-    if (wa == wb) {
-      s[wa] |= ma & mb;
-    } else {
-      s[wa] |= ma;
-      std::fill(s + wa + 1, s + wb, ~word_t{0});
-      s[wb] |= mb;
-    }
-    lo_ = std::min(lo_, wa);
-    hi_ = std::max(hi_, wb + 1);
+    set_bit_range(scratch_.data(), a, b);
+    lo_ = std::min(lo_, word_of(a));
+    hi_ = std::max(hi_, word_of(b - 1) + 1);
   }
 
   const DagView& dag_;
@@ -342,7 +326,7 @@ Closure closure_sparse(const Graph& g, const SparseOptions& options) {
 }
 
 uint64_t classic_memory_bytes(size_t component_count) {
-  return uint64_t(component_count) * ceil_div(component_count, kWordBits) * sizeof(word_t);
+  return uint64_t(component_count) * words_for_bits(component_count) * sizeof(word_t);
 }
 
 Closure closure_classic(const Graph& g) {
@@ -355,7 +339,7 @@ Closure closure_classic(const Graph& g) {
     for (const vertex_t d : cond.dag.successors(vertex_t(c))) {
       const word_t* other = reach.row_ptr(d);
       for (size_t w = 0; w < words; ++w) row[w] |= other[w];
-      row[d / kWordBits] |= word_t{1} << (d % kWordBits);
+      set_bit(row, d);
     }
   }
   return Closure::from_dense(std::move(cond.scc.component_of), std::move(cond.scc.cyclic),
@@ -374,8 +358,8 @@ void close_upper_triangular(BitMatrix& m) {
   std::vector<word_t> acc(words);
   for (size_t i = n; i-- > 0;) {
     word_t* row = m.row_ptr(i);
-    const size_t wi = i / kWordBits;
-    const word_t below = ~word_t{0} >> (kWordBits - 1 - i % kWordBits);  // columns <= i
+    const size_t wi = word_of(i);
+    const word_t below = mask_through(i);  // columns <= i
     bool lower = (row[wi] & below) != 0;
     for (size_t w = 0; w < wi; ++w) lower |= row[w] != 0;
     if (lower)
@@ -384,13 +368,11 @@ void close_upper_triangular(BitMatrix& m) {
     // acc collects the reach of the successors taken so far; a successor already in it
     // adds nothing (ascending order puts whatever reaches it first).
     std::fill(acc.begin() + wi, acc.end(), 0);
-    for (size_t w = wi; w < words; ++w)
-      for (word_t bits = row[w]; bits; bits &= bits - 1) {
-        const size_t j = w * kWordBits + std::countr_zero(bits);
-        if ((acc[j / kWordBits] >> (j % kWordBits)) & 1u) continue;
-        const word_t* other = m.row_ptr(j);
-        for (size_t k = j / kWordBits; k < words; ++k) acc[k] |= other[k];
-      }
+    for_each_set_bit(row + wi, wi, words - wi, [&](size_t j) {
+      if (test_bit(acc.data(), j)) return;
+      const word_t* other = m.row_ptr(j);
+      for (size_t k = word_of(j); k < words; ++k) acc[k] |= other[k];
+    });
     for (size_t w = wi; w < words; ++w) row[w] |= acc[w];
   }
 }

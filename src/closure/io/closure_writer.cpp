@@ -4,6 +4,7 @@
 #include <charconv>
 #include <stdexcept>
 
+#include "closure/bitmatrix.hpp"
 #include "closure/io/atomic_file.hpp"
 #include "closure/io/json.hpp"
 
@@ -39,7 +40,7 @@ static std::vector<std::string> all_labels(const Graph& g) {
 }
 
 static uint64_t words_per_row(size_t n) {
-  return (n + 31) / 32;
+  return words_for_bits(n);
 }
 
 uint64_t estimate_output_bytes(const Graph& g, const Closure& c, OutputFormat f, bool reflexive) {
@@ -195,7 +196,7 @@ void write_binary(AtomicFile& file, const Graph& g, const Closure& c, bool refle
     tick(u);
     std::fill(row.begin(), row.end(), 0);
     c.successors(u, succ, reflexive);
-    for (vertex_t v : succ) row[v / 32] |= uint32_t{1} << (v % 32);
+    for (vertex_t v : succ) set_bit(row.data(), v);
     file.write(row.data(), row.size() * sizeof(uint32_t));
   }
   for (vertex_t v = 0; v < n; ++v) {

@@ -6,6 +6,7 @@
 #include <stdexcept>
 #include <string>
 
+#include "closure/kernels/tuning.hpp"
 #include "closure/ocl/error.hpp"
 
 namespace closure {
@@ -168,7 +169,6 @@ cl::Event FloatKernels::multiply(GemmVariant v, GemmShape s, const cl::Buffer& a
           global = book_.row_global(s.m);
           local = book_.row_local();
         }
-        if (v == GemmVariant::kMmulRowPrivateLocal) k.setArg(6, cl::Local(book_.local_bytes()));
         break;
     }
     cl::Event e;
