@@ -3,6 +3,7 @@
 
 #include <cstdio>
 
+#include "closure/executor.hpp"
 #include "closure/kernels/boolean_params.hpp"
 
 namespace closure::cli {
@@ -25,6 +26,10 @@ void add_common_options(CLI::App& app, CommonOptions& o) {
       "--verify-memory", o.verify_memory,
       "Bytes Boost.Graph's transitive_closure may use when verifying; above it a sampled "
       "BFS check runs instead (default: a quarter of physical memory)");
+  app.add_option("--threads", o.threads,
+                 "Host threads for everything (products, propagation, batch jobs together; "
+                 "default: the hardware's threads)")
+      ->check(CLI::Range(1u, 4096u));
   app.add_flag("-q,--quiet", o.quiet, "Print no summary or notes on stderr");
 }
 
@@ -46,6 +51,7 @@ ocl::Runtime* LazyRuntime::get() {
 }
 
 ComputeOptions compute_options(const CommonOptions& o, LazyRuntime& runtime) {
+  set_thread_budget(o.threads);
   ComputeOptions c;
   c.method = parse_method(o.method);
   c.lazy_runtime = [&runtime] { return runtime.get(); };

@@ -19,6 +19,7 @@ struct CommonOptions {
   std::string input_format = "auto";
   std::string params;  // --kernel-params, e.g. "tile_n=4,tile_m=2"
   bool quiet = false;
+  unsigned threads = 0;      // --threads: the host thread budget; 0: the hardware's threads
   size_t verify_memory = 0;  // bytes Boost.Graph's closure may use; 0: a quarter of RAM
 };
 

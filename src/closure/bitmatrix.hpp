@@ -182,6 +182,14 @@ class BitMatrix {
     w = v ? (w | bit) : (w & ~bit);
   }
   word_t word(size_t r, size_t w) const { return data_[index(r, w)]; }
+  // Calls f(c) for every set column c of row r, ascending; either word order.
+  template <class F>
+  void for_each_in_row(size_t r, F&& f) const {
+    for (size_t w = 0; w < words_per_row(); ++w) {
+      const word_t bits = data_[index(r, w)];
+      for_each_set_bit(&bits, w, 1, f);
+    }
+  }
   // Sets word w of row r; bits beyond n_cols are masked so padding stays zero.
   void set_word(size_t r, size_t w, word_t value);
   // Copies row r into `out` (words_per_row() words), row-major for host loops.

@@ -15,11 +15,7 @@ namespace {
 // either word order so GPU matrices need no conversion.
 template <typename F>
 void for_each_in_row(const BitMatrix& m, size_t r, F&& f) {
-  const size_t words = m.words_per_row();
-  for (size_t w = 0; w < words; ++w) {
-    const word_t bits = m.word(r, w);
-    for_each_set_bit(&bits, w, 1, [&](size_t d) { f(vertex_t(d)); });
-  }
+  m.for_each_in_row(r, [&](size_t d) { f(vertex_t(d)); });
 }
 
 // Popcounts. Baseline x86-64 has no popcnt instruction and gcc then calls a slow

@@ -1,6 +1,10 @@
 // Host closure methods: threaded ragged-row sparse propagation, and the plain classic peer.
 #include "closure/algorithms/host_closure.hpp"
 
+#include <tbb/enumerable_thread_specific.h>
+#include <tbb/parallel_for_each.h>
+#include <tbb/task_arena.h>
+
 #include <algorithm>
 #include <atomic>
 #include <bit>
@@ -9,7 +13,8 @@
 #include <memory>
 #include <span>
 #include <stdexcept>
-#include <thread>
+
+#include "closure/executor.hpp"
 
 namespace closure {
 
@@ -221,7 +226,7 @@ unsigned choose_threads(const DagView& dag, unsigned requested) {
     requested = 1;
     if (n + dag.edge_count() >= kThreadThreshold && dag.edge_count() <= kMaxThreadedDegree * n &&
         n / std::max<size_t>(level_count(dag), 1) >= kMinLevelWidth)
-      requested = std::max(1u, std::thread::hardware_concurrency());
+      requested = thread_budget();
   }
   return unsigned(std::min<size_t>(requested, std::max<size_t>(n, 1)));
 }
@@ -239,10 +244,10 @@ RaggedReach propagate(const DagView& dag, unsigned requested_threads) {
     return {std::move(rows), std::move(storage)};
   }
 
-  // Dependency counting: a component is ready once all its successors' rows exist. A
-  // worker that makes predecessors ready keeps one for itself (no hand-off along paths)
-  // and publishes the rest in a fixed array whose slots are each written once; idle
-  // workers claim the next slot and wait for it, or leave once every row is done.
+  // A component is ready once all its successors' rows exist: the sinks start, and the
+  // task that finishes a component's last successor feeds it to the executor, keeping one
+  // newly ready predecessor for itself (no hand-off along paths). Idle threads sleep in
+  // TBB; each thread has its own Propagator (scratch row and word pool).
   std::vector<uint64_t> pred_start(n + 1, 0);
   for (vertex_t d : dag.targets) ++pred_start[d + 1];
   for (size_t c = 0; c < n; ++c) pred_start[c + 1] += pred_start[c];
@@ -253,51 +258,33 @@ RaggedReach propagate(const DagView& dag, unsigned requested_threads) {
       for (vertex_t d : dag.successors(c)) preds[fill[d]++] = vertex_t(c);
   }
   std::vector<std::atomic<uint32_t>> pending(n);
-  std::vector<vertex_t> slots(n);
-  std::vector<std::atomic<uint8_t>> published(n);
-  std::atomic<size_t> head{0}, tail{0}, done{0};
-  auto push = [&](vertex_t c) {
-    const size_t i = tail.fetch_add(1, std::memory_order_relaxed);
-    slots[i] = c;
-    published[i].store(1, std::memory_order_release);
-  };
-  for (size_t c = 0; c < n; ++c) {
+  std::vector<vertex_t> sinks;
+  for (size_t c = n; c-- > 0;) {
     pending[c].store(uint32_t(dag.successors(c).size()), std::memory_order_relaxed);
-    published[c].store(0, std::memory_order_relaxed);
+    if (dag.successors(c).empty()) sinks.push_back(vertex_t(c));
   }
-  for (size_t c = n; c-- > 0;)
-    if (dag.successors(c).empty()) push(vertex_t(c));
-
-  std::vector<std::unique_ptr<Propagator>> workers;
-  for (unsigned t = 0; t < threads; ++t) workers.push_back(std::make_unique<Propagator>(dag, rows));
+  tbb::enumerable_thread_specific<std::unique_ptr<Propagator>> workers(
+      [&] { return std::make_unique<Propagator>(dag, rows); });
   constexpr vertex_t kNoVertex = std::numeric_limits<vertex_t>::max();
-  auto work = [&](Propagator& p) {
-    for (;;) {
-      const size_t i = head.fetch_add(1, std::memory_order_relaxed);
-      if (i >= n) return;
-      for (unsigned spins = 0; !published[i].load(std::memory_order_acquire); ++spins) {
-        if (done.load(std::memory_order_acquire) == n) return;
-        if (spins > 64) std::this_thread::yield();
-      }
-      for (vertex_t c = slots[i]; c != kNoVertex;) {
-        p.row(c);
-        vertex_t next = kNoVertex;
-        for (uint64_t k = pred_start[c]; k < pred_start[c + 1]; ++k)
-          if (pending[preds[k]].fetch_sub(1, std::memory_order_acq_rel) == 1) {
-            if (next == kNoVertex)
-              next = preds[k];
-            else
-              push(preds[k]);
+  tbb::task_arena arena{int(threads)};
+  arena.execute([&] {
+    tbb::parallel_for_each(
+        sinks.begin(), sinks.end(), [&](vertex_t first, tbb::feeder<vertex_t>& feeder) {
+          Propagator& p = *workers.local();
+          for (vertex_t c = first; c != kNoVertex;) {
+            p.row(c);
+            vertex_t next = kNoVertex;
+            for (uint64_t k = pred_start[c]; k < pred_start[c + 1]; ++k)
+              if (pending[preds[k]].fetch_sub(1, std::memory_order_acq_rel) == 1) {
+                if (next == kNoVertex)
+                  next = preds[k];
+                else
+                  feeder.add(preds[k]);
+              }
+            c = next;
           }
-        done.fetch_add(1, std::memory_order_release);
-        c = next;
-      }
-    }
-  };
-  std::vector<std::thread> pool;
-  for (unsigned t = 1; t < threads; ++t) pool.emplace_back(work, std::ref(*workers[t]));
-  work(*workers[0]);
-  for (auto& t : pool) t.join();
+        });
+  });
   for (auto& w : workers)
     for (auto& b : w->pool().blocks()) storage->blocks.push_back(std::move(b));
   return {std::move(rows), std::move(storage)};

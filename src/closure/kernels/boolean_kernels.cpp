@@ -82,19 +82,8 @@ void BooleanKernels::check_shapes(const DeviceBitMatrix& c, const DeviceBitMatri
 cl::Event BooleanKernels::cubic_mul(DeviceBitMatrix& c, const DeviceBitMatrix& a,
                                     const DeviceBitMatrix& b) {
   check_shapes(c, a, b, "cubic_mul");
-  const size_t tm = params_.tile_m, tw = params_.words_per_item();
-  return ocl::checked("launching clcubic_mul", [&] {
-    cubic_.setArg(0, c.buffer);
-    cubic_.setArg(1, a.buffer);
-    cubic_.setArg(2, b.buffer);
-    cubic_.setArg(3, cl_int(a.rows_padded));
-    cubic_.setArg(4, cl_int(a.padded_cols()));
-    cl::Event e;
-    runtime_.queue().enqueueNDRangeKernel(cubic_, cl::NullRange,
-                                          cl::NDRange(c.rows_padded / tm, c.words_padded / tw),
-                                          params_.local_size(), nullptr, &e);
-    return e;
-  });
+  ocl::checked("launching clcubic_mul", [&] { return cubic_.setArg(4, cl_int(a.padded_cols())); });
+  return launch(cubic_, "launching clcubic_mul", c, a, b);
 }
 
 cl::Event BooleanKernels::utri_mul(DeviceBitMatrix& c, const DeviceBitMatrix& a,
@@ -102,14 +91,20 @@ cl::Event BooleanKernels::utri_mul(DeviceBitMatrix& c, const DeviceBitMatrix& a,
   check_shapes(c, a, b, "utri_mul");
   if (a.rows != a.cols || b.rows != b.cols)
     throw std::invalid_argument("utri_mul: operands must be square");
+  return launch(utri_, "launching clutri_mul", c, a, b);
+}
+
+// Both products take (C, A, B, A_nrows, ...) and one work-item per TILE_M x TILE_W words.
+cl::Event BooleanKernels::launch(cl::Kernel& kernel, const char* what, DeviceBitMatrix& c,
+                                 const DeviceBitMatrix& a, const DeviceBitMatrix& b) {
   const size_t tm = params_.tile_m, tw = params_.words_per_item();
-  return ocl::checked("launching clutri_mul", [&] {
-    utri_.setArg(0, c.buffer);
-    utri_.setArg(1, a.buffer);
-    utri_.setArg(2, b.buffer);
-    utri_.setArg(3, cl_int(a.rows_padded));
+  return ocl::checked(what, [&] {
+    kernel.setArg(0, c.buffer);
+    kernel.setArg(1, a.buffer);
+    kernel.setArg(2, b.buffer);
+    kernel.setArg(3, cl_int(a.rows_padded));
     cl::Event e;
-    runtime_.queue().enqueueNDRangeKernel(utri_, cl::NullRange,
+    runtime_.queue().enqueueNDRangeKernel(kernel, cl::NullRange,
                                           cl::NDRange(c.rows_padded / tm, c.words_padded / tw),
                                           params_.local_size(), nullptr, &e);
     return e;

@@ -56,6 +56,8 @@ class BooleanKernels {
  private:
   void check_shapes(const DeviceBitMatrix& c, const DeviceBitMatrix& a, const DeviceBitMatrix& b,
                     const char* what) const;
+  cl::Event launch(cl::Kernel& kernel, const char* what, DeviceBitMatrix& c,
+                   const DeviceBitMatrix& a, const DeviceBitMatrix& b);
 
   ocl::Runtime& runtime_;
   BooleanParams params_;

@@ -2,6 +2,7 @@
 // silent fallback, the layout passes and the launch of mma_mul.
 #include "closure/kernels/boolean_mma.hpp"
 
+#include <algorithm>
 #include <cstdlib>
 #include <sstream>
 #include <stdexcept>
@@ -9,10 +10,12 @@
 
 #include "closure/kernels/param_text.hpp"
 #include "closure/ocl/error.hpp"
+#include "closure/ocl/verdict_cache.hpp"
 
 namespace closure {
 
 static constexpr const char* kMmaFile = "boolean_mma.cl";
+static constexpr int kWarpLanes = 32;  // work-items of a warp: one accumulator each per 32 results
 
 std::string MmaParams::build_options(bool ptx) const {
   return "-cl-std=CL1.2" + params_defines(*this) + (ptx ? " -DMMA_PTX=1" : "");
@@ -22,8 +25,8 @@ void MmaParams::validate(const ocl::DeviceInfo& device) const {
   const std::string what = "MMA parameters " + to_string();
   check_param_ranges(*this, what);
   // Accumulators are one register each; past 128 a warp tile spills.
-  if (warp_m * warp_n / 32 > 128)
-    throw std::invalid_argument(what + " need " + std::to_string(warp_m * warp_n / 32) +
+  if (warp_m * warp_n / kWarpLanes > 128)
+    throw std::invalid_argument(what + " need " + std::to_string(warp_m * warp_n / kWarpLanes) +
                                 " accumulator registers per work-item (at most 128)");
   // The write-back gathers the block's words in the stages' local memory.
   if (block_cols() > 512 * k_steps)
@@ -76,31 +79,42 @@ void BooleanMma::build(Mode mode) {
     return;
   }
   available_ = true;
-  if (ptx && !self_check()) {
+  // Once per device, driver and parameter set (with the program cache, in memory and on
+  // disk), not once per engine: the check costs a few products and their layouts.
+  if (ptx && !ocl::cached_verdict(runtime_, kMmaFile, params_.build_options(ptx), "mma-self-check",
+                                  [&] { return self_check(); })) {
     available_ = false;
     reason_ = "MMA self-check against the host product failed";
   }
 }
 
-// One small product of awkward shape against the naive host reference, so that a driver
+// Small products of awkward shape against the naive host reference, in both modes the
+// engines use (any shapes; upper-triangular square operands, whose zero blocks are
+// skipped), with this parameter set (so the cp.async ring too when stages > 0): a driver
 // or layout surprise can only cost speed, never a wrong closure.
 bool BooleanMma::self_check() {
-  try {
-    const BitMatrix a = BitMatrix::random(200, 700, 0.01, 1),
-                    b = BitMatrix::random(700, 333, 0.01, 2);
-    BitMatrix expect = BitMatrix::random(200, 333, 0.001, 3);
-    auto to_device = [&](const BitMatrix& m) {
-      DeviceBitMatrix d = DeviceBitMatrix::like(m);
-      d.buffer = cl::Buffer(runtime_.context(), CL_MEM_READ_WRITE | CL_MEM_COPY_HOST_PTR, m.bytes(),
-                            const_cast<word_t*>(m.data()));
-      return d;
-    };
-    DeviceBitMatrix da = to_device(a), db = to_device(b), dc = to_device(expect);
-    multiply_or(dc, da, db);
-    naive_multiply_or(expect, a, b);
-    BitMatrix got(200, 333);
+  auto to_device = [&](const BitMatrix& m) {
+    DeviceBitMatrix d = DeviceBitMatrix::like(m);
+    d.buffer = cl::Buffer(runtime_.context(), CL_MEM_READ_WRITE | CL_MEM_COPY_HOST_PTR, m.bytes(),
+                          const_cast<word_t*>(m.data()));
+    return d;
+  };
+  auto product_is_right = [&](const BitMatrix& a, const BitMatrix& b, BitMatrix c, bool upper) {
+    DeviceBitMatrix da = to_device(a), db = to_device(b), dc = to_device(c);
+    multiply_or(dc, da, db, upper);
+    naive_multiply_or(c, a, b);
+    BitMatrix got(c.rows(), c.cols());
     runtime_.queue().enqueueReadBuffer(dc.buffer, CL_TRUE, 0, got.bytes(), got.data());
-    return got == expect && got.padding_is_zero();
+    return got == c && got.padding_is_zero();
+  };
+  try {
+    const size_t n = 2 * size_t(std::max(params_.block_rows(), params_.block_cols())) + 77;
+    return product_is_right(BitMatrix::random(200, 700, 0.01, 1),
+                            BitMatrix::random(700, 333, 0.01, 2),
+                            BitMatrix::random(200, 333, 0.001, 3), false) &&
+           product_is_right(BitMatrix::random(n, n, 0.02, 4, {}, true),
+                            BitMatrix::random(n, n, 0.02, 5, {}, true),
+                            BitMatrix::random(n, n, 0.001, 6, {}, true), true);
   } catch (const std::exception&) {
     return false;
   }

@@ -42,13 +42,7 @@ struct MmaParams {
   bool operator==(const MmaParams&) const = default;
 };
 
-template <>
-struct ParamTable<MmaParams> {
-  using Self = MmaParams;
-  static constexpr const char* family = "mma";
-  static constexpr const char* kernel_file = "boolean_mma.cl";
-  static constexpr ParamField<Self> fields[] = {CLOSURE_MMA_PARAMS(CLOSURE_PARAM_FIELD)};
-};
+CLOSURE_PARAM_TABLE(MmaParams, "mma", "boolean_mma.cl", CLOSURE_MMA_PARAMS);
 
 // Parses "warp_m=64,warps_n=2,..." (any key may be left out); throws on anything else.
 inline MmaParams parse_mma_params(const std::string& text, MmaParams base = {}) {

@@ -47,13 +47,7 @@ struct BooleanParams {
   bool operator==(const BooleanParams& o) const { return params_equal(*this, o); }
 };
 
-template <>
-struct ParamTable<BooleanParams> {
-  using Self = BooleanParams;
-  static constexpr const char* family = "boolean";
-  static constexpr const char* kernel_file = "boolean_mul.cl";
-  static constexpr ParamField<Self> fields[] = {CLOSURE_BOOLEAN_PARAMS(CLOSURE_PARAM_FIELD)};
-};
+CLOSURE_PARAM_TABLE(BooleanParams, "boolean", "boolean_mul.cl", CLOSURE_BOOLEAN_PARAMS);
 
 // Parses "tile_n=4,tile_m=2,tile_w=8,tile_k=4" (any key may be left out); throws on
 // anything else.

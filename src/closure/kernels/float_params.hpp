@@ -65,21 +65,9 @@ struct BookMmulParams {
   bool operator==(const BookMmulParams&) const = default;
 };
 
-template <>
-struct ParamTable<FloatGemmParams> {
-  using Self = FloatGemmParams;
-  static constexpr const char* family = "float_gemm";
-  static constexpr const char* kernel_file = "float_gemm.cl";
-  static constexpr ParamField<Self> fields[] = {CLOSURE_FLOAT_GEMM_PARAMS(CLOSURE_PARAM_FIELD)};
-};
+CLOSURE_PARAM_TABLE(FloatGemmParams, "float_gemm", "float_gemm.cl", CLOSURE_FLOAT_GEMM_PARAMS);
 
-template <>
-struct ParamTable<BookMmulParams> {
-  using Self = BookMmulParams;
-  static constexpr const char* family = "book_mmul";
-  static constexpr const char* kernel_file = "book_mmul.cl";
-  static constexpr ParamField<Self> fields[] = {CLOSURE_BOOK_MMUL_PARAMS(CLOSURE_PARAM_FIELD)};
-};
+CLOSURE_PARAM_TABLE(BookMmulParams, "book_mmul", "book_mmul.cl", CLOSURE_BOOK_MMUL_PARAMS);
 
 // Parse "ts=8,tile_width=32" / "row_group=64,private_k=512" (keys may be left out);
 // throw std::invalid_argument on anything else.

@@ -68,6 +68,15 @@ struct ParamTable;
 #define CLOSURE_PARAM_MEMBER(member, macro, def, allowed_values, meaning) int member = def;
 #define CLOSURE_PARAM_FIELD(member, macro, def, allowed_values, meaning) \
   {#member, macro, &Self::member, def, allowed::allowed_values, meaning},
+// The table of struct P from its row list: its name in the tuning database and its file.
+#define CLOSURE_PARAM_TABLE(P, family_name, file, ROWS)                       \
+  template <>                                                                 \
+  struct ParamTable<P> {                                                      \
+    using Self = P;                                                           \
+    static constexpr const char* family = family_name;                        \
+    static constexpr const char* kernel_file = file;                          \
+    static constexpr ParamField<Self> fields[] = {ROWS(CLOSURE_PARAM_FIELD)}; \
+  }
 
 template <class P>
 P resolved_params(const P& p) {
@@ -77,24 +86,32 @@ P resolved_params(const P& p) {
     return p;
 }
 
-// "key=value,key=value" in table order, derived values written out.
-template <class P>
-std::string params_to_string(const P& p) {
+// Joins item(field, value) over the fields, derived values written out.
+template <class P, class Item>
+std::string render_params(const P& p, const char* separator, Item&& item) {
   const P r = resolved_params(p);
   std::string out;
-  for (const auto& f : ParamTable<P>::fields)
-    out += (out.empty() ? "" : ",") + std::string(f.key) + "=" + std::to_string(r.*f.member);
+  for (const auto& f : ParamTable<P>::fields) {
+    const std::string text = item(f, r.*f.member);
+    if (!text.empty()) out += (out.empty() ? "" : separator) + text;
+  }
   return out;
 }
 
-// " -DMACRO=value" for every field with a macro, derived values written out.
+// "key=value,key=value" in table order.
+template <class P>
+std::string params_to_string(const P& p) {
+  return render_params(p, ",", [](const ParamField<P>& f, int v) {
+    return std::string(f.key) + "=" + std::to_string(v);
+  });
+}
+
+// " -DMACRO=value" for every field with a macro.
 template <class P>
 std::string params_defines(const P& p) {
-  const P r = resolved_params(p);
-  std::string out;
-  for (const auto& f : ParamTable<P>::fields)
-    if (*f.macro) out += " -D" + std::string(f.macro) + "=" + std::to_string(r.*f.member);
-  return out;
+  return " " + render_params(p, " ", [](const ParamField<P>& f, int v) {
+           return *f.macro ? "-D" + std::string(f.macro) + "=" + std::to_string(v) : std::string();
+         });
 }
 
 template <class P>

@@ -54,13 +54,7 @@ struct SgemmTunedParams {
   bool operator==(const SgemmTunedParams&) const = default;
 };
 
-template <>
-struct ParamTable<SgemmTunedParams> {
-  using Self = SgemmTunedParams;
-  static constexpr const char* family = "sgemm";
-  static constexpr const char* kernel_file = "sgemm_tuned.cl";
-  static constexpr ParamField<Self> fields[] = {CLOSURE_SGEMM_TUNED_PARAMS(CLOSURE_PARAM_FIELD)};
-};
+CLOSURE_PARAM_TABLE(SgemmTunedParams, "sgemm", "sgemm_tuned.cl", CLOSURE_SGEMM_TUNED_PARAMS);
 
 // The tuning database's built-in rows for GPUs and CPUs (closure/kernels/tuning_rows.cpp
 // says why each).

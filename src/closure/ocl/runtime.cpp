@@ -29,6 +29,15 @@ static uint64_t fnv1a(const std::string& text, uint64_t h = 1469598103934665603u
   return h;
 }
 
+std::string program_cache_key(const DeviceInfo& device, const std::string& options,
+                              const std::string& source) {
+  const std::string identity = device.platform + '\n' + device.name + '\n' + device.driver_version +
+                               '\n' + device.opencl_version + '\n' + options + '\n' + source;
+  char key[17];
+  std::snprintf(key, sizeof key, "%016llx", static_cast<unsigned long long>(fnv1a(identity)));
+  return key;
+}
+
 Runtime::Runtime(DeviceInfo device) : device_(std::move(device)) {
   checked("creating the OpenCL context and queue", [&] {
     context_ = cl::Context(device_.device);
@@ -38,11 +47,7 @@ Runtime::Runtime(DeviceInfo device) : device_(std::move(device)) {
 }
 
 cl::Program Runtime::build(const std::string& source, const std::string& options) {
-  const std::string identity = device_.platform + '\n' + device_.name + '\n' +
-                               device_.driver_version + '\n' + device_.opencl_version + '\n' +
-                               options + '\n' + source;
-  char key[17];
-  std::snprintf(key, sizeof key, "%016llx", static_cast<unsigned long long>(fnv1a(identity)));
+  const std::string key = program_cache_key(device_, options, source);
   const std::string dir = program_cache_dir();
   const std::string path = dir.empty() ? std::string() : dir + "/" + key + ".bin";
 

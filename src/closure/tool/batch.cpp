@@ -1,5 +1,6 @@
-// The batch driver: file collection, a work queue over --jobs threads, per-file records
-// (written atomically, so --resume can trust what it finds) and the summary tables.
+// The batch driver: file collection, files as tasks of the executor (--jobs at a time),
+// per-file records (written atomically, so --resume can trust what it finds) and the summary
+// tables.
 #include "closure/tool/batch.hpp"
 
 #include <algorithm>
@@ -10,8 +11,8 @@
 #include <mutex>
 #include <sstream>
 #include <stdexcept>
-#include <thread>
 
+#include "closure/executor.hpp"
 #include "closure/io/atomic_file.hpp"
 #include "closure/io/json.hpp"
 
@@ -147,7 +148,6 @@ std::vector<BatchRow> run_batch(const BatchOptions& o,
   const auto items = collect_items(o.paths, o.out_dir);
   fs::create_directories(o.out_dir);
   std::vector<BatchRow> rows(items.size());
-  std::atomic<size_t> next{0};
   std::mutex progress_mutex;
   size_t done = 0;
   const auto t0 = std::chrono::steady_clock::now();
@@ -197,22 +197,17 @@ std::vector<BatchRow> run_batch(const BatchOptions& o,
     }
   };
 
-  auto worker = [&] {
-    for (size_t i; (i = next++) < items.size();) {
-      process(i);
-      if (progress) {
-        std::lock_guard lock(progress_mutex);
-        ++done;
-        progress({done, items.size(), items[i].input,
-                  std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count()});
-      }
+  // Files are tasks of the one executor: at most --jobs at a time within the thread
+  // budget, and the host products and propagation inside them share the same threads.
+  parallel_limited(items.size(), o.jobs, [&](size_t i) {
+    process(i);
+    if (progress) {
+      std::lock_guard lock(progress_mutex);
+      ++done;
+      progress({done, items.size(), items[i].input,
+                std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count()});
     }
-  };
-  const unsigned jobs = std::max(1u, std::min<unsigned>(o.jobs, unsigned(items.size())));
-  std::vector<std::thread> pool;
-  for (unsigned j = 1; j < jobs; ++j) pool.emplace_back(worker);
-  worker();
-  for (auto& t : pool) t.join();
+  });
 
   AtomicFile csv((fs::path(o.out_dir) / "summary.csv").string());
   csv.write(batch_csv(rows));
