@@ -119,7 +119,13 @@ TEST(ParamTables, RenderParseAndRefuseFromTheTable) {
 }
 
 // The host's local-memory sizes (what validate refuses on) are what the compiled kernels
-// declare.
+// declare. PoCL reports exactly that; NVIDIA's driver adds a few bytes of its own (4 to
+// 16 seen on the H200), so up to 64 more are allowed.
+void expect_local(cl_ulong reported, size_t host, const std::string& what) {
+  EXPECT_GE(reported, host) << what;
+  EXPECT_LE(reported, host + 64) << what;
+}
+
 TEST(ParamTables, LocalMemoryIsWhatTheKernelsDeclare) {
   CLOSURE_REQUIRE_DEVICE();
   ocl::Runtime& rt = *test_runtime();
@@ -128,21 +134,22 @@ TEST(ParamTables, LocalMemoryIsWhatTheKernelsDeclare) {
     return k.getWorkGroupInfo<CL_KERNEL_LOCAL_MEM_SIZE>(rt.device().device);
   };
   for (const BooleanParams& p : {BooleanParams{2, 2}, BooleanParams{1, 1, 3, 3}}) {
-    EXPECT_EQ(local_of("boolean_mul.cl", p.build_options(), "clcubic_mul"), p.local_bytes())
-        << p.to_string();
-    EXPECT_EQ(local_of("boolean_mul.cl", p.build_options(), "clutri_mul"), p.local_bytes())
-        << p.to_string();
+    expect_local(local_of("boolean_mul.cl", p.build_options(), "clcubic_mul"), p.local_bytes(),
+                 p.to_string());
+    expect_local(local_of("boolean_mul.cl", p.build_options(), "clutri_mul"), p.local_bytes(),
+                 p.to_string());
   }
   for (const SgemmTunedParams& p : {SgemmTunedParams{}, kSgemmTunedMinimal}) {
     if (p.group_items() > rt.device().max_work_group) continue;
-    EXPECT_EQ(local_of("sgemm_tuned.cl", p.build_options(), "myGEMM_tuned"), p.local_bytes())
-        << p.to_string();
+    expect_local(local_of("sgemm_tuned.cl", p.build_options(), "myGEMM_tuned"), p.local_bytes(),
+                 p.to_string());
   }
   const BookMmulParams book{64, 512};
-  EXPECT_EQ(local_of("book_mmul.cl", book.build_options(), "mmul_row_private_local"),
-            book.local_bytes());
+  expect_local(local_of("book_mmul.cl", book.build_options(), "mmul_row_private_local"),
+               book.local_bytes(), book.to_string());
   const MmaParams mma{32, 32, 1, 1, 1, 4, 0};
-  EXPECT_EQ(local_of("boolean_mma.cl", mma.build_options(false), "mma_mul"), mma.local_bytes());
+  expect_local(local_of("boolean_mma.cl", mma.build_options(false), "mma_mul"), mma.local_bytes(),
+               mma.to_string());
 }
 
 TEST(TuningDatabase, BuiltInRowsParseAndValidateForEveryFamily) {
