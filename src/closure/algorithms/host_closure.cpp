@@ -9,8 +9,10 @@
 #include <atomic>
 #include <bit>
 #include <cstdlib>
+#include <exception>
 #include <limits>
 #include <memory>
+#include <mutex>
 #include <span>
 #include <stdexcept>
 
@@ -45,10 +47,12 @@ struct RowStorage {
 
 class Pool {
  public:
+  explicit Pool(MemoryBudget* budget) : budget_(budget) {}
   word_t* take(size_t k) {
     if (k > cap_ - used_) {
       next_ = std::min(kMaxBlockWords, next_ * 2);
       const size_t size = std::max(next_, k);
+      if (budget_) budget_->charge(size * sizeof(word_t));  // refuses before allocating
       blocks_.push_back(allocate_block(size));
       cur_ = blocks_.back().get();
       cap_ = size;
@@ -61,6 +65,7 @@ class Pool {
   std::vector<Block>& blocks() { return blocks_; }
 
  private:
+  MemoryBudget* budget_;
   std::vector<Block> blocks_;
   word_t* cur_ = nullptr;
   size_t used_ = 0, cap_ = 0, next_ = kFirstBlockWords / 2;
@@ -119,8 +124,12 @@ struct DagView {
 // cleared after each row, so a row costs what it touches, not C/32) and a word pool.
 class Propagator {
  public:
-  Propagator(const DagView& dag, std::vector<RaggedRow>& rows)
-      : dag_(dag), rows_(rows), n_(dag.size()), scratch_(words_for_bits(n_) + 1, 0) {}
+  Propagator(const DagView& dag, std::vector<RaggedRow>& rows, MemoryBudget* budget)
+      : dag_(dag),
+        rows_(rows),
+        n_(dag.size()),
+        scratch_(words_for_bits(n_) + 1, 0),
+        pool_(budget) {}
 
   void row(vertex_t c) {
     word_t* __restrict s = scratch_.data();
@@ -231,14 +240,14 @@ unsigned choose_threads(const DagView& dag, unsigned requested) {
   return unsigned(std::min<size_t>(requested, std::max<size_t>(n, 1)));
 }
 
-RaggedReach propagate(const DagView& dag, unsigned requested_threads) {
+RaggedReach propagate(const DagView& dag, unsigned requested_threads, MemoryBudget* budget) {
   const size_t n = dag.size();
   std::vector<RaggedRow> rows(n);
   auto storage = std::make_shared<RowStorage>();
   const unsigned threads = choose_threads(dag, requested_threads);
 
   if (threads <= 1) {
-    Propagator p(dag, rows);
+    Propagator p(dag, rows, budget);
     for (size_t c = n; c-- > 0;) p.row(vertex_t(c));
     storage->blocks = std::move(p.pool().blocks());
     return {std::move(rows), std::move(storage)};
@@ -247,7 +256,8 @@ RaggedReach propagate(const DagView& dag, unsigned requested_threads) {
   // A component is ready once all its successors' rows exist: the sinks start, and the
   // task that finishes a component's last successor feeds it to the executor, keeping one
   // newly ready predecessor for itself (no hand-off along paths). Idle threads sleep in
-  // TBB; each thread has its own Propagator (scratch row and word pool).
+  // TBB; each thread has its own Propagator (scratch row and word pool). A task that
+  // fails (a refused allocation) cancels the rest, and TBB rethrows its exception here.
   std::vector<uint64_t> pred_start(n + 1, 0);
   for (vertex_t d : dag.targets) ++pred_start[d + 1];
   for (size_t c = 0; c < n; ++c) pred_start[c + 1] += pred_start[c];
@@ -264,7 +274,7 @@ RaggedReach propagate(const DagView& dag, unsigned requested_threads) {
     if (dag.successors(c).empty()) sinks.push_back(vertex_t(c));
   }
   tbb::enumerable_thread_specific<std::unique_ptr<Propagator>> workers(
-      [&] { return std::make_unique<Propagator>(dag, rows); });
+      [&] { return std::make_unique<Propagator>(dag, rows, budget); });
   constexpr vertex_t kNoVertex = std::numeric_limits<vertex_t>::max();
   tbb::task_arena arena{int(threads)};
   arena.execute([&] {
@@ -300,7 +310,7 @@ Closure closure_sparse(const Condensation& condensation, const SparseOptions& op
     for (vertex_t d : dag.successors(c))
       if (d <= c)
         throw std::invalid_argument("closure_sparse: condensation ids are not topological");
-  RaggedReach reach = propagate({dag.offsets(), dag.targets()}, options.threads);
+  RaggedReach reach = propagate({dag.offsets(), dag.targets()}, options.threads, options.budget);
   return Closure::from_ragged(condensation.scc.component_of, condensation.scc.cyclic,
                               std::move(reach));
 }
@@ -308,7 +318,7 @@ Closure closure_sparse(const Condensation& condensation, const SparseOptions& op
 Closure closure_sparse(const Graph& g, const SparseOptions& options) {
   SccResult scc = strongly_connected_components(g);
   const CsrDag dag = condensation_csr(g, scc);
-  RaggedReach reach = propagate({dag.offsets, dag.targets}, options.threads);
+  RaggedReach reach = propagate({dag.offsets, dag.targets}, options.threads, options.budget);
   return Closure::from_ragged(std::move(scc.component_of), std::move(scc.cyclic), std::move(reach));
 }
 
