@@ -76,7 +76,8 @@ __kernel void mmul_row_private(const int Mdim, const int Ndim, const int Pdim,
 
 // Listing 21.6: as mmul_row_private, and the work-group copies each column of B into
 // local memory (Bwrk, cyclically over the group's work-items) before all of them use it.
-// Bwrk is passed by the host as a __local argument of PRIVATE_K floats.
+// The book passes Bwrk as a __local argument sized by the host; here the kernel declares
+// it (PRIVATE_K floats), so its size has one source, the PRIVATE_K build option.
 //
 // Fixed, besides the chunking over K of mmul_row_private (Bwrk too holds one chunk, so
 // local memory no longer grows with Pdim):
@@ -89,7 +90,8 @@ __kernel void mmul_row_private(const int Mdim, const int Ndim, const int Pdim,
 //   ends each iteration.
 __kernel void mmul_row_private_local(const int Mdim, const int Ndim, const int Pdim,
                                      __global const float* A, __global const float* B,
-                                     __global float* C, __local float* Bwrk) {
+                                     __global float* C) {
+  __local float Bwrk[PRIVATE_K];
   int k, j;
   int i = get_global_id(0);
   int iloc = get_local_id(0);

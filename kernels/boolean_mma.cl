@@ -27,16 +27,16 @@ typedef unsigned int gpuword;
 #define MMA_WN 64  // columns of C per warp (multiple of 32)
 #endif
 #ifndef MMA_WARPS_M
-#define MMA_WARPS_M 4  // warps of a work-group along rows
+#define MMA_WARPS_M 2  // warps of a work-group along rows
 #endif
 #ifndef MMA_WARPS_N
 #define MMA_WARPS_N 2  // warps of a work-group along columns
 #endif
 #ifndef MMA_KSTEPS
-#define MMA_KSTEPS 1  // 256-bit K blocks per local-memory stage (two stages)
+#define MMA_KSTEPS 2  // 256-bit K blocks per local-memory stage (two stages)
 #endif
 #ifndef MMA_GROUP_M
-#define MMA_GROUP_M 8  // row blocks per raster group: neighbours in time share A and B in L2
+#define MMA_GROUP_M 16  // row blocks per raster group: neighbours in time share A and B in L2
 #endif
 #ifndef MMA_STAGES
 #define MMA_STAGES 0  // 0: two stages fed through registers; 3 or 4: cp.async ring (PTX only)

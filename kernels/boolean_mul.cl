@@ -80,12 +80,15 @@ inline void load_tiles(read_only_global A, read_only_global B, __local gpuword* 
   }
 }
 
-// Local-memory arguments are only promised the alignment of their element type (NVIDIA
-// places them 4-byte aligned), but the vector loads of B need 16 bytes: the host gives
-// B_buf 4 spare words and the kernel starts at the first 16-byte boundary.
-inline __local gpuword* aligned_b(__local gpuword* B_buf) {
-  return (__local gpuword*)(((size_t)B_buf + 15) & ~(size_t)15);
-}
+// The local tiles, declared by each kernel (the host sizes nothing): A with
+// buffer_address's padding, B as uint4 so that its rows are 16-byte aligned for the vector
+// loads of load_b (a __local gpuword array is only promised 4 bytes).
+#define A_BUF_WORDS (col_stride * TILE_K)
+#define B_BUF_VECS (32 * TILE_K * b_stride / 4)
+#define DECLARE_LOCAL_TILES                \
+  __local gpuword A_buf[A_BUF_WORDS];      \
+  __local uint4 B_vecs[B_BUF_VECS];        \
+  __local gpuword* B_buf = (__local gpuword*)B_vecs
 
 // The TILE_W words of B at bit-row k for this work-item, with the widest load that fits.
 inline void load_b(__local const gpuword* B_buf, int k, int lcol, gpuword b[TILE_W]) {
@@ -140,9 +143,8 @@ inline void multiply_tiles(__local const gpuword* A_buf, __local const gpuword* 
 // padded to tile multiples (A_ncols to 32*TILE_K). Global size: (A_nrows / TILE_M,
 // C words / TILE_W).
 __kernel void clcubic_mul(write_only_global C, read_only_global A, read_only_global B,
-                          __local gpuword* A_buf, __local gpuword* B_buf, int A_nrows,
-                          int A_ncols) {
-  B_buf = aligned_b(B_buf);
+                          int A_nrows, int A_ncols) {
+  DECLARE_LOCAL_TILES;
   const int lrow = get_local_id(0), lcol = get_local_id(1);
   const int lid = lcol * 32 * tile_n + lrow;
   const int row0 = get_group_id(0) * tile_nrows, col0 = get_group_id(1) * tile_width;
@@ -166,8 +168,8 @@ __kernel void clcubic_mul(write_only_global C, read_only_global A, read_only_glo
 // [c0, c1) is zero unless r0 < c1, and only K chunks that meet [r0, c1) count: groups below
 // the diagonal return at once, about 1/6 of the cubic work for a large matrix.
 __kernel void clutri_mul(write_only_global C, read_only_global A, read_only_global B,
-                         __local gpuword* A_buf, __local gpuword* B_buf, int A_nrows) {
-  B_buf = aligned_b(B_buf);
+                         int A_nrows) {
+  DECLARE_LOCAL_TILES;
   const int row0 = get_group_id(0) * tile_nrows, col0 = get_group_id(1) * tile_width;
   const int first_bit = row0, end_bit = 32 * (col0 + tile_width);  // k in [row0, end_bit)
   if (first_bit >= end_bit) return;  // the whole group leaves, before any barrier

@@ -2,8 +2,14 @@
 // device in emulation (the MMA computed in OpenCL C over the same packed operands), and
 // with the real 1-bit MMA where the device is NVIDIA's (skipped elsewhere).
 #include <gtest/gtest.h>
+#include <unistd.h>
+
+#include <filesystem>
 
 #include "closure/kernels/boolean_mma.hpp"
+#include "closure/kernels/tuning.hpp"
+#include "closure/ocl/kernel_source.hpp"
+#include "closure/ocl/verdict_cache.hpp"
 #include "test_support.hpp"
 
 namespace closure {
@@ -95,6 +101,51 @@ TEST(BooleanMma, TensorCoreProductMatchesReferenceWhereAvailable) {
   }
   BooleanKernels k(*test_runtime(), BooleanParams{2, 2});
   check_products(mma, k, mma.params().to_string());
+}
+
+// The self-check runs once per device and parameter set in a process, not once per
+// engine; the cp.async ring (stages 3 and 4) is checked and right as well.
+TEST(BooleanMma, SelfCheckRunsOncePerDeviceAndCoversTheRing) {
+  CLOSURE_REQUIRE_DEVICE();
+  if (!mma_device_supported(test_runtime()->device()))
+    GTEST_SKIP() << "not an NVIDIA OpenCL device";
+  BooleanKernels k(*test_runtime(), BooleanParams{2, 2});
+  for (int stages : {0, 3, 4}) {
+    MmaParams p = tuned_mma_params(test_runtime()->device());
+    p.stages = stages;
+    // A deeper ring holds more stages: halve the K blocks a stage when it does not fit.
+    if (p.local_bytes() > test_runtime()->device().local_mem_bytes) p.k_steps = 1;
+    BooleanMma first(*test_runtime(), p);
+    ASSERT_TRUE(first.available()) << p.to_string() << ": " << first.unavailable_reason();
+    const int before = ocl::verdicts_computed();
+    BooleanMma second(*test_runtime(), p);
+    EXPECT_TRUE(second.available());
+    EXPECT_EQ(ocl::verdicts_computed(), before) << "self-check ran again for " << p.to_string();
+    check_products(second, k, p.to_string());
+  }
+}
+
+// Verdicts are computed once per (device, program, question) and passing ones persist.
+TEST(VerdictCache, ComputesOncePerKeyAndKeepsPassesOnDisk) {
+  CLOSURE_REQUIRE_DEVICE();
+  const std::string options = "-cl-std=CL1.2 -DVERDICT_TEST=" + std::to_string(::getpid());
+  int calls = 0;
+  auto pass = [&] { return ++calls, true; };
+  auto fail = [&] { return ++calls, false; };
+  EXPECT_TRUE(ocl::cached_verdict(*test_runtime(), "boolean_util.cl", options, "t1", pass));
+  EXPECT_TRUE(ocl::cached_verdict(*test_runtime(), "boolean_util.cl", options, "t1", fail));
+  EXPECT_EQ(calls, 1);
+  EXPECT_FALSE(ocl::cached_verdict(*test_runtime(), "boolean_util.cl", options, "t2", fail));
+  EXPECT_FALSE(ocl::cached_verdict(*test_runtime(), "boolean_util.cl", options, "t2", pass));
+  EXPECT_EQ(calls, 2);
+  const std::string dir = ocl::program_cache_dir();
+  if (!dir.empty()) {
+    const std::string key = ocl::program_cache_key(test_runtime()->device(), options,
+                                                   ocl::kernel_source("boolean_util.cl"));
+    EXPECT_TRUE(std::filesystem::exists(dir + "/" + key + ".t1.ok"));
+    EXPECT_FALSE(std::filesystem::exists(dir + "/" + key + ".t2.ok"));
+    std::filesystem::remove(dir + "/" + key + ".t1.ok");
+  }
 }
 
 TEST(BooleanMma, InvalidParametersAreRefused) {

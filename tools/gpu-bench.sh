@@ -6,7 +6,7 @@
 #   tools/gpu-bench.sh                      everything; logs under $OUT (default ./out)
 #   STAGES="check products" tools/gpu-bench.sh   a subset: build always runs
 #
-# Stages: sweep (tuning; prints tuning-table rows; its winners are used by the rest),
+# Stages: sweep (tuning; writes tuning rows to $OUT/tuning.txt, used by the rest),
 # check (awkward sizes, every kernel),
 # torch (tools/torch_closure_baseline.py), products (closure bench bool 1024..32768),
 # closure (random DAGs 16384, 32768, 65536), gemm (closure bench gemm, if it exists),
@@ -32,12 +32,22 @@ if [[ -z "${OCL_ICD_VENDORS:-}" ]]; then
   export OCL_ICD_VENDORS=/tmp/icd
 fi
 export CLOSURE_CACHE_DIR=${CLOSURE_CACHE_DIR:-/tmp/closure-cache}
+# The sweeps write their winners as rows of this tuning overlay (docs/kernels.md); later
+# stages read it, and it comes back with the logs.
+export CLOSURE_TUNING=${CLOSURE_TUNING:-$OUT/tuning.txt}
 CMAKE=${CMAKE:-/opt/torch/.venv/bin/cmake}
 command -v "$CMAKE" >/dev/null || CMAKE=cmake
 PYTHON=${PYTHON:-python3}
 
+# oneTBB is not installed there: tools/pack-tbb.sh packs this machine's into .tbb/ (carry it).
+TBB_ARGS=()
+if [[ -d .tbb ]]; then
+  TBB_ARGS=(-DTBB_DIR="$PWD/.tbb/usr/lib/x86_64-linux-gnu/cmake/TBB")
+  export LD_LIBRARY_PATH="$PWD/.tbb/usr/lib/x86_64-linux-gnu${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}"
+fi
 log "build (Release, no tests)"
-if ! { "$CMAKE" -S . -B build-release -DCMAKE_BUILD_TYPE=Release -DCLOSURE_BUILD_TESTS=OFF &&
+if ! { "$CMAKE" -S . -B build-release -DCMAKE_BUILD_TYPE=Release -DCLOSURE_BUILD_TESTS=OFF \
+  "${TBB_ARGS[@]}" &&
   "$CMAKE" --build build-release -j "$(nproc)"; } >"$OUT/build.log" 2>&1; then
   tail -40 "$OUT/build.log"
   exit 1
@@ -57,7 +67,8 @@ if has sweep; then
   done
   grep -E "^best" "$OUT/sweep.log" | tee -a "$OUT/summary.txt"
 fi
-# The sweep's winners drive the rest of the run (then go into the tuning tables).
+# The sweep's winners drive the rest of the run (the overlay above; copy its rows into
+# src/closure/kernels/tuning_rows.cpp to make them the defaults).
 PARAMS=()
 if [[ -f "$OUT/sweep.log" ]]; then
   best=$(grep -oP '^best portable: \K\S+' "$OUT/sweep.log" | tail -1)

@@ -12,6 +12,7 @@
 #include "cli/commands.hpp"
 #include "closure/bench/bool_bench.hpp"
 #include "closure/kernels/tuning.hpp"
+#include "closure/kernels/tuning_database.hpp"
 #include "closure/ocl/device.hpp"
 #include "closure/ocl/runtime.hpp"
 
@@ -21,6 +22,7 @@ namespace {
 struct BenchBoolOptions {
   std::string device, sizes, params, mma_params, kernels = "cubic,utri,mma,mma-utri";
   std::string closure_sizes, torch_times, sweep_kernels = "cubic,mma";
+  std::string tuning_file = tuning_overlay_path();
   int repeat = 5;
   bool no_check = false, sweep = false, no_products = false, mma_emulate = false;
   size_t sweep_n = 0, full_check_max_n = 16384;
@@ -129,6 +131,15 @@ void run(const BenchBoolOptions& o) {
     print_row(r);
     rows.push_back(r);
   };
+  // A sweep's winner goes into the tuning overlay as data (no C++ to paste).
+  auto save_row = [&](const TuningRow& row, size_t n) {
+    if (o.tuning_file.empty()) return;
+    const std::string comment = "closure bench bool --sweep at n = " + std::to_string(n) + ", " +
+                                device->describe() + ", driver " + device->driver_version;
+    std::printf("tuning row written to %s: %s %s %s\n",
+                save_tuning_row(row, comment, o.tuning_file).c_str(), row.family.c_str(),
+                row.match_text().c_str(), row.params.c_str());
+  };
   if (o.sweep) {
     const size_t n = o.sweep_n ? o.sweep_n : device->is_gpu ? 8192 : 512;
     const auto what = split(o.sweep_kernels);
@@ -139,8 +150,8 @@ void run(const BenchBoolOptions& o) {
       std::printf("\nsweep of the portable kernel at n = %zu\n", n);
       print_header();
       const BooleanParams best = sweep_cubic(rt, n, 3, keep);
-      std::printf("best portable: %s  (tuning row: {%d, %d, %d, %d})\n", best.to_string().c_str(),
-                  best.tile_n, best.tile_m, best.words_per_item(), best.k_words());
+      std::printf("best portable: %s\n", best.to_string().c_str());
+      save_row(device_tuning_row(best, *device), n);
       if (o.params.empty()) b.params = best;
     }
     std::optional<MmaParams> mma;
@@ -150,9 +161,8 @@ void run(const BenchBoolOptions& o) {
       mma = sweep_mma(rt, 2 * n, 3, keep);
     }
     if (mma) {
-      std::printf("best tensor-core: %s  (tuning row: {%d, %d, %d, %d, %d, %d})\n",
-                  mma->to_string().c_str(), mma->warp_m, mma->warp_n, mma->warps_m, mma->warps_n,
-                  mma->k_steps, mma->group_m);
+      std::printf("best tensor-core: %s\n", mma->to_string().c_str());
+      save_row(device_tuning_row(*mma, *device), 2 * n);
       if (o.mma_params.empty()) b.mma_params = *mma;
     }
   }
@@ -219,7 +229,11 @@ void add_bench_bool_command(CLI::App& bench) {
                   "Largest n checked in full; above it, 48 random rows are recomputed on the host");
   cmd->add_option("--seed", o->seed, "Seed of the random operands (fresh inputs: vary it)");
   cmd->add_flag("--sweep", o->sweep,
-                "Sweep the valid parameter space first and use the winners (print tuning rows)");
+                "Sweep the valid parameter space first, use the winners and write them as rows "
+                "of the tuning overlay (--tuning-file)");
+  cmd->add_option("--tuning-file", o->tuning_file,
+                  "Tuning overlay the sweep writes its rows to, '' for none (default: "
+                  "$CLOSURE_TUNING, else ~/.cache/closure/tuning.txt; docs/kernels.md)");
   cmd->add_option("--sweep-kernels", o->sweep_kernels, "What --sweep tunes: cubic, mma or both");
   cmd->add_option("--sweep-n", o->sweep_n, "Size of the sweep (default 8192 on a GPU, else 512)");
   cmd->add_flag("--no-products", o->no_products, "Skip the product table (sweep or closures only)");

@@ -11,6 +11,8 @@
 #include "cli/commands.hpp"
 #include "closure/bench/gemm_bench.hpp"
 #include "closure/kernels/sgemm_tuned_params.hpp"
+#include "closure/kernels/tuning.hpp"
+#include "closure/kernels/tuning_database.hpp"
 #include "closure/ocl/device.hpp"
 #include "closure/ocl/runtime.hpp"
 
@@ -20,6 +22,7 @@ namespace {
 struct BenchGemmOptions {
   std::string device;
   std::string gemm_params, book_params, tuned_params;
+  std::string tuning_file = tuning_overlay_path();
   GemmBenchOptions bench;
   bool no_host = false;
 };
@@ -142,10 +145,19 @@ void run(BenchGemmOptions& o) {
         if (row.error.empty() && row.plausible && (!best || row.mflops > best->mflops)) best = row;
       });
   if (o.bench.sweep) {
-    if (best)
+    if (best) {
       std::printf("best: --tuned-params %s  (%.0f MFLOPS; %d of the grid skipped)\n",
                   best->params.to_string().c_str(), best->mflops, refused);
-    else
+      // The winner goes into the tuning overlay as data (no C++ to paste).
+      if (!o.tuning_file.empty()) {
+        const TuningRow row = device_tuning_row(best->params, runtime->device());
+        const std::string comment = "closure bench gemm --sweep at n = " + std::to_string(n) +
+                                    ", " + runtime->device().describe();
+        std::printf("tuning row written to %s: %s %s %s\n",
+                    save_tuning_row(row, comment, o.tuning_file).c_str(), row.family.c_str(),
+                    row.match_text().c_str(), row.params.c_str());
+      }
+    } else
       std::printf("best: none (every set was skipped or wrong)\n");
   }
 }
@@ -177,7 +189,10 @@ void add_bench_gemm_command(CLI::App& bench) {
       ->delimiter(',');
   cmd->add_flag("--sweep", o->bench.sweep,
                 "Then time myGEMM_tuned over its parameter grid (sets the device refuses are "
-                "skipped) and print the fastest correct set");
+                "skipped); the fastest correct set becomes a row of the tuning overlay");
+  cmd->add_option("--tuning-file", o->tuning_file,
+                  "Tuning overlay the sweep writes its row to, '' for none (default: "
+                  "$CLOSURE_TUNING, else ~/.cache/closure/tuning.txt; docs/kernels.md)");
   cmd->callback([o] { run(*o); });
 }
 

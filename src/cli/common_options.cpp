@@ -6,6 +6,7 @@
 #include <cstdio>
 #include <cstdlib>
 
+#include "closure/executor.hpp"
 #include "closure/io/byte_size.hpp"
 #include "closure/kernels/boolean_params.hpp"
 
@@ -52,6 +53,11 @@ void add_common_options(CLI::App& sub, CommonOptions& o) {
                           "is a terminal and not --quiet)")
                  ->group(kShared);
   sub.add_flag("--no-progress", o.no_progress, "Never show progress")->group(kShared)->excludes(on);
+  sub.add_option("--threads", o.threads,
+                 "Host threads for everything: products, propagation and batch jobs share "
+                 "them (default: the hardware's threads)")
+      ->check(CLI::Range(1u, 4096u))
+      ->group(kShared);
   sub.add_flag("-q,--quiet", o.quiet, "Print no summary or notes on stderr")->group(kShared);
 }
 
@@ -78,6 +84,7 @@ ocl::Runtime* LazyRuntime::get() {
 
 ComputeOptions compute_options(const CommonOptions& o, LazyRuntime& runtime,
                                bool open_named_device) {
+  set_thread_budget(o.threads);
   ComputeOptions c;
   c.method = parse_method(o.method);
   c.lazy_runtime = [&runtime] { return runtime.get(); };

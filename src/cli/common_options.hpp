@@ -25,6 +25,7 @@ struct CommonOptions {
   bool quiet = false;
   std::string verify_memory;  // bytes Boost.Graph's closure may use; empty: a quarter of RAM
   bool progress = false, no_progress = false;  // --progress, --no-progress (neither: auto)
+  unsigned threads = 0;  // --threads: the host thread budget; 0: the hardware's threads
 };
 
 void add_common_options(CLI::App& sub, CommonOptions& o);

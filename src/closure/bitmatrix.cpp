@@ -5,8 +5,8 @@
 #include <bit>
 #include <random>
 #include <stdexcept>
-#include <system_error>
-#include <thread>
+
+#include "closure/executor.hpp"
 
 namespace closure {
 
@@ -14,8 +14,8 @@ BitMatrix::BitMatrix(size_t n_rows, size_t n_cols, Padding padding, WordOrder or
     : n_rows_(n_rows), n_cols_(n_cols), padding_(padding), order_(order) {
   if (padding.row_multiple == 0 || padding.word_multiple == 0)
     throw std::invalid_argument("BitMatrix: padding multiples must be positive");
-  rows_padded_ = round_up(std::max<size_t>(n_rows, 1), padding.row_multiple);
-  words_padded_ = round_up(std::max<size_t>(ceil_div(n_cols, kWordBits), 1), padding.word_multiple);
+  rows_padded_ = padded_rows(n_rows, padding);
+  words_padded_ = padded_words(n_cols, padding);
   data_.assign(rows_padded_ * words_padded_, 0);
 }
 
@@ -47,8 +47,7 @@ BitMatrix BitMatrix::random(size_t n_rows, size_t n_cols, double density, uint64
 }
 
 word_t BitMatrix::last_word_mask() const {
-  const size_t tail = n_cols_ % kWordBits;
-  return tail == 0 ? ~word_t{0} : (word_t{1} << tail) - 1;
+  return tail_mask(n_cols_);
 }
 
 void BitMatrix::set_word(size_t r, size_t w, word_t value) {
@@ -92,15 +91,7 @@ BitMatrix BitMatrix::repadded(Padding padding, WordOrder order) const {
 
 BitMatrix BitMatrix::transposed(Padding padding) const {
   BitMatrix out(n_cols_, n_rows_, padding, order_);
-  for (size_t r = 0; r < n_rows_; ++r)
-    for (size_t w = 0; w < words_per_row(); ++w) {
-      word_t bits = data_[index(r, w)];
-      while (bits) {
-        const int b = std::countr_zero(bits);
-        bits &= bits - 1;
-        out.set(w * kWordBits + b, r);
-      }
-    }
+  for (size_t r = 0; r < n_rows_; ++r) for_each_in_row(r, [&](size_t c) { out.set(c, r); });
   return out;
 }
 
@@ -126,14 +117,7 @@ void BitMatrix::put_block(size_t r0, size_t w0, const BitMatrix& block) {
 std::vector<std::pair<uint32_t, uint32_t>> BitMatrix::to_pairs() const {
   std::vector<std::pair<uint32_t, uint32_t>> out;
   for (size_t r = 0; r < n_rows_; ++r)
-    for (size_t w = 0; w < words_per_row(); ++w) {
-      word_t bits = data_[index(r, w)];
-      while (bits) {
-        const int b = std::countr_zero(bits);
-        bits &= bits - 1;
-        out.emplace_back(uint32_t(r), uint32_t(w * kWordBits + b));
-      }
-    }
+    for_each_in_row(r, [&](size_t c) { out.emplace_back(uint32_t(r), uint32_t(c)); });
   return out;
 }
 
@@ -183,32 +167,16 @@ void host_multiply_or(BitMatrix& c, const BitMatrix& a, const BitMatrix& b) {
   const BitMatrix b_rows = b.repadded({}, WordOrder::kRowMajor);
   BitMatrix c_rows = c.repadded({}, WordOrder::kRowMajor);
   const size_t words = b_rows.words_per_row();
-  const size_t threads = std::max(1u, std::min<unsigned>(std::thread::hardware_concurrency(), 16));
-  auto work = [&](size_t t) {
-    for (size_t i = t; i < a_rows.rows(); i += threads) {
+  // Rows are independent: chunks of them run as tasks of the one executor.
+  parallel_chunks(a_rows.rows(), 16, [&](size_t begin, size_t end) {
+    for (size_t i = begin; i < end; ++i) {
       word_t* out = c_rows.row_ptr(i);
-      const word_t* arow = a_rows.row_ptr(i);
-      for (size_t kw = 0; kw < a_rows.words_per_row(); ++kw) {
-        word_t bits = arow[kw];
-        while (bits) {
-          const size_t k = kw * kWordBits + std::countr_zero(bits);
-          bits &= bits - 1;
-          const word_t* brow = b_rows.row_ptr(k);
-          for (size_t w = 0; w < words; ++w) out[w] |= brow[w];
-        }
-      }
+      for_each_set_bit(a_rows.row_ptr(i), 0, a_rows.words_per_row(), [&](size_t k) {
+        const word_t* brow = b_rows.row_ptr(k);
+        for (size_t w = 0; w < words; ++w) out[w] |= brow[w];
+      });
     }
-  };
-  std::vector<std::thread> pool;
-  for (size_t t = 1; t < threads; ++t) {
-    try {
-      pool.emplace_back(work, t);
-    } catch (const std::system_error&) {  // no thread to be had (ulimit -v, -u): run it here
-      work(t);
-    }
-  }
-  work(0);
-  for (auto& th : pool) th.join();
+  });
   c = c_rows.repadded(c.padding(), c.order());
 }
 

@@ -1,6 +1,7 @@
 // BitMatrix: the packed Boolean matrix, the one type that owns word/bit index arithmetic.
 #pragma once
 
+#include <bit>
 #include <cstddef>
 #include <cstdint>
 #include <span>
@@ -19,6 +20,74 @@ inline constexpr size_t round_up(size_t a, size_t b) {
   return ceil_div(a, b) * b;
 }
 
+// Packed bit rows: bit i of a row lives in word i / 32 at bit i % 32 (M4RI's layout of a
+// row). Every word/bit index computation of the project goes through these helpers, the
+// BitMatrix below and DeviceBitMatrix (closure/kernels/boolean_kernels.hpp).
+inline constexpr size_t words_for_bits(size_t bits) {
+  return ceil_div(bits, kWordBits);
+}
+inline constexpr size_t bits_in_words(size_t words) {
+  return words * kWordBits;
+}
+inline constexpr size_t word_of(size_t bit) {
+  return bit / kWordBits;
+}
+inline constexpr word_t bit_mask(size_t bit) {
+  return word_t{1} << (bit % kWordBits);
+}
+// The bits of word word_of(bit) from `bit` upwards, and those up to and including `bit`.
+inline constexpr word_t mask_from(size_t bit) {
+  return ~word_t{0} << (bit % kWordBits);
+}
+inline constexpr word_t mask_through(size_t bit) {
+  return ~word_t{0} >> (kWordBits - 1 - bit % kWordBits);
+}
+// The bits of a row's last word that hold columns of an n-bit row (all ones when n is a
+// multiple of 32): padding bits outside it stay zero.
+inline constexpr word_t tail_mask(size_t n) {
+  return n % kWordBits == 0 ? ~word_t{0} : (word_t{1} << (n % kWordBits)) - 1;
+}
+inline bool test_bit(const word_t* row, size_t bit) {
+  return (row[word_of(bit)] & bit_mask(bit)) != 0;
+}
+inline void set_bit(word_t* row, size_t bit) {
+  row[word_of(bit)] |= bit_mask(bit);
+}
+// The number of consecutive set bits of `row` from `bit` upwards within its word.
+inline int ones_from(const word_t* row, size_t bit) {
+  return std::countr_one(word_t(row[word_of(bit)] >> (bit % kWordBits)));
+}
+// The first clear bit of `row` at or after `bit` (scanning stops at `end`; the result may
+// pass it within the last word scanned).
+inline size_t first_clear_from(const word_t* row, size_t bit, size_t end) {
+  while (bit < end) {
+    const size_t in_word = bit % kWordBits;
+    const int ones = std::countr_one(word_t(row[word_of(bit)] >> in_word));
+    bit += size_t(ones);
+    if (in_word + size_t(ones) < kWordBits) break;
+  }
+  return bit;
+}
+// Sets bits [a, b) of `row`, a < b.
+inline void set_bit_range(word_t* row, size_t a, size_t b) {
+  const size_t wa = word_of(a), wb = word_of(b - 1);
+  if (wa == wb) {
+    row[wa] |= mask_from(a) & mask_through(b - 1);
+    return;
+  }
+  row[wa] |= mask_from(a);
+  for (size_t w = wa + 1; w < wb; ++w) row[w] = ~word_t{0};
+  row[wb] |= mask_through(b - 1);
+}
+// Calls f(bit) for every set bit of the n_words words at `words`, which hold bits from
+// bits_in_words(first_word) on, in ascending order.
+template <class F>
+void for_each_set_bit(const word_t* words, size_t first_word, size_t n_words, F&& f) {
+  for (size_t i = 0; i < n_words; ++i)
+    for (word_t bits = words[i]; bits; bits &= bits - 1)
+      f(bits_in_words(first_word + i) + size_t(std::countr_zero(bits)));
+}
+
 // Padding a matrix carries: rows to a multiple of `row_multiple`, word-columns to a
 // multiple of `word_multiple`. Kernels need their tile sizes here; the host needs none.
 struct Padding {
@@ -26,6 +95,31 @@ struct Padding {
   size_t word_multiple = 1;
   bool operator==(const Padding&) const = default;
 };
+
+// A row held only over its words [word_lo, word_lo + word_count) (the others are zero),
+// as the ragged rows of sparse propagation are.
+struct BitWindow {
+  const word_t* words = nullptr;
+  size_t word_lo = 0, word_count = 0;
+  bool test(size_t bit) const {
+    const size_t w = word_of(bit);
+    return w >= word_lo && w < word_lo + word_count && (words[w - word_lo] & bit_mask(bit));
+  }
+  template <class F>
+  void for_each(F&& f) const {
+    for_each_set_bit(words, word_lo, word_count, f);
+  }
+};
+
+// The padded extent of an n_rows x n_cols matrix: at least one row and one word, rounded
+// up to the multiples (BitMatrix and DeviceBitMatrix share it).
+inline constexpr size_t padded_rows(size_t n_rows, Padding p) {
+  return round_up(n_rows > 0 ? n_rows : 1, p.row_multiple);
+}
+inline constexpr size_t padded_words(size_t n_cols, Padding p) {
+  const size_t words = words_for_bits(n_cols);
+  return round_up(words > 0 ? words : 1, p.word_multiple);
+}
 
 // Word order. kColumnMajor is the device layout of DESIGN.md; kRowMajor is the same
 // packing with each row's words contiguous, for host algorithms that walk rows.
@@ -88,6 +182,14 @@ class BitMatrix {
     w = v ? (w | bit) : (w & ~bit);
   }
   word_t word(size_t r, size_t w) const { return data_[index(r, w)]; }
+  // Calls f(c) for every set column c of row r, ascending; either word order.
+  template <class F>
+  void for_each_in_row(size_t r, F&& f) const {
+    for (size_t w = 0; w < words_per_row(); ++w) {
+      const word_t bits = data_[index(r, w)];
+      for_each_set_bit(&bits, w, 1, f);
+    }
+  }
   // Sets word w of row r; bits beyond n_cols are masked so padding stays zero.
   void set_word(size_t r, size_t w, word_t value);
   // Copies row r into `out` (words_per_row() words), row-major for host loops.

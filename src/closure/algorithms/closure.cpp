@@ -15,15 +15,7 @@ namespace {
 // either word order so GPU matrices need no conversion.
 template <typename F>
 void for_each_in_row(const BitMatrix& m, size_t r, F&& f) {
-  const size_t words = m.words_per_row();
-  for (size_t w = 0; w < words; ++w) {
-    word_t bits = m.word(r, w);
-    while (bits) {
-      const int b = std::countr_zero(bits);
-      bits &= bits - 1;
-      f(vertex_t(w * kWordBits + b));
-    }
-  }
+  m.for_each_in_row(r, [&](size_t d) { f(vertex_t(d)); });
 }
 
 // Popcounts. Baseline x86-64 has no popcnt instruction and gcc then calls a slow
@@ -149,14 +141,12 @@ Closure Closure::from_ragged(std::vector<vertex_t> component_of, std::vector<uin
   if (reach.rows.size() != comps)
     throw std::invalid_argument("Closure: ragged reach has " + std::to_string(reach.rows.size()) +
                                 " rows, expected " + std::to_string(comps));
-  const size_t words = ceil_div(comps, kWordBits);
-  const word_t tail_mask =
-      comps % kWordBits == 0 ? ~word_t{0} : (word_t{1} << (comps % kWordBits)) - 1;
+  const size_t words = words_for_bits(comps);
   for (const RaggedRow& r : reach.rows) {
     if (r.run_begin > r.run_end || r.run_end > comps || size_t(r.word_lo) + r.word_count > words)
       throw std::invalid_argument("Closure: ragged row out of range");
     if (r.word_count > 0 && r.word_lo + r.word_count == words &&
-        (r.words[r.word_count - 1] & ~tail_mask) != 0)
+        (r.words[r.word_count - 1] & ~tail_mask(comps)) != 0)
       throw std::invalid_argument("Closure: ragged row has bits beyond the last component");
   }
   Closure c;
@@ -265,17 +255,10 @@ void Closure::count_pairs() {
       uint64_t weight =
           big.empty() ? r.run_end - r.run_begin : prefix[r.run_end] - prefix[r.run_begin];
       if (c >= r.run_begin && c < r.run_end) weight -= size_of(c);
-      auto test = [&](size_t d) {
-        const size_t w = d / kWordBits;
-        return w >= r.word_lo && w < size_t(r.word_lo) + r.word_count &&
-               ((r.words[w - r.word_lo] >> (d % kWordBits)) & 1u);
-      };
+      const BitWindow bits{r.words, r.word_lo, r.word_count};
+      auto test = [&](size_t d) { return bits.test(d); };
       auto popcount = [&] { return popcount_words(r.words, r.word_count); };
-      auto for_each = [&](auto&& f) {
-        for (uint32_t i = 0; i < r.word_count; ++i)
-          for (word_t bits = r.words[i]; bits; bits &= bits - 1)
-            f(vertex_t((r.word_lo + i) * kWordBits + std::countr_zero(bits)));
-      };
+      auto for_each = [&](auto&& f) { bits.for_each([&](size_t d) { f(vertex_t(d)); }); };
       weight += bits_weight(c, popcount, test, for_each);
       add_row(c, weight);
     }
@@ -289,10 +272,9 @@ void Closure::count_pairs() {
     for (size_t w = 0; w < dense.words_per_row(); ++w) {
       const word_t* col = dense.data() + w * dense.rows_padded();
       for (size_t r = 0; r < comps; ++r)
-        for (word_t bits = col[r]; bits; bits &= bits - 1) {
-          const size_t d = w * kWordBits + std::countr_zero(bits);
+        for_each_set_bit(col + r, w, 1, [&](size_t d) {
           if (d != r) weight[r] += size_of(d);
-        }
+        });
     }
     for (size_t c = 0; c < comps; ++c) add_row(c, weight[c]);
     return;
@@ -347,9 +329,7 @@ bool Closure::component_reaches(vertex_t c, vertex_t d) const {
   if (const RaggedReach* ragged = std::get_if<RaggedReach>(&reach_)) {
     const RaggedRow& r = ragged->rows[c];
     if (d >= r.run_begin && d < r.run_end) return true;
-    const size_t w = d / kWordBits;
-    return w >= r.word_lo && w < size_t(r.word_lo) + r.word_count &&
-           ((r.words[w - r.word_lo] >> (d % kWordBits)) & 1u);
+    return BitWindow{r.words, r.word_lo, r.word_count}.test(d);
   }
   const SparseReach& sparse = std::get<SparseReach>(reach_);
   const auto first = sparse.targets.begin() + sparse.offsets[c];
@@ -371,15 +351,14 @@ void Closure::component_successors(vertex_t c, std::vector<vertex_t>& out) const
     // Bits below the run, the run, bits above it: ascending without a sort.
     const RaggedRow& r = ragged->rows[c];
     bool run_done = false;
-    for (uint32_t i = 0; i < r.word_count; ++i)
-      for (word_t bits = r.words[i]; bits; bits &= bits - 1) {
-        const vertex_t d = vertex_t((r.word_lo + i) * kWordBits + std::countr_zero(bits));
-        if (!run_done && d >= r.run_begin) {
-          for (vertex_t e = r.run_begin; e < r.run_end; ++e) out.push_back(e);
-          run_done = true;
-        }
-        out.push_back(d);
+    BitWindow{r.words, r.word_lo, r.word_count}.for_each([&](size_t bit) {
+      const vertex_t d = vertex_t(bit);
+      if (!run_done && d >= r.run_begin) {
+        for (vertex_t e = r.run_begin; e < r.run_end; ++e) out.push_back(e);
+        run_done = true;
       }
+      out.push_back(d);
+    });
     if (!run_done)
       for (vertex_t e = r.run_begin; e < r.run_end; ++e) out.push_back(e);
     // c inside its own run is ignored here and re-added below iff cyclic.
@@ -414,16 +393,10 @@ void Closure::successors(vertex_t u, std::vector<vertex_t>& out, bool reflexive)
     std::sort(out.begin(), out.end());
     return;
   }
-  std::vector<uint64_t> bitmap(ceil_div(n, 64), 0);
-  for (vertex_t v : out) bitmap[v / 64] |= uint64_t{1} << (v % 64);
+  std::vector<word_t> bitmap(words_for_bits(n), 0);
+  for (vertex_t v : out) set_bit(bitmap.data(), v);
   out.clear();
-  for (size_t w = 0; w < bitmap.size(); ++w) {
-    uint64_t bits = bitmap[w];
-    while (bits) {
-      out.push_back(vertex_t(w * 64 + std::countr_zero(bits)));
-      bits &= bits - 1;
-    }
-  }
+  for_each_set_bit(bitmap.data(), 0, bitmap.size(), [&](size_t v) { out.push_back(vertex_t(v)); });
 }
 
 std::vector<Edge> Closure::pairs(bool reflexive) const {

@@ -1,6 +1,10 @@
 // Host closure methods: threaded ragged-row sparse propagation, and the plain classic peer.
 #include "closure/algorithms/host_closure.hpp"
 
+#include <tbb/enumerable_thread_specific.h>
+#include <tbb/parallel_for_each.h>
+#include <tbb/task_arena.h>
+
 #include <algorithm>
 #include <atomic>
 #include <bit>
@@ -11,8 +15,8 @@
 #include <mutex>
 #include <span>
 #include <stdexcept>
-#include <system_error>
-#include <thread>
+
+#include "closure/executor.hpp"
 
 namespace closure {
 
@@ -124,7 +128,7 @@ class Propagator {
       : dag_(dag),
         rows_(rows),
         n_(dag.size()),
-        scratch_(ceil_div(n_, kWordBits) + 1, 0),
+        scratch_(words_for_bits(n_) + 1, 0),
         pool_(budget) {}
 
   void row(vertex_t c) {
@@ -138,7 +142,7 @@ class Propagator {
     for (const vertex_t d : dag_.successors(c)) {
       if (d < e) continue;
       const RaggedRow& rd = rows_[d];
-      const bool in_s = (s[d / kWordBits] >> (d % kWordBits)) & 1u;
+      const bool in_s = test_bit(s, d);
       if (d == e) {
         // d continues the run: {d} and d's run (which starts at d+1) extend it.
         if (!in_s) or_words(rd);
@@ -150,20 +154,14 @@ class Propagator {
       or_words(rd);
     }
     // Extend the run over the set bits right after it (keeps the bitset part small).
-    while (e < n_) {
-      const uint32_t b = e % kWordBits;
-      const int ones = std::countr_one(word_t(s[e / kWordBits] >> b));
-      e += ones;
-      if (b + ones < kWordBits) break;
-    }
-    e = std::min<uint32_t>(e, uint32_t(n_));
+    e = uint32_t(std::min(first_clear_from(s, e, n_), n_));
     RaggedRow out;
     out.run_begin = c + 1;
     out.run_end = e;
     if (lo_ < hi_) {
       // Bits below e belong to the run: drop them, then trim zero words at both ends.
-      size_t first = std::max<size_t>(lo_, e / kWordBits);
-      s[e / kWordBits] &= ~((word_t{1} << (e % kWordBits)) - 1);
+      size_t first = std::max<size_t>(lo_, word_of(e));
+      s[word_of(e)] &= mask_from(e);
       size_t last = hi_;
       while (first < last && s[first] == 0) ++first;
       while (last > first && s[last - 1] == 0) --last;
@@ -175,7 +173,7 @@ class Propagator {
         out.word_count = uint32_t(last - first);
       }
       std::fill(s + lo_, s + hi_, 0);
-      s[e / kWordBits] = 0;
+      s[word_of(e)] = 0;
     }
     rows_[c] = out;
   }
@@ -191,19 +189,9 @@ class Propagator {
   }
   // Sets bits [a, b), a < b.
   void set_range(uint32_t a, uint32_t b) {
-    word_t* s = scratch_.data();
-    const size_t wa = a / kWordBits, wb = (b - 1) / kWordBits;
-    const word_t ma = ~word_t{0} << (a % kWordBits);
-    const word_t mb = ~word_t{0} >> (kWordBits - 1 - (b - 1) % kWordBits);
-    if (wa == wb) {
-      s[wa] |= ma & mb;
-    } else {
-      s[wa] |= ma;
-      std::fill(s + wa + 1, s + wb, ~word_t{0});
-      s[wb] |= mb;
-    }
-    lo_ = std::min(lo_, wa);
-    hi_ = std::max(hi_, wb + 1);
+    set_bit_range(scratch_.data(), a, b);
+    lo_ = std::min(lo_, word_of(a));
+    hi_ = std::max(hi_, word_of(b - 1) + 1);
   }
 
   const DagView& dag_;
@@ -247,7 +235,7 @@ unsigned choose_threads(const DagView& dag, unsigned requested) {
     requested = 1;
     if (n + dag.edge_count() >= kThreadThreshold && dag.edge_count() <= kMaxThreadedDegree * n &&
         n / std::max<size_t>(level_count(dag), 1) >= kMinLevelWidth)
-      requested = std::max(1u, std::thread::hardware_concurrency());
+      requested = thread_budget();
   }
   return unsigned(std::min<size_t>(requested, std::max<size_t>(n, 1)));
 }
@@ -265,10 +253,11 @@ RaggedReach propagate(const DagView& dag, unsigned requested_threads, MemoryBudg
     return {std::move(rows), std::move(storage)};
   }
 
-  // Dependency counting: a component is ready once all its successors' rows exist. A
-  // worker that makes predecessors ready keeps one for itself (no hand-off along paths)
-  // and publishes the rest in a fixed array whose slots are each written once; idle
-  // workers claim the next slot and wait for it, or leave once every row is done.
+  // A component is ready once all its successors' rows exist: the sinks start, and the
+  // task that finishes a component's last successor feeds it to the executor, keeping one
+  // newly ready predecessor for itself (no hand-off along paths). Idle threads sleep in
+  // TBB; each thread has its own Propagator (scratch row and word pool). A task that
+  // fails (a refused allocation) cancels the rest, and TBB rethrows its exception here.
   std::vector<uint64_t> pred_start(n + 1, 0);
   for (vertex_t d : dag.targets) ++pred_start[d + 1];
   for (size_t c = 0; c < n; ++c) pred_start[c + 1] += pred_start[c];
@@ -279,76 +268,33 @@ RaggedReach propagate(const DagView& dag, unsigned requested_threads, MemoryBudg
       for (vertex_t d : dag.successors(c)) preds[fill[d]++] = vertex_t(c);
   }
   std::vector<std::atomic<uint32_t>> pending(n);
-  std::vector<vertex_t> slots(n);
-  std::vector<std::atomic<uint8_t>> published(n);
-  std::atomic<size_t> head{0}, tail{0}, done{0};
-  auto push = [&](vertex_t c) {
-    const size_t i = tail.fetch_add(1, std::memory_order_relaxed);
-    slots[i] = c;
-    published[i].store(1, std::memory_order_release);
-  };
-  for (size_t c = 0; c < n; ++c) {
+  std::vector<vertex_t> sinks;
+  for (size_t c = n; c-- > 0;) {
     pending[c].store(uint32_t(dag.successors(c).size()), std::memory_order_relaxed);
-    published[c].store(0, std::memory_order_relaxed);
+    if (dag.successors(c).empty()) sinks.push_back(vertex_t(c));
   }
-  for (size_t c = n; c-- > 0;)
-    if (dag.successors(c).empty()) push(vertex_t(c));
-
-  std::vector<std::unique_ptr<Propagator>> workers;
-  for (unsigned t = 0; t < threads; ++t)
-    workers.push_back(std::make_unique<Propagator>(dag, rows, budget));
+  tbb::enumerable_thread_specific<std::unique_ptr<Propagator>> workers(
+      [&] { return std::make_unique<Propagator>(dag, rows, budget); });
   constexpr vertex_t kNoVertex = std::numeric_limits<vertex_t>::max();
-  // A worker that fails (a refused or failed allocation) records the first exception and
-  // stops the others; the caller rethrows it after joining, so no exception ever leaves
-  // a thread (which would be std::terminate).
-  std::atomic<bool> failed{false};
-  std::exception_ptr failure;
-  std::mutex failure_mutex;
-  auto work_unguarded = [&](Propagator& p) {
-    for (;;) {
-      if (failed.load(std::memory_order_relaxed)) return;
-      const size_t i = head.fetch_add(1, std::memory_order_relaxed);
-      if (i >= n) return;
-      for (unsigned spins = 0; !published[i].load(std::memory_order_acquire); ++spins) {
-        if (done.load(std::memory_order_acquire) == n || failed.load(std::memory_order_relaxed))
-          return;
-        if (spins > 64) std::this_thread::yield();
-      }
-      for (vertex_t c = slots[i]; c != kNoVertex;) {
-        p.row(c);
-        vertex_t next = kNoVertex;
-        for (uint64_t k = pred_start[c]; k < pred_start[c + 1]; ++k)
-          if (pending[preds[k]].fetch_sub(1, std::memory_order_acq_rel) == 1) {
-            if (next == kNoVertex)
-              next = preds[k];
-            else
-              push(preds[k]);
+  tbb::task_arena arena{int(threads)};
+  arena.execute([&] {
+    tbb::parallel_for_each(
+        sinks.begin(), sinks.end(), [&](vertex_t first, tbb::feeder<vertex_t>& feeder) {
+          Propagator& p = *workers.local();
+          for (vertex_t c = first; c != kNoVertex;) {
+            p.row(c);
+            vertex_t next = kNoVertex;
+            for (uint64_t k = pred_start[c]; k < pred_start[c + 1]; ++k)
+              if (pending[preds[k]].fetch_sub(1, std::memory_order_acq_rel) == 1) {
+                if (next == kNoVertex)
+                  next = preds[k];
+                else
+                  feeder.add(preds[k]);
+              }
+            c = next;
           }
-        done.fetch_add(1, std::memory_order_release);
-        c = next;
-      }
-    }
-  };
-  auto work = [&](Propagator& p) {
-    try {
-      work_unguarded(p);
-    } catch (...) {
-      std::lock_guard lock(failure_mutex);
-      if (!failure) failure = std::current_exception();
-      failed.store(true, std::memory_order_relaxed);
-    }
-  };
-  std::vector<std::thread> pool;
-  for (unsigned t = 1; t < threads; ++t) {
-    try {
-      pool.emplace_back(work, std::ref(*workers[t]));
-    } catch (const std::system_error&) {
-      break;  // no more threads to be had (ulimit -v, -u): the ones running share the work
-    }
-  }
-  work(*workers[0]);
-  for (auto& t : pool) t.join();
-  if (failure) std::rethrow_exception(failure);
+        });
+  });
   for (auto& w : workers)
     for (auto& b : w->pool().blocks()) storage->blocks.push_back(std::move(b));
   return {std::move(rows), std::move(storage)};
@@ -377,7 +323,7 @@ Closure closure_sparse(const Graph& g, const SparseOptions& options) {
 }
 
 uint64_t classic_memory_bytes(size_t component_count) {
-  return uint64_t(component_count) * ceil_div(component_count, kWordBits) * sizeof(word_t);
+  return uint64_t(component_count) * words_for_bits(component_count) * sizeof(word_t);
 }
 
 Closure closure_classic(const Graph& g) {
@@ -390,7 +336,7 @@ Closure closure_classic(const Graph& g) {
     for (const vertex_t d : cond.dag.successors(vertex_t(c))) {
       const word_t* other = reach.row_ptr(d);
       for (size_t w = 0; w < words; ++w) row[w] |= other[w];
-      row[d / kWordBits] |= word_t{1} << (d % kWordBits);
+      set_bit(row, d);
     }
   }
   return Closure::from_dense(std::move(cond.scc.component_of), std::move(cond.scc.cyclic),
@@ -409,8 +355,8 @@ void close_upper_triangular(BitMatrix& m) {
   std::vector<word_t> acc(words);
   for (size_t i = n; i-- > 0;) {
     word_t* row = m.row_ptr(i);
-    const size_t wi = i / kWordBits;
-    const word_t below = ~word_t{0} >> (kWordBits - 1 - i % kWordBits);  // columns <= i
+    const size_t wi = word_of(i);
+    const word_t below = mask_through(i);  // columns <= i
     bool lower = (row[wi] & below) != 0;
     for (size_t w = 0; w < wi; ++w) lower |= row[w] != 0;
     if (lower)
@@ -419,13 +365,11 @@ void close_upper_triangular(BitMatrix& m) {
     // acc collects the reach of the successors taken so far; a successor already in it
     // adds nothing (ascending order puts whatever reaches it first).
     std::fill(acc.begin() + wi, acc.end(), 0);
-    for (size_t w = wi; w < words; ++w)
-      for (word_t bits = row[w]; bits; bits &= bits - 1) {
-        const size_t j = w * kWordBits + std::countr_zero(bits);
-        if ((acc[j / kWordBits] >> (j % kWordBits)) & 1u) continue;
-        const word_t* other = m.row_ptr(j);
-        for (size_t k = j / kWordBits; k < words; ++k) acc[k] |= other[k];
-      }
+    for_each_set_bit(row + wi, wi, words - wi, [&](size_t j) {
+      if (test_bit(acc.data(), j)) return;
+      const word_t* other = m.row_ptr(j);
+      for (size_t k = word_of(j); k < words; ++k) acc[k] |= other[k];
+    });
     for (size_t w = wi; w < words; ++w) row[w] |= acc[w];
   }
 }

@@ -13,10 +13,11 @@
 namespace closure {
 
 struct SparseOptions {
-  // Worker threads; 0 picks automatically: every hardware thread when the condensation
-  // is large (components + edges >= 200,000), not too deep (components per level of its
-  // longest path >= 64) and not too dense (<= 32 edges per component, where nearly all
-  // edges are skipped and per-edge bookkeeping would dominate); one thread otherwise.
+  // Worker threads; 0 picks automatically: the whole thread budget (closure/executor.hpp)
+  // when the condensation is large (components + edges >= 200,000), not too deep
+  // (components per level of its longest path >= 64) and not too dense (<= 32 edges per
+  // component, where nearly all edges are skipped and per-edge bookkeeping would
+  // dominate); one thread otherwise.
   // Every thread count gives the same closure.
   unsigned threads = 0;
   // Row words are charged to it before each block is allocated (OutOfMemoryError when

@@ -24,7 +24,7 @@ BitMatrix dense_closure(const BitMatrix& adjacency, DenseAlgorithm algorithm, bo
   } else {
     HostEngine engine;
     // The host engine splits on words; pad to whole words so blocks line up.
-    result = dense_closure_on(engine, adjacency.repadded({kWordBits, 1}), algorithm,
+    result = dense_closure_on(engine, adjacency.repadded({bits_in_words(1), 1}), algorithm,
                               upper_triangular, base_bits, stats);
   }
   if (stats_out) *stats_out = stats;

@@ -77,11 +77,12 @@ std::string check_product(const BitMatrix& got, const BitMatrix& c0, const BitMa
   std::vector<word_t> expect(b.words_per_row());
   for (size_t i : rows) {
     for (size_t w = 0; w < expect.size(); ++w) expect[w] = c0.word(i, w);
-    for (size_t kw = 0; kw < a.words_per_row(); ++kw)
-      for (word_t bits = a.word(i, kw); bits; bits &= bits - 1) {
-        const size_t k = kw * kWordBits + std::countr_zero(bits);
+    for (size_t kw = 0; kw < a.words_per_row(); ++kw) {
+      const word_t bits = a.word(i, kw);
+      for_each_set_bit(&bits, kw, 1, [&](size_t k) {
         for (size_t w = 0; w < expect.size(); ++w) expect[w] |= b.word(k, w);
-      }
+      });
+    }
     for (size_t w = 0; w < expect.size(); ++w)
       if (got.word(i, w) != expect[w]) return "MISMATCH (row " + std::to_string(i) + ")";
   }
@@ -89,8 +90,7 @@ std::string check_product(const BitMatrix& got, const BitMatrix& c0, const BitMa
 }
 
 size_t matrix_bytes(size_t n, const BooleanParams& p) {
-  const size_t rows = round_up(std::max<size_t>(n, 1), size_t(p.tile_rows()));
-  return rows * (rows / 32) * sizeof(word_t);
+  return DeviceBitMatrix::shaped(n, n, p.padding()).bytes();
 }
 
 // Whether `count` matrices of size n (plus the MMA's three scratch copies) fit.

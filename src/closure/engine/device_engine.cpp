@@ -26,12 +26,12 @@ static void copy_rect(ocl::Runtime& rt, const DeviceBitMatrix& src, size_t src_r
 DeviceEngine::Matrix DeviceEngine::block(const Matrix& m, size_t r0, size_t c0, size_t rows,
                                          size_t cols) {
   Matrix b = kernels_.allocate(rows, cols);
-  copy_rect(kernels_.runtime(), m, r0, c0 / kWordBits, b, 0, 0, b.rows_padded, b.words_padded);
+  copy_rect(kernels_.runtime(), m, r0, word_of(c0), b, 0, 0, b.rows_padded, b.words_padded);
   return b;
 }
 
 void DeviceEngine::put_block(Matrix& m, size_t r0, size_t c0, const Matrix& b) {
-  copy_rect(kernels_.runtime(), b, 0, 0, m, r0, c0 / kWordBits, b.rows_padded, b.words_padded);
+  copy_rect(kernels_.runtime(), b, 0, 0, m, r0, word_of(c0), b.rows_padded, b.words_padded);
 }
 
 }  // namespace closure

@@ -14,7 +14,7 @@ class HostEngine {
   using Matrix = BitMatrix;
 
   // Block boundaries the algorithms may split at (bits); the host needs whole words.
-  size_t tile_bits() const { return kWordBits; }
+  size_t tile_bits() const { return bits_in_words(1); }
   std::string name() const { return "host"; }
 
   size_t rows(const Matrix& m) const { return m.rows(); }
@@ -23,10 +23,10 @@ class HostEngine {
   BitMatrix to_host(const Matrix& m) { return m; }
   Matrix zeros(size_t rows, size_t cols) { return BitMatrix(rows, cols); }
   Matrix block(const Matrix& m, size_t r0, size_t c0, size_t rows, size_t cols) {
-    return m.block(r0, c0 / kWordBits, rows, ceil_div(cols, kWordBits));
+    return m.block(r0, word_of(c0), rows, words_for_bits(cols));
   }
   void put_block(Matrix& m, size_t r0, size_t c0, const Matrix& b) {
-    m.put_block(r0, c0 / kWordBits, b);
+    m.put_block(r0, word_of(c0), b);
   }
   void copy(Matrix& dst, const Matrix& src) { dst = src; }
   // C |= A * B; `upper` promises upper-triangular square operands (no saving on the host).

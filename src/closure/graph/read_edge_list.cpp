@@ -8,9 +8,9 @@
 #include <cstdlib>
 #include <exception>
 #include <string>
-#include <thread>
 #include <vector>
 
+#include "closure/executor.hpp"
 #include "closure/graph/edge_list_chunk.hpp"
 #include "closure/graph/format_readers.hpp"
 #include "closure/graph/huge_pages.hpp"
@@ -36,7 +36,7 @@ size_t reader_threads() {
     const long k = std::strtol(env, nullptr, 10);
     if (k > 0) return static_cast<size_t>(std::min(k, 256L));
   }
-  return std::max(1u, std::thread::hardware_concurrency());
+  return thread_budget();
 }
 
 bool is_header_word(std::string_view w) {
@@ -228,28 +228,22 @@ std::vector<std::string_view> split_lines(std::string_view text, size_t parts) {
   return out;
 }
 
+// body(k) for k < count as tasks of the executor (closure/executor.hpp); the first error
+// in chunk order is the one reported.
 template <class F>
 void run_parallel(size_t count, F&& body) {
   if (!use_threads) {
     for (size_t k = 0; k < count; ++k) body(k);
     return;
   }
-  std::vector<std::thread> threads;
   std::vector<std::exception_ptr> errors(count);
-  for (size_t k = 1; k < count; ++k)
-    threads.emplace_back([&, k] {
-      try {
-        body(k);
-      } catch (...) {
-        errors[k] = std::current_exception();
-      }
-    });
-  try {
-    body(0);
-  } catch (...) {
-    errors[0] = std::current_exception();
-  }
-  for (auto& t : threads) t.join();
+  parallel_limited(count, unsigned(count), [&](size_t k) {
+    try {
+      body(k);
+    } catch (...) {
+      errors[k] = std::current_exception();
+    }
+  });
   for (auto& e : errors)
     if (e) std::rethrow_exception(e);
 }

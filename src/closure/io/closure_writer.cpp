@@ -7,6 +7,7 @@
 #include <nlohmann/json.hpp>
 #include <stdexcept>
 
+#include "closure/bitmatrix.hpp"
 #include "closure/errors.hpp"
 #include "closure/io/atomic_file.hpp"
 #include "closure/io/byte_sink.hpp"
@@ -73,7 +74,7 @@ OutputSpec output_spec(const std::string& path, std::optional<OutputFormat> requ
 namespace {
 
 uint64_t words_per_row(size_t n) {
-  return (n + 31) / 32;
+  return words_for_bits(n);
 }
 
 uint64_t digits(uint64_t v) {
@@ -360,7 +361,7 @@ void write_binary(ByteSink& file, const Graph& g, const Closure& c, bool reflexi
     tick(u);
     std::fill(row.begin(), row.end(), 0);
     c.successors(u, succ, reflexive);
-    for (vertex_t v : succ) row[v / 32] |= uint32_t{1} << (v % 32);
+    for (vertex_t v : succ) set_bit(row.data(), v);
     file.write(row.data(), row.size() * sizeof(uint32_t));
   }
   for (vertex_t v = 0; v < n; ++v) {

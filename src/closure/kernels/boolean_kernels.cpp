@@ -30,12 +30,7 @@ BooleanKernels::BooleanKernels(ocl::Runtime& runtime, BooleanParams params)
 }
 
 DeviceBitMatrix BooleanKernels::allocate(size_t rows, size_t cols) {
-  DeviceBitMatrix m;
-  m.rows = rows;
-  m.cols = cols;
-  const Padding p = params_.padding();
-  m.rows_padded = round_up(std::max<size_t>(rows, 1), p.row_multiple);
-  m.words_padded = round_up(std::max<size_t>(ceil_div(cols, kWordBits), 1), p.word_multiple);
+  DeviceBitMatrix m = DeviceBitMatrix::shaped(rows, cols, params_.padding());
   check_indexable(m);
   ocl::checked("allocating a device matrix", [&] {
     m.buffer = cl::Buffer(runtime_.context(), CL_MEM_READ_WRITE, m.bytes());
@@ -49,11 +44,7 @@ DeviceBitMatrix BooleanKernels::upload(const BitMatrix& host) {
   const bool fits = host.padding() == params_.padding() && host.order() == WordOrder::kColumnMajor;
   const BitMatrix padded = fits ? BitMatrix() : host.repadded(params_.padding());
   const BitMatrix& src = fits ? host : padded;
-  DeviceBitMatrix m;
-  m.rows = src.rows();
-  m.cols = src.cols();
-  m.rows_padded = src.rows_padded();
-  m.words_padded = src.words_padded();
+  DeviceBitMatrix m = DeviceBitMatrix::like(src);
   check_indexable(m);
   ocl::checked("uploading a matrix", [&] {
     m.buffer = cl::Buffer(runtime_.context(), CL_MEM_READ_WRITE, m.bytes());
@@ -83,7 +74,7 @@ void BooleanKernels::copy(DeviceBitMatrix& dst, const DeviceBitMatrix& src) {
 void BooleanKernels::check_shapes(const DeviceBitMatrix& c, const DeviceBitMatrix& a,
                                   const DeviceBitMatrix& b, const char* what) const {
   if (a.cols != b.rows || c.rows != a.rows || c.cols != b.cols ||
-      b.rows_padded != 32 * a.words_padded || c.rows_padded != a.rows_padded ||
+      b.rows_padded != a.padded_cols() || c.rows_padded != a.rows_padded ||
       c.words_padded != b.words_padded)
     throw std::invalid_argument(std::string(what) + ": operand shapes do not agree");
 }
@@ -91,23 +82,8 @@ void BooleanKernels::check_shapes(const DeviceBitMatrix& c, const DeviceBitMatri
 cl::Event BooleanKernels::cubic_mul(DeviceBitMatrix& c, const DeviceBitMatrix& a,
                                     const DeviceBitMatrix& b) {
   check_shapes(c, a, b, "cubic_mul");
-  const size_t a_bytes = params_.a_buffer_words() * sizeof(word_t);
-  const size_t b_bytes = params_.b_buffer_words() * sizeof(word_t);
-  const size_t tm = params_.tile_m, tw = params_.words_per_item();
-  return ocl::checked("launching clcubic_mul", [&] {
-    cubic_.setArg(0, c.buffer);
-    cubic_.setArg(1, a.buffer);
-    cubic_.setArg(2, b.buffer);
-    cubic_.setArg(3, cl::Local(a_bytes));
-    cubic_.setArg(4, cl::Local(b_bytes));
-    cubic_.setArg(5, cl_int(a.rows_padded));
-    cubic_.setArg(6, cl_int(32 * a.words_padded));
-    cl::Event e;
-    runtime_.queue().enqueueNDRangeKernel(cubic_, cl::NullRange,
-                                          cl::NDRange(c.rows_padded / tm, c.words_padded / tw),
-                                          params_.local_size(), nullptr, &e);
-    return e;
-  });
+  ocl::checked("launching clcubic_mul", [&] { return cubic_.setArg(4, cl_int(a.padded_cols())); });
+  return launch(cubic_, "launching clcubic_mul", c, a, b);
 }
 
 cl::Event BooleanKernels::utri_mul(DeviceBitMatrix& c, const DeviceBitMatrix& a,
@@ -115,18 +91,20 @@ cl::Event BooleanKernels::utri_mul(DeviceBitMatrix& c, const DeviceBitMatrix& a,
   check_shapes(c, a, b, "utri_mul");
   if (a.rows != a.cols || b.rows != b.cols)
     throw std::invalid_argument("utri_mul: operands must be square");
-  const size_t a_bytes = params_.a_buffer_words() * sizeof(word_t);
-  const size_t b_bytes = params_.b_buffer_words() * sizeof(word_t);
+  return launch(utri_, "launching clutri_mul", c, a, b);
+}
+
+// Both products take (C, A, B, A_nrows, ...) and one work-item per TILE_M x TILE_W words.
+cl::Event BooleanKernels::launch(cl::Kernel& kernel, const char* what, DeviceBitMatrix& c,
+                                 const DeviceBitMatrix& a, const DeviceBitMatrix& b) {
   const size_t tm = params_.tile_m, tw = params_.words_per_item();
-  return ocl::checked("launching clutri_mul", [&] {
-    utri_.setArg(0, c.buffer);
-    utri_.setArg(1, a.buffer);
-    utri_.setArg(2, b.buffer);
-    utri_.setArg(3, cl::Local(a_bytes));
-    utri_.setArg(4, cl::Local(b_bytes));
-    utri_.setArg(5, cl_int(a.rows_padded));
+  return ocl::checked(what, [&] {
+    kernel.setArg(0, c.buffer);
+    kernel.setArg(1, a.buffer);
+    kernel.setArg(2, b.buffer);
+    kernel.setArg(3, cl_int(a.rows_padded));
     cl::Event e;
-    runtime_.queue().enqueueNDRangeKernel(utri_, cl::NullRange,
+    runtime_.queue().enqueueNDRangeKernel(kernel, cl::NullRange,
                                           cl::NDRange(c.rows_padded / tm, c.words_padded / tw),
                                           params_.local_size(), nullptr, &e);
     return e;

@@ -10,11 +10,26 @@
 
 namespace closure {
 
-// A BitMatrix living in a device buffer, padded to the kernels' tiles.
+// A BitMatrix living in a device buffer, padded to the kernels' tiles: the same layout
+// (column-major words, zero padding), and the only place its extents are derived.
 struct DeviceBitMatrix {
   cl::Buffer buffer;
   size_t rows = 0, cols = 0;
   size_t rows_padded = 0, words_padded = 0;
+
+  // The extents of a rows x cols matrix padded to `padding` (no buffer yet).
+  static DeviceBitMatrix shaped(size_t rows, size_t cols, Padding padding) {
+    return {{}, rows, cols, padded_rows(rows, padding), padded_words(cols, padding)};
+  }
+  // The extents of a host matrix, whose storage the buffer will hold as it is.
+  static DeviceBitMatrix like(const BitMatrix& m) {
+    return {{}, m.rows(), m.cols(), m.rows_padded(), m.words_padded()};
+  }
+  // The extents of this matrix's transpose, padded to whole words both ways.
+  DeviceBitMatrix transposed_shape() const {
+    return {{}, cols, rows, padded_cols(), words_for_bits(rows_padded)};
+  }
+  size_t padded_cols() const { return bits_in_words(words_padded); }  // bits of a padded row
   size_t word_count() const { return rows_padded * words_padded; }
   size_t bytes() const { return word_count() * sizeof(word_t); }
 };
@@ -41,6 +56,8 @@ class BooleanKernels {
  private:
   void check_shapes(const DeviceBitMatrix& c, const DeviceBitMatrix& a, const DeviceBitMatrix& b,
                     const char* what) const;
+  cl::Event launch(cl::Kernel& kernel, const char* what, DeviceBitMatrix& c,
+                   const DeviceBitMatrix& a, const DeviceBitMatrix& b);
 
   ocl::Runtime& runtime_;
   BooleanParams params_;

@@ -2,6 +2,7 @@
 // silent fallback, the layout passes and the launch of mma_mul.
 #include "closure/kernels/boolean_mma.hpp"
 
+#include <algorithm>
 #include <cstdlib>
 #include <sstream>
 #include <stdexcept>
@@ -9,45 +10,23 @@
 
 #include "closure/kernels/param_text.hpp"
 #include "closure/ocl/error.hpp"
+#include "closure/ocl/verdict_cache.hpp"
 
 namespace closure {
 
 static constexpr const char* kMmaFile = "boolean_mma.cl";
+static constexpr int kWarpLanes = 32;  // work-items of a warp: one accumulator each per 32 results
 
 std::string MmaParams::build_options(bool ptx) const {
-  std::string o =
-      "-cl-std=CL1.2 -DMMA_WM=" + std::to_string(warp_m) + " -DMMA_WN=" + std::to_string(warp_n) +
-      " -DMMA_WARPS_M=" + std::to_string(warps_m) + " -DMMA_WARPS_N=" + std::to_string(warps_n) +
-      " -DMMA_KSTEPS=" + std::to_string(k_steps) + " -DMMA_GROUP_M=" + std::to_string(group_m) +
-      " -DMMA_STAGES=" + std::to_string(stages);
-  return ptx ? o + " -DMMA_PTX=1" : o;
-}
-
-std::string MmaParams::to_string() const {
-  return "warp_m=" + std::to_string(warp_m) + ",warp_n=" + std::to_string(warp_n) +
-         ",warps_m=" + std::to_string(warps_m) + ",warps_n=" + std::to_string(warps_n) +
-         ",k_steps=" + std::to_string(k_steps) + ",group_m=" + std::to_string(group_m) +
-         ",stages=" + std::to_string(stages);
-}
-
-static bool one_of(int v, std::initializer_list<int> allowed) {
-  for (int a : allowed)
-    if (v == a) return true;
-  return false;
+  return "-cl-std=CL1.2" + params_defines(*this) + (ptx ? " -DMMA_PTX=1" : "");
 }
 
 void MmaParams::validate(const ocl::DeviceInfo& device) const {
   const std::string what = "MMA parameters " + to_string();
-  if (!one_of(warp_m, {16, 32, 64, 128}) || !one_of(warp_n, {32, 64, 128}) ||
-      !one_of(warps_m, {1, 2, 4, 8}) || !one_of(warps_n, {1, 2, 4, 8}) ||
-      !one_of(k_steps, {1, 2, 4}) || group_m < 1 || group_m > 64 || !one_of(stages, {0, 3, 4}))
-    throw std::invalid_argument(what +
-                                " out of range (warp_m 16/32/64/128, warp_n 32/64/128, warps_m "
-                                "and warps_n 1/2/4/8, k_steps 1/2/4, group_m 1..64, stages "
-                                "0/3/4)");
+  check_param_ranges(*this, what);
   // Accumulators are one register each; past 128 a warp tile spills.
-  if (warp_m * warp_n / 32 > 128)
-    throw std::invalid_argument(what + " need " + std::to_string(warp_m * warp_n / 32) +
+  if (warp_m * warp_n / kWarpLanes > 128)
+    throw std::invalid_argument(what + " need " + std::to_string(warp_m * warp_n / kWarpLanes) +
                                 " accumulator registers per work-item (at most 128)");
   // The write-back gathers the block's words in the stages' local memory.
   if (block_cols() > 512 * k_steps)
@@ -60,52 +39,6 @@ void MmaParams::validate(const ocl::DeviceInfo& device) const {
     throw std::invalid_argument(what + " need " + std::to_string(local_bytes()) +
                                 " bytes of local memory; " + device.name + " has " +
                                 std::to_string(device.local_mem_bytes));
-}
-
-MmaParams parse_mma_params(const std::string& text, MmaParams base) {
-  parse_key_values(text, "warp_m, warp_n, warps_m, warps_n, k_steps, group_m, stages",
-                   [&](const std::string& key, int value) {
-                     int* field = key == "warp_m"    ? &base.warp_m
-                                  : key == "warp_n"  ? &base.warp_n
-                                  : key == "warps_m" ? &base.warps_m
-                                  : key == "warps_n" ? &base.warps_n
-                                  : key == "k_steps" ? &base.k_steps
-                                  : key == "group_m" ? &base.group_m
-                                  : key == "stages"  ? &base.stages
-                                                     : nullptr;
-                     if (field) *field = value;
-                     return field != nullptr;
-                   });
-  return base;
-}
-
-namespace {
-
-struct MmaTuningRow {
-  std::string_view device_substring;  // "" = any
-  MmaParams params;
-};
-
-// Winners of `closure bench bool --sweep` (docs/benchmarks.md); first match wins.
-constexpr MmaTuningRow kMmaTable[] = {
-    // 128 x 128 blocks of four 64 x 64 warps, two K blocks a stage through registers:
-    // 2.3e15 MAC/s at n = 16384 in the sweep, 2.45e15 at 32768 (58% of mma.sync's peak).
-    {"H200", {64, 64, 2, 2, 2, 16, 0}},
-    {"", {64, 64, 2, 2, 2, 16, 0}},
-};
-
-}  // namespace
-
-MmaParams tuned_mma_params(const ocl::DeviceInfo& device) {
-  MmaParams params;
-  for (const auto& row : kMmaTable)
-    if (device.name.find(row.device_substring) != std::string::npos) {
-      params = row.params;
-      break;
-    }
-  if (const char* env = std::getenv(kMmaParamsEnv); env && *env)
-    params = parse_mma_params(env, params);
-  return params;
 }
 
 bool mma_device_supported(const ocl::DeviceInfo& device) {
@@ -146,35 +79,42 @@ void BooleanMma::build(Mode mode) {
     return;
   }
   available_ = true;
-  if (ptx && !self_check()) {
+  // Once per device, driver and parameter set (with the program cache, in memory and on
+  // disk), not once per engine: the check costs a few products and their layouts.
+  if (ptx && !ocl::cached_verdict(runtime_, kMmaFile, params_.build_options(ptx), "mma-self-check",
+                                  [&] { return self_check(); })) {
     available_ = false;
     reason_ = "MMA self-check against the host product failed";
   }
 }
 
-// One small product of awkward shape against the naive host reference, so that a driver
+// Small products of awkward shape against the naive host reference, in both modes the
+// engines use (any shapes; upper-triangular square operands, whose zero blocks are
+// skipped), with this parameter set (so the cp.async ring too when stages > 0): a driver
 // or layout surprise can only cost speed, never a wrong closure.
 bool BooleanMma::self_check() {
-  try {
-    const BitMatrix a = BitMatrix::random(200, 700, 0.01, 1),
-                    b = BitMatrix::random(700, 333, 0.01, 2);
-    BitMatrix expect = BitMatrix::random(200, 333, 0.001, 3);
-    auto to_device = [&](const BitMatrix& m) {
-      DeviceBitMatrix d;
-      d.rows = m.rows();
-      d.cols = m.cols();
-      d.rows_padded = m.rows_padded();
-      d.words_padded = m.words_padded();
-      d.buffer = cl::Buffer(runtime_.context(), CL_MEM_READ_WRITE | CL_MEM_COPY_HOST_PTR, m.bytes(),
-                            const_cast<word_t*>(m.data()));
-      return d;
-    };
-    DeviceBitMatrix da = to_device(a), db = to_device(b), dc = to_device(expect);
-    multiply_or(dc, da, db);
-    naive_multiply_or(expect, a, b);
-    BitMatrix got(200, 333);
+  auto to_device = [&](const BitMatrix& m) {
+    DeviceBitMatrix d = DeviceBitMatrix::like(m);
+    d.buffer = cl::Buffer(runtime_.context(), CL_MEM_READ_WRITE | CL_MEM_COPY_HOST_PTR, m.bytes(),
+                          const_cast<word_t*>(m.data()));
+    return d;
+  };
+  auto product_is_right = [&](const BitMatrix& a, const BitMatrix& b, BitMatrix c, bool upper) {
+    DeviceBitMatrix da = to_device(a), db = to_device(b), dc = to_device(c);
+    multiply_or(dc, da, db, upper);
+    naive_multiply_or(c, a, b);
+    BitMatrix got(c.rows(), c.cols());
     runtime_.queue().enqueueReadBuffer(dc.buffer, CL_TRUE, 0, got.bytes(), got.data());
-    return got == expect && got.padding_is_zero();
+    return got == c && got.padding_is_zero();
+  };
+  try {
+    const size_t n = 2 * size_t(std::max(params_.block_rows(), params_.block_cols())) + 77;
+    return product_is_right(BitMatrix::random(200, 700, 0.01, 1),
+                            BitMatrix::random(700, 333, 0.01, 2),
+                            BitMatrix::random(200, 333, 0.001, 3), false) &&
+           product_is_right(BitMatrix::random(n, n, 0.02, 4, {}, true),
+                            BitMatrix::random(n, n, 0.02, 5, {}, true),
+                            BitMatrix::random(n, n, 0.001, 6, {}, true), true);
   } catch (const std::exception&) {
     return false;
   }
@@ -190,11 +130,7 @@ cl::Buffer& BooleanMma::scratch(cl::Buffer& buffer, size_t& have, size_t bytes) 
 
 DeviceBitMatrix BooleanMma::transpose(const DeviceBitMatrix& x) {
   if (!available_) throw std::logic_error("BooleanMma::transpose: " + reason_);
-  DeviceBitMatrix t;
-  t.rows = x.cols;
-  t.cols = x.rows;
-  t.rows_padded = 32 * x.words_padded;
-  t.words_padded = ceil_div(x.rows_padded, kWordBits);
+  DeviceBitMatrix t = x.transposed_shape();
   ocl::checked("transposing a device matrix", [&] {
     t.buffer = cl::Buffer(runtime_.context(), CL_MEM_READ_WRITE, t.bytes());
     transpose_.setArg(0, t.buffer);
@@ -219,8 +155,8 @@ cl::Event BooleanMma::multiply_or(DeviceBitMatrix& c, const DeviceBitMatrix& a,
   const size_t bm = params_.block_rows(), bn = params_.block_cols();
   const size_t a_rowblocks = round_up(a.rows_padded, bm) / 16;
   // B^T has B.cols rows (padded to B's words) and B.rows_padded bits of K.
-  const size_t b_rowblocks = round_up(32 * b.words_padded, bn) / 16;
-  const size_t k_words = std::max(a.words_padded, ceil_div(b.rows_padded, kWordBits));
+  const size_t b_rowblocks = round_up(b.padded_cols(), bn) / 16;
+  const size_t k_words = std::max(a.words_padded, words_for_bits(b.rows_padded));
   const size_t kblocks = round_up(ceil_div(k_words, 8), size_t(params_.k_steps));
   const size_t pa_words = kblocks * a_rowblocks * 128, pb_words = kblocks * b_rowblocks * 128;
 

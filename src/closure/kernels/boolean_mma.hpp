@@ -12,16 +12,20 @@
 
 namespace closure {
 
-// The tile geometry of mma_mul: one parameter set renders the build options, keys the
-// program cache and sizes the launch.
+// The tile geometry of mma_mul: one table renders the build options, keys the program
+// cache, parses and checks; the methods size the launch and local memory.
+// member, kernel macro, default (= the kernel's #define), allowed, meaning
+#define CLOSURE_MMA_PARAMS(X)                                                              \
+  X(warp_m, "MMA_WM", 64, powers_of_two(16, 128), "rows of C per warp")                    \
+  X(warp_n, "MMA_WN", 64, powers_of_two(32, 128), "columns of C per warp")                 \
+  X(warps_m, "MMA_WARPS_M", 2, powers_of_two(1, 8), "warps of a work-group along rows")    \
+  X(warps_n, "MMA_WARPS_N", 2, powers_of_two(1, 8), "warps of a work-group along columns") \
+  X(k_steps, "MMA_KSTEPS", 2, powers_of_two(1, 4), "256-bit K blocks per local stage")     \
+  X(group_m, "MMA_GROUP_M", 16, range(1, 64), "row blocks per raster group (L2 reuse)")    \
+  X(stages, "MMA_STAGES", 0, one_of(0, 3, 4), "0: two stages through registers; 3, 4: cp.async")
+
 struct MmaParams {
-  int warp_m = 64;   // rows of C per warp (16, 32, 64 or 128)
-  int warp_n = 64;   // columns of C per warp (32, 64 or 128)
-  int warps_m = 2;   // warps of a work-group along rows (1, 2, 4 or 8)
-  int warps_n = 2;   // warps of a work-group along columns (1, 2, 4 or 8)
-  int k_steps = 2;   // 256-bit K blocks per local-memory stage (1, 2 or 4)
-  int group_m = 16;  // row blocks per raster group (L2 reuse)
-  int stages = 0;    // 0: two local stages fed through registers; 3 or 4: a cp.async ring
+  CLOSURE_MMA_PARAMS(CLOSURE_PARAM_MEMBER)
 
   int block_rows() const { return warp_m * warps_m; }
   int block_cols() const { return warp_n * warps_n; }
@@ -32,14 +36,18 @@ struct MmaParams {
     return size_t(ring() * (block_rows() + block_cols()) / 16) * k_steps * 512;
   }
   std::string build_options(bool ptx) const;
-  std::string to_string() const;  // "warp_m=64,warp_n=64,...,group_m=8,stages=0"
+  std::string to_string() const { return params_to_string(*this); }  // "warp_m=64,...,stages=0"
   // Throws std::invalid_argument, naming the limit, for values the kernel or device refuse.
   void validate(const ocl::DeviceInfo& device) const;
   bool operator==(const MmaParams&) const = default;
 };
 
+CLOSURE_PARAM_TABLE(MmaParams, "mma", "boolean_mma.cl", CLOSURE_MMA_PARAMS);
+
 // Parses "warp_m=64,warps_n=2,..." (any key may be left out); throws on anything else.
-MmaParams parse_mma_params(const std::string& text, MmaParams base = {});
+inline MmaParams parse_mma_params(const std::string& text, MmaParams base = {}) {
+  return parse_params(text, base);
+}
 
 inline constexpr const char* kMmaParamsEnv = "CLOSURE_MMA_PARAMS";
 // CLOSURE_MMA=off keeps the tensor cores out (available() false), e.g. to time the

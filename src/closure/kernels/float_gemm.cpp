@@ -6,9 +6,17 @@
 #include <stdexcept>
 #include <string>
 
+#include "closure/kernels/tuning.hpp"
 #include "closure/ocl/error.hpp"
 
 namespace closure {
+
+// Sets a kernel's arguments in order.
+template <class... Args>
+static void set_args(cl::Kernel& k, const Args&... args) {
+  cl_uint index = 0;
+  (k.setArg(index++, args), ...);
+}
 
 static constexpr const char* kGemmFile = "float_gemm.cl";
 static constexpr const char* kBookFile = "book_mmul.cl";
@@ -129,12 +137,7 @@ cl::Event FloatKernels::multiply(GemmVariant v, GemmShape s, const cl::Buffer& a
       case GemmVariant::kMyGemm1:
       case GemmVariant::kMyGemm1b:
       case GemmVariant::kMyGemm2:
-        k.setArg(0, m);
-        k.setArg(1, n);
-        k.setArg(2, kk);
-        k.setArg(3, a);
-        k.setArg(4, b);
-        k.setArg(5, c);
+        set_args(k, m, n, kk, a, b, c);
         if (v == GemmVariant::kMyGemm2) {
           global = gemm_.gemm2_global(s.m, s.n);
           local = gemm_.gemm2_local();
@@ -146,29 +149,18 @@ cl::Event FloatKernels::multiply(GemmVariant v, GemmShape s, const cl::Buffer& a
         }
         break;
       case GemmVariant::kMatrixMulKernel:
-        k.setArg(0, a);
-        k.setArg(1, b);
-        k.setArg(2, c);
-        k.setArg(3, m);
-        k.setArg(4, kk);
-        k.setArg(5, n);
+        set_args(k, a, b, c, m, kk, n);
         global = gemm_.tiled_global(s.m, s.n);
         local = gemm_.tiled_local();
         break;
       default:  // the book's: (Mdim, Ndim, Pdim) = (n, m, k)
-        k.setArg(0, n);
-        k.setArg(1, m);
-        k.setArg(2, kk);
-        k.setArg(3, a);
-        k.setArg(4, b);
-        k.setArg(5, c);
+        set_args(k, n, m, kk, a, b, c);
         if (v == GemmVariant::kMmulElement) {
           global = book_.element_global(s.m, s.n);
         } else {
           global = book_.row_global(s.m);
           local = book_.row_local();
         }
-        if (v == GemmVariant::kMmulRowPrivateLocal) k.setArg(6, cl::Local(book_.local_bytes()));
         break;
     }
     cl::Event e;

@@ -3,21 +3,25 @@
 #pragma once
 
 #include <CL/opencl.hpp>
-#include <functional>
 #include <string>
 
+#include "closure/kernels/param_table.hpp"
 #include "closure/ocl/device.hpp"
 
 namespace closure {
 
 // kernels/float_gemm.cl: myAdd, myGEMM1, myGEMM1b, myGEMM2 and MatrixMulKernel.
-struct FloatGemmParams {
-  int ts = 16;          // TS: myGEMM2's work-groups and local tiles are TS x TS
-  int tile_width = 16;  // TILE_WIDTH: the same for MatrixMulKernel
-  int group = 16;       // myAdd/myGEMM1/myGEMM1b work-groups are group x group (launch only)
+// member, kernel macro ("" = launch only), default (= the kernel's #define), allowed, meaning
+#define CLOSURE_FLOAT_GEMM_PARAMS(X)                                                 \
+  X(ts, "TS", 16, range(1, 64), "myGEMM2's work-groups and local tiles are TS x TS") \
+  X(tile_width, "TILE_WIDTH", 16, range(1, 64), "the same for MatrixMulKernel")      \
+  X(group, "", 16, range(1, 64), "myAdd/myGEMM1/myGEMM1b work-groups are group x group")
 
-  std::string build_options() const;
-  std::string to_string() const;  // "ts=16,tile_width=16,group=16"
+struct FloatGemmParams {
+  CLOSURE_FLOAT_GEMM_PARAMS(CLOSURE_PARAM_MEMBER)
+
+  std::string build_options() const { return "-cl-std=CL1.2" + params_defines(*this); }
+  std::string to_string() const { return params_to_string(*this); }  // "ts=16,...,group=16"
   // Local memory of one work-group: two tiles of floats.
   size_t gemm2_local_bytes() const { return 2 * sizeof(float) * size_t(ts) * ts; }
   size_t tiled_local_bytes() const { return 2 * sizeof(float) * size_t(tile_width) * tile_width; }
@@ -39,12 +43,16 @@ struct FloatGemmParams {
 };
 
 // kernels/book_mmul.cl: mmul_element, mmul_row, mmul_row_private, mmul_row_private_local.
-struct BookMmulParams {
-  int row_group = 250;   // work-items per group of the row kernels (the book's choice)
-  int private_k = 1024;  // PRIVATE_K: floats of A's row / B's column held per chunk of K
+// Awrk[PRIVATE_K] is private memory per work-item; beyond 16 KiB it only spills.
+#define CLOSURE_BOOK_MMUL_PARAMS(X)                                                   \
+  X(row_group, "", 250, range(1, 1 << 16), "work-items per group of the row kernels") \
+  X(private_k, "PRIVATE_K", 1024, range(1, 4096), "floats of A's row / B's column a chunk")
 
-  std::string build_options() const;
-  std::string to_string() const;  // "row_group=250,private_k=1024"
+struct BookMmulParams {
+  CLOSURE_BOOK_MMUL_PARAMS(CLOSURE_PARAM_MEMBER)
+
+  std::string build_options() const { return "-cl-std=CL1.2" + params_defines(*this); }
+  std::string to_string() const { return params_to_string(*this); }         // "row_group=250,..."
   size_t local_bytes() const { return sizeof(float) * size_t(private_k); }  // Bwrk
 
   // mmul_element: the exact M x N range with the local size left to the implementation,
@@ -57,23 +65,26 @@ struct BookMmulParams {
   bool operator==(const BookMmulParams&) const = default;
 };
 
+CLOSURE_PARAM_TABLE(FloatGemmParams, "float_gemm", "float_gemm.cl", CLOSURE_FLOAT_GEMM_PARAMS);
+
+CLOSURE_PARAM_TABLE(BookMmulParams, "book_mmul", "book_mmul.cl", CLOSURE_BOOK_MMUL_PARAMS);
+
 // Parse "ts=8,tile_width=32" / "row_group=64,private_k=512" (keys may be left out);
 // throw std::invalid_argument on anything else.
-FloatGemmParams parse_float_gemm_params(const std::string& text, FloatGemmParams base = {});
-BookMmulParams parse_book_mmul_params(const std::string& text, BookMmulParams base = {});
+inline FloatGemmParams parse_float_gemm_params(const std::string& text, FloatGemmParams base = {}) {
+  return parse_params(text, base);
+}
+inline BookMmulParams parse_book_mmul_params(const std::string& text, BookMmulParams base = {}) {
+  return parse_params(text, base);
+}
 
 // Shared by the float parameter sets (here and sgemm_tuned_params.*), so that every one
 // words its refusals alike. Each throws std::invalid_argument naming the limit.
 namespace float_params_detail {
-void check_range(const std::string& what, const char* key, int value, int lo, int hi);
 void check_group(const std::string& what, const char* kernel, size_t items,
                  const ocl::DeviceInfo& device);
 void check_local(const std::string& what, const char* kernel, size_t bytes,
                  const ocl::DeviceInfo& device);
-// Applies each "key=value" of `text` through `set(key, value)`, which returns false for
-// an unknown key; `keys` lists the known ones for the message.
-void parse_pairs(const std::string& text, const char* keys,
-                 const std::function<bool(const std::string&, int)>& set);
 }  // namespace float_params_detail
 
 }  // namespace closure

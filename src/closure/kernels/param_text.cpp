@@ -4,6 +4,8 @@
 #include <sstream>
 #include <stdexcept>
 
+#include "closure/kernels/param_table.hpp"
+
 namespace closure {
 
 void parse_key_values(const std::string& text, const char* keys,
@@ -27,6 +29,17 @@ void parse_key_values(const std::string& text, const char* keys,
     if (!set(key, value))
       throw std::invalid_argument("unknown kernel parameter '" + key + "' (" + keys + ")");
   }
+}
+
+std::string Allowed::describe() const {
+  std::string out;
+  if (n_choices > 0) {
+    for (int i = 0; i < n_choices; ++i) out += (i ? "/" : "") + std::to_string(choices[i]);
+    return out;
+  }
+  if (!pow2) return std::to_string(lo) + ".." + std::to_string(hi);
+  for (int v = lo; v <= hi; v *= 2) out += (out.empty() ? "" : "/") + std::to_string(v);
+  return out;
 }
 
 }  // namespace closure

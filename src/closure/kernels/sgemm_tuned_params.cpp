@@ -25,35 +25,13 @@ bool is_vector_width(int w) {
 
 }  // namespace
 
-std::string SgemmTunedParams::build_options() const {
-  return "-cl-std=CL1.2 -DTSM=" + std::to_string(tsm) + " -DTSN=" + std::to_string(tsn) +
-         " -DTSK=" + std::to_string(tsk) + " -DWPTM=" + std::to_string(wptm) +
-         " -DWPTN=" + std::to_string(wptn) + " -DVWM=" + std::to_string(vwm) +
-         " -DVWK=" + std::to_string(vwk) + " -DPADB=" + std::to_string(padb) +
-         " -DPRF=" + std::to_string(prf);
-}
-
-std::string SgemmTunedParams::to_string() const {
-  return "tsm=" + std::to_string(tsm) + ",tsn=" + std::to_string(tsn) +
-         ",tsk=" + std::to_string(tsk) + ",wptm=" + std::to_string(wptm) +
-         ",wptn=" + std::to_string(wptn) + ",vwm=" + std::to_string(vwm) +
-         ",vwk=" + std::to_string(vwk) + ",padb=" + std::to_string(padb) +
-         ",prf=" + std::to_string(prf);
-}
-
 GemmShape SgemmTunedParams::padded(GemmShape s) const {
   return {round_up(s.m, tsm), round_up(s.k, tsk), round_up(s.n, tsn)};
 }
 
 void SgemmTunedParams::validate(const ocl::DeviceInfo& device) const {
   const std::string what = "myGEMM_tuned parameters " + to_string();
-  check_range(what, "tsm", tsm, 1, 256);
-  check_range(what, "tsn", tsn, 1, 256);
-  check_range(what, "tsk", tsk, 1, 64);
-  check_range(what, "wptm", wptm, 1, 16);
-  check_range(what, "wptn", wptn, 1, 16);
-  check_range(what, "padb", padb, 0, 32);
-  check_range(what, "prf", prf, 0, 1);
+  check_param_ranges(*this, what);
   require(is_vector_width(vwm) && is_vector_width(vwk), what, "vwm and vwk must be 1, 2, 4 or 8");
   // The kernel's #error says the same; refusing here names the rule before compiling.
   require(tsm % wptm == 0, what, "tsm must be a multiple of wptm (whole work-items per tile)");
@@ -66,21 +44,6 @@ void SgemmTunedParams::validate(const ocl::DeviceInfo& device) const {
   require(wptm * wptn <= 128, what, "wptm * wptn must be at most 128 (accumulators in registers)");
   check_group(what, "myGEMM_tuned ((tsm/wptm) * (tsn/wptn))", group_items(), device);
   check_local(what, "myGEMM_tuned (tsk*tsm + tsn*(tsk+padb) floats)", local_bytes(), device);
-}
-
-SgemmTunedParams sgemm_tuned_params_for(const ocl::DeviceInfo& device) {
-  std::vector<SgemmTunedParams> order;
-  if (device.is_gpu) order.push_back(kSgemmTunedGpuDefault);
-  order.push_back(kSgemmTunedCpuDefault);
-  for (const auto& p : order) {
-    try {
-      p.validate(device);
-      return p;
-    } catch (const std::invalid_argument&) {
-      // too big for this device: try the next, smaller set
-    }
-  }
-  return kSgemmTunedMinimal;
 }
 
 std::vector<SgemmTunedParams> sgemm_tuned_sweep_grid() {
@@ -97,26 +60,6 @@ std::vector<SgemmTunedParams> sgemm_tuned_sweep_grid() {
   // float2 once per shape: whether the wider loads pay on this device at all.
   for (const auto& s : kShapes) grid.push_back({s[0], s[1], 16, s[2], s[3], 2, 2, 0, 0});
   return grid;
-}
-
-SgemmTunedParams parse_sgemm_tuned_params(const std::string& text, SgemmTunedParams base) {
-  parse_pairs(text, "tsm, tsn, tsk, wptm, wptn, vwm, vwk, padb, prf",
-              [&](const std::string& key, int value) {
-                int* field = key == "tsm"    ? &base.tsm
-                             : key == "tsn"  ? &base.tsn
-                             : key == "tsk"  ? &base.tsk
-                             : key == "wptm" ? &base.wptm
-                             : key == "wptn" ? &base.wptn
-                             : key == "vwm"  ? &base.vwm
-                             : key == "vwk"  ? &base.vwk
-                             : key == "padb" ? &base.padb
-                             : key == "prf"  ? &base.prf
-                                             : nullptr;
-                if (!field) return false;
-                *field = value;
-                return true;
-              });
-  return base;
 }
 
 }  // namespace closure

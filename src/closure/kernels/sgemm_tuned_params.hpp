@@ -8,20 +8,25 @@
 #include <vector>
 
 #include "closure/kernels/host_gemm.hpp"
+#include "closure/kernels/param_table.hpp"
 #include "closure/ocl/device.hpp"
 
 namespace closure {
 
+// member, kernel macro, default (= the kernel's #define), allowed, meaning
+#define CLOSURE_SGEMM_TUNED_PARAMS(X)                                                   \
+  X(tsm, "TSM", 128, range(1, 256), "rows of C per work-group")                         \
+  X(tsn, "TSN", 128, range(1, 256), "columns of C per work-group")                      \
+  X(tsk, "TSK", 16, range(1, 64), "depth of the local tiles of A and B")                \
+  X(wptm, "WPTM", 8, range(1, 16), "rows of C per work-item")                           \
+  X(wptn, "WPTN", 8, range(1, 16), "columns of C per work-item")                        \
+  X(vwm, "VWM", 4, range(1, 8), "vector width along M (A loads, C stores): 1, 2, 4, 8") \
+  X(vwk, "VWK", 4, range(1, 8), "vector width along K (B loads): 1, 2, 4, 8")           \
+  X(padb, "PADB", 0, range(0, 32), "floats of padding per column of local B")           \
+  X(prf, "PRF", 0, range(0, 1), "1 prefetches the next tiles into registers")
+
 struct SgemmTunedParams {
-  int tsm = 128;  // TSM: rows of C per work-group
-  int tsn = 128;  // TSN: columns of C per work-group
-  int tsk = 16;   // TSK: depth of the local tiles of A and B
-  int wptm = 8;   // WPTM: rows of C per work-item
-  int wptn = 8;   // WPTN: columns of C per work-item
-  int vwm = 4;    // VWM: vector width along M (A loads, C stores)
-  int vwk = 4;    // VWK: vector width along K (B loads)
-  int padb = 0;   // PADB: floats of padding per column of local B
-  int prf = 0;    // PRF: 1 prefetches the next tiles into registers during the multiply
+  CLOSURE_SGEMM_TUNED_PARAMS(CLOSURE_PARAM_MEMBER)
 
   int rtsm() const { return tsm / wptm; }  // work-items along dimension 0
   int rtsn() const { return tsn / wptn; }  // work-items along dimension 1
@@ -30,9 +35,9 @@ struct SgemmTunedParams {
   size_t local_bytes() const {
     return sizeof(float) * (size_t(tsk) * tsm + size_t(tsn) * (size_t(tsk) + padb));
   }
-  std::string build_options() const;
+  std::string build_options() const { return "-cl-std=CL1.2" + params_defines(*this); }
   // "tsm=128,tsn=128,tsk=16,wptm=8,wptn=8,vwm=4,vwk=4,padb=0,prf=0"
-  std::string to_string() const;
+  std::string to_string() const { return params_to_string(*this); }
 
   // The shape the kernel runs on: m, n, k rounded up to TSM, TSN, TSK.
   GemmShape padded(GemmShape s) const;
@@ -49,22 +54,18 @@ struct SgemmTunedParams {
   bool operator==(const SgemmTunedParams&) const = default;
 };
 
-// The GPU default: the winner of the H200 sweep at n = 8192 (docs/benchmarks.md:
-// 26.8 ms, 41.0 TFLOP/s, 81% of PyTorch's fp32 matmul with TF32 off; the previous
-// 128 x 128 x 16, 8 x 8 default ran 37.6 ms). 64 x 128 tiles of C, TSK = 32, 256
-// work-items of 4 x 8 results, float4 loads, B padded by 4 in local memory, the next
-// tile prefetched into registers; 24 KiB of local memory.
-inline constexpr SgemmTunedParams kSgemmTunedGpuDefault{64, 128, 32, 4, 8, 4, 4, 4, 1};
-// The CPU (PoCL) default: 64 x 64 tiles, 64 work-items of 8 x 8 results. On PoCL's CPU
-// device here it ran 53 GFLOPS at n = 1024, twice the GPU default's 25 and ahead of every
-// other set of the sweep grid (docs/kernels.md).
-inline constexpr SgemmTunedParams kSgemmTunedCpuDefault{64, 64, 16, 8, 8, 4, 4, 0, 0};
+CLOSURE_PARAM_TABLE(SgemmTunedParams, "sgemm", "sgemm_tuned.cl", CLOSURE_SGEMM_TUNED_PARAMS);
+
+// The tuning database's built-in rows for GPUs and CPUs (closure/kernels/tuning_rows.cpp
+// says why each).
+extern const SgemmTunedParams kSgemmTunedGpuDefault;
+extern const SgemmTunedParams kSgemmTunedCpuDefault;
 // Valid on any OpenCL device (64 work-items, 1.5 KiB local memory, scalar loads): the
-// last resort when neither set above validates.
+// last resort when no row of the database validates on a device.
 inline constexpr SgemmTunedParams kSgemmTunedMinimal{16, 16, 8, 2, 2, 1, 1, 0, 0};
 
-// The default for a device: the GPU set on GPUs, else the CPU set, falling back to the
-// next set when one does not validate on the device.
+// The tuned set for a device from the tuning database (device, vendor, type, default; the
+// first row that validates on the device), else kSgemmTunedMinimal.
 SgemmTunedParams sgemm_tuned_params_for(const ocl::DeviceInfo& device);
 
 // A small grid around the GPU default for `closure bench gemm --sweep`: tile shapes,
@@ -75,6 +76,8 @@ std::vector<SgemmTunedParams> sgemm_tuned_sweep_grid();
 
 // Parse "tsm=64,wptm=4" (any key may be left out; the rest come from base); throw
 // std::invalid_argument on anything else.
-SgemmTunedParams parse_sgemm_tuned_params(const std::string& text, SgemmTunedParams base);
+inline SgemmTunedParams parse_sgemm_tuned_params(const std::string& text, SgemmTunedParams base) {
+  return parse_params(text, base);
+}
 
 }  // namespace closure

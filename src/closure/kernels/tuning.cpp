@@ -1,45 +1,43 @@
-// The tuning table. Entries come from `tools/gpu-bench.sh` / `closure bench bool` sweeps
-// (docs/benchmarks.md); the first matching row wins.
+// Typed look-ups of the tuning database, one per kernel family, with the environment
+// overrides.
 #include "closure/kernels/tuning.hpp"
 
 #include <cstdlib>
-#include <string_view>
+
+#include "closure/kernels/tuning_database.hpp"
 
 namespace closure {
+
 namespace {
 
-struct TuningRow {
-  std::string_view device_substring;  // matched against the device name ("" = any)
-  std::string_view vendor_substring;  // matched against the vendor ("" = any)
-  BooleanParams params;
-};
+template <class P>
+P with_env_override(P params, const char* env) {
+  if (const char* text = std::getenv(env); text && *text) params = parse_params(text, params);
+  return params;
+}
 
-// {tile_n, tile_m, tile_w, tile_k}; docs/benchmarks.md has the sweeps behind them.
-constexpr TuningRow kTable[] = {
-    {"H200", "", {4, 4, 8, 4}},    // 3.9e14 MAC/s at n = 8192, 78% of the LOP3 ceiling
-    {"", "NVIDIA", {4, 4, 8, 4}},  // same generation of integer pipes and local memory
-    // PoCL's CPU device ("pthread-..." in PoCL 3, "cpu-..." in PoCL 5): 2.9e11 MAC/s at
-    // n = 2048, 3x the old {2, 2}; the sweep's winner {2, 2, 16, 4} is 15% faster there
-    // but pads every matrix to 1024 rows, which tiny graphs pay for in every product.
-    {"pthread", "", {1, 2, 16, 4}},
-    {"cpu-", "", {1, 2, 16, 4}},
-    {"", "", {2, 2}},  // safe default for unknown devices
-};
+template <class P>
+P builtin_params(const char* match_text) {
+  return parse_params(builtin_tuning_row(ParamTable<P>::family, match_text).params, P{});
+}
 
 }  // namespace
 
+const SgemmTunedParams kSgemmTunedGpuDefault = builtin_params<SgemmTunedParams>("type=gpu");
+const SgemmTunedParams kSgemmTunedCpuDefault = builtin_params<SgemmTunedParams>("type=cpu");
+
 BooleanParams tuned_boolean_params(const ocl::DeviceInfo& device) {
-  BooleanParams params;
-  for (const auto& row : kTable)
-    if (device.name.find(row.device_substring) != std::string::npos &&
-        device.vendor.find(row.vendor_substring) != std::string::npos) {
-      params = row.params;
-      break;
-    }
-  if (const char* env = std::getenv(kBooleanParamsEnv); env && *env)
-    params = parse_boolean_params(env, params);
+  BooleanParams params = with_env_override(tuned_params<BooleanParams>(device), kBooleanParamsEnv);
   params.validate(device);
   return params;
+}
+
+MmaParams tuned_mma_params(const ocl::DeviceInfo& device) {
+  return with_env_override(tuned_params<MmaParams>(device), kMmaParamsEnv);
+}
+
+SgemmTunedParams sgemm_tuned_params_for(const ocl::DeviceInfo& device) {
+  return tuned_params<SgemmTunedParams>(device, kSgemmTunedMinimal);
 }
 
 }  // namespace closure

@@ -31,6 +31,17 @@ static uint64_t fnv1a(const std::string& text, uint64_t h = 1469598103934665603u
   return h;
 }
 
+static uint64_t program_hash(const DeviceInfo& device, const std::string& options,
+                             const std::string& source) {
+  return fnv1a(device.platform + '\n' + device.name + '\n' + device.driver_version + '\n' +
+               device.opencl_version + '\n' + options + '\n' + source);
+}
+
+std::string program_cache_key(const DeviceInfo& device, const std::string& options,
+                              const std::string& source) {
+  return hash_hex(program_hash(device, options, source));
+}
+
 Runtime::Runtime(DeviceInfo device) : device_(std::move(device)) {
   checked("creating the OpenCL context and queue", [&] {
     context_ = cl::Context(device_.device);
@@ -40,10 +51,7 @@ Runtime::Runtime(DeviceInfo device) : device_(std::move(device)) {
 }
 
 cl::Program Runtime::build(const std::string& source, const std::string& options) {
-  const std::string identity = device_.platform + '\n' + device_.name + '\n' +
-                               device_.driver_version + '\n' + device_.opencl_version + '\n' +
-                               options + '\n' + source;
-  const uint64_t key = fnv1a(identity);
+  const uint64_t key = program_hash(device_, options, source);
   const std::string dir = program_cache_dir();
   const std::string path = dir.empty() ? std::string() : dir + "/" + hash_hex(key) + ".bin";
 

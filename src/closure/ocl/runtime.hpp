@@ -16,6 +16,11 @@ namespace closure::ocl {
 // ~/.cache/closure. CLOSURE_CACHE_DIR=off disables the disk cache.
 std::string program_cache_dir();
 
+// The disk cache's key of a program: 16 hex digits of FNV-1a over platform, device,
+// driver, OpenCL version, options and source.
+std::string program_cache_key(const DeviceInfo& device, const std::string& options,
+                              const std::string& source);
+
 struct ProgramCacheStats {
   int memory_hits = 0, disk_hits = 0, compiles = 0, disk_rejected = 0;
 };

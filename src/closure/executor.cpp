@@ -1,0 +1,63 @@
+// The thread budget (tbb::global_control) and the two loop shapes the library uses.
+#include "closure/executor.hpp"
+
+#include <tbb/blocked_range.h>
+#include <tbb/global_control.h>
+#include <tbb/parallel_for.h>
+#include <tbb/task_arena.h>
+
+#include <algorithm>
+#include <memory>
+#include <mutex>
+#include <thread>
+
+namespace closure {
+namespace {
+
+std::mutex budget_mutex;
+std::unique_ptr<tbb::global_control> budget_control;
+
+}  // namespace
+
+void set_thread_budget(unsigned threads) {
+  if (threads == 0) threads = std::max(1u, std::thread::hardware_concurrency());
+  std::lock_guard lock(budget_mutex);
+  budget_control.reset();  // one control at a time: TBB takes the smallest of those alive
+  budget_control = std::make_unique<tbb::global_control>(
+      tbb::global_control::max_allowed_parallelism, size_t(threads));
+}
+
+unsigned thread_budget() {
+  return unsigned(std::max<size_t>(
+      1, tbb::global_control::active_value(tbb::global_control::max_allowed_parallelism)));
+}
+
+void parallel_chunks(size_t n, size_t grain, const std::function<void(size_t, size_t)>& body) {
+  if (n == 0) return;
+  if (n <= grain || thread_budget() == 1) {
+    body(0, n);
+    return;
+  }
+  tbb::parallel_for(tbb::blocked_range<size_t>(0, n, std::max<size_t>(grain, 1)),
+                    [&](const tbb::blocked_range<size_t>& r) { body(r.begin(), r.end()); });
+}
+
+void parallel_limited(size_t n, unsigned concurrency, const std::function<void(size_t)>& body) {
+  const unsigned width = std::max(1u, std::min({concurrency, thread_budget(), unsigned(n)}));
+  if (width <= 1) {
+    for (size_t i = 0; i < n; ++i) body(i);
+    return;
+  }
+  tbb::task_arena arena(int(width), 1);
+  arena.execute([&] {
+    tbb::parallel_for(tbb::blocked_range<size_t>(0, n, 1),
+                      [&](const tbb::blocked_range<size_t>& r) {
+                        // While a body waits for its own parallel work, its thread takes
+                        // only that work, not another body (no bodies nested in bodies).
+                        for (size_t i = r.begin(); i < r.end(); ++i)
+                          tbb::this_task_arena::isolate([&] { body(i); });
+                      });
+  });
+}
+
+}  // namespace closure
