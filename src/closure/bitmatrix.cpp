@@ -2,10 +2,13 @@
 #include "closure/bitmatrix.hpp"
 
 #include <algorithm>
+#include <atomic>
 #include <bit>
 #include <random>
 #include <stdexcept>
 #include <thread>
+
+#include "closure/util/cancel.hpp"
 
 namespace closure {
 
@@ -183,8 +186,15 @@ void host_multiply_or(BitMatrix& c, const BitMatrix& a, const BitMatrix& b) {
   BitMatrix c_rows = c.repadded({}, WordOrder::kRowMajor);
   const size_t words = b_rows.words_per_row();
   const size_t threads = std::max(1u, std::min<unsigned>(std::thread::hardware_concurrency(), 16));
+  // One product of a large matrix takes minutes on the host: polled every 8 rows.
+  const CancelToken* cancel = current_cancel_token();
+  std::atomic<bool> stop{false};
   auto work = [&](size_t t) {
     for (size_t i = t; i < a_rows.rows(); i += threads) {
+      if ((i / threads) % 8 == 0 && (stop.load(std::memory_order_relaxed) || is_cancelled(cancel))) {
+        stop.store(true, std::memory_order_relaxed);
+        return;
+      }
       word_t* out = c_rows.row_ptr(i);
       const word_t* arow = a_rows.row_ptr(i);
       for (size_t kw = 0; kw < a_rows.words_per_row(); ++kw) {
@@ -202,6 +212,7 @@ void host_multiply_or(BitMatrix& c, const BitMatrix& a, const BitMatrix& b) {
   for (size_t t = 1; t < threads; ++t) pool.emplace_back(work, t);
   work(0);
   for (auto& th : pool) th.join();
+  if (stop.load()) throw Cancelled();
   c = c_rows.repadded(c.padding(), c.order());
 }
 
