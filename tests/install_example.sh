@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # CTest: `cmake --install` the build into a fresh prefix, then build examples/find_package
 # against it with find_package(closure), and the same source with pkg-config, and run both.
-# Usage: install_example.sh SOURCE_DIR BUILD_DIR
+# With PYTHON, the installed Python package is imported too.
+# Usage: install_example.sh SOURCE_DIR BUILD_DIR [PYTHON]
 set -euo pipefail
 src=$1 build=$2
 work=$(mktemp -d)
@@ -41,4 +42,10 @@ export PKG_CONFIG_PATH="$(dirname "$(find "$work/prefix" -name closure.pc)")"
 c++ -O1 -o "$work/closure_example_pc" "$src/examples/find_package/main.cpp" \
   $(pkg-config --cflags --libs closure)
 check "$work/closure_example_pc"
+# The Python package, when built, lands in the prefix's site-packages.
+if [ -n "${3:-}" ]; then
+  init=$(find "$work/prefix" -path '*/closure/__init__.py')
+  PYTHONPATH=$(dirname "$(dirname "$init")") "$3" -c \
+    'import closure; assert closure.transitive_closure([(0, 1), (1, 0)]).pair_count == 4'
+fi
 echo "installed package: find_package and pkg-config builds both ran"

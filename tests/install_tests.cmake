@@ -1,8 +1,12 @@
 # Tests of what users install: the C++ package (cmake --install + find_package/pkg-config
 # on examples/) and the pip install of the Python package in a fresh venv (offline).
+set(closure_installed_python)
+if(CLOSURE_PYTHON)
+  set(closure_installed_python ${Python3_EXECUTABLE})
+endif()
 add_test(NAME install.find_package
          COMMAND bash ${CMAKE_CURRENT_SOURCE_DIR}/install_example.sh ${CMAKE_SOURCE_DIR}
-                 ${CMAKE_BINARY_DIR})
+                 ${CMAKE_BINARY_DIR} ${closure_installed_python})
 set_tests_properties(install.find_package PROPERTIES TIMEOUT 600)
 if(CLOSURE_PYTHON)
   add_test(NAME install.pip

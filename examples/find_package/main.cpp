@@ -14,6 +14,7 @@ int main() {
   std::printf("closure %s: %zu vertices, %llu pairs, method %s\n", CLOSURE_VERSION,
               g.vertex_count(), static_cast<unsigned long long>(c.pair_count()),
               std::string(closure::method_name(report.method)).c_str());
-  for (const auto& [u, v] : c.pairs()) std::printf("%s %s\n", g.label(u).c_str(), g.label(v).c_str());
+  for (const auto& [u, v] : c.pairs())
+    std::printf("%s %s\n", g.label(u).c_str(), g.label(v).c_str());
   return 0;
 }

@@ -191,8 +191,8 @@ def read_graph(path: str | os.PathLike, format: str = "auto") -> Graph:
     Matrix Market, Graphviz DOT, gzip-compressed or not. ``format``: "auto" (from the
     extension, then the content), "edges", "gra", "dimacs", "mtx" or "dot".
 
-    Raises InputError (with ``file`` and ``line``) for malformed input, OSError-like
-    InputError when the file cannot be opened."""
+    Raises InputError (with ``file`` and ``line``) for malformed input, and InputError
+    with ``line`` None when the file cannot be opened, as the CLI reports both."""
     core, fmt, _records = _closure.read_graph(os.fspath(path), format)
     ints = core.integer_labels()
     labels = _Labels(ints) if ints is not None else _Labels(_object_array(core.labels()))

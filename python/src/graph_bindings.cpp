@@ -15,7 +15,8 @@ namespace {
 
 // (n, sources, targets) -> Graph; ids are checked here, so Python callers get a ValueError
 // rather than a crash for an id out of range.
-Graph graph_from_edges(size_t n, py::array_t<uint32_t, py::array::c_style | py::array::forcecast> us,
+Graph graph_from_edges(size_t n,
+                       py::array_t<uint32_t, py::array::c_style | py::array::forcecast> us,
                        py::array_t<uint32_t, py::array::c_style | py::array::forcecast> vs) {
   if (us.ndim() != 1 || vs.ndim() != 1 || us.shape(0) != vs.shape(0))
     throw std::invalid_argument("from_edges: sources and targets must be 1-D of equal length");
@@ -73,8 +74,9 @@ void bind_graph(py::module_& m) {
                   "collapse.")
       .def_property_readonly("vertex_count", &Graph::vertex_count)
       .def_property_readonly("edge_count", &Graph::edge_count)
-      .def("labels", [](const Graph& g) { return g.labels(); },
-           "The input's labels (empty when the vertices are unlabelled 0..n-1).")
+      .def(
+          "labels", [](const Graph& g) { return g.labels(); },
+          "The input's labels (empty when the vertices are unlabelled 0..n-1).")
       .def("integer_labels", &integer_labels,
            "The labels as an int64 array when all are integers, else None.")
       .def("offsets", [](const Graph& g) { return copy_to_numpy(g.offsets()); })

@@ -191,7 +191,8 @@ void host_multiply_or(BitMatrix& c, const BitMatrix& a, const BitMatrix& b) {
   std::atomic<bool> stop{false};
   auto work = [&](size_t t) {
     for (size_t i = t; i < a_rows.rows(); i += threads) {
-      if ((i / threads) % 8 == 0 && (stop.load(std::memory_order_relaxed) || is_cancelled(cancel))) {
+      if ((i / threads) % 8 == 0 &&
+          (stop.load(std::memory_order_relaxed) || is_cancelled(cancel))) {
         stop.store(true, std::memory_order_relaxed);
         return;
       }
