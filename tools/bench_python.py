@@ -105,7 +105,6 @@ def conversion_vs_closure(repeat):
         ("random DAG, gnm(100k, 200k) forward edges", 100_000, 200_000, True, 1),
         ("random digraph, gnm(100k, 150k)", 100_000, 150_000, False, 2),
         ("random DAG, gnm(20k, 120k) forward edges", 20_000, 120_000, True, 3),
-        ("random digraph, gnm(50k, 500k)", 50_000, 500_000, False, 4),
     ]
     for name, n, m, dag, seed in graphs:
         rng = np.random.default_rng(seed)
@@ -119,10 +118,13 @@ def conversion_vs_closure(repeat):
         g.add_edges_from(zip(us.tolist(), vs.tolist()))
         t_conv, cg = median_time(lambda: closure.as_graph(g), repeat)
         t_close, c = median_time(lambda: closure.transitive_closure(cg), repeat)
-        t_scipy, s = median_time(lambda: c.to_scipy(), repeat)
+        # A closure of billions of pairs stays compact in the library; expanding it into
+        # a scipy matrix would take gigabytes, so only moderate ones are expanded.
+        scipy_ms = "not expanded"
+        if c.pair_count <= 50_000_000:
+            scipy_ms = f"{median_time(lambda: c.to_scipy(), repeat)[0] * 1e3:.1f} ms"
         print(f"| {name} | {n:,} | {g.number_of_edges():,} | {c.pair_count:,} "
-              f"| {t_conv * 1e3:.1f} ms | {t_close * 1e3:.1f} ms | {t_scipy * 1e3:.1f} ms |",
-              flush=True)
+              f"| {t_conv * 1e3:.1f} ms | {t_close * 1e3:.1f} ms | {scipy_ms} |", flush=True)
 
 
 def main():
