@@ -17,33 +17,32 @@ ClosureCsr closure_csr(const Closure& closure, bool reflexive) {
   if (n > size_t(std::numeric_limits<int32_t>::max()))
     throw std::length_error("closure_csr: more vertices than int32 column indices can hold");
 
-  // Row length per component (every member of a component has the same row), from the
-  // component-level successors, without expanding them.
-  std::vector<uint64_t> length(comps, 0);
-  std::vector<vertex_t> succ;
+  // Each component's row, expanded once (reading a ragged row costs its word span, which
+  // on scattered reach sets is far more than its length) into one buffer; then every
+  // vertex copies its component's row. The buffer holds one row per component: no more
+  // than the result itself.
+  std::vector<uint64_t> row_start(comps + 1, 0);
+  std::vector<int32_t> rows;
+  std::vector<vertex_t> row;
   for (vertex_t c = 0; c < comps; ++c) {
-    if (c % 1024 == 0) throw_if_cancelled(cancel);
-    closure.component_successors(c, succ);
-    uint64_t len = 0;
-    for (vertex_t d : succ) len += closure.members(d).size();
-    if (reflexive && !closure.component_cyclic(c)) ++len;  // acyclic: the vertex alone
-    length[c] = len;
+    if (c % 256 == 0) throw_if_cancelled(cancel);
+    closure.successors(closure.members(c)[0], row, reflexive);
+    rows.insert(rows.end(), row.begin(), row.end());
+    row_start[c + 1] = rows.size();
   }
   ClosureCsr out;
   out.indptr.resize(n + 1);
   out.indptr[0] = 0;
-  for (size_t u = 0; u < n; ++u)
-    out.indptr[u + 1] = out.indptr[u] + int64_t(length[closure.component_of(vertex_t(u))]);
+  for (size_t u = 0; u < n; ++u) {
+    const vertex_t c = closure.component_of(vertex_t(u));
+    out.indptr[u + 1] = out.indptr[u] + int64_t(row_start[c + 1] - row_start[c]);
+  }
   out.indices.resize(size_t(out.indptr[n]));
-
-  // Expand each component's row once (sorted by vertex), copy it to every member.
-  std::vector<vertex_t> row;
-  for (vertex_t c = 0; c < comps; ++c) {
-    const auto members = closure.members(c);
-    if (c % 256 == 0) throw_if_cancelled(cancel);
-    closure.successors(members[0], row, reflexive);
-    for (vertex_t u : members)
-      std::copy(row.begin(), row.end(), out.indices.begin() + out.indptr[u]);
+  for (size_t u = 0; u < n; ++u) {
+    if (u % 4096 == 0) throw_if_cancelled(cancel);
+    const vertex_t c = closure.component_of(vertex_t(u));
+    std::copy(rows.begin() + int64_t(row_start[c]), rows.begin() + int64_t(row_start[c + 1]),
+              out.indices.begin() + out.indptr[u]);
   }
   return out;
 }
