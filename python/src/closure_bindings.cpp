@@ -47,11 +47,12 @@ void check_vertex(const PyClosure& c, int64_t v) {
 PyClosure compute(const Graph& g, const std::string& method, const std::string& device) {
   ComputeOptions options;
   options.method = parse_method(method);
-  // A device named explicitly is opened (and checked) up front, as the CLI does; otherwise
-  // only when the method needs one (auto never does).
-  if (!device.empty()) options.runtime = runtime_for(device);
   options.lazy_runtime = [device] { return runtime_for(device); };
   return run_interruptible([&] {
+    // A device named explicitly is opened (and checked) up front, as the CLI does;
+    // otherwise only when the method needs one (auto never does). Opening one loads the
+    // OpenCL platforms (a second on PoCL), so it happens here, without the GIL.
+    if (!device.empty()) options.runtime = runtime_for(device);
     PyClosure out;
     out.closure = compute_closure(g, options, &out.report);
     return out;

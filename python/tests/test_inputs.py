@@ -154,3 +154,15 @@ def test_devices():
     for d in devices:
         assert {"index", "name", "type", "default"} <= set(d)
     assert sum(d["default"] for d in devices) <= 1
+
+
+def test_opencl_device_when_present():
+    devices = closure.devices()
+    if not devices:
+        pytest.skip("no OpenCL device")
+    g = nx.DiGraph(EDGES + [(3, 40), (40, 41), (41, 3)])
+    expected = networkx_pairs(g, False)
+    for method in ("recursive", "square"):
+        c = closure.transitive_closure(g, method=method, device=devices[0]["index"])
+        assert closure_pairs(c) == expected
+        assert c.report["device"] != "host"
