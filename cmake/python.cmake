@@ -19,7 +19,9 @@ find_package(Python3 COMPONENTS Interpreter Development.Module)
 if(Python3_FOUND)
   find_package(pybind11 CONFIG QUIET)
 endif()
-if(Python3_FOUND AND pybind11_FOUND)
+# Not in sanitizer builds (tools/sanitize): an ASan-instrumented extension cannot load
+# into a plain Python interpreter.
+if(Python3_FOUND AND pybind11_FOUND AND NOT CLOSURE_SANITIZE)
   set(closure_python_default ON)
 else()
   set(closure_python_default OFF)
