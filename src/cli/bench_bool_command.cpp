@@ -40,8 +40,8 @@ std::vector<size_t> sizes_of(const std::string& text) {
   std::vector<size_t> out;
   for (const auto& s : split(text)) {
     size_t used = 0;
-    const unsigned long long v = std::stoull(s, &used);
-    if (used != s.size() || v == 0) throw std::invalid_argument("bad size '" + s + "'");
+    const unsigned long long v = as_usage_error("--sizes", [&] { return std::stoull(s, &used); });
+    if (used != s.size() || v == 0) throw UsageError("bad size '" + s + "'");
     out.push_back(size_t(v));
   }
   return out;
@@ -80,8 +80,8 @@ void print_closure_row(const ClosureBenchRow& r) {
 }
 
 void run(const BenchBoolOptions& o) {
-  const auto device = ocl::choose_device(o.device);
-  if (!device) throw std::invalid_argument("bench bool measures OpenCL kernels: it needs a device");
+  const auto device = choose_device(o.device);
+  if (!device) throw UsageError("bench bool measures OpenCL kernels: it needs a device (not host)");
   ocl::Runtime rt(*device);
   BoolCeilings ceilings = bool_ceilings(*device);
   if (!o.torch_times.empty()) read_torch_times(o.torch_times, ceilings);
@@ -198,9 +198,7 @@ void add_bench_bool_command(CLI::App& bench) {
       "bool",
       "Boolean MAC/s of the packed products (cubic, triangular, tensor cores) beside the "
       "device's ceilings; --sweep tunes, --closure times whole closures");
-  cmd->add_option("--device", o->device,
-                  "OpenCL device: index, gpu, cpu or part of a name (default: CLOSURE_DEVICE, then "
-                  "the first GPU, then the first CPU)");
+  add_device_option(*cmd, o->device);
   cmd->add_option("--sizes", o->sizes,
                   "Comma-separated n (default: 1024,...,32768 on a GPU, 256,...,2048 elsewhere); "
                   "sizes that do not fit device memory are skipped");

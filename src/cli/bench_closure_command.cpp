@@ -29,18 +29,21 @@ void add_bench_closure_command(CLI::App& bench) {
                   "Generated graphs: all, names from: random-dag, giant-scc, chain, dense-dag, or "
                   "random-dag:N:M")
       ->delimiter(',');
-  sub->add_option("--scale", flags->scale, "Shrink the generated graphs (n and m) by this factor")
+  sub->add_option(
+         "--scale", flags->scale,
+         "Multiply the generated graphs' n and m by this factor (0.1: a tenth of issue 4's sizes)")
       ->capture_default_str();
   sub->add_option("--methods", flags->methods, "compute_closure methods to time besides sparse")
       ->delimiter(',')
       ->capture_default_str();
-  sub->add_option("--device", flags->device, "Device for the product methods");
+  add_device_option(*sub, flags->device);
   sub->add_option("--memory-cap", flags->memory_cap_gb, "GB each method may use; above it: refused")
       ->capture_default_str();
   sub->add_option("--repeat", flags->repeat, "Runs per method (median)")->capture_default_str();
   sub->add_flag("--no-boost", flags->no_boost, "Skip Boost.Graph");
   sub->add_flag("--no-classic", flags->no_classic, "Skip the classic method");
   sub->callback([flags] {
+    if (!flags->device.empty()) choose_device(flags->device);  // checked as every command does
     HostClosureBenchOptions o;
     o.repeats = flags->repeat;
     o.memory_cap_bytes = uint64_t(flags->memory_cap_gb * double(1ull << 30));
@@ -66,8 +69,10 @@ void add_bench_closure_command(CLI::App& bench) {
       // "random-dag:N:M" asks for a random DAG of that size; other names are issue 4's.
       if (name.rfind("random-dag:", 0) == 0) {
         const auto colon = name.find(':', 11);
-        const size_t n = std::stoull(name.substr(11, colon - 11)),
-                     m = std::stoull(name.substr(colon + 1));
+        const auto [n, m] = as_usage_error("--generated", [&] {
+          return std::pair<size_t, size_t>(std::stoull(name.substr(11, colon - 11)),
+                                           std::stoull(name.substr(colon + 1)));
+        });
         run(name, random_dag(n, m, 1));
         continue;
       }

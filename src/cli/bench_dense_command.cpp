@@ -21,7 +21,7 @@ void add_bench_dense_command(CLI::App& bench) {
   auto flags = std::make_shared<Flags>();
   auto* sub = bench.add_subcommand(
       "dense", "Dense closure of a random DAG: recursive vs squaring vs one product");
-  sub->add_option("--device", flags->device, "Device (as for closure --device)");
+  add_device_option(*sub, flags->device);
   sub->add_option("--n", flags->sizes, "Matrix orders")->delimiter(',')->capture_default_str();
   sub->add_option("--degree", flags->degree, "Average out-degree of the random DAG")
       ->capture_default_str();
@@ -30,7 +30,7 @@ void add_bench_dense_command(CLI::App& bench) {
                   "Recursive closure: blocks of at most this many bits are squared")
       ->capture_default_str();
   sub->callback([flags] {
-    auto device = ocl::choose_device(flags->device);
+    auto device = choose_device(flags->device);
     std::unique_ptr<ocl::Runtime> rt = device ? std::make_unique<ocl::Runtime>(*device) : nullptr;
     const BooleanParams params = device ? tuned_boolean_params(*device) : BooleanParams{};
     std::printf("device: %s, params %s\n", device ? device->describe().c_str() : "host",

@@ -68,7 +68,7 @@ void run(BenchGemmOptions& o) {
   if (!o.gemm_params.empty()) o.bench.gemm = parse_float_gemm_params(o.gemm_params);
   if (!o.book_params.empty()) o.bench.book = parse_book_mmul_params(o.book_params);
   o.bench.host_loops = !o.no_host;
-  const auto device = ocl::choose_device(o.device);
+  const auto device = choose_device(o.device);
   std::unique_ptr<ocl::Runtime> runtime;
   if (device) runtime = std::make_unique<ocl::Runtime>(*device);
   if (runtime) {  // refuse bad parameters before printing anything
@@ -80,7 +80,7 @@ void run(BenchGemmOptions& o) {
     o.bench.tuned->validate(runtime->device());
   }
   if (!runtime && !o.bench.host_loops)
-    throw std::invalid_argument("--no-host on the host path leaves nothing to measure");
+    throw UsageError("--no-host on the host path leaves nothing to measure");
   check_gemm_bench_options(o.bench, runtime != nullptr);
 
   const size_t n = o.bench.n;
@@ -157,9 +157,7 @@ void add_bench_gemm_command(CLI::App& bench) {
   auto* cmd = bench.add_subcommand(
       "gemm",
       "MFLOPS of every float GEMM kernel and host loop, beside the OpenCL book's Table 21.1");
-  cmd->add_option("--device", o->device,
-                  "OpenCL device: index, gpu, cpu, host or part of a name (default: "
-                  "CLOSURE_DEVICE, then the first GPU, then the first CPU)");
+  add_device_option(*cmd, o->device);
   cmd->add_option("--n", o->bench.n, "Order of the square matrices (the book's 1000)")
       ->check(CLI::Range(size_t(1), size_t(46340)));
   cmd->add_option("--repeat", o->bench.repeat, "Timed runs per code; the median is reported")

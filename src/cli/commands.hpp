@@ -1,42 +1,49 @@
 // Each subcommand of `closure` registers itself on the CLI11 app; the callbacks call
-// library functions and nothing more.
+// library functions and nothing more. `run` is the default subcommand: `closure FILE`
+// is `closure run FILE` (cli/app.cpp inserts the name).
 #pragma once
 
 #include <CLI/CLI.hpp>
 #include <functional>
-#include <vector>
 
 #include "cli/common_options.hpp"
+#include "closure/verify/boost_closure.hpp"
 
 namespace closure::cli {
 
-// Exit statuses scripts can rely on.
+// Exit statuses scripts can rely on (report_failure maps failures onto them).
 inline constexpr int kExitOk = 0;
-inline constexpr int kExitMismatch = 1;  // verification found a difference
-inline constexpr int kExitUsage = 2;     // bad command line
-inline constexpr int kExitInput = 3;     // unreadable or malformed input
-inline constexpr int kExitFailure = 4;   // anything else (device, memory, I/O)
+inline constexpr int kExitMismatch = 1;      // verification found a difference
+inline constexpr int kExitUsage = 2;         // bad command line, refused option or output target
+inline constexpr int kExitInput = 3;         // unreadable or malformed input
+inline constexpr int kExitFailure = 4;       // anything else (memory, device, I/O, internal error)
+inline constexpr int kExitInconclusive = 5;  // a sampled verification compared too few pairs
 
-// A command that reads graphs: its CLI11 app, and what to run when it was given.
-struct Command {
-  Command() = default;
-  Command(CLI::App* a, std::function<int()> r) : app(a), run(std::move(r)) {}
-  CLI::App* app = nullptr;
-  std::function<int()> run;
-  // Options of the default command that subcommands would otherwise accept through
-  // fallthrough and silently ignore: main refuses them next to a subcommand.
-  std::vector<CLI::Option*> own_options;
-};
+// The exit status of a verification verdict.
+int verdict_status(Verdict v);
 
-// `closure FILE ...`: the default action, registered on the top-level app itself.
-Command add_run_command(CLI::App& app, CommonOptions& common);
-Command add_query_command(CLI::App& app, CommonOptions& common);
-Command add_verify_command(CLI::App& app, CommonOptions& common);
-Command add_batch_command(CLI::App& app, CommonOptions& common);
+// The text --help shows for them (every command's footer).
+inline constexpr const char* kExitStatusHelp =
+    "Exit status: 0 ok (also when the reader of a pipe output stops early), 1 verification\n"
+    "mismatch, 2 usage (bad option, refused combination or output target), 3 bad input\n"
+    "(FILE:LINE named), 4 anything else (memory, device, I/O, internal error), 5 verification\n"
+    "inconclusive (a sampled check compared too few pairs). Never 128 or more.";
 
-// Maps a failure to its exit status and prints it: input errors (with file and line),
-// usage errors, memory refusals, device errors.
+// Builds the app, parses argv (inserting the default subcommand) and runs the command.
+int run_cli(int argc, char** argv);
+
+// Subcommands that read graphs: each adds itself with the shared options and sets `run`,
+// the callback main calls after parsing (so that failures map to exit statuses).
+using Runner = std::function<int()>;
+Runner add_run_command(CLI::App& app, CommonOptions& common);
+Runner add_query_command(CLI::App& app, CommonOptions& common);
+Runner add_verify_command(CLI::App& app, CommonOptions& common);
+Runner add_batch_command(CLI::App& app, CommonOptions& common);
+
+// Maps a failure to its exit status and prints it (see closure/errors.hpp for the kinds).
 int report_failure(const std::exception& e);
+// Runs `body`, mapping any exception through report_failure.
+int guarded(const std::function<int()>& body);
 
 void add_devices_command(CLI::App& app);
 void add_bench_command(CLI::App& app);

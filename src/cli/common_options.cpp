@@ -1,38 +1,69 @@
 // Shared flags and the device opening that every command does the same way.
 #include "cli/common_options.hpp"
 
-#include <cstdio>
+#include <unistd.h>
 
+#include <cstdio>
+#include <cstdlib>
+
+#include "closure/io/byte_size.hpp"
 #include "closure/kernels/boolean_params.hpp"
 
 namespace closure::cli {
+namespace {
 
-void add_common_options(CLI::App& app, CommonOptions& o) {
-  app.add_option("--device", o.device,
-                 "OpenCL device: an index from `closure devices`, gpu, cpu, host, or part of its "
-                 "name (default: $CLOSURE_DEVICE, else the first GPU, else the first CPU device)");
-  app.add_option("-m,--method", o.method,
-                 "auto | sparse | recursive | condense | square (see docs/architecture.md)")
-      ->check(CLI::IsMember({"auto", "sparse", "recursive", "condense", "square"}))
-      ->capture_default_str();
-  app.add_option(
-         "-f,--input-format", o.input_format,
-         "auto | edges | gra | dimacs | mtx | dot (auto: from the extension, then the content)")
-      ->capture_default_str();
-  app.add_option("--kernel-params", o.params,
-                 "Boolean kernel parameters, e.g. tile_n=4,tile_m=2 (default: tuned per device)");
-  app.add_option(
-      "--verify-memory", o.verify_memory,
-      "Bytes Boost.Graph's transitive_closure may use when verifying; above it a sampled "
-      "BFS check runs instead (default: a quarter of physical memory)");
-  app.add_flag("-q,--quiet", o.quiet, "Print no summary or notes on stderr");
+std::string joined(const std::vector<std::string>& names) {
+  std::string out;
+  for (const auto& n : names) out += (out.empty() ? "" : " | ") + n;
+  return out;
+}
+
+constexpr const char* kShared = "Shared options";
+
+}  // namespace
+
+CLI::Option* add_device_option(CLI::App& sub, std::string& device) {
+  return sub.add_option(
+      "--device", device,
+      "OpenCL device: an index from `closure devices`, gpu, cpu, host, or part of its name "
+      "(default: $CLOSURE_DEVICE, else the first GPU, else the first CPU device)");
+}
+
+void add_common_options(CLI::App& sub, CommonOptions& o) {
+  add_device_option(sub, o.device)->group(kShared);
+  sub.add_option("-m,--method", o.method, joined(method_names()) + " (see docs/architecture.md)")
+      ->check(CLI::IsMember(method_names()))
+      ->capture_default_str()
+      ->group(kShared);
+  sub.add_option("-f,--input-format", o.input_format,
+                 joined(input_format_names()) + " (auto: from the extension, then the content)")
+      ->capture_default_str()
+      ->group(kShared);
+  sub.add_option("--kernel-params", o.params,
+                 "Boolean kernel parameters, e.g. tile_n=4,tile_m=2 (default: tuned per device)")
+      ->group(kShared);
+  sub.add_option("--verify-memory", o.verify_memory,
+                 "Bytes (10G, 512MiB, ...) Boost.Graph's transitive_closure may use when "
+                 "verifying; above it a sampled BFS check runs instead (default: a quarter of "
+                 "physical memory)")
+      ->group(kShared);
+  auto* on = sub.add_flag("--progress", o.progress,
+                          "Show progress on stderr for runs over a second (default: when stderr "
+                          "is a terminal and not --quiet)")
+                 ->group(kShared);
+  sub.add_flag("--no-progress", o.no_progress, "Never show progress")->group(kShared)->excludes(on);
+  sub.add_flag("-q,--quiet", o.quiet, "Print no summary or notes on stderr")->group(kShared);
+}
+
+std::optional<ocl::DeviceInfo> choose_device(const std::string& spec) {
+  return as_usage_error("--device", [&] { return ocl::choose_device(spec); });
 }
 
 ocl::Runtime* LazyRuntime::get() {
   std::lock_guard lock(mutex_);
   if (tried_) return runtime_.get();
   tried_ = true;
-  auto device = ocl::choose_device(options_.device);
+  auto device = choose_device(options_.device);
   if (!device) {
     const char* env = std::getenv(ocl::kDeviceEnv);
     const bool asked_for_host =
@@ -45,18 +76,57 @@ ocl::Runtime* LazyRuntime::get() {
   return runtime_.get();
 }
 
-ComputeOptions compute_options(const CommonOptions& o, LazyRuntime& runtime) {
+ComputeOptions compute_options(const CommonOptions& o, LazyRuntime& runtime,
+                               bool open_named_device) {
   ComputeOptions c;
   c.method = parse_method(o.method);
   c.lazy_runtime = [&runtime] { return runtime.get(); };
   c.params_override = o.params;
-  if (!o.params.empty()) parse_boolean_params(o.params);  // a typo fails before any work
-  if (!o.device.empty()) runtime.get();  // a device asked for by name is checked up front
+  if (!o.params.empty())  // a typo fails before any work
+    as_usage_error("--kernel-params", [&] { return parse_boolean_params(o.params); });
+  if (!o.device.empty() && open_named_device) runtime.get();  // a named device: checked now
   return c;
 }
 
+CLI::Validator at_least_one_source() {
+  return CLI::Validator(
+      [](std::string& value) {
+        return value.find_first_not_of("0+") == std::string::npos
+                   ? std::string(
+                         "must be at least 1: a sampled check from no source checks nothing")
+                   : std::string();
+      },
+      "N>=1");
+}
+
+CLI::Validator at_least_one_source() {
+  return CLI::Validator(
+      [](std::string& value) {
+        return value.find_first_not_of("0+") == std::string::npos
+                   ? std::string(
+                         "must be at least 1: a sampled check from no source checks nothing")
+                   : std::string();
+      },
+      "N>=1");
+}
+
 InputFormat input_format(const CommonOptions& o) {
-  return parse_input_format(o.input_format);
+  return as_usage_error("--input-format", [&] { return parse_input_format(o.input_format); });
+}
+
+size_t verify_memory(const CommonOptions& o) {
+  return o.verify_memory.empty() ? 0 : size_t(parse_byte_size(o.verify_memory));
+}
+
+std::unique_ptr<ProgressLine> make_progress(const CommonOptions& o) {
+  const ProgressMode mode = o.progress      ? ProgressMode::kOn
+                            : o.no_progress ? ProgressMode::kOff
+                                            : ProgressMode::kAuto;
+  if (!progress_enabled(mode, ::isatty(STDERR_FILENO) != 0, o.quiet)) return nullptr;
+  // CLOSURE_PROGRESS_DELAY (seconds) exists for tests: 0 shows every phase at once.
+  double delay = 1.0;
+  if (const char* env = std::getenv("CLOSURE_PROGRESS_DELAY")) delay = std::atof(env);
+  return std::make_unique<ProgressLine>(stderr, std::chrono::duration<double>(delay));
 }
 
 }  // namespace closure::cli

@@ -1,15 +1,19 @@
-// Options every graph-reading command shares (device, method, formats), registered once
-// on the top-level app and seen by subcommands through CLI11's fallthrough.
+// Options every graph-reading command shares (device, method, formats, progress), added
+// to each subcommand in one "Shared options" group so that each --help lists them; and
+// the device opening every command (bench included) does the same way.
 #pragma once
 
 #include <CLI/CLI.hpp>
 #include <memory>
 #include <mutex>
+#include <optional>
 #include <string>
 
 #include "closure/algorithms/compute.hpp"
 #include "closure/graph/read_graph.hpp"
+#include "closure/ocl/device.hpp"
 #include "closure/ocl/runtime.hpp"
+#include "closure/tool/progress.hpp"
 
 namespace closure::cli {
 
@@ -19,10 +23,30 @@ struct CommonOptions {
   std::string input_format = "auto";
   std::string params;  // --kernel-params, e.g. "tile_n=4,tile_m=2"
   bool quiet = false;
-  size_t verify_memory = 0;  // bytes Boost.Graph's closure may use; 0: a quarter of RAM
+  std::string verify_memory;  // bytes Boost.Graph's closure may use; empty: a quarter of RAM
+  bool progress = false, no_progress = false;  // --progress, --no-progress (neither: auto)
 };
 
-void add_common_options(CLI::App& app, CommonOptions& o);
+void add_common_options(CLI::App& sub, CommonOptions& o);
+// --device with the one help text; every command with a device uses it.
+CLI::Option* add_device_option(CLI::App& sub, std::string& device);
+
+// The device a --device value names (nullopt: the host), failures as UsageError. Every
+// command opens its device through this.
+std::optional<ocl::DeviceInfo> choose_device(const std::string& spec);
+
+// Calls `parse`, turning the std::invalid_argument or std::out_of_range a library parser
+// throws for a user's value into a UsageError (exit 2) that names the option.
+template <class F>
+auto as_usage_error(const std::string& option, F&& parse) -> decltype(parse()) {
+  try {
+    return parse();
+  } catch (const std::invalid_argument& e) {
+    throw UsageError(option + ": " + e.what());
+  } catch (const std::out_of_range& e) {
+    throw UsageError(option + ": value out of range");
+  }
+}
 
 // The runtime --device names, opened the first time a method needs it (so a graph that
 // auto closes on the host never loads OpenCL). get() is null for the host path; when no
@@ -39,8 +63,20 @@ class LazyRuntime {
   std::unique_ptr<ocl::Runtime> runtime_;
 };
 
-// ComputeOptions from the flags, the device coming from `runtime` when needed.
-ComputeOptions compute_options(const CommonOptions& o, LazyRuntime& runtime);
+// ComputeOptions from the flags, the device coming from `runtime` when needed. A device
+// named by --device is opened at once (so a wrong name fails before any work) unless
+// `open_named_device` is false: batch forks children, which must open it themselves.
+ComputeOptions compute_options(const CommonOptions& o, LazyRuntime& runtime,
+                               bool open_named_device = true);
 InputFormat input_format(const CommonOptions& o);
+
+// For --verify-sources / --sources: 0 sources would check nothing and must not say MATCH.
+CLI::Validator at_least_one_source();
+size_t verify_memory(const CommonOptions& o);  // 0: the default budget
+// The progress line for this run, or null when none is to be shown.
+std::unique_ptr<ProgressLine> make_progress(const CommonOptions& o);
+
+// For --verify-sources / --sources: 0 sources would check nothing and must not say MATCH.
+CLI::Validator at_least_one_source();
 
 }  // namespace closure::cli

@@ -1,91 +1,107 @@
-// `closure FILE`: read, close, optionally verify and write; a summary on stderr (or JSON
-// on stdout with --json).
+// `closure run FILE` (the default: `closure FILE`): read, close, optionally verify and
+// write; a summary on stderr (or JSON on stdout with --json).
 #include <unistd.h>
 
 #include <cstdio>
 #include <memory>
 
 #include "cli/commands.hpp"
+#include "closure/io/byte_size.hpp"
 #include "closure/tool/run_graph.hpp"
 
 namespace closure::cli {
 namespace {
 
 struct RunFlags {
-  std::string input, output, output_format = "edges";
+  std::string input, output, output_format, max_output = "1000000000";
   bool reflexive = false, json = false, verify = false, force = false;
   size_t verify_sources = 64;
-  uint64_t max_output = 1000000000;
+  CLI::Option* output_option = nullptr;
 };
+
+std::string format_choices() {
+  std::string out;
+  for (const auto& n : output_format_names()) out += (out.empty() ? "" : " | ") + n;
+  return out;
+}
+
+// The output flags checked together: what each alone cannot tell.
+void check_output_flags(const RunFlags& f) {
+  const bool has_output = f.output_option->count() > 0;
+  if (has_output && f.output.empty())
+    throw UsageError("-o was given an empty path (use - for standard output)");
+  if (!f.output_format.empty() && !has_output)
+    throw UsageError("--output-format needs -o (the summary's format is --json)");
+  if (f.json && f.output == "-")
+    throw UsageError(
+        "--json and -o - would both write to standard output; write the closure "
+        "to a file or drop --json");
+}
 
 }  // namespace
 
-Command add_run_command(CLI::App& app, CommonOptions& common) {
+Runner add_run_command(CLI::App& app, CommonOptions& common) {
   auto flags = std::make_shared<RunFlags>();
-  std::vector<CLI::Option*> own;
-  own.push_back(
-      app.add_option("graph", flags->input,
-                     "Graph file (edge list, .gra, DIMACS, .mtx, .dot; .gz too; - for stdin)"));
-  own.push_back(app.add_option("-o,--output", flags->output,
-                               "Write the closure to this file (- for stdout)"));
-  own.push_back(app.add_option("--output-format", flags->output_format,
-                               "edges | matrix-market | json | binary")
-                    ->check(CLI::IsMember({"edges", "matrix-market", "json", "binary"}))
-                    ->capture_default_str());
-  own.push_back(app.add_flag("--reflexive", flags->reflexive,
-                             "Add every (v,v) to the closure (default: strict)"));
-  own.push_back(app.add_flag("--json", flags->json, "Print the summary as JSON on stdout"));
-  own.push_back(app.add_flag("--verify", flags->verify,
-                             "Also compare with Boost.Graph's transitive_closure"));
-  own.push_back(
-      app.add_option(
-             "--verify-sources", flags->verify_sources,
-             "BFS sources for the sampled check when Boost's closure would not fit in memory")
-          ->capture_default_str());
-  own.push_back(app.add_flag("--force", flags->force, "Write outputs larger than --max-output"));
-  own.push_back(app.add_option("--max-output", flags->max_output,
-                               "Refuse (without --force) to write more bytes than this")
-                    ->capture_default_str());
-  Command cmd;
-  cmd.app = &app;
-  cmd.own_options = own;
-  cmd.run = [flags, &common]() -> int {
+  auto* sub = app.add_subcommand(
+      "run", "Close a graph (the default command: `closure FILE` is `closure run FILE`)");
+  sub->add_option("graph", flags->input,
+                  "Graph file (edge list, .gra, DIMACS, .mtx, .dot; .gz too; - for stdin)");
+  flags->output_option = sub->add_option(
+      "-o,--output", flags->output,
+      "Write the closure to this file (- for stdout). The format follows the extension: .mtx "
+      "Matrix Market, .json JSON, .bin binary, anything else an edge list; .gz on top "
+      "compresses. A pipe, FIFO or device is written directly; a file is replaced atomically");
+  sub->add_option("--output-format", flags->output_format,
+                  format_choices() + " (default: from -o's extension, else edges)")
+      ->check(CLI::IsMember(output_format_names()));
+  sub->add_flag("--reflexive", flags->reflexive,
+                "Add every (v,v) to the closure (default: strict)");
+  sub->add_flag("--json", flags->json, "Print the summary as JSON on stdout");
+  sub->add_flag("--verify", flags->verify, "Also compare with Boost.Graph's transitive_closure");
+  sub->add_option("--verify-sources", flags->verify_sources,
+                  "BFS sources for the sampled check when Boost's closure would not fit in memory")
+      ->check(at_least_one_source())
+      ->capture_default_str();
+  sub->add_flag("--force", flags->force, "Write outputs larger than --max-output");
+  sub->add_option("--max-output", flags->max_output,
+                  "Refuse (without --force) to write a file larger than this many bytes (10G, "
+                  "512MiB, ...; exact size, before compression; pipes and stdout are not limited)")
+      ->capture_default_str();
+  return [flags, &common]() -> int {
     if (flags->input.empty()) {
       std::fprintf(stderr, "closure: no graph given (try closure --help)\n");
       return kExitUsage;
     }
-    try {
-      LazyRuntime runtime(common);
-      RunOptions o;
-      o.input = flags->input;
-      o.input_format = input_format(common);
-      o.compute = compute_options(common, runtime);
-      o.output = flags->output;
-      o.output_format = parse_output_format(flags->output_format);
-      o.reflexive = flags->reflexive;
-      o.force = flags->force;
-      o.output_limit = flags->max_output;
-      if (!common.quiet && ::isatty(STDERR_FILENO)) {
-        const std::string name = flags->output;
-        o.write_progress = [name](double share) {
-          std::fprintf(stderr, "\rclosure: writing %s %3.0f%%%s", name.c_str(), 100 * share,
-                       share >= 1.0 ? "\n" : "");
-        };
-      }
-      o.verify = flags->verify;
-      o.verify_memory = common.verify_memory;
-      o.verify_sources = flags->verify_sources;
-      const RunSummary s = run_graph(o);
-      if (flags->json)
-        std::fputs(summary_json(s).c_str(), stdout);
-      else if (!common.quiet)
-        std::fputs(summary_text(s).c_str(), stderr);
-      return s.verify && !s.verify->match ? kExitMismatch : kExitOk;
-    } catch (const std::exception& e) {
-      return report_failure(e);
+    check_output_flags(*flags);
+    LazyRuntime runtime(common);
+    RunOptions o;
+    o.input = flags->input;
+    o.input_format = input_format(common);
+    o.compute = compute_options(common, runtime);
+    o.output = flags->output;
+    if (!o.output.empty()) {
+      std::optional<OutputFormat> requested;
+      if (!flags->output_format.empty()) requested = parse_output_format(flags->output_format);
+      const OutputSpec spec = output_spec(o.output, requested);
+      o.output_format = spec.format;
+      o.output_gzip = spec.gzip;
     }
+    o.reflexive = flags->reflexive;
+    o.force = flags->force;
+    o.output_limit = parse_byte_size(flags->max_output);
+    o.verify = flags->verify;
+    o.verify_memory = verify_memory(common);
+    o.verify_sources = flags->verify_sources;
+    auto progress = make_progress(common);
+    o.progress = progress.get();
+    const RunSummary s = run_graph(o);
+    progress.reset();  // the line is cleared before the summary
+    if (flags->json)
+      std::fputs(summary_json(s).c_str(), stdout);
+    else if (!common.quiet)
+      std::fputs(summary_text(s).c_str(), stderr);
+    return s.verify ? verdict_status(s.verify->verdict()) : kExitOk;
   };
-  return cmd;
 }
 
 }  // namespace closure::cli

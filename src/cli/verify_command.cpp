@@ -8,7 +8,7 @@
 
 namespace closure::cli {
 
-Command add_verify_command(CLI::App& app, CommonOptions& common) {
+Runner add_verify_command(CLI::App& app, CommonOptions& common) {
   struct Flags {
     std::string input;
     size_t sources = 64;
@@ -18,37 +18,34 @@ Command add_verify_command(CLI::App& app, CommonOptions& common) {
   auto flags = std::make_shared<Flags>();
   auto* sub = app.add_subcommand(
       "verify",
-      "Compare the closure with Boost.Graph's transitive_closure; exit 1 on any mismatch");
-  sub->fallthrough();
+      "Compare the closure with Boost.Graph's transitive_closure; exit 1 on any mismatch, 5 when "
+      "a sampled check compared too few pairs to say (INCONCLUSIVE)");
   sub->add_option("graph", flags->input, "Graph file")->required();
   sub->add_option("--sources", flags->sources, "BFS sources for the sampled check")
+      ->check(at_least_one_source())
       ->capture_default_str();
   sub->add_option("--seed", flags->seed, "Seed that picks the sampled sources")
       ->capture_default_str();
   sub->add_flag("--json", flags->json, "Print the summary as JSON on stdout");
-  return {sub, [flags, &common]() -> int {
-            try {
-              LazyRuntime runtime(common);
-              RunOptions o;
-              o.input = flags->input;
-              o.input_format = input_format(common);
-              o.compute = compute_options(common, runtime);
-              o.verify = true;
-              o.verify_memory = common.verify_memory;
-              o.verify_sources = flags->sources;
-              o.verify_seed = flags->seed;
-              const RunSummary s = run_graph(o);
-              if (flags->json) {
-                std::fputs(summary_json(s).c_str(), stdout);  // the verdict is in it
-              } else {
-                if (!common.quiet) std::fputs(summary_text(s).c_str(), stderr);
-                std::printf("%s\n", s.verify->match ? "MATCH" : "MISMATCH");
-              }
-              return s.verify->match ? kExitOk : kExitMismatch;
-            } catch (const std::exception& e) {
-              return report_failure(e);
-            }
-          }};
+  return [flags, &common]() -> int {
+    LazyRuntime runtime(common);
+    RunOptions o;
+    o.input = flags->input;
+    o.input_format = input_format(common);
+    o.compute = compute_options(common, runtime);
+    o.verify = true;
+    o.verify_memory = verify_memory(common);
+    o.verify_sources = flags->sources;
+    o.verify_seed = flags->seed;
+    const RunSummary s = run_graph(o);
+    if (flags->json) {
+      std::fputs(summary_json(s).c_str(), stdout);  // the verdict is in it
+    } else {
+      if (!common.quiet) std::fputs(summary_text(s).c_str(), stderr);
+      std::printf("%s\n", std::string(verdict_name(s.verify->verdict())).c_str());
+    }
+    return verdict_status(s.verify->verdict());
+  };
 }
 
 }  // namespace closure::cli

@@ -6,6 +6,7 @@
 #include <bit>
 #include <random>
 #include <stdexcept>
+#include <system_error>
 #include <thread>
 
 #include "closure/util/cancel.hpp"
@@ -210,7 +211,13 @@ void host_multiply_or(BitMatrix& c, const BitMatrix& a, const BitMatrix& b) {
     }
   };
   std::vector<std::thread> pool;
-  for (size_t t = 1; t < threads; ++t) pool.emplace_back(work, t);
+  for (size_t t = 1; t < threads; ++t) {
+    try {
+      pool.emplace_back(work, t);
+    } catch (const std::system_error&) {  // no thread to be had (ulimit -v, -u): run it here
+      work(t);
+    }
+  }
   work(0);
   for (auto& th : pool) th.join();
   if (stop.load()) throw Cancelled();

@@ -9,6 +9,7 @@
 #include <cstdio>
 
 #include "closure/algorithms/host_closure.hpp"
+#include "closure/algorithms/memory_budget.hpp"
 #include "closure/algorithms/scc.hpp"
 #include "closure/algorithms/square.hpp"
 #include "closure/kernels/tuning.hpp"
@@ -46,9 +47,24 @@ DenseFootprint dense_footprint(size_t n, Method m, const BooleanParams& p, const
           matrix};
 }
 
+// What a method may use on the host: the caller's limit, else what is left to this
+// process (free memory, cgroup, ulimit -v), with a tenth kept for everything else.
+double host_limit(const ComputeOptions& o) {
+  return o.host_memory_limit ? double(o.host_memory_limit)
+                             : 0.9 * double(std::min(available_host_memory(),
+                                                     size_t(0.8 * double(host_physical_memory()))));
+}
+
+// Bytes the sparse method holds besides its reach rows, for n vertices and m edges (every
+// component counted as a vertex): SCC arrays and Tarjan's stacks (~30n), the
+// condensation's CSR (8n + 8m while deduplicating), the rows' headers and the threaded
+// path's dependency arrays (~41n + 4m), the Closure's member lists (8n).
+double sparse_fixed_bytes(size_t n, size_t m) {
+  return 88.0 * double(n) + 12.0 * double(m);
+}
+
 void check_fits(const DenseFootprint& f, const ComputeOptions& o, size_t n, Method m) {
-  const double host_limit =
-      o.host_memory_limit ? double(o.host_memory_limit) : 0.8 * double(host_physical_memory());
+  const double host_limit = closure::host_limit(o);
   const std::string what = std::string(method_name(m)) + " on " + std::to_string(n) + " vertices";
   if (f.host_bytes > host_limit)
     throw OutOfMemoryError(what + " needs about " + format_bytes(f.host_bytes) +
@@ -88,12 +104,21 @@ void fill_from_stats(ComputeReport& report, const DenseStats& stats) {
 
 }  // namespace
 
+constexpr Method kMethods[] = {Method::kAuto, Method::kSparse, Method::kRecursive,
+                               Method::kCondense, Method::kSquare};
+
+std::vector<std::string> method_names() {
+  std::vector<std::string> out;
+  for (Method m : kMethods) out.emplace_back(method_name(m));
+  return out;
+}
+
 Method parse_method(std::string_view name) {
-  for (Method m :
-       {Method::kAuto, Method::kSquare, Method::kCondense, Method::kRecursive, Method::kSparse})
+  for (Method m : kMethods)
     if (method_name(m) == name) return m;
-  throw std::invalid_argument("unknown method '" + std::string(name) +
-                              "' (auto, square, condense, recursive, sparse)");
+  std::string names;
+  for (const auto& n : method_names()) names += (names.empty() ? "" : ", ") + n;
+  throw UsageError("unknown method '" + std::string(name) + "' (" + names + ")");
 }
 
 std::string_view method_name(Method m) {
@@ -150,8 +175,20 @@ Closure compute_closure(const Graph& g, const ComputeOptions& o, ComputeReport* 
 
   if (method == Method::kSparse) {
     // The propagation condenses on its own, into bare CSR arrays (no Graph re-sort).
+    // The fixed part is known before anything is allocated; the reach rows are charged to
+    // the rest of the budget as they are made, so an over-large closure is refused with
+    // its size named instead of ending in std::bad_alloc or the OOM killer.
+    const double limit = host_limit(o), fixed = sparse_fixed_bytes(n, g.edge_count());
+    const std::string what = "sparse on " + std::to_string(n) + " vertices";
+    if (fixed > limit)
+      throw OutOfMemoryError(what + " needs about " + format_bytes(fixed) +
+                             " of host memory before its closure rows; " + format_bytes(limit) +
+                             " is available");
+    MemoryBudget budget(size_t(limit), size_t(fixed), what);
+    SparseOptions sparse;
+    sparse.budget = &budget;
     auto t0 = std::chrono::steady_clock::now();
-    Closure result = closure_sparse(g);
+    Closure result = closure_sparse(g, sparse);
     report.compute_s = seconds_since(t0);
     report.components = result.component_count();
     bool cyclic = false;
@@ -166,7 +203,14 @@ Closure compute_closure(const Graph& g, const ComputeOptions& o, ComputeReport* 
   BooleanParams params =
       o.params ? *o.params : (runtime ? tuned_boolean_params(runtime->device()) : BooleanParams{});
   if (!o.params_override.empty()) params = parse_boolean_params(o.params_override, params);
-  if (runtime) params.validate(runtime->device());
+  if (runtime) {
+    // Parameters the device cannot run are the device's limit, not a bug or a usage error.
+    try {
+      params.validate(runtime->device());
+    } catch (const std::invalid_argument& e) {
+      throw DeviceError(e.what());
+    }
+  }
   ComputeOptions with_device = o;
   with_device.runtime = runtime;
   Closure result;
@@ -177,7 +221,9 @@ Closure compute_closure(const Graph& g, const ComputeOptions& o, ComputeReport* 
     auto t0 = std::chrono::steady_clock::now();
     auto order = topological_order(g);
     report.dag = order.has_value();
-    report.components = n;
+    // The summary's components are strongly connected components whatever the method
+    // (square itself does not condense: its closure groups every vertex alone).
+    report.components = report.dag ? n : strongly_connected_components(g).component_count();
     report.condense_s = seconds_since(t0);
     check_fits(dense_footprint(n, method, params, runtime), with_device, n, method);
     std::vector<vertex_t> position(n);

@@ -6,8 +6,10 @@
 #include <optional>
 #include <string>
 #include <string_view>
+#include <vector>
 
 #include "closure/algorithms/closure.hpp"
+#include "closure/errors.hpp"
 #include "closure/graph/graph.hpp"
 #include "closure/kernels/boolean_params.hpp"
 #include "closure/ocl/runtime.hpp"
@@ -21,8 +23,10 @@ enum class Method {
   kRecursive,  // SCC condensation, then the blocked recursive closure of the DAG
   kSparse,     // SCC condensation, then propagation in reverse topological order (CPU)
 };
-Method parse_method(std::string_view name);  // throws std::invalid_argument listing names
+Method parse_method(std::string_view name);  // throws UsageError listing the names
 std::string_view method_name(Method m);
+// Every method's name, auto first: the one list the CLI, its help and validation use.
+std::vector<std::string> method_names();
 
 struct ComputeOptions {
   Method method = Method::kAuto;
@@ -49,9 +53,9 @@ struct ComputeReport {
 };
 
 // Thrown when a method cannot fit in memory; the message names the sizes.
-class OutOfMemoryError : public std::runtime_error {
+class OutOfMemoryError : public ResourceError {
  public:
-  using std::runtime_error::runtime_error;
+  using ResourceError::ResourceError;
 };
 
 Closure compute_closure(const Graph& g, const ComputeOptions& options,

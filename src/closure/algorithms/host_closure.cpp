@@ -5,10 +5,13 @@
 #include <atomic>
 #include <bit>
 #include <cstdlib>
+#include <exception>
 #include <limits>
 #include <memory>
+#include <mutex>
 #include <span>
 #include <stdexcept>
+#include <system_error>
 #include <thread>
 
 #include "closure/util/cancel.hpp"
@@ -42,10 +45,12 @@ struct RowStorage {
 
 class Pool {
  public:
+  explicit Pool(MemoryBudget* budget) : budget_(budget) {}
   word_t* take(size_t k) {
     if (k > cap_ - used_) {
       next_ = std::min(kMaxBlockWords, next_ * 2);
       const size_t size = std::max(next_, k);
+      if (budget_) budget_->charge(size * sizeof(word_t));  // refuses before allocating
       blocks_.push_back(allocate_block(size));
       cur_ = blocks_.back().get();
       cap_ = size;
@@ -58,6 +63,7 @@ class Pool {
   std::vector<Block>& blocks() { return blocks_; }
 
  private:
+  MemoryBudget* budget_;
   std::vector<Block> blocks_;
   word_t* cur_ = nullptr;
   size_t used_ = 0, cap_ = 0, next_ = kFirstBlockWords / 2;
@@ -116,8 +122,12 @@ struct DagView {
 // cleared after each row, so a row costs what it touches, not C/32) and a word pool.
 class Propagator {
  public:
-  Propagator(const DagView& dag, std::vector<RaggedRow>& rows)
-      : dag_(dag), rows_(rows), n_(dag.size()), scratch_(ceil_div(n_, kWordBits) + 1, 0) {}
+  Propagator(const DagView& dag, std::vector<RaggedRow>& rows, MemoryBudget* budget)
+      : dag_(dag),
+        rows_(rows),
+        n_(dag.size()),
+        scratch_(ceil_div(n_, kWordBits) + 1, 0),
+        pool_(budget) {}
 
   void row(vertex_t c) {
     word_t* __restrict s = scratch_.data();
@@ -244,7 +254,7 @@ unsigned choose_threads(const DagView& dag, unsigned requested) {
   return unsigned(std::min<size_t>(requested, std::max<size_t>(n, 1)));
 }
 
-RaggedReach propagate(const DagView& dag, unsigned requested_threads) {
+RaggedReach propagate(const DagView& dag, unsigned requested_threads, MemoryBudget* budget) {
   const size_t n = dag.size();
   std::vector<RaggedRow> rows(n);
   auto storage = std::make_shared<RowStorage>();
@@ -254,7 +264,7 @@ RaggedReach propagate(const DagView& dag, unsigned requested_threads) {
   const CancelToken* cancel = current_cancel_token();
 
   if (threads <= 1) {
-    Propagator p(dag, rows);
+    Propagator p(dag, rows, budget);
     for (size_t c = n; c-- > 0;) {
       if (c % 64 == 0) throw_if_cancelled(cancel);
       p.row(vertex_t(c));
@@ -293,25 +303,28 @@ RaggedReach propagate(const DagView& dag, unsigned requested_threads) {
     if (dag.successors(c).empty()) push(vertex_t(c));
 
   std::vector<std::unique_ptr<Propagator>> workers;
-  for (unsigned t = 0; t < threads; ++t) workers.push_back(std::make_unique<Propagator>(dag, rows));
+  for (unsigned t = 0; t < threads; ++t)
+    workers.push_back(std::make_unique<Propagator>(dag, rows, budget));
   constexpr vertex_t kNoVertex = std::numeric_limits<vertex_t>::max();
-  // On cancellation every worker leaves at its next row or spin; rows left pending are
-  // never read (the caller throws).
-  std::atomic<bool> stop{false};
-  auto work = [&](Propagator& p) {
+  // A worker that fails (a refused or failed allocation, or Cancelled: each polls the
+  // caller's token before a row) records the first exception and stops the others; the
+  // caller rethrows it after joining, so no exception ever leaves a thread (which would
+  // be std::terminate).
+  std::atomic<bool> failed{false};
+  std::exception_ptr failure;
+  std::mutex failure_mutex;
+  auto work_unguarded = [&](Propagator& p) {
     for (;;) {
+      if (failed.load(std::memory_order_relaxed)) return;
       const size_t i = head.fetch_add(1, std::memory_order_relaxed);
       if (i >= n) return;
       for (unsigned spins = 0; !published[i].load(std::memory_order_acquire); ++spins) {
-        if (done.load(std::memory_order_acquire) == n) return;
-        if (stop.load(std::memory_order_relaxed)) return;
+        if (done.load(std::memory_order_acquire) == n || failed.load(std::memory_order_relaxed))
+          return;
         if (spins > 64) std::this_thread::yield();
       }
       for (vertex_t c = slots[i]; c != kNoVertex;) {
-        if (is_cancelled(cancel)) {
-          stop.store(true, std::memory_order_relaxed);
-          return;
-        }
+        throw_if_cancelled(cancel);
         p.row(c);
         vertex_t next = kNoVertex;
         for (uint64_t k = pred_start[c]; k < pred_start[c + 1]; ++k)
@@ -326,11 +339,26 @@ RaggedReach propagate(const DagView& dag, unsigned requested_threads) {
       }
     }
   };
+  auto work = [&](Propagator& p) {
+    try {
+      work_unguarded(p);
+    } catch (...) {
+      std::lock_guard lock(failure_mutex);
+      if (!failure) failure = std::current_exception();
+      failed.store(true, std::memory_order_relaxed);
+    }
+  };
   std::vector<std::thread> pool;
-  for (unsigned t = 1; t < threads; ++t) pool.emplace_back(work, std::ref(*workers[t]));
+  for (unsigned t = 1; t < threads; ++t) {
+    try {
+      pool.emplace_back(work, std::ref(*workers[t]));
+    } catch (const std::system_error&) {
+      break;  // no more threads to be had (ulimit -v, -u): the ones running share the work
+    }
+  }
   work(*workers[0]);
   for (auto& t : pool) t.join();
-  if (stop.load()) throw Cancelled();
+  if (failure) std::rethrow_exception(failure);
   for (auto& w : workers)
     for (auto& b : w->pool().blocks()) storage->blocks.push_back(std::move(b));
   return {std::move(rows), std::move(storage)};
@@ -346,7 +374,7 @@ Closure closure_sparse(const Condensation& condensation, const SparseOptions& op
     for (vertex_t d : dag.successors(c))
       if (d <= c)
         throw std::invalid_argument("closure_sparse: condensation ids are not topological");
-  RaggedReach reach = propagate({dag.offsets(), dag.targets()}, options.threads);
+  RaggedReach reach = propagate({dag.offsets(), dag.targets()}, options.threads, options.budget);
   return Closure::from_ragged(condensation.scc.component_of, condensation.scc.cyclic,
                               std::move(reach));
 }
@@ -354,7 +382,7 @@ Closure closure_sparse(const Condensation& condensation, const SparseOptions& op
 Closure closure_sparse(const Graph& g, const SparseOptions& options) {
   SccResult scc = strongly_connected_components(g);
   const CsrDag dag = condensation_csr(g, scc);
-  RaggedReach reach = propagate({dag.offsets, dag.targets}, options.threads);
+  RaggedReach reach = propagate({dag.offsets, dag.targets}, options.threads, options.budget);
   return Closure::from_ragged(std::move(scc.component_of), std::move(scc.cyclic), std::move(reach));
 }
 

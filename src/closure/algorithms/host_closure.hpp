@@ -5,6 +5,7 @@
 #include <cstdint>
 
 #include "closure/algorithms/closure.hpp"
+#include "closure/algorithms/memory_budget.hpp"
 #include "closure/algorithms/scc.hpp"
 #include "closure/bitmatrix.hpp"
 #include "closure/graph/graph.hpp"
@@ -18,6 +19,9 @@ struct SparseOptions {
   // edges are skipped and per-edge bookkeeping would dominate); one thread otherwise.
   // Every thread count gives the same closure.
   unsigned threads = 0;
+  // Row words are charged to it before each block is allocated (OutOfMemoryError when
+  // the budget would be exceeded); null: unlimited.
+  MemoryBudget* budget = nullptr;
 };
 
 // Sparse propagation on the condensation, components in reverse topological order:

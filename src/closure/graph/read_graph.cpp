@@ -208,6 +208,13 @@ InputFormat parse_input_format(std::string_view name) {
                               "' (expected auto, edges, gra, dimacs, mtx, dot or adjlist)");
 }
 
+std::vector<std::string> input_format_names() {
+  std::vector<std::string> out;
+  for (const auto& f : kFormatNames)
+    if (f.name == format_name(f.format)) out.emplace_back(f.name);
+  return out;
+}
+
 std::string_view format_name(InputFormat format) {
   for (const auto& f : kFormatNames)
     if (f.format == format) return f.name;

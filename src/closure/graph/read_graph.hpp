@@ -5,6 +5,7 @@
 #include <cstddef>
 #include <string>
 #include <string_view>
+#include <vector>
 
 #include "closure/graph/graph.hpp"
 #include "closure/graph/input_error.hpp"
@@ -18,6 +19,8 @@ enum class InputFormat { kAuto, kEdgeList, kGra, kDimacs, kMatrixMarket, kDot, k
 // "adjacency-list"). adjlist is never detected: only named. Throws
 // std::invalid_argument listing the valid names.
 InputFormat parse_input_format(std::string_view name);
+// The canonical names, "auto" first: what help texts and validation list.
+std::vector<std::string> input_format_names();
 // The canonical name parse_input_format accepts ("edges", "gra", ...).
 std::string_view format_name(InputFormat format);
 // The format a file is in: its extension first (a trailing .gz is looked through), then its

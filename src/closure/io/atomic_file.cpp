@@ -1,20 +1,26 @@
-// Temporary-file-and-rename output.
+// Output targets: streams written directly, regular files through a temporary + rename.
 #include "closure/io/atomic_file.hpp"
 
+#include <fcntl.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include <atomic>
 #include <cerrno>
+#include <climits>
 #include <csignal>
+#include <cstdio>
+#include <cstdlib>
 #include <cstring>
-#include <stdexcept>
+#include <fstream>
+#include <random>
 
 namespace closure {
 namespace {
 
-// Temporary files still open, so that Ctrl-C or a kill removes them too (destructors do
-// not run then). Fixed slots, because the signal handler may only read and unlink: a slot
-// is claimed, then its path written, then marked ready; the handler reads ready ones.
+// Temporaries with a name (the mkstemp fallback only) still open, so that Ctrl-C or a kill
+// removes them too (destructors do not run then). Fixed slots, because the signal handler
+// may only read and unlink: a slot is claimed, its path written, then marked ready.
 constexpr int kSlots = 64;
 constexpr size_t kPathMax = 4096;
 char g_paths[kSlots][kPathMax];
@@ -64,40 +70,149 @@ void unregister_temporary(int slot) {
   g_claimed[slot].store(false, std::memory_order_release);
 }
 
+ResourceError io_error(const std::string& what, const std::string& path, int err = errno) {
+  return ResourceError(what + " " + path + ": " + std::strerror(err));
+}
+
+std::string folder_of(const std::string& path) {
+  const auto slash = path.find_last_of('/');
+  if (slash == std::string::npos) return ".";
+  if (slash == 0) return "/";
+  return path.substr(0, slash);
+}
+
+std::string base_of(const std::string& path) {
+  const auto slash = path.find_last_of('/');
+  return slash == std::string::npos ? path : path.substr(slash + 1);
+}
+
+// A name nobody can guess, for the moment between linkat and rename.
+std::string random_suffix() {
+  static std::atomic<uint64_t> counter{0};
+  std::random_device rd;
+  const uint64_t x = (uint64_t(rd()) << 32 ^ rd()) + counter.fetch_add(1);
+  char buf[24];
+  std::snprintf(buf, sizeof buf, "%016llx", static_cast<unsigned long long>(x));
+  return buf;
+}
+
+// The process's umask without changing it (umask(2) would race with other threads):
+// Linux reports it in /proc/self/status; 022 where it does not.
+mode_t current_umask() {
+  std::ifstream status("/proc/self/status");
+  for (std::string line; std::getline(status, line);)
+    if (line.rfind("Umask:", 0) == 0) return mode_t(std::strtoul(line.c_str() + 6, nullptr, 8));
+  return 022;
+}
+
+constexpr size_t kBufferBytes = size_t{1} << 20;
+
 }  // namespace
 
-static std::runtime_error io_error(const std::string& what, const std::string& path) {
-  return std::runtime_error(what + " " + path + ": " + std::strerror(errno));
+OutputTarget classify_output(const std::string& path) {
+  if (path.empty()) throw UsageError("the output path is empty (use - for standard output)");
+  if (path == "-") return {true, path};
+  struct stat st {};
+  if (::stat(path.c_str(), &st) != 0) {
+    struct stat link {};
+    if (::lstat(path.c_str(), &link) == 0 && S_ISLNK(link.st_mode))
+      throw UsageError("output " + path +
+                       " is a symbolic link to nothing; remove it or name "
+                       "the file itself");
+    return {false, path};  // a new file (a missing folder fails when it is created)
+  }
+  if (S_ISDIR(st.st_mode)) throw UsageError("output " + path + " is a folder");
+  if (!S_ISREG(st.st_mode)) return {true, path};
+  if (st.st_nlink > 1)
+    throw UsageError("output " + path + " has " + std::to_string(st.st_nlink) +
+                     " hard links; replacing it would break them and writing it in place "
+                     "would not be atomic: remove it first or write elsewhere");
+  char real[PATH_MAX];
+  if (!::realpath(path.c_str(), real)) throw io_error("cannot resolve", path);
+  return {false, real};
+}
+
+void refuse_output_onto_input(const std::string& input, const std::string& output) {
+  if (input.empty() || output.empty() || input == "-" || output == "-") return;
+  struct stat a {
+  }, b{};
+  if (::stat(input.c_str(), &a) != 0 || ::stat(output.c_str(), &b) != 0) return;
+  if (!S_ISREG(a.st_mode)) return;  // a pipe read and written is the caller's business
+  if (a.st_dev == b.st_dev && a.st_ino == b.st_ino)
+    throw UsageError("output " + output + " is the input " + input +
+                     "; writing the closure would replace the graph (choose another -o)");
 }
 
 AtomicFile::AtomicFile(std::string path) : path_(std::move(path)) {
+  const OutputTarget target = classify_output(path_);
+  stream_ = target.stream;
+  target_ = target.path;
   if (path_ == "-") {
-    file_ = stdout;
-    return;
+    fd_ = STDOUT_FILENO;
+  } else if (stream_) {
+    fd_ = ::open(path_.c_str(), O_WRONLY | O_NOCTTY | O_CLOEXEC);
+    if (fd_ < 0) throw io_error("cannot open", path_);
+    owns_fd_ = true;
+  } else {
+    struct stat st {};
+    if (::stat(target_.c_str(), &st) == 0) {
+      replace_existing_ = true;
+      mode_ = st.st_mode & 07777;
+      uid_ = st.st_uid;
+      gid_ = st.st_gid;
+    }
+    const std::string folder = folder_of(target_);
+#ifdef O_TMPFILE
+    fd_ = ::open(folder.c_str(), O_TMPFILE | O_WRONLY | O_CLOEXEC, 0666);
+    anonymous_ = fd_ >= 0;
+#endif
+    if (fd_ < 0) {
+      // No O_TMPFILE here (an old kernel, or a file system without it): a named temporary,
+      // O_EXCL with a random name (mkstemp), removed on failure and on SIGINT/TERM/HUP.
+      tmp_name_ = folder + "/." + base_of(target_) + ".tmp-XXXXXX";
+      fd_ = ::mkstemp(tmp_name_.data());
+      if (fd_ < 0) throw io_error("cannot create a temporary file in", folder);
+      ::fchmod(fd_, 0666 & ~current_umask());  // mkstemp makes 0600; a new file gets 0666-umask
+      slot_ = register_temporary(tmp_name_);
+    }
+    owns_fd_ = true;
   }
-  // Appended piecewise: GCC 12 warns (-Wrestrict, a false positive) on a + b + c here.
-  // Unique per process and object: two writers of one path never share a temporary.
-  static std::atomic<unsigned> counter{0};
-  tmp_ = path_;
-  tmp_ += ".tmp-";
-  tmp_ += std::to_string(::getpid());
-  tmp_ += '-';
-  tmp_ += std::to_string(counter++);
-  file_ = std::fopen(tmp_.c_str(), "wb");
-  if (!file_) throw io_error("cannot create", tmp_);
-  slot_ = register_temporary(tmp_);
-  std::setvbuf(file_, nullptr, _IOFBF, 1 << 20);
+  buffer_.reserve(kBufferBytes);
 }
 
 AtomicFile::~AtomicFile() {
-  if (file_ && file_ != stdout) std::fclose(file_);
-  if (!committed_ && !tmp_.empty()) std::remove(tmp_.c_str());
+  if (owns_fd_ && fd_ >= 0) ::close(fd_);
+  if (!committed_ && !tmp_name_.empty()) ::unlink(tmp_name_.c_str());
   unregister_temporary(slot_);
 }
 
+void AtomicFile::write_all(const char* data, size_t size) {
+  while (size > 0) {
+    const ssize_t n = ::write(fd_, data, size);
+    if (n < 0) {
+      if (errno == EINTR) continue;
+      if (errno == EPIPE) throw OutputClosedError("the reader of " + path_ + " has gone");
+      throw io_error("cannot write", path_);
+    }
+    data += n;
+    size -= size_t(n);
+    written_ += uint64_t(n);
+  }
+}
+
+void AtomicFile::flush_buffer() {
+  write_all(buffer_.data(), buffer_.size());
+  buffer_.clear();
+}
+
 void AtomicFile::write(const void* data, size_t size) {
-  if (size && std::fwrite(data, 1, size, file_) != size)
-    throw io_error("cannot write", tmp_.empty() ? path_ : tmp_);
+  const char* p = static_cast<const char*>(data);
+  if (buffer_.size() + size > kBufferBytes) flush_buffer();
+  if (size >= kBufferBytes) {
+    write_all(p, size);
+  } else {
+    buffer_.insert(buffer_.end(), p, p + size);
+  }
 }
 
 void AtomicFile::write(std::string_view bytes) {
@@ -105,20 +220,44 @@ void AtomicFile::write(std::string_view bytes) {
 }
 
 void AtomicFile::commit() {
-  if (std::fflush(file_) != 0) throw io_error("cannot write", tmp_.empty() ? path_ : tmp_);
-  if (file_ == stdout) {
+  flush_buffer();
+  if (stream_) {
     committed_ = true;
     return;
   }
-  const bool write_failed = std::ferror(file_) != 0;
-  const bool close_failed = std::fclose(file_) != 0;  // closed either way: no leaked handle
-  const bool failed = write_failed || close_failed;
-  file_ = nullptr;
-  if (failed) throw io_error("cannot write", tmp_);
-  if (std::rename(tmp_.c_str(), path_.c_str()) != 0) throw io_error("cannot rename into", path_);
+  if (::fsync(fd_) != 0) throw io_error("cannot write", path_);
+  if (replace_existing_) {
+    // Keep the replaced file's owner (allowed for root, or a group we belong to) and mode.
+    if (::fchown(fd_, uid_, gid_) != 0 && ::fchown(fd_, uid_t(-1), gid_) != 0) {
+      // Not ours to give away: the new file is the writer's, as with any editor's save.
+    }
+    if (::fchmod(fd_, mode_t(mode_)) != 0) throw io_error("cannot set the mode of", path_);
+  }
+  if (anonymous_) {
+    // Give the nameless file an unguessable name beside the target, then rename it over.
+    tmp_name_ = folder_of(target_) + "/." + base_of(target_) + ".tmp-" + random_suffix();
+    const std::string self = "/proc/self/fd/" + std::to_string(fd_);
+    if (::linkat(AT_FDCWD, self.c_str(), AT_FDCWD, tmp_name_.c_str(), AT_SYMLINK_FOLLOW) != 0) {
+      const int err = errno;
+      tmp_name_.clear();
+      throw io_error("cannot link the output into", folder_of(target_), err);
+    }
+  }
+  const int fd = fd_;
+  fd_ = -1;
+  if (::close(fd) != 0) throw io_error("cannot write", path_);
+  if (::rename(tmp_name_.c_str(), target_.c_str()) != 0)
+    throw io_error("cannot rename into", path_);
   committed_ = true;
+  tmp_name_.clear();
   unregister_temporary(slot_);
   slot_ = -1;
+  // The rename itself is durable once the folder is synced.
+  const int dir = ::open(folder_of(target_).c_str(), O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+  if (dir >= 0) {
+    ::fsync(dir);
+    ::close(dir);
+  }
 }
 
 }  // namespace closure

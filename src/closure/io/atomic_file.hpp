@@ -1,31 +1,82 @@
-// AtomicFile: output written to a temporary file beside the target and renamed into
-// place on commit(), so an interrupted or failed run never leaves a truncated file; on
-// SIGINT, SIGTERM or SIGHUP the temporary files are removed before the process dies.
+// AtomicFile: where an output goes, and how it gets there without destroying anything.
+//
+// - "-" is standard output, written as a stream.
+// - An existing target that is not a regular file (a FIFO, a pipe such as /dev/fd/63
+//   from `-o >(gzip > x.gz)`, a character device such as /dev/null, a socket) is opened
+//   and written as a stream: it is never replaced, and never "committed" by a rename.
+// - A regular file, or a path that does not exist yet, gets a temporary in the target's
+//   folder, is fsync'ed and renamed over the target on commit(). The temporary is an
+//   O_TMPFILE (nameless: a SIGKILL leaves nothing behind) linked under an unpredictable
+//   name just before the rename; where O_TMPFILE is unsupported, mkstemp (O_EXCL, a
+//   random name) and removal on SIGINT/SIGTERM/SIGHUP. A failed or interrupted run never
+//   leaves a truncated target.
+// - A symbolic link at PATH is followed: its target's real path is replaced, the link
+//   stays (a dangling link is refused). A replaced file keeps its permission bits (a 0600
+//   file stays 0600) and, where allowed, its owner and group.
+// - A regular file with more than one hard link is refused (UsageError): replacing it
+//   would break the links, and writing it in place could leave it half-written.
 #pragma once
 
-#include <cstdio>
+#include <cstdint>
+#include <stdexcept>
 #include <string>
 #include <string_view>
+#include <vector>
+
+#include "closure/errors.hpp"
 
 namespace closure {
 
+// Thrown when the reader of a stream output went away (EPIPE, e.g. `closure G -o - | head`).
+// The CLI stops quietly on it (exit 0), as common tools do.
+class OutputClosedError : public std::runtime_error {
+ public:
+  using std::runtime_error::runtime_error;
+};
+
+// What a path names as an output target.
+struct OutputTarget {
+  bool stream = false;  // stdout, FIFO, pipe, device: written directly, no size guard
+  std::string path;     // the path to write (symlinks resolved for regular files)
+};
+// Classifies `path` without opening it; throws UsageError for "" and for refused targets
+// (a dangling symlink, a hard-linked file, a folder).
+OutputTarget classify_output(const std::string& path);
+
+// Throws UsageError when `output` is the same file (device and inode) as `input`: the
+// closure would replace the graph it was computed from.
+void refuse_output_onto_input(const std::string& input, const std::string& output);
+
 class AtomicFile {
  public:
-  // "-" writes to standard output directly (nothing to rename).
   explicit AtomicFile(std::string path);
-  ~AtomicFile();  // removes the temporary file unless commit() succeeded
+  ~AtomicFile();  // an uncommitted temporary is discarded
   AtomicFile(const AtomicFile&) = delete;
   AtomicFile& operator=(const AtomicFile&) = delete;
 
   void write(std::string_view bytes);
   void write(const void* data, size_t size);
-  void commit();  // flushes, checks for write errors, renames; throws std::runtime_error
+  // Flushes and, for a regular file, fsyncs and renames into place. Throws ResourceError
+  // on any failure (OutputClosedError when a stream's reader has gone).
+  void commit();
+
+  bool is_stream() const { return stream_; }
+  uint64_t bytes_written() const { return written_ + buffer_.size(); }
 
  private:
-  std::string path_, tmp_;
-  std::FILE* file_ = nullptr;
-  bool committed_ = false;
-  int slot_ = -1;  // registration for removal on SIGINT/SIGTERM/SIGHUP
+  void flush_buffer();
+  void write_all(const char* data, size_t size);
+
+  std::string path_;      // as given
+  std::string target_;    // the file replaced on commit (symlinks resolved)
+  std::string tmp_name_;  // mkstemp fallback: the temporary's name
+  int fd_ = -1;
+  bool stream_ = false, owns_fd_ = false, anonymous_ = false, committed_ = false;
+  bool replace_existing_ = false;
+  unsigned mode_ = 0, uid_ = 0, gid_ = 0;  // of the replaced file
+  std::vector<char> buffer_;
+  uint64_t written_ = 0;
+  int slot_ = -1;  // registration for removal on SIGINT/SIGTERM/SIGHUP (mkstemp only)
 };
 
 }  // namespace closure

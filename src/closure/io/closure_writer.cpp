@@ -1,56 +1,105 @@
-// Closure output in four formats, streamed vertex by vertex through one buffer.
+// Closure output in four formats, streamed vertex by vertex through one buffer; and the
+// exact byte count of each, computed per component from label lengths.
 #include "closure/io/closure_writer.hpp"
 
+#include <algorithm>
 #include <charconv>
+#include <nlohmann/json.hpp>
 #include <stdexcept>
 
+#include "closure/errors.hpp"
 #include "closure/io/atomic_file.hpp"
-#include "closure/io/json.hpp"
+#include "closure/io/byte_sink.hpp"
 
 namespace closure {
 
+const std::vector<OutputFormatInfo>& output_formats() {
+  static const std::vector<OutputFormatInfo> table{
+      {OutputFormat::kEdges, "edges", "", ""},
+      {OutputFormat::kMatrixMarket, "matrix-market", "mtx", ".mtx"},
+      {OutputFormat::kJson, "json", "", ".json"},
+      {OutputFormat::kBinary, "binary", "bin", ".bin"},
+  };
+  return table;
+}
+
+std::vector<std::string> output_format_names() {
+  std::vector<std::string> out;
+  for (const auto& f : output_formats()) out.emplace_back(f.name);
+  return out;
+}
+
 OutputFormat parse_output_format(std::string_view name) {
-  if (name == "edges") return OutputFormat::kEdges;
-  if (name == "matrix-market" || name == "mtx") return OutputFormat::kMatrixMarket;
-  if (name == "json") return OutputFormat::kJson;
-  if (name == "binary") return OutputFormat::kBinary;
-  throw std::invalid_argument("unknown output format '" + std::string(name) +
-                              "' (edges, matrix-market, json, binary)");
+  std::string names;
+  for (const auto& f : output_formats()) {
+    if (name == f.name || (!f.alias.empty() && name == f.alias)) return f.format;
+    names += names.empty() ? "" : ", ";
+    names += f.name;
+  }
+  throw UsageError("unknown output format '" + std::string(name) + "' (" + names + ")");
 }
 
 std::string_view output_format_name(OutputFormat f) {
-  switch (f) {
-    case OutputFormat::kEdges:
-      return "edges";
-    case OutputFormat::kMatrixMarket:
-      return "matrix-market";
-    case OutputFormat::kJson:
-      return "json";
-    case OutputFormat::kBinary:
-      return "binary";
-  }
+  for (const auto& info : output_formats())
+    if (info.format == f) return info.name;
   return "?";
 }
 
-static std::vector<std::string> all_labels(const Graph& g) {
-  std::vector<std::string> out(g.vertex_count());
-  for (vertex_t v = 0; v < g.vertex_count(); ++v) out[v] = g.label(v);
-  return out;
+static bool ends_with(std::string_view s, std::string_view suffix) {
+  return s.size() >= suffix.size() && s.substr(s.size() - suffix.size()) == suffix;
+}
+
+OutputSpec output_spec(const std::string& path, std::optional<OutputFormat> requested) {
+  OutputSpec spec;
+  std::string_view name = path;
+  const auto slash = name.find_last_of('/');
+  if (slash != std::string_view::npos) name = name.substr(slash + 1);
+  if (path != "-" && ends_with(name, ".gz")) {
+    spec.gzip = true;
+    name.remove_suffix(3);
+  }
+  std::optional<OutputFormat> implied;
+  if (path != "-")
+    for (const auto& f : output_formats())
+      if (!f.extension.empty() && ends_with(name, f.extension)) implied = f.format;
+  if (requested && implied && *requested != *implied)
+    throw UsageError("--output-format " + std::string(output_format_name(*requested)) +
+                     " conflicts with the extension of " + path + ", which means " +
+                     std::string(output_format_name(*implied)));
+  spec.format = requested ? *requested : implied ? *implied : OutputFormat::kEdges;
+  return spec;
+}
+
+namespace {
+
+uint64_t words_per_row(size_t n) {
+  return (n + 31) / 32;
+}
+
+uint64_t digits(uint64_t v) {
+  uint64_t d = 1;
+  while (v >= 10) v /= 10, ++d;
+  return d;
 }
 
 // Labels as the text formats write them, so that they read back as the same labels
 // (docs/formats.md): in an edge list a label starting with '#' or '%' would read as a
 // comment, so it (and one starting with '\' followed by '#', '%' or '\') gets a leading '\';
 // in a Matrix Market "%label" line a line break would end the comment, so '\', CR and LF
-// are written as \\, \r and \n.
-static std::vector<std::string> written_labels(const Graph& g, OutputFormat f) {
+// are written as \\, \r and \n; JSON labels are JSON strings (UTF-8 only).
+std::vector<std::string> written_labels(const Graph& g, OutputFormat f) {
   std::vector<std::string> out = all_labels(g);
   for (std::string& label : out) {
     if (f == OutputFormat::kEdges) {
-      const bool escape =
-          !label.empty() && (label[0] == '#' || label[0] == '%' ||
-                             (label[0] == '\\' && label.size() > 1 &&
-                              (label[1] == '#' || label[1] == '%' || label[1] == '\\')));
+      // "u v" lines cannot carry a label with a blank in it (DOT allows "a b"): say so
+      // rather than write a file that reads back differently.
+      if (label.empty() || label.find_first_of(" \t\r\n") != std::string::npos)
+        throw std::runtime_error("vertex label '" + label +
+                                 "' contains whitespace, which an edge list cannot hold; use "
+                                 "--output-format json or matrix-market");
+      const bool escape = label[0] == '#' || label[0] == '%' ||
+                          (label[0] == '\\' && label.size() > 1 &&
+                           (label[1] == '#' || label[1] == '%' || label[1] == '\\'));
       if (escape) label.insert(label.begin(), '\\');
     } else if (f == OutputFormat::kMatrixMarket &&
                label.find_first_of("\\\r\n") != std::string::npos) {
@@ -58,32 +107,129 @@ static std::vector<std::string> written_labels(const Graph& g, OutputFormat f) {
       for (char c : label)
         e += c == '\n' ? "\\n" : c == '\r' ? "\\r" : c == '\\' ? "\\\\" : std::string(1, c);
       label = std::move(e);
+    } else if (f == OutputFormat::kJson) {
+      // JSON text is UTF-8: a label that is not cannot be written without changing it.
+      try {
+        label = nlohmann::json(label).dump();
+      } catch (const nlohmann::json::type_error&) {
+        throw std::runtime_error("vertex label '" + label +
+                                 "' is not UTF-8 and cannot be written as JSON; use "
+                                 "--output-format edges, matrix-market or binary");
+      }
     }
   }
   return out;
 }
 
-static uint64_t words_per_row(size_t n) {
-  return (n + 31) / 32;
+// Per-vertex byte weights of one format: what a vertex adds each time it appears as a
+// pair's target (w) and as a line's source.
+std::vector<uint64_t> target_weights(const Graph& g, OutputFormat f) {
+  std::vector<uint64_t> w(g.vertex_count(), 0);
+  if (f == OutputFormat::kEdges || f == OutputFormat::kJson) {
+    const auto labels = written_labels(g, f);
+    for (vertex_t v = 0; v < g.vertex_count(); ++v) w[v] = labels[v].size();
+  } else if (f == OutputFormat::kMatrixMarket) {
+    for (vertex_t v = 0; v < g.vertex_count(); ++v) w[v] = digits(uint64_t(v) + 1);
+  }
+  return w;
 }
 
-uint64_t estimate_output_bytes(const Graph& g, const Closure& c, OutputFormat f, bool reflexive) {
-  const size_t n = g.vertex_count();
-  uint64_t label_bytes = 0;
-  for (vertex_t v = 0; v < n; ++v) label_bytes += g.label(v).size();
-  const double avg = n ? double(label_bytes) / double(n) : 1;
-  const double pairs = double(c.pair_count(reflexive));
+// Over every pair (u,v) of the closure: the sum of w[u] (sources), of w[v] (targets),
+// the pair count, and per source u max(count(u) - 1, 0) (JSON's commas). One pass over
+// the components: the members of a component share their successors.
+struct PairSums {
+  uint64_t sources = 0, targets = 0, pairs = 0, commas = 0;
+};
+PairSums pair_sums(const Closure& c, const std::vector<uint64_t>& w, bool reflexive) {
+  const size_t k = c.component_count();
+  std::vector<uint64_t> weight(k, 0), size(k, 0);
+  for (vertex_t v = 0; v < c.vertex_count(); ++v) {
+    weight[c.component_of(v)] += w[v];
+    ++size[c.component_of(v)];
+  }
+  PairSums s;
+  std::vector<vertex_t> reached;
+  for (vertex_t comp = 0; comp < k; ++comp) {
+    if (size[comp] == 0) continue;
+    c.component_successors(comp, reached);  // comp itself included iff cyclic
+    uint64_t count = 0, reached_weight = 0;
+    for (vertex_t d : reached) count += size[d], reached_weight += weight[d];
+    if (reflexive && !c.component_cyclic(comp)) {  // acyclic: one vertex, plus (v,v)
+      count += size[comp];
+      reached_weight += weight[comp];
+    }
+    s.pairs += size[comp] * count;
+    s.sources += weight[comp] * count;
+    s.targets += size[comp] * reached_weight;
+    s.commas += size[comp] * (count > 0 ? count - 1 : 0);
+  }
+  return s;
+}
+
+uint64_t label_bytes(const Graph& g) {
+  uint64_t total = 0;
+  for (vertex_t v = 0; v < g.vertex_count(); ++v) total += g.label(v).size();
+  return total;
+}
+
+constexpr std::string_view kMtxBanner = "%%MatrixMarket matrix coordinate pattern general\n";
+constexpr std::string_view kMtxComment =
+    "% transitive closure written by closure; row/column i is the vertex labelled below\n";
+
+std::string json_prefix(const Graph& g, uint64_t pairs, bool reflexive) {
+  return "{\"vertices\":" + std::to_string(g.vertex_count()) +
+         ",\"pairs\":" + std::to_string(pairs) +
+         (reflexive ? ",\"reflexive\":true" : ",\"reflexive\":false") + ",\"successors\":{";
+}
+constexpr std::string_view kJsonSuffix = "\n}}\n";
+
+}  // namespace
+
+uint64_t output_bytes(const Graph& g, const Closure& c, OutputFormat f, bool reflexive) {
+  const uint64_t n = g.vertex_count();
+  if (f == OutputFormat::kBinary)
+    return sizeof kBinaryMagic + 16 + n * words_per_row(n) * 4 + n * 4 + label_bytes(g);
+  const std::vector<uint64_t> w = target_weights(g, f);
+  const PairSums s = pair_sums(c, w, reflexive);
+  switch (f) {
+    case OutputFormat::kEdges:  // "u v\n"
+      return s.sources + s.targets + 2 * s.pairs;
+    case OutputFormat::kMatrixMarket: {  // "%label i label\n" per vertex, "u v\n" per pair
+      uint64_t header = kMtxBanner.size() + kMtxComment.size();
+      const auto labels = written_labels(g, f);
+      for (vertex_t v = 0; v < n; ++v) header += 7 + w[v] + 1 + labels[v].size() + 1;
+      header += 2 * digits(n) + digits(s.pairs) + 3;
+      return header + s.sources + s.targets + 2 * s.pairs;
+    }
+    case OutputFormat::kJson: {
+      // Per source: separator (1 for the first, else 2), "label", ":[", targets, commas, "]".
+      uint64_t per_source = n ? 2 * n - 1 : 0;
+      for (vertex_t v = 0; v < n; ++v) per_source += w[v] + 3;
+      return json_prefix(g, s.pairs, reflexive).size() + per_source + s.targets + s.commas +
+             kJsonSuffix.size();
+    }
+    case OutputFormat::kBinary:
+      break;
+  }
+  return 0;
+}
+
+uint64_t output_bytes_lower_bound(const Graph& g, const Closure& c, OutputFormat f,
+                                  bool reflexive) {
+  const uint64_t pairs = c.pair_count(reflexive);
+  uint64_t shortest = UINT64_MAX;
+  for (vertex_t v = 0; v < g.vertex_count(); ++v)
+    shortest = std::min<uint64_t>(shortest, g.label(v).size());
+  if (shortest == UINT64_MAX) shortest = 0;
   switch (f) {
     case OutputFormat::kEdges:
-      return uint64_t(pairs * (2 * avg + 2));
-    case OutputFormat::kMatrixMarket: {
-      const double digits = double(std::to_string(n).size());
-      return uint64_t(pairs * (2 * digits + 2) + double(n) * (avg + 16) + 100);
-    }
+      return pairs * (2 * shortest + 2);
+    case OutputFormat::kMatrixMarket:
+      return pairs * 4;
     case OutputFormat::kJson:
-      return uint64_t(pairs * (avg + 3) + double(n) * (avg + 8) + 100);
+      return pairs * (shortest + 3);
     case OutputFormat::kBinary:
-      return 24 + n * words_per_row(n) * 4 + n * 4 + label_bytes;
+      return output_bytes(g, c, f, reflexive);
   }
   return 0;
 }
@@ -103,10 +249,10 @@ class Tick {
   size_t n_;
 };
 
-// Appends to a buffer and hands it to the file in large pieces.
+// Appends to a buffer and hands it to the sink in large pieces.
 class Sink {
  public:
-  explicit Sink(AtomicFile& f) : file_(f) { buf_.reserve(kChunk + 4096); }
+  explicit Sink(ByteSink& out) : out_(out) { buf_.reserve(kChunk + 4096); }
   void put(std::string_view s) {
     buf_.append(s);
     if (buf_.size() >= kChunk) flush();
@@ -118,25 +264,18 @@ class Sink {
     buf_.append(tmp, end);
   }
   void flush() {
-    file_.write(buf_);
+    out_.write(buf_.data(), buf_.size());
     buf_.clear();
   }
 
  private:
   static constexpr size_t kChunk = 1 << 20;
-  AtomicFile& file_;
+  ByteSink& out_;
   std::string buf_;
 };
 
 void write_edges(Sink& out, const Graph& g, const Closure& c, bool reflexive, const Tick& tick) {
   const auto labels = written_labels(g, OutputFormat::kEdges);
-  // "u v" lines cannot carry a label with a blank in it (DOT allows "a b"): say so
-  // rather than write a file that reads back differently.
-  for (const auto& label : labels)
-    if (label.empty() || label.find_first_of(" \t\r\n") != std::string::npos)
-      throw std::runtime_error("vertex label '" + label +
-                               "' contains whitespace, which an edge list cannot hold; use "
-                               "--output-format json or matrix-market");
   std::vector<vertex_t> succ;
   for (vertex_t u = 0; u < g.vertex_count(); ++u) {
     tick(u);
@@ -153,8 +292,8 @@ void write_edges(Sink& out, const Graph& g, const Closure& c, bool reflexive, co
 void write_matrix_market(Sink& out, const Graph& g, const Closure& c, bool reflexive,
                          const Tick& tick) {
   const size_t n = g.vertex_count();
-  out.put("%%MatrixMarket matrix coordinate pattern general\n");
-  out.put("% transitive closure written by closure; row/column i is the vertex labelled below\n");
+  out.put(kMtxBanner);
+  out.put(kMtxComment);
   const auto labels = written_labels(g, OutputFormat::kMatrixMarket);
   for (vertex_t v = 0; v < n; ++v) {
     out.put("%label ");
@@ -183,15 +322,8 @@ void write_matrix_market(Sink& out, const Graph& g, const Closure& c, bool refle
 }
 
 void write_json(Sink& out, const Graph& g, const Closure& c, bool reflexive, const Tick& tick) {
-  const auto labels = all_labels(g);
-  std::vector<std::string> quoted(labels.size());
-  for (size_t v = 0; v < labels.size(); ++v) quoted[v] = json::quote(labels[v]);
-  out.put("{\"vertices\":");
-  out.put_number(g.vertex_count());
-  out.put(",\"pairs\":");
-  out.put_number(c.pair_count(reflexive));
-  out.put(reflexive ? ",\"reflexive\":true" : ",\"reflexive\":false");
-  out.put(",\"successors\":{");
+  const auto quoted = written_labels(g, OutputFormat::kJson);
+  out.put(json_prefix(g, c.pair_count(reflexive), reflexive));
   std::vector<vertex_t> succ;
   for (vertex_t u = 0; u < g.vertex_count(); ++u) {
     tick(u);
@@ -205,10 +337,10 @@ void write_json(Sink& out, const Graph& g, const Closure& c, bool reflexive, con
     }
     out.put(']');
   }
-  out.put("\n}}\n");
+  out.put(kJsonSuffix);
 }
 
-void write_binary(AtomicFile& file, const Graph& g, const Closure& c, bool reflexive,
+void write_binary(ByteSink& file, const Graph& g, const Closure& c, bool reflexive,
                   const Tick& tick) {
   const uint64_t n = g.vertex_count(), wpr = words_per_row(n);
   file.write(kBinaryMagic, sizeof kBinaryMagic);
@@ -227,27 +359,33 @@ void write_binary(AtomicFile& file, const Graph& g, const Closure& c, bool refle
     const std::string label = g.label(v);
     const uint32_t len = uint32_t(label.size());
     file.write(&len, sizeof len);
-    file.write(label);
+    file.write(label.data(), label.size());
   }
 }
 
 }  // namespace
 
-void write_closure(const std::string& path, const Graph& g, const Closure& c, OutputFormat f,
-                   bool reflexive, const WriteProgress& progress) {
+uint64_t write_closure(const std::string& path, const Graph& g, const Closure& c, OutputSpec spec,
+                       bool reflexive, const WriteProgress& progress) {
+  if (spec.format == OutputFormat::kEdges || spec.format == OutputFormat::kJson)
+    written_labels(g, spec.format);  // refuses unwritable labels before opening anything
   AtomicFile file(path);
+  const auto sink = make_sink(file, spec.gzip);
   const Tick tick(progress, g.vertex_count());
-  if (f == OutputFormat::kBinary) {
-    write_binary(file, g, c, reflexive, tick);
+  if (spec.format == OutputFormat::kBinary) {
+    write_binary(*sink, g, c, reflexive, tick);
   } else {
-    Sink sink(file);
-    if (f == OutputFormat::kEdges) write_edges(sink, g, c, reflexive, tick);
-    if (f == OutputFormat::kMatrixMarket) write_matrix_market(sink, g, c, reflexive, tick);
-    if (f == OutputFormat::kJson) write_json(sink, g, c, reflexive, tick);
-    sink.flush();
+    Sink text(*sink);
+    if (spec.format == OutputFormat::kEdges) write_edges(text, g, c, reflexive, tick);
+    if (spec.format == OutputFormat::kMatrixMarket)
+      write_matrix_market(text, g, c, reflexive, tick);
+    if (spec.format == OutputFormat::kJson) write_json(text, g, c, reflexive, tick);
+    text.flush();
   }
+  sink->finish();
   file.commit();
   if (progress) progress(1.0);
+  return file.bytes_written();
 }
 
 }  // namespace closure

@@ -3,8 +3,9 @@
 
 #include <chrono>
 #include <cstdio>
+#include <nlohmann/json.hpp>
 
-#include "closure/io/json.hpp"
+#include "closure/io/atomic_file.hpp"
 
 namespace closure {
 namespace {
@@ -18,6 +19,11 @@ double seconds_since(std::chrono::steady_clock::time_point t0) {
 ClosedGraph read_and_close(const RunOptions& o) {
   ClosedGraph out;
   RunSummary& s = out.summary;
+  if (!o.output.empty()) {  // refused targets fail before any work
+    classify_output(o.output);
+    refuse_output_onto_input(o.input, o.output);
+  }
+  if (o.progress) o.progress->phase("reading " + o.input);
   auto t0 = std::chrono::steady_clock::now();
   out.graph = read_graph(o.input, o.input_format);
   s.parse_s = seconds_since(t0);
@@ -27,6 +33,9 @@ ClosedGraph read_and_close(const RunOptions& o) {
   s.edges = out.graph.graph.edge_count();
 
   ComputeReport report;
+  if (o.progress)
+    o.progress->phase("computing the closure of " + std::to_string(s.vertices) + " vertices (" +
+                      std::string(method_name(o.compute.method)) + ")");
   out.closure = compute_closure(out.graph.graph, o.compute, &report);
   s.dag = report.dag;
   s.components = report.components;
@@ -49,22 +58,36 @@ RunSummary run_graph(const RunOptions& o) {
   const Graph& g = closed.graph.graph;
 
   if (o.verify) {
+    if (o.progress) o.progress->phase("verifying against Boost.Graph");
     auto t0 = std::chrono::steady_clock::now();
     const size_t budget = o.verify_memory ? o.verify_memory : host_physical_memory() / 4;
     s.verify = verify_against_boost(g, closed.closure, budget, o.verify_sources, o.verify_seed);
     s.verify_s = seconds_since(t0);
   }
   if (!o.output.empty()) {
-    s.output_bytes = estimate_output_bytes(g, closed.closure, o.output_format, o.reflexive);
-    if (s.output_bytes > o.output_limit && !o.force)
-      throw OutputTooLargeError(
-          "the closure would take about " + format_bytes(double(s.output_bytes)) + " as " +
-          std::string(output_format_name(o.output_format)) + ", more than the limit of " +
-          format_bytes(double(o.output_limit)) + "; pass --force to write it anyway");
+    const OutputSpec spec{o.output_format, o.output_gzip};
+    // The guard is for files: a pipe's reader decides itself how much it wants.
+    if (!o.force && !classify_output(o.output).stream) {
+      const std::string as = std::string(output_format_name(spec.format)) +
+                             (spec.gzip ? " (before gzip compression)" : "");
+      auto refuse = [&](const std::string& size) {
+        throw OutputTooLargeError("the closure would take " + size + " as " + as +
+                                  ", more than the limit of " + std::to_string(o.output_limit) +
+                                  " bytes; pass --force to write it anyway");
+      };
+      const uint64_t at_least =
+          output_bytes_lower_bound(g, closed.closure, spec.format, o.reflexive);
+      if (at_least > o.output_limit) refuse("at least " + std::to_string(at_least) + " bytes");
+      const uint64_t exact = output_bytes(g, closed.closure, spec.format, o.reflexive);
+      if (exact > o.output_limit) refuse(std::to_string(exact) + " bytes");
+    }
+    if (o.progress) o.progress->phase("writing " + o.output);
+    WriteProgress on_share = [&o](double share) {
+      if (o.progress) o.progress->share(share);
+      if (o.write_progress) o.write_progress(share);
+    };
     auto t0 = std::chrono::steady_clock::now();
-    constexpr uint64_t kProgressFrom = 50'000'000;  // smaller outputs take well under a second
-    write_closure(o.output, g, closed.closure, o.output_format, o.reflexive,
-                  s.output_bytes > kProgressFrom ? o.write_progress : WriteProgress{});
+    s.output_bytes = write_closure(o.output, g, closed.closure, spec, o.reflexive, on_share);
     s.write_s = seconds_since(t0);
     s.output = o.output;
   }
@@ -94,46 +117,53 @@ std::string summary_text(const RunSummary& s) {
       s.total_s());
   out += buf;
   if (!s.output.empty())
-    out += "output    " + s.output + " (" + format_bytes(double(s.output_bytes)) + " estimated)\n";
+    out += "output    " + s.output + " (" + std::to_string(s.output_bytes) + " bytes)\n";
   if (s.verify) {
     const VerifyReport& v = *s.verify;
-    out += std::string("verify    ") + (v.match ? "MATCH" : "MISMATCH") + " against Boost.Graph (" +
+    out += "verify    " + std::string(verdict_name(v.verdict())) + " against Boost.Graph (" +
            v.mode + ", " + std::to_string(v.expected_pairs) + " pairs expected, " +
            std::to_string(v.actual_pairs) + " found)\n";
+    if (v.inconclusive)
+      out += "          fewer than " + std::to_string(kMinSampledPairs) +
+             " pairs compared: too few to vouch for the closure (try more --verify-sources)\n";
+    if (!v.note.empty()) out += "          " + v.note + "\n";
     for (const auto& m : v.first_mismatches) out += "          " + m + "\n";
   }
   return out;
 }
 
 std::string summary_json(const RunSummary& s) {
-  json::Object o;
-  o.add("input", s.input).add("format", s.format).add("vertices", s.vertices).add("edges", s.edges);
-  o.add("dag", s.dag)
-      .add("components", s.components)
-      .add("pairs", s.pairs)
-      .add("reflexive", s.reflexive);
-  o.add("method", s.method).add("reason", s.reason).add("device", s.device).add("rounds", s.rounds);
-  json::Object t;
-  t.add("parse", s.parse_s)
-      .add("condense", s.condense_s)
-      .add("upload", s.upload_s)
-      .add("compute", s.compute_s);
-  t.add("download", s.download_s)
-      .add("write", s.write_s)
-      .add("verify", s.verify_s)
-      .add("total", s.total_s());
-  o.add("seconds", t);
-  if (!s.output.empty()) o.add("output", s.output).add("output_bytes", s.output_bytes);
-  if (s.verify) {
-    std::vector<json::Value> mism(s.verify->first_mismatches.begin(),
-                                  s.verify->first_mismatches.end());
-    json::Object v;
-    v.add("match", s.verify->match).add("mode", s.verify->mode);
-    v.add("expected_pairs", s.verify->expected_pairs).add("actual_pairs", s.verify->actual_pairs);
-    v.add("first_mismatches", json::array(mism));
-    o.add("verify", v);
+  // Keys in this order are the documented schema (docs/formats.md); labels and paths that
+  // are not UTF-8 get U+FFFD rather than making the summary unwritable.
+  nlohmann::ordered_json o;
+  o["input"] = s.input;
+  o["format"] = s.format;
+  o["vertices"] = s.vertices;
+  o["edges"] = s.edges;
+  o["dag"] = s.dag;
+  o["components"] = s.components;
+  o["pairs"] = s.pairs;
+  o["reflexive"] = s.reflexive;
+  o["method"] = s.method;
+  o["reason"] = s.reason;
+  o["device"] = s.device;
+  o["rounds"] = s.rounds;
+  o["seconds"] = {{"parse", s.parse_s},     {"condense", s.condense_s}, {"upload", s.upload_s},
+                  {"compute", s.compute_s}, {"download", s.download_s}, {"write", s.write_s},
+                  {"verify", s.verify_s},   {"total", s.total_s()}};
+  if (!s.output.empty()) {
+    o["output"] = s.output;
+    o["output_bytes"] = s.output_bytes;
   }
-  return o.str(2) + "\n";
+  if (s.verify) {
+    o["verify"] = {{"match", s.verify->match},
+                   {"verdict", verdict_name(s.verify->verdict())},
+                   {"mode", s.verify->mode},
+                   {"expected_pairs", s.verify->expected_pairs},
+                   {"actual_pairs", s.verify->actual_pairs},
+                   {"first_mismatches", s.verify->first_mismatches}};
+  }
+  return o.dump(2, ' ', false, nlohmann::ordered_json::error_handler_t::replace) + "\n";
 }
 
 }  // namespace closure

@@ -7,8 +7,10 @@
 
 #include "closure/algorithms/closure.hpp"
 #include "closure/algorithms/compute.hpp"
+#include "closure/errors.hpp"
 #include "closure/graph/read_graph.hpp"
 #include "closure/io/closure_writer.hpp"
+#include "closure/tool/progress.hpp"
 #include "closure/verify/boost_closure.hpp"
 
 namespace closure {
@@ -19,15 +21,18 @@ struct RunOptions {
   ComputeOptions compute;
   std::string output;  // empty: no closure file
   OutputFormat output_format = OutputFormat::kEdges;
+  bool output_gzip = false;  // compress the closure with gzip (the CLI sets it for *.gz)
   bool reflexive = false;
   bool force = false;                  // write outputs larger than output_limit
-  uint64_t output_limit = 1000000000;  // bytes
+  uint64_t output_limit = 1000000000;  // bytes before compression; files only, not streams
   bool verify = false;
   size_t verify_sources = 64;  // BFS sources when Boost's full closure does not fit
   uint64_t verify_seed = 1;
   size_t verify_memory = 0;  // Boost's budget; 0 = a quarter of physical memory
-  // Told the share written while a large output (over 50 MB) is written; may be empty.
+  // Told the share written while the output is written; may be empty.
   WriteProgress write_progress;
+  // Told the phases (reading, computing, verifying, writing) and their shares; may be null.
+  Progress* progress = nullptr;
 };
 
 struct RunSummary {
@@ -41,7 +46,7 @@ struct RunSummary {
   double parse_s = 0, condense_s = 0, upload_s = 0, compute_s = 0, download_s = 0, write_s = 0,
          verify_s = 0;
   std::string output;
-  uint64_t output_bytes = 0;
+  uint64_t output_bytes = 0;  // bytes written (after compression)
   std::optional<VerifyReport> verify;
   double total_s() const {
     return parse_s + condense_s + upload_s + compute_s + download_s + write_s + verify_s;
@@ -49,9 +54,9 @@ struct RunSummary {
 };
 
 // Thrown before writing an output larger than RunOptions::output_limit without force.
-class OutputTooLargeError : public std::runtime_error {
+class OutputTooLargeError : public ResourceError {
  public:
-  using std::runtime_error::runtime_error;
+  using ResourceError::ResourceError;
 };
 
 struct ClosedGraph {

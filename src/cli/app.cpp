@@ -1,0 +1,89 @@
+// The CLI11 app: the default subcommand `run` plus the others, each with the shared
+// option group; parsing, then the chosen command's runner under report_failure.
+#include <algorithm>
+#include <cstring>
+#include <string>
+#include <vector>
+
+#include "cli/commands.hpp"
+#include "closure/version.hpp"
+
+namespace closure::cli {
+namespace {
+
+constexpr const char* kDescription =
+    "closure: transitive closure and reachability on directed graphs, on any OpenCL device\n"
+    "(a GPU, or the CPU through PoCL) or on the host, checked against Boost.Graph.\n\n"
+    "  closure graph.txt                  closure summary (vertices, SCCs, pairs, method, times)\n"
+    "  closure graph.txt -o closure.txt   also write the closure in the input's labels\n"
+    "  closure query graph.txt u v        does u reach v?\n"
+    "  closure verify graph.txt           compare with Boost.Graph's transitive_closure\n"
+    "  closure batch dags/ --out results/ many files, one summary table\n\n"
+    "`closure FILE ...` is `closure run FILE ...`: run is the default subcommand.";
+
+// `closure FILE ...` means `closure run FILE ...`: the name is inserted unless the first
+// word that is not an option (or an option's value) already names a subcommand, or the
+// command line only asks for --help or --version.
+std::vector<std::string> with_default_subcommand(CLI::App& app, CLI::App& run, int argc,
+                                                 char** argv) {
+  std::vector<std::string> args(argv + 1, argv + argc);
+  bool other_options = args.empty();  // bare `closure`: run says "no graph given"
+  for (size_t i = 0; i < args.size(); ++i) {
+    const std::string& a = args[i];
+    if (a == "--") break;
+    if (a.size() > 1 && a[0] == '-') {
+      if (a != "-h" && a != "--help" && a != "--version") other_options = true;
+      // An option of run's that takes a value consumes the next word (unless --opt=value).
+      const CLI::Option* o = run.get_option_no_throw(a);
+      if (o && o->get_type_size() != 0 && a.find('=') == std::string::npos) ++i;
+      continue;
+    }
+    for (const CLI::App* sub : app.get_subcommands({}))
+      if (sub->check_name(a)) return args;
+    other_options = true;
+    break;
+  }
+  if (other_options) args.insert(args.begin(), "run");
+  return args;
+}
+
+}  // namespace
+
+int run_cli(int argc, char** argv) {
+  CLI::App app{kDescription};
+  app.footer(kExitStatusHelp);
+  app.set_version_flag("--version", std::string("closure ") + CLOSURE_VERSION);
+  app.require_subcommand(0, 1);
+  CommonOptions common;
+  CLI::App* run = nullptr;
+  std::vector<std::pair<CLI::App*, Runner>> runners;
+  auto add = [&](Runner (*add_command)(CLI::App&, CommonOptions&)) {
+    Runner r = add_command(app, common);
+    CLI::App* sub = app.get_subcommands({}).back();
+    add_common_options(*sub, common);
+    sub->footer(kExitStatusHelp);
+    runners.emplace_back(sub, std::move(r));
+    return sub;
+  };
+  run = add(add_run_command);
+  add(add_query_command);
+  add(add_verify_command);
+  add(add_batch_command);
+  add_devices_command(app);
+  add_bench_command(app);
+
+  std::vector<std::string> args = with_default_subcommand(app, *run, argc, argv);
+  std::reverse(args.begin(), args.end());  // CLI11 takes them last-first
+  try {
+    app.parse(args);
+  } catch (const CLI::ParseError& e) {
+    return app.exit(e) == 0 ? kExitOk : kExitUsage;
+  } catch (const std::exception& e) {
+    return report_failure(e);
+  }
+  for (auto& [sub, runner] : runners)
+    if (sub->parsed()) return guarded(runner);
+  return kExitOk;
+}
+
+}  // namespace closure::cli

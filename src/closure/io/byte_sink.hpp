@@ -1,0 +1,22 @@
+// Where a writer's bytes go: straight into an AtomicFile, or through zlib's gzip
+// compression first (an output path ending in .gz).
+#pragma once
+
+#include <cstddef>
+#include <memory>
+
+#include "closure/io/atomic_file.hpp"
+
+namespace closure {
+
+class ByteSink {
+ public:
+  virtual ~ByteSink() = default;
+  virtual void write(const void* data, size_t size) = 0;
+  virtual void finish() = 0;  // flushes what is buffered (for gzip: the trailer too)
+};
+
+// Plain when `gzip` is false; else a gzip member (RFC 1952) of the bytes written.
+std::unique_ptr<ByteSink> make_sink(AtomicFile& file, bool gzip);
+
+}  // namespace closure
