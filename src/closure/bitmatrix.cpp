@@ -2,11 +2,14 @@
 #include "closure/bitmatrix.hpp"
 
 #include <algorithm>
+#include <atomic>
 #include <bit>
 #include <random>
 #include <stdexcept>
 
 #include "closure/executor.hpp"
+
+#include "closure/util/cancel.hpp"
 
 namespace closure {
 
@@ -167,8 +170,11 @@ void host_multiply_or(BitMatrix& c, const BitMatrix& a, const BitMatrix& b) {
   const BitMatrix b_rows = b.repadded({}, WordOrder::kRowMajor);
   BitMatrix c_rows = c.repadded({}, WordOrder::kRowMajor);
   const size_t words = b_rows.words_per_row();
-  // Rows are independent: chunks of them run as tasks of the one executor.
+  // Rows are independent: chunks of them run as tasks of the one executor. A product of a
+  // large matrix takes minutes on the host, so each chunk polls the cancellation token.
+  const CancelToken* cancel = current_cancel_token();
   parallel_chunks(a_rows.rows(), 16, [&](size_t begin, size_t end) {
+    if (is_cancelled(cancel)) throw Cancelled();
     for (size_t i = begin; i < end; ++i) {
       word_t* out = c_rows.row_ptr(i);
       for_each_set_bit(a_rows.row_ptr(i), 0, a_rows.words_per_row(), [&](size_t k) {

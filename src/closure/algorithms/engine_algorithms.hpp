@@ -8,6 +8,7 @@
 #include <utility>
 
 #include "closure/bitmatrix.hpp"
+#include "closure/util/cancel.hpp"
 
 namespace closure {
 
@@ -25,6 +26,7 @@ int square_in_place(Engine& e, typename Engine::Matrix& r, bool upper) {
   typename Engine::Matrix next = e.zeros(e.rows(r), e.cols(r));
   int rounds = 0;
   for (int i = 0; i < max_squaring_rounds(e.rows(r)); ++i) {
+    check_cancelled();  // between products: each is one engine call
     e.copy(next, r);
     e.multiply_or(next, r, r, upper);
     ++rounds;
@@ -54,6 +56,7 @@ void recursive_in_place(Engine& e, typename Engine::Matrix& m, size_t s, size_t 
     stats.squaring_rounds += square_in_place(e, m, true);
     return;
   }
+  check_cancelled();
   const size_t mid = round_up(s / 2, tile);
   auto a = e.block(m, 0, 0, mid, mid);
   auto d = e.block(m, mid, mid, s - mid, s - mid);

@@ -1,0 +1,437 @@
+"""closure: transitive closure and reachability on directed graphs, from Python.
+
+The library behind the ``closure`` command-line tool, with conversions from and to
+networkx, scipy.sparse and NumPy::
+
+    import closure, networkx as nx
+    G = nx.gnp_random_graph(1000, 0.002, directed=True, seed=1)
+    c = closure.transitive_closure(G)
+    c.pair_count, c.reaches(0, 5), c.to_scipy(), c.to_networkx()
+
+The closure is strict, as networkx's ``transitive_closure(G, reflexive=False)``: (u, v)
+is in it iff a path of one or more edges leads from u to v, so (v, v) only when v lies on
+a cycle or has a self-loop; ``reflexive=True`` adds every (v, v). See docs/python.md.
+"""
+
+from __future__ import annotations
+
+import itertools
+import os
+import sys
+
+import numpy as np
+
+from . import _closure
+from ._errors import DeviceError, Error, InputError, OutOfMemoryError
+
+__version__ = _closure.__version__
+
+__all__ = [
+    "Closure",
+    "DeviceError",
+    "Error",
+    "Graph",
+    "InputError",
+    "OutOfMemoryError",
+    "as_graph",
+    "devices",
+    "read_graph",
+    "transitive_closure",
+]
+
+
+class _Labels:
+    """Vertex labels (a NumPy array in vertex order) and the way back from a label to its
+    vertex index: arithmetic when the labels are 0..n-1, a sorted search for other integer
+    labels, a dict otherwise."""
+
+    def __init__(self, vertices: np.ndarray):
+        self.vertices = vertices
+        n = len(vertices)
+        self.identity = vertices.dtype.kind in "iu" and (
+            n == 0 or (int(vertices[0]) == 0 and bool(np.all(np.diff(vertices) == 1)))
+        )
+        self._dict = None
+        self._sorter = None
+
+    @classmethod
+    def range(cls, n: int) -> "_Labels":
+        return cls(np.arange(n, dtype=np.int64))
+
+    def __len__(self) -> int:
+        return len(self.vertices)
+
+    def _lookup(self) -> dict:
+        if self._dict is None:
+            self._dict = {v: i for i, v in enumerate(self.vertices.tolist())}
+        return self._dict
+
+    def index(self, label) -> int:
+        if self.identity:
+            if isinstance(label, (int, np.integer)) and not isinstance(label, bool):
+                if 0 <= label < len(self.vertices):
+                    return int(label)
+            raise KeyError(f"vertex {label!r} is not in the graph")
+        try:
+            return self._lookup()[label]
+        except (KeyError, TypeError):
+            raise KeyError(f"vertex {label!r} is not in the graph") from None
+
+    def indices(self, labels) -> np.ndarray:
+        """Vertex indices (uint32) of an array of labels; KeyError names the first unknown."""
+        arr = np.asarray(labels)
+        if arr.ndim != 1:
+            arr = arr.reshape(-1)
+        n = len(self.vertices)
+        if arr.dtype.kind in "iu" and self.vertices.dtype.kind in "iu":
+            if self.identity:
+                bad = (arr < 0) | (arr >= n)
+                if bad.any():
+                    raise KeyError(f"vertex {arr[np.argmax(bad)]!r} is not in the graph")
+                return arr.astype(np.uint32)
+            if self._sorter is None:
+                self._sorter = np.argsort(self.vertices, kind="stable")
+            ordered = self.vertices[self._sorter]
+            pos = np.searchsorted(ordered, arr)
+            pos_clipped = np.minimum(pos, max(n - 1, 0))
+            bad = (pos >= n) | (ordered[pos_clipped] != arr) if n else np.ones(len(arr), bool)
+            if bad.any():
+                raise KeyError(f"vertex {arr[np.argmax(bad)]!r} is not in the graph")
+            return self._sorter[pos].astype(np.uint32)
+        lookup = self._lookup()
+        try:
+            return np.fromiter(map(lookup.__getitem__, arr.tolist()), dtype=np.uint32,
+                               count=len(arr))
+        except KeyError as e:
+            raise KeyError(f"vertex {e.args[0]!r} is not in the graph") from None
+
+    def labels(self, indices: np.ndarray) -> np.ndarray:
+        return indices.astype(np.int64) if self.identity else self.vertices[indices]
+
+
+def _object_array(items) -> np.ndarray:
+    """A 1-D object array of `items` (np.array would turn tuples into a second axis)."""
+    out = np.empty(len(items), dtype=object)
+    out[:] = items
+    return out
+
+
+def _labels_of(items: list) -> _Labels:
+    """Labels from a list: int64 when every label is an int, objects otherwise."""
+    if all(type(x) is int for x in items):
+        try:
+            return _Labels(np.array(items, dtype=np.int64))
+        except OverflowError:
+            pass
+    return _Labels(_object_array(items))
+
+
+class Graph:
+    """A directed graph as the library holds it: vertices 0..n-1 in compressed rows, and
+    their labels (``vertices``). Made by :func:`read_graph` or :func:`as_graph`; pass it
+    to :func:`transitive_closure` to skip the conversion when closing it repeatedly."""
+
+    def __init__(self, core: _closure.Graph, labels: _Labels, format: str | None = None):
+        self._core = core
+        self._labels = labels
+        self.format = format
+
+    @property
+    def vertex_count(self) -> int:
+        return self._core.vertex_count
+
+    @property
+    def edge_count(self) -> int:
+        """Distinct edges (duplicates collapse)."""
+        return self._core.edge_count
+
+    @property
+    def vertices(self) -> np.ndarray:
+        """Labels in vertex order: int64 when all are integers, else objects (str for files)."""
+        return self._labels.vertices
+
+    def edges(self) -> tuple[np.ndarray, np.ndarray]:
+        """(sources, targets) as label arrays, sorted by (source index, target index)."""
+        offsets = self._core.offsets().astype(np.int64)
+        us = np.repeat(np.arange(self.vertex_count, dtype=np.int64), np.diff(offsets))
+        return self._labels.labels(us), self._labels.labels(self._core.targets())
+
+    def to_scipy(self):
+        """The adjacency matrix as a boolean scipy.sparse.csr_array over ``vertices``."""
+        import scipy.sparse
+
+        n = self.vertex_count
+        targets = self._core.targets()
+        return scipy.sparse.csr_array(
+            (np.ones(len(targets), dtype=bool), targets.astype(np.int32),
+             self._core.offsets().astype(np.int64)),
+            shape=(n, n))
+
+    def to_networkx(self):
+        """A networkx.DiGraph with every vertex (isolated ones too) and every edge."""
+        us, vs = self.edges()
+        return _networkx_digraph(self.vertices, us, vs)
+
+    def __repr__(self) -> str:
+        fmt = f", format={self.format!r}" if self.format else ""
+        return f"<closure.Graph: {self.vertex_count} vertices, {self.edge_count} edges{fmt}>"
+
+
+def _networkx_digraph(vertices: np.ndarray, us: np.ndarray, vs: np.ndarray):
+    import networkx as nx
+
+    g = nx.DiGraph()
+    g.add_nodes_from(vertices.tolist())
+    g.add_edges_from(zip(us.tolist(), vs.tolist()))
+    return g
+
+
+def read_graph(path: str | os.PathLike, format: str = "auto") -> Graph:
+    """Reads a graph file with the tool's readers: edge lists, GRAIL ``.gra``, DIMACS,
+    Matrix Market, Graphviz DOT, gzip-compressed or not. ``format``: "auto" (from the
+    extension, then the content), "edges", "gra", "dimacs", "mtx" or "dot".
+
+    Raises InputError (with ``file`` and ``line``) for malformed input, and InputError
+    with ``line`` None when the file cannot be opened, as the CLI reports both."""
+    core, fmt, _records = _closure.read_graph(os.fspath(path), format)
+    ints = core.integer_labels()
+    labels = _Labels(ints) if ints is not None else _Labels(_object_array(core.labels()))
+    return Graph(core, labels, fmt)
+
+
+def _from_networkx(g) -> Graph:
+    # The adjacency dict of dicts, walked at C speed (map/chain/fromiter): building the
+    # arrays costs about as much as iterating the graph once. (An undirected graph lists
+    # each edge both ways, so it becomes its symmetric digraph.)
+    adj = getattr(g, "_adj", None)
+    if not isinstance(adj, dict):
+        adj = g.adj
+    nodes = list(adj)
+    n = len(nodes)
+    counts = np.fromiter(map(len, adj.values()), dtype=np.int64, count=n)
+    m = int(counts.sum())
+    edges = itertools.chain.from_iterable(adj.values())
+    if nodes == list(range(n)) and all(type(v) is int for v in nodes[:1]):
+        labels = _Labels.range(n)
+        targets = np.fromiter(edges, dtype=np.uint32, count=m)
+    else:
+        labels = _labels_of(nodes)
+        index = {v: i for i, v in enumerate(nodes)}
+        targets = np.fromiter(map(index.__getitem__, edges), dtype=np.uint32, count=m)
+    sources = np.repeat(np.arange(n, dtype=np.uint32), counts)
+    return Graph(_closure.Graph.from_edges(n, sources, targets), labels)
+
+
+def _from_scipy(a) -> Graph:
+    if len(a.shape) != 2 or a.shape[0] != a.shape[1]:
+        raise InputError(f"an adjacency matrix must be square; this one is {a.shape[0]} x "
+                         f"{a.shape[1]}", "<scipy.sparse matrix>")
+    coo = a.tocoo()
+    nonzero = coo.data != 0  # explicitly stored zeros are not edges
+    n = int(a.shape[0])
+    return Graph(
+        _closure.Graph.from_edges(n, coo.row[nonzero].astype(np.uint32),
+                                  coo.col[nonzero].astype(np.uint32)), _Labels.range(n))
+
+
+def _from_pairs(us: np.ndarray, vs: np.ndarray, vertices) -> Graph:
+    def integral(a):
+        # Files read with np.loadtxt hold floats: whole numbers are taken as integers.
+        if a.dtype.kind == "f" and np.all(np.isfinite(a)) and np.all(a == np.round(a)):
+            return a.astype(np.int64)
+        return a
+
+    us, vs = integral(us), integral(vs)
+    if vertices is not None:
+        labels = _labels_of(list(vertices)) if not isinstance(vertices, np.ndarray) else (
+            _Labels(vertices))
+        try:
+            sources, targets = labels.indices(us), labels.indices(vs)
+        except KeyError as e:
+            raise InputError(f"edge endpoint {e.args[0]} is not among the given vertices",
+                             "<edge array>") from None
+    else:
+        # The vertices are the labels that occur, sorted (np.unique).
+        both = np.concatenate([us, vs])
+        try:
+            values, inverse = np.unique(both, return_inverse=True)
+        except TypeError as e:
+            raise InputError(f"edge labels cannot be sorted: {e}", "<edge array>") from None
+        labels = _Labels(values if values.dtype != object else _object_array(values.tolist()))
+        sources = inverse[:len(us)].astype(np.uint32)
+        targets = inverse[len(us):].astype(np.uint32)
+    return Graph(_closure.Graph.from_edges(len(labels), sources, targets), labels)
+
+
+def as_graph(graph, format: str = "auto", vertices=None) -> Graph:
+    """Converts any supported input to a :class:`Graph`:
+
+    - a :class:`Graph` (returned as is);
+    - a path (str or os.PathLike): read with :func:`read_graph` and ``format``;
+    - a networkx Graph/DiGraph/MultiDiGraph: its nodes in order (isolated ones too) and
+      its edges; an undirected graph becomes its symmetric digraph;
+    - a scipy.sparse matrix or array (n x n): vertex i is row/column i, nonzeros are edges;
+    - a NumPy array of shape (m, 2) of (u, v) pairs, a list of pairs, or a tuple (us, vs)
+      of two 1-D NumPy arrays: the vertices are the labels that occur, sorted, unless
+      ``vertices`` lists them (in the order wanted; isolated vertices allowed).
+    """
+    if isinstance(graph, Graph):
+        return graph
+    if isinstance(graph, (str, os.PathLike)):
+        return read_graph(graph, format)
+    nx = sys.modules.get("networkx")
+    if nx is not None and isinstance(graph, nx.Graph):
+        return _from_networkx(graph)
+    sparse = sys.modules.get("scipy.sparse")
+    if sparse is not None and sparse.issparse(graph):
+        return _from_scipy(graph)
+    if (isinstance(graph, tuple) and len(graph) == 2 and all(
+            isinstance(a, np.ndarray) and a.ndim == 1 for a in graph)):
+        us, vs = graph
+        if len(us) != len(vs):
+            raise InputError(f"sources and targets differ in length ({len(us)} and {len(vs)})",
+                             "<edge array>")
+        return _from_pairs(us, vs, vertices)
+    if isinstance(graph, (np.ndarray, list, tuple)):
+        arr = np.asarray(graph) if len(graph) else np.empty((0, 2), dtype=np.int64)
+        if arr.ndim != 2 or arr.shape[1] != 2:
+            raise InputError(f"an edge array must have shape (m, 2); this one has shape "
+                             f"{arr.shape}", "<edge array>")
+        return _from_pairs(arr[:, 0], arr[:, 1], vertices)
+    raise TypeError(f"cannot read a graph from {type(graph).__name__}: expected a networkx "
+                    "graph, a scipy.sparse matrix, a NumPy array of (u, v) pairs or a path")
+
+
+class Closure:
+    """The transitive closure of a graph, held compactly (per strongly connected
+    component) by the library; queries take labels, as the input named its vertices.
+
+    Semantics: strict unless ``reflexive`` -- (u, v) iff a path of >= 1 edges leads from u
+    to v, so (v, v) iff v is on a cycle (a self-loop counts); reflexive adds every (v, v).
+    """
+
+    def __init__(self, core: _closure.Closure, labels: _Labels, reflexive: bool):
+        self._core = core
+        self._labels = labels
+        self.reflexive = bool(reflexive)
+
+    @property
+    def vertices(self) -> np.ndarray:
+        """Labels in vertex order (the rows and columns of :meth:`to_scipy`)."""
+        return self._labels.vertices
+
+    @property
+    def vertex_count(self) -> int:
+        return self._core.vertex_count
+
+    @property
+    def pair_count(self) -> int:
+        """Number of pairs (u, v) in the closure."""
+        return self._core.pair_count(self.reflexive)
+
+    @property
+    def component_count(self) -> int:
+        """Strongly connected components the closure was computed over."""
+        return self._core.component_count
+
+    @property
+    def method(self) -> str:
+        """The method that ran (auto's choice resolved)."""
+        return self._core.report["method"]
+
+    @property
+    def report(self) -> dict:
+        """What ran and how long it took: method, reason, device, components, times (s)."""
+        return self._core.report
+
+    def index_of(self, labels) -> np.ndarray:
+        """Vertex indices (rows of :meth:`to_scipy`) of an array of labels."""
+        return self._labels.indices(labels).astype(np.int64)
+
+    def reaches(self, u, v) -> bool:
+        """Whether (u, v) is in the closure. KeyError for a label not in the graph."""
+        return self._core.reaches(self._labels.index(u), self._labels.index(v), self.reflexive)
+
+    def __contains__(self, pair) -> bool:
+        u, v = pair
+        return self.reaches(u, v)
+
+    def reaches_many(self, us, vs) -> np.ndarray:
+        """Vectorised :meth:`reaches`: a bool array, one answer per (us[i], vs[i])."""
+        a, b = self._labels.indices(us), self._labels.indices(vs)
+        if len(a) != len(b):
+            raise ValueError(f"us and vs differ in length ({len(a)} and {len(b)})")
+        return self._core.reaches_many(a, b, self.reflexive)
+
+    def successors(self, u) -> np.ndarray:
+        """The closure's row of u: every v with (u, v) in it, in vertex order (u itself
+        iff u is on a cycle, or reflexive)."""
+        row = self._core.successors(self._labels.index(u), self.reflexive)
+        return self._labels.labels(row)
+
+    def descendants(self, u) -> np.ndarray:
+        """The vertices reachable from u by a path of one or more edges, u excluded,
+        in vertex order: as a set, what ``networkx.descendants(G, u)`` returns."""
+        i = self._labels.index(u)
+        row = self._core.successors(i, False)
+        return self._labels.labels(row[row != i])
+
+    def to_scipy(self):
+        """The closure as a boolean scipy.sparse.csr_array, n x n over :attr:`vertices`
+        (row i = the vertices that vertices[i] reaches); built in C++ as CSR arrays."""
+        import scipy.sparse
+
+        indptr, indices = self._core.csr(self.reflexive)
+        n = self.vertex_count
+        return scipy.sparse.csr_array((np.ones(len(indices), dtype=bool), indices, indptr),
+                                      shape=(n, n))
+
+    def pairs(self, labels: bool = True) -> tuple[np.ndarray, np.ndarray]:
+        """Every pair as two arrays (us, vs), sorted by (u index, v index): labels, or
+        vertex indices with ``labels=False``."""
+        indptr, indices = self._core.csr(self.reflexive)
+        us = np.repeat(np.arange(self.vertex_count, dtype=np.int64), np.diff(indptr))
+        if not labels:
+            return us, indices.astype(np.int64)
+        return self._labels.labels(us), self._labels.labels(indices)
+
+    def to_networkx(self):
+        """The closure as a networkx.DiGraph over every vertex: what
+        ``networkx.transitive_closure(G, reflexive=self.reflexive)`` returns (without G's
+        node and edge attributes)."""
+        us, vs = self.pairs()
+        return _networkx_digraph(self.vertices, us, vs)
+
+    def __repr__(self) -> str:
+        kind = "reflexive" if self.reflexive else "strict"
+        return (f"<closure.Closure ({kind}): {self.vertex_count} vertices, "
+                f"{self.pair_count} pairs, method {self.method}>")
+
+
+def transitive_closure(graph, method: str = "auto", device=None, reflexive: bool = False, *,
+                       format: str = "auto", vertices=None) -> Closure:
+    """The transitive closure of ``graph`` (anything :func:`as_graph` takes).
+
+    method: "auto" (the default: sparse propagation, the fastest measured), "sparse",
+    "recursive", "condense" or "square"; all give the same pairs.
+    device: None ($CLOSURE_DEVICE, else the first GPU, else the first CPU OpenCL device;
+    only opened when the method needs one, which auto never does), "host", "gpu", "cpu",
+    an index from :func:`devices`, or part of a device's name.
+    reflexive: add every (v, v) (as networkx's reflexive=True).
+
+    The computation runs without the GIL; Ctrl-C stops it within a second
+    (KeyboardInterrupt). Raises InputError for bad input, ValueError for a bad method or
+    device name, OutOfMemoryError when a dense method would not fit, DeviceError for
+    OpenCL failures.
+    """
+    g = as_graph(graph, format, vertices)
+    spec = "" if device is None else str(device)
+    core = _closure.transitive_closure(g._core, method, spec)
+    return Closure(core, g._labels, reflexive)
+
+
+def devices() -> list[dict]:
+    """The OpenCL devices (name, platform, type, memory, ...); ``index`` is what
+    ``device=`` takes and ``default`` marks the one used when device is None. Empty when
+    no OpenCL platform exists (the host engine then runs)."""
+    return _closure.devices()

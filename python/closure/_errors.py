@@ -1,0 +1,34 @@
+"""Exceptions raised by closure. The compiled module raises these for the library's C++
+exceptions, with the same messages as the command-line tool."""
+
+from __future__ import annotations
+
+from typing import Optional
+
+
+class Error(Exception):
+    """Base class of closure's own exceptions."""
+
+
+class InputError(Error, ValueError):
+    """Bad graph input: a malformed file, or a graph object that cannot be read.
+
+    ``str(e)`` is the CLI's ``FILE:LINE: message``; ``file`` and ``line`` say where
+    (``line`` is None when the problem concerns the input as a whole)."""
+
+    def __init__(self, message: str, file: Optional[str] = None, line: Optional[int] = None):
+        self.message = message
+        self.file = file
+        self.line = line
+        where = file or ""
+        if file and line:
+            where += f":{line}"
+        super().__init__(f"{where}: {message}" if where else message)
+
+
+class OutOfMemoryError(Error, MemoryError):
+    """A closure method would not fit in host or device memory (the message names sizes)."""
+
+
+class DeviceError(Error, RuntimeError):
+    """An OpenCL call failed (the message names the call and the status)."""

@@ -1,0 +1,138 @@
+// closure._closure.Closure and transitive_closure: the library's compute_closure with the
+// device chosen as the CLI chooses it, run interruptibly, and the result's queries and
+// array exports.
+#include <pybind11/stl.h>
+
+#include <map>
+#include <memory>
+#include <mutex>
+#include <string>
+
+#include "bindings.hpp"
+#include "closure/algorithms/closure_arrays.hpp"
+#include "closure/algorithms/compute.hpp"
+#include "closure/ocl/device.hpp"
+#include "closure/ocl/runtime.hpp"
+#include "interruptible.hpp"
+
+namespace closure::python {
+namespace {
+
+// One OpenCL runtime per device for the life of the process: its in-memory program cache
+// then serves every later call (building PoCL programs takes seconds).
+ocl::Runtime* runtime_for(const std::string& spec) {
+  static std::mutex mutex;
+  static std::map<size_t, std::unique_ptr<ocl::Runtime>> runtimes;
+  auto device = ocl::choose_device(spec);
+  if (!device) return nullptr;  // the host engine
+  std::lock_guard lock(mutex);
+  auto& slot = runtimes[device->index];
+  if (!slot) slot = std::make_unique<ocl::Runtime>(*device);
+  return slot.get();
+}
+
+struct PyClosure {
+  Closure closure;
+  ComputeReport report;
+};
+
+using IdArray = py::array_t<uint32_t, py::array::c_style | py::array::forcecast>;
+
+void check_vertex(const PyClosure& c, int64_t v) {
+  if (v < 0 || uint64_t(v) >= c.closure.vertex_count())
+    throw std::out_of_range("vertex " + std::to_string(v) + " is beyond the " +
+                            std::to_string(c.closure.vertex_count()) + " vertices");
+}
+
+PyClosure compute(const Graph& g, const std::string& method, const std::string& device) {
+  ComputeOptions options;
+  options.method = parse_method(method);
+  options.lazy_runtime = [device] { return runtime_for(device); };
+  return run_interruptible([&] {
+    // A device named explicitly is opened (and checked) up front, as the CLI does;
+    // otherwise only when the method needs one (auto never does). Opening one loads the
+    // OpenCL platforms (a second on PoCL), so it happens here, without the GIL.
+    if (!device.empty()) options.runtime = runtime_for(device);
+    PyClosure out;
+    out.closure = compute_closure(g, options, &out.report);
+    return out;
+  });
+}
+
+py::dict report_dict(const ComputeReport& r) {
+  py::dict d;
+  d["method"] = std::string(method_name(r.method));
+  d["reason"] = r.reason;
+  d["device"] = r.device;
+  d["dag"] = r.dag;
+  d["components"] = r.components;
+  d["rounds"] = r.rounds;
+  d["condense_s"] = r.condense_s;
+  d["upload_s"] = r.upload_s;
+  d["compute_s"] = r.compute_s;
+  d["download_s"] = r.download_s;
+  return d;
+}
+
+}  // namespace
+
+void bind_closure(py::module_& m) {
+  py::class_<PyClosure>(m, "Closure", "The strict transitive closure over vertices 0..n-1.")
+      .def_property_readonly("vertex_count",
+                             [](const PyClosure& c) { return c.closure.vertex_count(); })
+      .def_property_readonly("component_count",
+                             [](const PyClosure& c) { return c.closure.component_count(); })
+      .def_property_readonly("memory_bytes",
+                             [](const PyClosure& c) { return c.closure.memory_bytes(); })
+      .def_property_readonly("report", [](const PyClosure& c) { return report_dict(c.report); })
+      .def(
+          "pair_count",
+          [](const PyClosure& c, bool reflexive) { return c.closure.pair_count(reflexive); },
+          py::arg("reflexive") = false)
+      .def(
+          "reaches",
+          [](const PyClosure& c, int64_t u, int64_t v, bool reflexive) {
+            check_vertex(c, u);
+            check_vertex(c, v);
+            return (reflexive && u == v) || c.closure.reaches(vertex_t(u), vertex_t(v));
+          },
+          py::arg("u"), py::arg("v"), py::arg("reflexive") = false)
+      .def(
+          "reaches_many",
+          [](const PyClosure& c, IdArray us, IdArray vs, bool reflexive) {
+            if (us.ndim() != 1 || vs.ndim() != 1 || us.shape(0) != vs.shape(0))
+              throw std::invalid_argument("reaches_many: us and vs must be 1-D of equal length");
+            const size_t k = size_t(us.shape(0));
+            std::span<const vertex_t> a(us.data(), k), b(vs.data(), k);
+            std::vector<uint8_t> out(k);
+            run_interruptible([&] { reaches_many(c.closure, a, b, out, reflexive); });
+            return py::array_t<bool>({k}, {sizeof(bool)},
+                                     reinterpret_cast<const bool*>(out.data()));
+          },
+          py::arg("us"), py::arg("vs"), py::arg("reflexive") = false)
+      .def(
+          "successors",
+          [](const PyClosure& c, int64_t u, bool reflexive) {
+            check_vertex(c, u);
+            std::vector<vertex_t> row;
+            c.closure.successors(vertex_t(u), row, reflexive);
+            return to_numpy(std::move(row));
+          },
+          py::arg("u"), py::arg("reflexive") = false)
+      .def(
+          "csr",
+          [](const PyClosure& c, bool reflexive) {
+            ClosureCsr csr = run_interruptible([&] { return closure_csr(c.closure, reflexive); });
+            return py::make_tuple(to_numpy(std::move(csr.indptr)),
+                                  to_numpy(std::move(csr.indices)));
+          },
+          py::arg("reflexive") = false,
+          "(indptr int64, indices int32): row u = the vertices u reaches, ascending.");
+
+  m.def("transitive_closure", &compute, py::arg("graph"), py::arg("method") = "auto",
+        py::arg("device") = "",
+        "The strict closure of a Graph; device: '' (CLOSURE_DEVICE, else the default), 'host', "
+        "'gpu', 'cpu', an index or part of a name.");
+}
+
+}  // namespace closure::python

@@ -1,0 +1,48 @@
+// C++ exceptions as Python exceptions, with the CLI's messages. The exception classes are
+// defined in Python (closure/_errors.py) so that they have proper constructors and
+// attributes; they are looked up when the first error is translated.
+#include <pybind11/pybind11.h>
+
+#include "bindings.hpp"
+#include "closure/algorithms/compute.hpp"
+#include "closure/graph/input_error.hpp"
+#include "closure/ocl/error.hpp"
+#include "closure/util/cancel.hpp"
+
+namespace closure::python {
+namespace {
+
+py::object error_class(const char* name) {
+  return py::module_::import("closure._errors").attr(name);
+}
+
+void raise(const char* name, const std::exception& e) {
+  py::object type = error_class(name);
+  py::object error = type(e.what());
+  PyErr_SetObject(type.ptr(), error.ptr());
+}
+
+}  // namespace
+
+void bind_errors(py::module_&) {
+  py::register_exception_translator([](std::exception_ptr p) {
+    try {
+      if (p) std::rethrow_exception(p);
+    } catch (const InputError& e) {
+      py::object type = error_class("InputError");
+      py::object line = e.line() > 0 ? py::object(py::int_(e.line())) : py::object(py::none());
+      py::object error = type(e.message(), e.file(), line);
+      PyErr_SetObject(type.ptr(), error.ptr());
+    } catch (const OutOfMemoryError& e) {
+      raise("OutOfMemoryError", e);
+    } catch (const ocl::Error& e) {
+      raise("DeviceError", e);
+    } catch (const Cancelled&) {
+      PyErr_SetString(PyExc_KeyboardInterrupt, "cancelled");
+    }
+    // Everything else: pybind11's defaults (invalid_argument -> ValueError,
+    // out_of_range -> IndexError, bad_alloc -> MemoryError, others -> RuntimeError).
+  });
+}
+
+}  // namespace closure::python

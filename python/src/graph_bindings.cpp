@@ -1,0 +1,97 @@
+// closure._closure.Graph: the library's Graph (CSR over vertices 0..n-1 with labels), built
+// from arrays that the Python side prepared, or read from a file by the library's readers.
+#include <pybind11/stl.h>
+
+#include <charconv>
+#include <cstdint>
+#include <string>
+
+#include "bindings.hpp"
+#include "closure/graph/read_graph.hpp"
+#include "interruptible.hpp"
+
+namespace closure::python {
+namespace {
+
+// (n, sources, targets) -> Graph; ids are checked here, so Python callers get a ValueError
+// rather than a crash for an id out of range.
+Graph graph_from_edges(size_t n,
+                       py::array_t<uint32_t, py::array::c_style | py::array::forcecast> us,
+                       py::array_t<uint32_t, py::array::c_style | py::array::forcecast> vs) {
+  if (us.ndim() != 1 || vs.ndim() != 1 || us.shape(0) != vs.shape(0))
+    throw std::invalid_argument("from_edges: sources and targets must be 1-D of equal length");
+  if (n > kMaxVertices)
+    throw std::invalid_argument("from_edges: " + std::to_string(n) + " vertices, more than the " +
+                                std::to_string(kMaxVertices) + " supported");
+  const uint32_t* u = us.data();
+  const uint32_t* v = vs.data();
+  const size_t m = size_t(us.shape(0));
+  return run_interruptible([&] {
+    std::vector<Edge> edges(m);
+    for (size_t i = 0; i < m; ++i) {
+      if (u[i] >= n || v[i] >= n)
+        throw std::invalid_argument("from_edges: edge " + std::to_string(i) + " (" +
+                                    std::to_string(u[i]) + ", " + std::to_string(v[i]) +
+                                    ") has an endpoint beyond the " + std::to_string(n) +
+                                    " vertices");
+      edges[i] = {u[i], v[i]};
+    }
+    return Graph(n, std::move(edges));
+  });
+}
+
+// Labels as integers when every one is a canonical decimal integer (so int -> str gives
+// the label back); None otherwise. Unlabelled graphs ("0".."n-1") give 0..n-1.
+py::object integer_labels(const Graph& g) {
+  const auto& labels = g.labels();
+  std::vector<int64_t> out(g.vertex_count());
+  if (labels.empty()) {
+    for (size_t i = 0; i < out.size(); ++i) out[i] = int64_t(i);
+    return to_numpy(std::move(out));
+  }
+  for (size_t i = 0; i < labels.size(); ++i) {
+    const std::string& s = labels[i];
+    const char* first = s.data();
+    const char* last = s.data() + s.size();
+    auto [end, ec] = std::from_chars(first, last, out[i]);
+    if (ec != std::errc() || end != last || std::to_string(out[i]) != s) return py::none();
+  }
+  return to_numpy(std::move(out));
+}
+
+template <class T>
+py::array_t<T> copy_to_numpy(std::span<const T> s) {
+  return to_numpy(std::vector<T>(s.begin(), s.end()));
+}
+
+}  // namespace
+
+void bind_graph(py::module_& m) {
+  py::class_<Graph>(m, "Graph", "A directed graph: CSR over vertices 0..n-1, with labels.")
+      .def_static("from_edges", &graph_from_edges, py::arg("n"), py::arg("sources"),
+                  py::arg("targets"),
+                  "Graph over vertices 0..n-1 with edges (sources[i], targets[i]); duplicates "
+                  "collapse.")
+      .def_property_readonly("vertex_count", &Graph::vertex_count)
+      .def_property_readonly("edge_count", &Graph::edge_count)
+      .def(
+          "labels", [](const Graph& g) { return g.labels(); },
+          "The input's labels (empty when the vertices are unlabelled 0..n-1).")
+      .def("integer_labels", &integer_labels,
+           "The labels as an int64 array when all are integers, else None.")
+      .def("offsets", [](const Graph& g) { return copy_to_numpy(g.offsets()); })
+      .def("targets", [](const Graph& g) { return copy_to_numpy(g.targets()); });
+
+  m.def(
+      "read_graph",
+      [](const std::string& path, const std::string& format) {
+        const InputFormat f = parse_input_format(format);
+        ReadResult r = run_interruptible([&] { return read_graph(path, f); });
+        return py::make_tuple(std::move(r.graph), std::string(format_name(r.format)),
+                              r.edge_records);
+      },
+      py::arg("path"), py::arg("format") = "auto",
+      "Reads a graph file with the tool's readers: (Graph, format name, edge records).");
+}
+
+}  // namespace closure::python

@@ -1,0 +1,86 @@
+"""Bad input raises closure.InputError with file and line and the CLI's message; other
+mistakes raise the usual Python exceptions."""
+
+import os
+import pathlib
+import subprocess
+
+import numpy as np
+import pytest
+import scipy.sparse
+
+import closure
+
+BUILD_DIR = pathlib.Path(os.environ.get("CLOSURE_BUILD_DIR",
+                                        pathlib.Path(__file__).resolve().parents[2] / "build"))
+
+
+def cli_message(path):
+    """What `closure FILE` prints on stderr, without its "closure: " prefix, or None when
+    the CLI has not been built."""
+    cli = BUILD_DIR / "closure"
+    if not cli.exists():
+        return None
+    r = subprocess.run([str(cli), str(path), "-q"], capture_output=True, text=True)
+    assert r.returncode == 3, r.stderr
+    return r.stderr.strip().removeprefix("closure: ")
+
+
+@pytest.mark.parametrize("name, text, line", [
+    ("short.txt", "1 2\n3\n", 2),
+    ("bad.gra", "graph_for_greach\n2\n0: 1 #\n1: 7 #\n", 4),
+    ("bad.mtx", "%%MatrixMarket matrix coordinate pattern general\n2 2 1\n1 x\n", 3),
+])
+def test_malformed_file(tmp_path, name, text, line):
+    p = tmp_path / name
+    p.write_text(text)
+    with pytest.raises(closure.InputError) as info:
+        closure.transitive_closure(p)
+    e = info.value
+    assert e.file == str(p) and e.line == line
+    assert str(e).startswith(f"{p}:{line}: ") and e.message in str(e)
+    assert isinstance(e, ValueError) and isinstance(e, closure.Error)
+    expected = cli_message(p)
+    if expected is not None:
+        assert str(e) == expected
+    with pytest.raises(closure.InputError):
+        closure.read_graph(p)
+
+
+def test_missing_file(tmp_path):
+    with pytest.raises(closure.InputError) as info:
+        closure.read_graph(tmp_path / "nope.txt")
+    assert info.value.file == str(tmp_path / "nope.txt") and info.value.line is None
+
+
+def test_bad_in_memory_graphs():
+    with pytest.raises(closure.InputError, match="square"):
+        closure.transitive_closure(scipy.sparse.csr_array((2, 3)))
+    with pytest.raises(closure.InputError, match=r"shape \(m, 2\)"):
+        closure.transitive_closure(np.array([[1, 2, 3]]))
+    with pytest.raises(closure.InputError, match="not among the given vertices"):
+        closure.transitive_closure(np.array([[1, 2]]), vertices=[1])
+    with pytest.raises(TypeError, match="cannot read a graph from int"):
+        closure.transitive_closure(42)
+
+
+def test_bad_names():
+    g = np.array([[0, 1]])
+    with pytest.raises(ValueError, match="unknown method 'fast'"):
+        closure.transitive_closure(g, method="fast")
+    with pytest.raises(ValueError, match="unknown input format"):
+        closure.read_graph("x.txt", format="xml")
+    with pytest.raises(ValueError):
+        closure.transitive_closure(g, device="no-such-device-name")
+
+
+def test_unknown_vertices():
+    c = closure.transitive_closure(np.array([[0, 1]]))
+    with pytest.raises(KeyError):
+        c.reaches(0, 2)
+    with pytest.raises(KeyError):
+        c.reaches(-1, 0)
+    with pytest.raises(KeyError):
+        c.reaches_many([0, 0], [1, 5])
+    with pytest.raises(ValueError):
+        c.reaches_many([0, 0], [1])

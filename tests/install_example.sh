@@ -1,0 +1,51 @@
+#!/usr/bin/env bash
+# CTest: `cmake --install` the build into a fresh prefix, then build examples/find_package
+# against it with find_package(closure), and the same source with pkg-config, and run both.
+# With PYTHON, the installed Python package is imported too.
+# Usage: install_example.sh SOURCE_DIR BUILD_DIR [PYTHON]
+set -euo pipefail
+src=$1 build=$2
+work=$(mktemp -d)
+trap 'rm -rf "$work"' EXIT
+
+cmake --install "$build" --prefix "$work/prefix" >/dev/null
+test -f "$work/prefix/include/closure/algorithms/closure.hpp"
+test -f "$work/prefix/include/closure/version.hpp"
+test -x "$work/prefix/bin/closure"
+
+expected="closure 0.1.0: 4 vertices, 9 pairs, method sparse
+a b
+a c
+a d
+b b
+b c
+b d
+c b
+c c
+c d"
+check() {
+  local got
+  got=$("$1")
+  if [ "$got" != "$(sed "s/0\.1\.0/$(cat "$work/version")/" <<<"$expected")" ]; then
+    echo "unexpected output of $1:"; echo "$got"; exit 1
+  fi
+}
+sed -n 's/#define CLOSURE_VERSION "\(.*\)"/\1/p' "$work/prefix/include/closure/version.hpp" >"$work/version"
+
+cmake -S "$src/examples/find_package" -B "$work/example" -DCMAKE_PREFIX_PATH="$work/prefix" \
+  -DCMAKE_BUILD_TYPE=Release >/dev/null
+cmake --build "$work/example" -- -s >/dev/null
+check "$work/example/closure_example"
+
+export PKG_CONFIG_PATH="$(dirname "$(find "$work/prefix" -name closure.pc)")"
+# shellcheck disable=SC2046
+c++ -O1 -o "$work/closure_example_pc" "$src/examples/find_package/main.cpp" \
+  $(pkg-config --cflags --libs closure)
+check "$work/closure_example_pc"
+# The Python package, when built, lands in the prefix's site-packages.
+if [ -n "${3:-}" ]; then
+  init=$(find "$work/prefix" -path '*/closure/__init__.py')
+  PYTHONPATH=$(dirname "$(dirname "$init")") "$3" -c \
+    'import closure; assert closure.transitive_closure([(0, 1), (1, 0)]).pair_count == 4'
+fi
+echo "installed package: find_package and pkg-config builds both ran"
