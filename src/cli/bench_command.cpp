@@ -5,12 +5,13 @@
 namespace closure::cli {
 
 void add_bench_command(CLI::App& app) {
-  auto* bench = app.add_subcommand("bench", "Benchmarks that print figures: bool, gemm, closure");
+  auto* bench = app.add_subcommand("bench", "Benchmarks that print figures: bool, gemm, closure, index");
   bench->require_subcommand(1);
   add_bench_gemm_command(*bench);
   add_bench_bool_command(*bench);
   add_bench_dense_command(*bench);
   add_bench_closure_command(*bench);
+  add_bench_index_command(*bench);
 }
 
 }  // namespace closure::cli

@@ -44,5 +44,6 @@ void add_bench_dense_command(CLI::App& bench);
 void add_bench_closure_command(CLI::App& bench);
 void add_bench_gemm_command(CLI::App& bench);
 void add_bench_bool_command(CLI::App& bench);
+void add_bench_index_command(CLI::App& bench);
 
 }  // namespace closure::cli

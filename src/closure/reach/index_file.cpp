@@ -246,6 +246,8 @@ uint64_t index_checksum(const void* data, size_t size, uint64_t seed) {
   return h.finish();
 }
 
+uint64_t index_file_bytes(const IndexData& data) { return header_of(data).file_bytes; }
+
 uint64_t write_index(const std::string& path, const IndexData& data) {
   AtomicFile file(path);
   uint64_t written = 0;

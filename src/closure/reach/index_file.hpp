@@ -39,6 +39,8 @@ bool file_is_index(const std::string& path);
 // The 64-bit checksum of the file format (4-lane multiply-rotate over 8-byte words).
 uint64_t index_checksum(const void* data, size_t size, uint64_t seed = 0);
 
+// The size of the file write_index writes.
+uint64_t index_file_bytes(const IndexData& data);
 // Writes the index through AtomicFile (temporary + rename); returns the bytes written.
 uint64_t write_index(const std::string& path, const IndexData& data);
 // The file image in memory (what write_index writes), for tests and the fuzzer's corpus.

@@ -26,6 +26,12 @@ QueryAnswer ReachabilityIndex::answer(std::string_view u, std::string_view v) co
 
 QueryBatchStats answer_pairs(const ReachabilityIndex& index, std::istream& in,
                              const std::string& name, std::ostream& out) {
+  return answer_pairs([&](std::string_view u, std::string_view v) { return index.answer(u, v); },
+                      in, name, out);
+}
+
+QueryBatchStats answer_pairs(const PairAnswerer& answer, std::istream& in,
+                             const std::string& name, std::ostream& out) {
   QueryBatchStats stats;
   std::string line;
   size_t line_no = 0;
@@ -39,7 +45,7 @@ QueryBatchStats answer_pairs(const ReachabilityIndex& index, std::istream& in,
       ++stats.malformed;
       continue;
     }
-    const QueryAnswer a = index.answer(u, v);
+    const QueryAnswer a = answer(u, v);
     out << a.text << '\n';
     ++stats.answered;
     if (a.status == QueryAnswer::kReachable) ++stats.reachable;

@@ -1,6 +1,7 @@
 // Reachability questions in the input's labels, answered from a computed closure.
 #pragma once
 
+#include <functional>
 #include <istream>
 #include <ostream>
 #include <string>
@@ -35,6 +36,10 @@ struct QueryBatchStats {
 // One output line per input line of "u v" ('#' comments and blank lines skipped).
 // Malformed lines are answered "NAME:LINE: expected two labels" and counted, not fatal.
 QueryBatchStats answer_pairs(const ReachabilityIndex& index, std::istream& in,
+                             const std::string& name, std::ostream& out);
+// The same with any source of answers (the closure above, or a reachability index).
+using PairAnswerer = std::function<QueryAnswer(std::string_view, std::string_view)>;
+QueryBatchStats answer_pairs(const PairAnswerer& answer, std::istream& in,
                              const std::string& name, std::ostream& out);
 
 }  // namespace closure
