@@ -33,6 +33,9 @@ Command add_run_command(CLI::App& app, CommonOptions& common);
 Command add_query_command(CLI::App& app, CommonOptions& common);
 Command add_verify_command(CLI::App& app, CommonOptions& common);
 Command add_batch_command(CLI::App& app, CommonOptions& common);
+Command add_index_command(CLI::App& app, CommonOptions& common);
+Command add_reach_command(CLI::App& app, CommonOptions& common);
+Command add_reduce_command(CLI::App& app, CommonOptions& common);
 
 // Maps a failure to its exit status and prints it: input errors (with file and line),
 // usage errors, memory refusals, device errors.

@@ -16,6 +16,9 @@ int main(int argc, char** argv) {
       "times)\n"
       "  closure graph.txt -o closure.txt   also write the closure in the input's labels\n"
       "  closure query graph.txt u v        does u reach v?\n"
+      "  closure index graph.txt -o g.idx   reachability index; closure query g.idx u v\n"
+      "  closure reach graph.txt u          what u reaches (--ancestors: what reaches u)\n"
+      "  closure reduce graph.txt -o r.txt  transitive reduction\n"
       "  closure verify graph.txt           compare with Boost.Graph's transitive_closure\n"
       "  closure batch dags/ --out results/ many files, one summary table\n\n"
       "Exit status: 0 ok, 1 verification mismatch, 2 usage, 3 bad input, 4 other failure."};
@@ -25,7 +28,9 @@ int main(int argc, char** argv) {
   CommonOptions common;
   add_common_options(app, common);
   std::vector<Command> commands{add_run_command(app, common), add_query_command(app, common),
-                                add_verify_command(app, common), add_batch_command(app, common)};
+                                add_verify_command(app, common), add_batch_command(app, common),
+                                add_index_command(app, common),  add_reach_command(app, common),
+                                add_reduce_command(app, common)};
   add_devices_command(app);
   add_bench_command(app);
   try {

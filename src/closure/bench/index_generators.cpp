@@ -61,7 +61,7 @@ Graph commit_history_dag(size_t n, uint64_t seed) {
   std::vector<size_t> main_line{0};
   for (size_t c = 1; c < n; ++c) {
     const double r = U(rng);
-    if (branches.empty() || r < 0.35) {
+    if (r < 0.35) {
       // A main-line commit; sometimes a merge of an open branch.
       const size_t parent = main_line.back();
       edges.emplace_back(id[c], id[parent]);
@@ -72,7 +72,7 @@ Graph commit_history_dag(size_t n, uint64_t seed) {
         branches.pop_back();
       }
       main_line.push_back(c);
-    } else if (r < 0.45 || branches.size() < 2) {
+    } else if (r < 0.45 || branches.empty()) {
       // A new topic branch from one of the last 50 main-line commits.
       const size_t back = std::min<size_t>(main_line.size(), 50);
       const size_t from =

@@ -1,0 +1,65 @@
+// `closure reach FILE u`: the vertices u reaches (--ancestors: those reaching u), in the
+// input's labels, one per line; --count for the number only; --json for both.
+#include <cstdio>
+#include <memory>
+
+#include "cli/commands.hpp"
+#include "closure/graph/input_error.hpp"
+#include "closure/io/json.hpp"
+#include "closure/reach/descendants.hpp"
+
+namespace closure::cli {
+
+Command add_reach_command(CLI::App& app, CommonOptions& common) {
+  struct Flags {
+    std::string input, vertex;
+    bool ancestors = false, count = false, json = false;
+  };
+  auto flags = std::make_shared<Flags>();
+  auto* sub = app.add_subcommand(
+      "reach", "List the vertices u reaches (descendants), or with --ancestors those reaching u");
+  sub->fallthrough();
+  sub->add_option("graph", flags->input, "Graph file")->required();
+  sub->add_option("u", flags->vertex, "Vertex label")->required();
+  sub->add_flag("--ancestors", flags->ancestors, "List the vertices that reach u instead");
+  sub->add_flag("--count", flags->count, "Print only how many there are");
+  sub->add_flag("--json", flags->json, "Print a JSON object on stdout");
+  return {sub, [flags, &common]() -> int {
+            try {
+              const ReadResult read = read_graph(flags->input, input_format(common));
+              const Graph& g = read.graph;
+              vertex_t u = 0;
+              bool found = false;
+              for (vertex_t v = 0; v < g.vertex_count() && !found; ++v)
+                if (g.label(v) == flags->vertex) u = v, found = true;
+              if (!found)
+                throw InputError(flags->input, 0, "unknown vertex '" + flags->vertex + "'");
+              const std::vector<vertex_t> list =
+                  flags->ancestors ? reach::ancestors(g, u) : reach::descendants(g, u);
+              if (flags->json) {
+                json::Object o;
+                o.add("vertex", flags->vertex)
+                    .add("direction", flags->ancestors ? "ancestors" : "descendants")
+                    .add("count", list.size());
+                if (!flags->count) {
+                  std::vector<json::Value> labels;
+                  labels.reserve(list.size());
+                  for (vertex_t v : list) labels.emplace_back(g.label(v));
+                  o.add("vertices", json::array(labels));
+                }
+                std::printf("%s\n", o.str(2).c_str());
+              } else if (flags->count) {
+                std::printf("%zu\n", list.size());
+              } else {
+                std::string out;
+                for (vertex_t v : list) out.append(g.label(v)).push_back('\n');
+                std::fwrite(out.data(), 1, out.size(), stdout);
+              }
+              return kExitOk;
+            } catch (const std::exception& e) {
+              return report_failure(e);
+            }
+          }};
+}
+
+}  // namespace closure::cli
