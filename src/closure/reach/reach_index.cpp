@@ -152,28 +152,8 @@ IndexData build_index(const Graph& g, const BuildOptions& options, BuildReport* 
     backward();
   }
 
-  // Supportive components: the highest (in+1)*(out+1) degree products, the hubs most
-  // paths run through (O'Reach's choice).
-  std::vector<uint64_t> sup_bit(0);
-  if (out.supportive > 0) {
-    std::vector<uint32_t> ids(C);
-    for (uint32_t c = 0; c < C; ++c) ids[c] = c;
-    auto score = [&](uint32_t c) {
-      return uint64_t(off[c + 1] - off[c] + 1) * uint64_t(roff[c + 1] - roff[c] + 1);
-    };
-    std::nth_element(ids.begin(), ids.begin() + (out.supportive - 1), ids.end(),
-                     [&](uint32_t a, uint32_t b) {
-                       const uint64_t sa = score(a), sb = score(b);
-                       return sa != sb ? sa > sb : a < b;
-                     });
-    for (uint32_t i = 0; i < out.supportive; ++i) {
-      out.labels[ids[i]].sup_fwd |= uint64_t{1} << i;
-      out.labels[ids[i]].sup_bwd |= uint64_t{1} << i;
-    }
-  }
   ComponentLabel* L = out.labels.data();
-  // Ascending (topological) pass: forward levels and "reached by supportive i" bits;
-  // backward reach_low over predecessors.
+  // Ascending (topological) pass: forward levels; backward reach_low over predecessors.
   for (uint32_t c = 0; c < C; ++c) {
     ComponentLabel& a = L[c];
     a.post_f = post_f[c];
@@ -186,10 +166,9 @@ IndexData build_index(const Graph& g, const BuildOptions& options, BuildReport* 
     for (uint32_t i = off[c]; i < off[c + 1]; ++i) {
       ComponentLabel& b = L[tar[i]];
       b.level_f = std::max(b.level_f, a.level_f + 1);
-      b.sup_fwd |= a.sup_fwd;
     }
   }
-  // Descending pass: backward levels, forward reach_low, "reaches supportive i" bits.
+  // Descending pass: backward levels, forward reach_low.
   for (size_t k = C; k-- > 0;) {
     ComponentLabel& a = L[k];
     uint32_t rl = post_f[k], lb = 0;
@@ -197,10 +176,33 @@ IndexData build_index(const Graph& g, const BuildOptions& options, BuildReport* 
       const ComponentLabel& b = L[tar[i]];
       rl = std::min(rl, b.reach_low_f);
       lb = std::max(lb, (b.level_b & ~kCyclicBit) + 1);
-      a.sup_bwd |= b.sup_bwd;
     }
     a.reach_low_f = rl;
     a.level_b = lb | (scc.cyclic[k] ? kCyclicBit : 0);
+  }
+  // Supportive components: the highest (in+1)(out+1) degree products, O'Reach's choice
+  // (weighting by depth, (level_f+1)(level_b+1), changed nothing measurable on random
+  // DAGs, where reach sets are small and no hub decides many pairs).
+  if (out.supportive > 0) {
+    std::vector<uint32_t> ids(C);
+    for (uint32_t c = 0; c < C; ++c) ids[c] = c;
+    auto score = [&](uint32_t c) {
+      return double(off[c + 1] - off[c] + 1) * double(roff[c + 1] - roff[c] + 1);
+    };
+    std::nth_element(ids.begin(), ids.begin() + (out.supportive - 1), ids.end(),
+                     [&](uint32_t a, uint32_t b) {
+                       const double sa = score(a), sb = score(b);
+                       return sa != sb ? sa > sb : a < b;
+                     });
+    for (uint32_t i = 0; i < out.supportive; ++i) {
+      L[ids[i]].sup_fwd |= uint64_t{1} << i;
+      L[ids[i]].sup_bwd |= uint64_t{1} << i;
+    }
+    // All 64 searches at once: one pass over the edges each way, a word OR per edge.
+    for (uint32_t c = 0; c < C; ++c)
+      for (uint32_t i = off[c]; i < off[c + 1]; ++i) L[tar[i]].sup_fwd |= L[c].sup_fwd;
+    for (size_t k = C; k-- > 0;)
+      for (uint32_t i = off[k]; i < off[k + 1]; ++i) L[k].sup_bwd |= L[tar[i]].sup_bwd;
   }
   r.labels_s = seconds_since(t0);
 
@@ -325,7 +327,7 @@ bool Querier::reaches_component(uint32_t cu, uint32_t cv) {
   return search(cu, cv);
 }
 
-// DFS over the condensation from cu; a successor is dropped as soon as the labels say it
+// A search over the condensation from cu; a successor is dropped as soon as the labels say it
 // cannot reach cv, and the search ends as soon as they say one does.
 bool Querier::search(uint32_t cu, uint32_t cv) {
   if (++epoch_ == 0) {  // the stamps wrapped: clear once every 2^32 searches
@@ -335,14 +337,15 @@ bool Querier::search(uint32_t cu, uint32_t cv) {
   const ComponentLabel* L = view_.labels;
   const uint32_t* off = view_.offsets;
   const uint32_t* tar = view_.targets;
+  // Breadth-first: a reachable target is usually near u, and BFS meets it after fewer
+  // vertices than a DFS that dives into a deep branch first (measured on random DAGs).
   stack_.clear();
   stack_.push_back(cu);
   stamp_[cu] = epoch_;
   uint64_t visits = 0;
   bool found = false;
-  while (!stack_.empty() && !found) {
-    const uint32_t x = stack_.back();
-    stack_.pop_back();
+  for (size_t head = 0; head < stack_.size() && !found; ++head) {
+    const uint32_t x = stack_[head];
     ++visits;
     for (uint32_t i = off[x], e = off[x + 1]; i < e; ++i) {
       const uint32_t w = tar[i];
