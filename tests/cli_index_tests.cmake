@@ -63,3 +63,7 @@ cli_test(reduce.stdout --stdout "^[0-9]+ [0-9]+$" -- ${CLOSURE_BIN} reduce ${DAT
 # reduce, reach and index queries against networkx on random DAGs and cyclic graphs.
 add_test(NAME python.reach_networkx
          COMMAND python3 ${CMAKE_CURRENT_SOURCE_DIR}/python/check_reach_networkx.py ${CLOSURE_BIN} ${OUT}/networkx)
+cli_test(query.json --stdout "^\\{\"u\": ?\"1\", ?\"v\": ?\"5\", ?\"reachable\": ?true\\}$" --
+         ${CLOSURE_BIN} query ${DATA}/diamond.txt 1 5 --json)
+cli_test(query.json_unknown --status 3 --stdout "\"error\": ?\"unknown vertex 'zed'\"" --
+         ${CLOSURE_BIN} query ${DATA}/names.txt alice zed --json --engine index)

@@ -68,15 +68,14 @@ struct Case {
 };
 
 TEST(ReachIndex, EveryPairEqualsBfsOnRandomGraphs) {
-  const Case cases[] = {{1, 0, true, false},   {2, 1, true, false},   {7, 2, false, true},
-                        {31, 1.5, true, false}, {32, 3, false, false}, {33, 2, false, true},
-                        {65, 4, true, true},    {100, 1.2, false, false}, {257, 3, true, false},
+  const Case cases[] = {{1, 0, true, false},     {2, 1, true, false},      {7, 2, false, true},
+                        {31, 1.5, true, false},  {32, 3, false, false},    {33, 2, false, true},
+                        {65, 4, true, true},     {100, 1.2, false, false}, {257, 3, true, false},
                         {300, 1.1, false, true}, {513, 2.5, true, false}};
   uint64_t seed = 1100;
   for (const Case& c : cases)
     for (uint32_t supportive : {0u, 3u, 64u}) {
-      const Graph g =
-          random_graph(c.n, size_t(double(c.n) * c.degree), c.dag, c.loops, ++seed);
+      const Graph g = random_graph(c.n, size_t(double(c.n) * c.degree), c.dag, c.loops, ++seed);
       BuildOptions o;
       o.supportive = supportive;
       ReachIndex index(build_index(g, o));

@@ -46,8 +46,9 @@ void add_bench_index_command(CLI::App& bench) {
       const IndexBenchRow row = bench_index(name, g, flags->o);
       std::fputs(format_index_bench_row(row).c_str(), stdout);
       if (!flags->o.index_dir.empty())
-        std::printf("<!-- %s: file written in %.2f s, loaded (mmap + checksum + checks) in %.2f s -->\n",
-                    name.c_str(), row.write_s, row.load_s);
+        std::printf(
+            "<!-- %s: file written in %.2f s, loaded (mmap + checksum + checks) in %.2f s -->\n",
+            name.c_str(), row.write_s, row.load_s);
       std::fflush(stdout);
     };
     if (!flags->paths.empty())

@@ -27,7 +27,7 @@ int main(int argc, char** argv) {
   app.fallthrough();
   CommonOptions common;
   add_common_options(app, common);
-  std::vector<Command> commands{add_run_command(app, common), add_query_command(app, common),
+  std::vector<Command> commands{add_run_command(app, common),    add_query_command(app, common),
                                 add_verify_command(app, common), add_batch_command(app, common),
                                 add_index_command(app, common),  add_reach_command(app, common),
                                 add_reduce_command(app, common)};

@@ -11,6 +11,7 @@
 
 #include "cli/commands.hpp"
 #include "closure/algorithms/scc.hpp"
+#include "closure/io/json.hpp"
 #include "closure/reach/index_file.hpp"
 #include "closure/reach/index_queries.hpp"
 #include "closure/tool/reachability_queries.hpp"
@@ -26,7 +27,7 @@ inline constexpr double kClosureLimitBytes = 64.0 * 1024 * 1024;
 Command add_query_command(CLI::App& app, CommonOptions& common) {
   struct Flags {
     std::string input, u, v, pairs, engine = "auto";
-    bool reflexive = false;
+    bool reflexive = false, json = false;
   };
   auto flags = std::make_shared<Flags>();
   auto* sub = app.add_subcommand("query", "Answer reachability questions: does u reach v?");
@@ -37,6 +38,9 @@ Command add_query_command(CLI::App& app, CommonOptions& common) {
   sub->add_option("v", flags->v, "Target vertex label");
   sub->add_option("--pairs", flags->pairs, "File of 'u v' lines to answer (- for stdin)");
   sub->add_flag("--reflexive", flags->reflexive, "Every vertex reaches itself");
+  sub->add_flag("--json", flags->json,
+                "One JSON object per answer line: {\"u\", \"v\", \"reachable\"} or {\"u\", "
+                "\"v\", \"error\"}");
   sub->add_option("--engine", flags->engine,
                   "On a graph: closure, index (built on the fly), or auto (index when the "
                   "closure could exceed 64 MiB)")
@@ -78,9 +82,21 @@ Command add_query_command(CLI::App& app, CommonOptions& common) {
                   std::make_unique<ReachabilityIndex>(read->graph, *closure, flags->reflexive);
             }
           }
-          if (index) index_queries = std::make_unique<reach::IndexQueries>(*index, flags->reflexive);
+          if (index)
+            index_queries = std::make_unique<reach::IndexQueries>(*index, flags->reflexive);
           const PairAnswerer answer = [&](std::string_view u, std::string_view v) {
-            return index_queries ? index_queries->answer(u, v) : closure_queries->answer(u, v);
+            QueryAnswer a =
+                index_queries ? index_queries->answer(u, v) : closure_queries->answer(u, v);
+            if (flags->json) {
+              json::Object o;
+              o.add("u", u).add("v", v);
+              if (a.status == QueryAnswer::kUnknownLabel)
+                o.add("error", a.text.substr(u.size() + v.size() + 2));
+              else
+                o.add("reachable", a.status == QueryAnswer::kReachable);
+              a.text = o.str();
+            }
+            return a;
           };
           if (flags->pairs.empty()) {
             const QueryAnswer a = answer(flags->u, flags->v);

@@ -13,7 +13,9 @@ namespace closure {
 namespace {
 
 using Clock = std::chrono::steady_clock;
-double since(Clock::time_point t0) { return std::chrono::duration<double>(Clock::now() - t0).count(); }
+double since(Clock::time_point t0) {
+  return std::chrono::duration<double>(Clock::now() - t0).count();
+}
 
 // Plain BFS on the input graph with a reusable stamp array: the per-query baseline.
 class Bfs {
@@ -96,7 +98,10 @@ IndexBenchRow bench_index(const std::string& name, const Graph& g, const IndexBe
   reach::BuildReport report;
   reach::IndexData data = reach::build_index(g, {}, &report);
   row.build_s = since(t0);
-  std::fprintf(stderr, "bench index: %s built in %.2f s (SCC %.2f, condensation %.2f, labels %.2f, names %.2f)\n", name.c_str(), row.build_s, report.scc_s, report.condense_s, report.labels_s, report.names_s);
+  std::fprintf(
+      stderr,
+      "bench index: %s built in %.2f s (SCC %.2f, condensation %.2f, labels %.2f, names %.2f)\n",
+      name.c_str(), row.build_s, report.scc_s, report.condense_s, report.labels_s, report.names_s);
   row.build_s_per_10m_edges = row.edges ? row.build_s / (double(row.edges) / 1e7) : 0;
   row.components = data.labels.size();
   std::unique_ptr<reach::ReachIndex> index;

@@ -12,13 +12,13 @@ namespace closure {
 
 struct IndexBenchOptions {
   size_t random_pairs = 1000000;
-  size_t sources = 100;            // BFS sources for the reachable pairs and the check
+  size_t sources = 100;  // BFS sources for the reachable pairs and the check
   size_t reachable_pairs = 1000000;
   size_t checked_random_per_source = 1000;  // random targets per source, checked against BFS
-  size_t bfs_queries = 1000;       // per-query BFS timed on this many pairs of each set
-  int repeats = 3;                 // query timings: the median of this many passes
+  size_t bfs_queries = 1000;                // per-query BFS timed on this many pairs of each set
+  int repeats = 3;                          // query timings: the median of this many passes
   uint64_t seed = 1;
-  std::string index_dir;           // non-empty: write the file there and time the load
+  std::string index_dir;  // non-empty: write the file there and time the load
 };
 
 struct IndexBenchRow {

@@ -11,8 +11,8 @@ namespace {
 // BFS over rows (offsets, targets) from the successors of v; the visited vertices,
 // ascending.
 template <typename Offsets>
-std::vector<vertex_t> bfs_from_successors(size_t n, const Offsets& offsets,
-                                          const vertex_t* targets, vertex_t v) {
+std::vector<vertex_t> bfs_from_successors(size_t n, const Offsets& offsets, const vertex_t* targets,
+                                          vertex_t v) {
   std::vector<uint8_t> seen(n, 0);
   std::vector<vertex_t> queue;
   for (uint64_t i = offsets[v]; i < offsets[v + 1]; ++i)
@@ -78,7 +78,8 @@ std::vector<Edge> transitive_reduction(const Graph& g) {
         const uint32_t x = stack.back();
         stack.pop_back();
         for (uint32_t k = iv.offsets[x]; k < iv.offsets[x + 1]; ++k)
-          if (stamp[iv.targets[k]] != epoch) stamp[iv.targets[k]] = epoch, stack.push_back(iv.targets[k]);
+          if (stamp[iv.targets[k]] != epoch)
+            stamp[iv.targets[k]] = epoch, stack.push_back(iv.targets[k]);
       }
     }
   }

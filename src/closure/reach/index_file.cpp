@@ -31,7 +31,9 @@ struct Header {
 };
 static_assert(sizeof(Header) == 96);
 
-constexpr uint64_t pad8(uint64_t x) { return (x + 7) & ~uint64_t{7}; }
+constexpr uint64_t pad8(uint64_t x) {
+  return (x + 7) & ~uint64_t{7};
+}
 
 // Byte offsets of every section for the sizes a header declares. Sizes are bounded
 // first, so no sum below can overflow.
@@ -56,7 +58,9 @@ Layout layout_of(const Header& h) {
 constexpr uint64_t kK1 = 0x9E3779B97F4A7C15ull, kK2 = 0xC2B2AE3D27D4EB4Full,
                    kK3 = 0x165667B19E3779F9ull;
 
-inline uint64_t rotl(uint64_t x, int r) { return (x << r) | (x >> (64 - r)); }
+inline uint64_t rotl(uint64_t x, int r) {
+  return (x << r) | (x >> (64 - r));
+}
 inline uint64_t load64(const unsigned char* p) {
   uint64_t w;
   std::memcpy(&w, p, 8);
@@ -67,8 +71,7 @@ inline uint64_t load64(const unsigned char* p) {
 // blocks (so the multiplies overlap: several GB/s), the tail and the length mixed last.
 class Hasher {
  public:
-  explicit Hasher(uint64_t seed)
-      : lane_{seed ^ kK1, seed + kK2, seed ^ kK3, seed - kK1} {}
+  explicit Hasher(uint64_t seed) : lane_{seed ^ kK1, seed + kK2, seed ^ kK3, seed - kK1} {}
   void update(const void* data, size_t size) {
     auto p = static_cast<const unsigned char*>(data);
     total_ += size;
@@ -246,7 +249,9 @@ uint64_t index_checksum(const void* data, size_t size, uint64_t seed) {
   return h.finish();
 }
 
-uint64_t index_file_bytes(const IndexData& data) { return header_of(data).file_bytes; }
+uint64_t index_file_bytes(const IndexData& data) {
+  return header_of(data).file_bytes;
+}
 
 uint64_t write_index(const std::string& path, const IndexData& data) {
   AtomicFile file(path);
@@ -280,7 +285,8 @@ std::unique_ptr<ReachIndex> load_index(const std::string& path) {
   }
   void* map = ::mmap(nullptr, size, PROT_READ, MAP_PRIVATE, fd, 0);
   ::close(fd);
-  if (map == MAP_FAILED) throw IndexFileError(path, std::string("cannot map: ") + std::strerror(errno));
+  if (map == MAP_FAILED)
+    throw IndexFileError(path, std::string("cannot map: ") + std::strerror(errno));
   try {
     const IndexView v = check(static_cast<const unsigned char*>(map), size, path);
     return std::make_unique<ReachIndex>(v, map, size);
@@ -293,8 +299,8 @@ std::unique_ptr<ReachIndex> load_index(const std::string& path) {
 std::unique_ptr<ReachIndex> load_index_from_bytes(std::string_view bytes, const std::string& name) {
   if (bytes.empty()) throw IndexFileError(name, "not a closure index file (empty)");
   // An anonymous mapping: page-aligned like a file's, released by ReachIndex the same way.
-  void* map = ::mmap(nullptr, bytes.size(), PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS,
-                     -1, 0);
+  void* map =
+      ::mmap(nullptr, bytes.size(), PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
   if (map == MAP_FAILED) throw std::bad_alloc();
   std::memcpy(map, bytes.data(), bytes.size());
   try {

@@ -4,8 +4,8 @@
 #include <sys/mman.h>
 
 #include <algorithm>
-#include <chrono>
 #include <charconv>
+#include <chrono>
 #include <stdexcept>
 #include <thread>
 
@@ -113,8 +113,9 @@ IndexData build_index(const Graph& g, const BuildOptions& options, BuildReport* 
   {
     CsrDag csr = condensation_csr(g, scc);
     if (csr.targets.size() >= UINT32_MAX)
-      throw std::length_error("the condensation has more than 2^32 - 1 edges; the index "
-                              "stores 32-bit edge offsets");
+      throw std::length_error(
+          "the condensation has more than 2^32 - 1 edges; the index "
+          "stores 32-bit edge offsets");
     out.offsets.assign(csr.offsets.begin(), csr.offsets.end());
     out.targets = std::move(csr.targets);
   }
@@ -233,7 +234,9 @@ IndexData build_index(const Graph& g, const BuildOptions& options, BuildReport* 
   return out;
 }
 
-ReachIndex::ReachIndex(IndexData data) : owned_(std::move(data)) { view_ = owned_->view(); }
+ReachIndex::ReachIndex(IndexData data) : owned_(std::move(data)) {
+  view_ = owned_->view();
+}
 
 ReachIndex::ReachIndex(const IndexView& view, void* mapping, size_t mapping_bytes)
     : view_(view), mapping_(mapping), mapping_bytes_(mapping_bytes) {}
@@ -259,8 +262,8 @@ std::optional<vertex_t> ReachIndex::find(std::string_view label) const {
   };
   const uint32_t* first = view_.sorted_vertices;
   const uint32_t* last = first + view_.vertices;
-  const uint32_t* it =
-      std::lower_bound(first, last, label, [&](uint32_t v, std::string_view s) { return name(v) < s; });
+  const uint32_t* it = std::lower_bound(
+      first, last, label, [&](uint32_t v, std::string_view s) { return name(v) < s; });
   if (it == last || name(*it) != label) return std::nullopt;
   return *it;
 }
@@ -275,7 +278,9 @@ uint64_t ReachIndex::label_bytes() const {
   return view_.components * sizeof(ComponentLabel) + view_.vertices * 4;
 }
 
-uint64_t ReachIndex::graph_bytes() const { return (view_.components + 1) * 4 + view_.edges * 4; }
+uint64_t ReachIndex::graph_bytes() const {
+  return (view_.components + 1) * 4 + view_.edges * 4;
+}
 
 Querier::Querier(const ReachIndex& index)
     : view_(index.view()), comp_(index.view().component_of), stamp_(index.view().components, 0) {}

@@ -108,8 +108,8 @@ class ReachIndex {
 
 // How queries were decided, for the "answered without search" share.
 struct QueryStats {
-  uint64_t queries = 0, same_component = 0, negative_cut = 0, positive_cut = 0,
-           supportive = 0, searched = 0, search_visits = 0;
+  uint64_t queries = 0, same_component = 0, negative_cut = 0, positive_cut = 0, supportive = 0,
+           searched = 0, search_visits = 0;
   uint64_t without_search() const { return queries - searched; }
 };
 

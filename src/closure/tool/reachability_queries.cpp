@@ -30,8 +30,8 @@ QueryBatchStats answer_pairs(const ReachabilityIndex& index, std::istream& in,
                       in, name, out);
 }
 
-QueryBatchStats answer_pairs(const PairAnswerer& answer, std::istream& in,
-                             const std::string& name, std::ostream& out) {
+QueryBatchStats answer_pairs(const PairAnswerer& answer, std::istream& in, const std::string& name,
+                             std::ostream& out) {
   QueryBatchStats stats;
   std::string line;
   size_t line_no = 0;

@@ -39,7 +39,7 @@ QueryBatchStats answer_pairs(const ReachabilityIndex& index, std::istream& in,
                              const std::string& name, std::ostream& out);
 // The same with any source of answers (the closure above, or a reachability index).
 using PairAnswerer = std::function<QueryAnswer(std::string_view, std::string_view)>;
-QueryBatchStats answer_pairs(const PairAnswerer& answer, std::istream& in,
-                             const std::string& name, std::ostream& out);
+QueryBatchStats answer_pairs(const PairAnswerer& answer, std::istream& in, const std::string& name,
+                             std::ostream& out);
 
 }  // namespace closure
