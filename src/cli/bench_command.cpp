@@ -5,13 +5,14 @@
 namespace closure::cli {
 
 void add_bench_command(CLI::App& app) {
-  auto* bench =
-      app.add_subcommand("bench", "Benchmarks that print figures: bool, gemm, closure, index");
+  auto* bench = app.add_subcommand(
+      "bench", "Benchmarks that print figures: bool, gemm, closure, read, index");
   bench->require_subcommand(1);
   add_bench_gemm_command(*bench);
   add_bench_bool_command(*bench);
   add_bench_dense_command(*bench);
   add_bench_closure_command(*bench);
+  add_bench_read_command(*bench);
   add_bench_index_command(*bench);
 }
 

@@ -47,6 +47,7 @@ void add_bench_dense_command(CLI::App& bench);
 void add_bench_closure_command(CLI::App& bench);
 void add_bench_gemm_command(CLI::App& bench);
 void add_bench_bool_command(CLI::App& bench);
+void add_bench_read_command(CLI::App& bench);
 void add_bench_index_command(CLI::App& bench);
 
 }  // namespace closure::cli

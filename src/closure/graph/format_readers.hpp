@@ -11,8 +11,18 @@ ReadResult read_gra(LineSource& src);
 ReadResult read_dimacs(LineSource& src);
 ReadResult read_matrix_market(LineSource& src);
 ReadResult read_dot(LineSource& src);
+ReadResult read_adjacency_list(LineSource& src);
 
 // A declared vertex count, checked against kMaxVertices; `what` names the field in messages.
 size_t checked_vertex_count(LineSource& src, std::string_view token, std::string_view what);
+
+// Declared vertex counts (DIMACS p line, Matrix Market size line, GRAIL line 2) beyond
+// kFreeDeclaredVertices plus one per input byte are refused (at `line`), whatever kMaxVertices
+// says: a 22-byte `p sp 134217728 1` must not allocate gigabytes.
+inline constexpr size_t kFreeDeclaredVertices = size_t{1} << 20;
+void check_declared_vertices(const LineSource& src, size_t n, size_t line);
+// How many records to reserve for a header that declares `declared`, each at least
+// `min_record_bytes` long: never more than the file could hold.
+size_t reserve_bound(const LineSource& src, size_t declared, size_t min_record_bytes);
 
 }  // namespace closure::detail

@@ -4,6 +4,8 @@
 #include <algorithm>
 #include <stdexcept>
 
+#include "closure/graph/huge_pages.hpp"
+
 namespace closure {
 
 Graph::Graph(size_t n, std::vector<Edge> edges, std::vector<std::string> labels)
@@ -12,15 +14,19 @@ Graph::Graph(size_t n, std::vector<Edge> edges, std::vector<std::string> labels)
     throw std::invalid_argument("Graph: label count differs from vertex count");
   // Counting sort by source, then sort and de-duplicate each (short) row: linear in m
   // plus small sorts, where one global sort of the pairs dominated reading large files.
+  detail::reserve_huge(offsets_, n + 1);
   offsets_.assign(n + 1, 0);
   for (const auto& [u, v] : edges) {
     if (u >= n || v >= n) throw std::out_of_range("Graph: edge endpoint beyond vertex count");
     ++offsets_[u + 1];
   }
   for (size_t i = 0; i < n; ++i) offsets_[i + 1] += offsets_[i];
+  detail::reserve_huge(targets_, edges.size());
   targets_.resize(edges.size());
   {
-    std::vector<uint64_t> fill(offsets_.begin(), offsets_.end() - 1);
+    std::vector<uint64_t> fill;
+    detail::reserve_huge(fill, n);
+    fill.assign(offsets_.begin(), offsets_.end() - 1);
     for (const auto& [u, v] : edges) targets_[fill[u]++] = v;
   }
   edges = {};

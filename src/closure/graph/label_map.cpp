@@ -4,8 +4,9 @@
 
 #include <algorithm>
 #include <charconv>
-#include <functional>
+#include <random>
 
+#include "closure/graph/huge_pages.hpp"
 #include "closure/graph/read_graph.hpp"
 
 namespace closure::detail {
@@ -21,13 +22,17 @@ bool canonical_unsigned(std::string_view s, uint64_t& value) {
   return ec == std::errc() && ptr == end;
 }
 
-uint64_t hash_name(std::string_view s) {
-  return std::hash<std::string_view>{}(s);
-}
-
 }  // namespace
 
-LabelMap::LabelMap(bool numeric_allowed) : numeric_(numeric_allowed) {
+uint64_t label_hash_seed() {
+  static const uint64_t seed = [] {
+    std::random_device rd;
+    return (uint64_t{rd()} << 32) ^ rd();
+  }();
+  return seed;
+}
+
+LabelMap::LabelMap(bool numeric_allowed) : numeric_(numeric_allowed), seed_(label_hash_seed()) {
   slots_.assign(size_t{1} << kInitialLog2, Slot{0, kEmpty});
   shift_ = 64 - kInitialLog2;
 }
@@ -44,6 +49,7 @@ vertex_t LabelMap::intern(std::string_view label) {
 vertex_t LabelMap::intern_number(uint64_t value) {
   const size_t mask = slots_.size() - 1;
   for (size_t i = slot_of(value);; i = (i + 1) & mask) {
+    ++probes_;
     Slot& s = slots_[i];
     if (s.id == kEmpty) {
       if (count_ >= kMaxVertices) return kFull;
@@ -60,9 +66,10 @@ vertex_t LabelMap::intern_number(uint64_t value) {
 }
 
 vertex_t LabelMap::intern_name(std::string_view label) {
-  const uint64_t h = hash_name(label);
+  const uint64_t h = hash_label(label, seed_);
   const size_t mask = slots_.size() - 1;
   for (size_t i = slot_of(h);; i = (i + 1) & mask) {
+    ++probes_;
     Slot& s = slots_[i];
     if (s.id == kEmpty) {
       if (count_ >= kMaxVertices) return kFull;
@@ -79,7 +86,9 @@ vertex_t LabelMap::intern_name(std::string_view label) {
 }
 
 void LabelMap::grow() {
-  std::vector<Slot> old(slots_.size() * 2, Slot{0, kEmpty});
+  std::vector<Slot> old;
+  reserve_huge(old, slots_.size() * 2);
+  old.assign(slots_.size() * 2, Slot{0, kEmpty});
   old.swap(slots_);
   --shift_;
   const size_t mask = slots_.size() - 1;
@@ -99,7 +108,7 @@ void LabelMap::switch_to_names() {
   std::fill(slots_.begin(), slots_.end(), Slot{0, kEmpty});
   const size_t mask = slots_.size() - 1;
   for (size_t id = 0; id < names_.size(); ++id) {
-    const uint64_t h = hash_name(names_[id]);
+    const uint64_t h = hash_label(names_[id], seed_);
     size_t i = slot_of(h);
     while (slots_[i].id != kEmpty) i = (i + 1) & mask;
     slots_[i] = Slot{h, static_cast<vertex_t>(id)};

@@ -8,6 +8,7 @@
 #include <vector>
 
 #include "closure/graph/graph.hpp"
+#include "closure/graph/label_hash.hpp"
 
 namespace closure::detail {
 
@@ -23,9 +24,18 @@ class LabelMap {
 
   // The id of `label`, added if new; kFull once kMaxVertices labels exist.
   vertex_t intern(std::string_view label);
+  // The id of the canonical decimal `value`; the map must still be numeric() (a name map
+  // interns std::to_string(value) through intern()).
+  vertex_t intern_number(uint64_t value);
   size_t size() const { return count_; }
   bool numeric() const { return numeric_; }
+  // Labels in id order: numbers() while numeric(), names() after.
+  const std::vector<uint64_t>& numbers() const { return numbers_; }
+  const std::vector<std::string>& names() const { return names_; }
   std::vector<std::string> take_labels();
+  // Slots inspected by every lookup so far: about 1.5 per lookup at the table's load, and
+  // what a flood of colliding labels would drive towards quadratic (tests watch it).
+  uint64_t probes() const { return probes_; }
 
  private:
   struct Slot {
@@ -34,15 +44,16 @@ class LabelMap {
   };
   static constexpr vertex_t kEmpty = UINT32_MAX;
 
-  vertex_t intern_number(uint64_t value);
   vertex_t intern_name(std::string_view label);
-  size_t slot_of(uint64_t key) const {
-    return static_cast<size_t>((key * 0x9E3779B97F4A7C15ull) >> shift_);
-  }
+  // Keys are mixed with a per-process random seed (label_hash.hpp), so no input can pick
+  // labels that share a slot: a fixed multiplier let 200k crafted integers probe one slot.
+  size_t slot_of(uint64_t key) const { return static_cast<size_t>(mix_key(key, seed_) >> shift_); }
   void grow();
   void switch_to_names();
 
   bool numeric_;
+  uint64_t seed_;
+  uint64_t probes_ = 0;
   std::vector<Slot> slots_;
   unsigned shift_ = 0;  // 64 - log2(slots_.size())
   size_t count_ = 0;

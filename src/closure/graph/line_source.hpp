@@ -1,21 +1,22 @@
-// LineSource: buffered line reader over plain files, gzip files, standard input or memory,
-// shared by every input format so they all get the same error reporting and byte checks.
+// LineSource: the input of every reader: a memory-mapped regular file, a gzip file or a pipe
+// read as a stream, or text in memory. Lines end in "\n", "\r\n" or a lone "\r"; binary bytes
+// are refused with FILE:LINE, so every format gets the same checks and messages.
 #pragma once
 
 #include <cstddef>
+#include <memory>
 #include <string>
 #include <string_view>
 #include <vector>
 
 #include "closure/graph/input_error.hpp"
 
-struct gzFile_s;
-
 namespace closure {
 
 class LineSource {
  public:
-  // Opens `path` ("-" is standard input); gzip data is decompressed transparently.
+  // Opens `path` ("-" is standard input). A regular uncompressed file is mapped into memory
+  // whole; gzip data (every member of a multi-member file) and pipes are streamed.
   // Throws InputError (line 0) when the file cannot be opened.
   explicit LineSource(const std::string& path);
   // Reads lines out of `text`, which must outlive this object; `name` appears in errors.
@@ -24,14 +25,28 @@ class LineSource {
   LineSource(const LineSource&) = delete;
   LineSource& operator=(const LineSource&) = delete;
 
-  // The next line without its terminator ("\n" or "\r\n"); false at the end of input. The view
-  // stays valid until the next call. Throws InputError on unreadable data or binary bytes.
+  // The next line without its terminator; false at the end of input. The view stays valid
+  // until the next call. Throws InputError on unreadable data or binary bytes.
   bool next(std::string_view& line);
   // Up to `max_bytes` from the start of the input, without consuming anything; call it before
   // the first next(). Shorter only when the input is shorter.
   std::string_view peek(size_t max_bytes);
   // True once the whole input sits in the buffer (after peek), i.e. peek saw everything.
   bool at_end_of_data() const { return eof_; }
+
+  // The whole unconsumed input when it is in memory already (a mapped file or a string), else
+  // an empty optional-like pair (false). Consumes it: next() then returns false. Its bytes were
+  // checked for binary data.
+  bool take_all(std::string_view& text);
+  // Streamed input: the next block of whole lines, about `want` bytes or more (a block always
+  // ends at a line end or at the end of input); false at the end. Lines in it are not counted
+  // by line_number(): block readers number lines themselves.
+  bool next_block(std::string_view& block, size_t want);
+
+  // Bytes of (decompressed) input delivered so far, for checks of declared counts.
+  size_t bytes_consumed() const { return consumed_base_ + pos_; }
+  // The input's size when known in advance (a mapped file or a string), else 0.
+  size_t known_size() const { return known_size_; }
 
   // 1-based number of the line last returned by next(); 0 before the first.
   size_t line_number() const { return line_; }
@@ -42,18 +57,28 @@ class LineSource {
     throw InputError(name_, line, message);
   }
 
+  // The 1-based line and column of the first binary byte in `text`, whose first line is
+  // `first_line`; false when there is none. Shared with the parallel edge-list reader.
+  static bool find_binary_byte(std::string_view text, size_t& line, size_t& column,
+                               unsigned char& byte);
+  // Lines in `text` (terminators "\n", "\r\n", lone "\r"; a last line without one counts).
+  static size_t count_lines(std::string_view text);
+
  private:
+  class Stream;  // the streamed input: a descriptor, plain or through zlib's inflate
   bool fill();
   void check_bytes(size_t from, size_t to) const;
-  // Complete lines read from the input so far, consumed or still buffered.
-  size_t lines_buffered() const;
 
   std::string name_;
-  gzFile_s* gz_ = nullptr;
+  std::unique_ptr<Stream> stream_;
+  void* map_ = nullptr;
+  size_t map_size_ = 0;
   std::vector<char> buf_;
-  const char* data_ = nullptr;  // buf_.data(), or the caller's text
+  const char* data_ = nullptr;  // buf_.data(), the mapping, or the caller's text
   size_t pos_ = 0;              // first unconsumed byte
   size_t end_ = 0;              // one past the last valid byte
+  size_t consumed_base_ = 0;    // bytes dropped from the front of buf_ so far
+  size_t known_size_ = 0;
   bool eof_ = false;
   bool started_ = false;
   size_t line_ = 0;

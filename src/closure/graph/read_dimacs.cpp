@@ -42,7 +42,7 @@ ReadResult read_dimacs(LineSource& src) {
       if (text::parse_unsigned(m_token, m) != text::NumberStatus::kOk)
         src.fail("expected the arc count, found " + text::quote(m_token));
       p_line = src.line_number();
-      edges.reserve(std::min<size_t>(m, size_t{1} << 24));
+      edges.reserve(reserve_bound(src, m, 6));  // "a 1 2\n"
     } else if (kind == "a" || kind == "e") {
       if (p_line == 0) src.fail("arc before the 'p <problem> <vertices> <arcs>' line");
       std::string_view a, b;
@@ -64,6 +64,7 @@ ReadResult read_dimacs(LineSource& src) {
   if (records != m)
     src.fail_at(p_line, "'p' line declares " + std::to_string(m) + " arcs but the file has " +
                             std::to_string(records));
+  check_declared_vertices(src, n, p_line);
   std::vector<std::string> labels;
   labels.reserve(n);
   for (size_t i = 1; i <= n; ++i) labels.push_back(std::to_string(i));

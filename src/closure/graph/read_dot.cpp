@@ -371,6 +371,17 @@ class Parser {
   }
 
   void subgraph(std::vector<vertex_t>& members) {
+    // Subgraphs recurse (statements -> subgraph -> statements); a bound on the depth keeps a
+    // file of thousands of nested '{' from overflowing the stack. Real files nest a few levels.
+    if (depth_ == kMaxSubgraphDepth)
+      fail("subgraphs nested more than " + std::to_string(kMaxSubgraphDepth) +
+           " levels deep: not supported");
+    ++depth_;
+    subgraph_body(members);
+    --depth_;
+  }
+
+  void subgraph_body(std::vector<vertex_t>& members) {
     if (is_keyword("subgraph")) {
       advance();
       if (tok_.kind == Tok::kId && !at_any_keyword()) advance();
@@ -412,8 +423,11 @@ class Parser {
     }
   }
 
+  static constexpr int kMaxSubgraphDepth = 256;
+
   Lexer lex_;
   Token tok_;
+  int depth_ = 0;
   bool directed_ = true;
   LabelMap labels_{false};
   std::vector<Edge> edges_;

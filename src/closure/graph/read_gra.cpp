@@ -68,6 +68,7 @@ ReadResult read_gra(LineSource& src) {
   if (vertex_lines != n)
     src.fail_at(2, "header declares " + std::to_string(n) + " vertices but the file lists " +
                        std::to_string(vertex_lines) + " vertex lines");
+  check_declared_vertices(src, n, 2);
   const size_t records = edges.size();
   return {Graph(n, std::move(edges)), InputFormat::kGra, records};
 }

@@ -28,6 +28,7 @@ constexpr FormatName kFormatNames[] = {
     {"dimacs", InputFormat::kDimacs},
     {"mtx", InputFormat::kMatrixMarket},
     {"dot", InputFormat::kDot},
+    {"adjlist", InputFormat::kAdjList},
     {"edgelist", InputFormat::kEdgeList},
     {"edge-list", InputFormat::kEdgeList},
     {"snap", InputFormat::kEdgeList},
@@ -36,6 +37,7 @@ constexpr FormatName kFormatNames[] = {
     {"mm", InputFormat::kMatrixMarket},
     {"gv", InputFormat::kDot},
     {"graphviz", InputFormat::kDot},
+    {"adjacency-list", InputFormat::kAdjList},
 };
 
 std::string lower(std::string_view s) {
@@ -63,13 +65,13 @@ bool skip_dot_blank(std::string_view s, size_t& i) {
   bool line_start = true;
   while (i < s.size()) {
     const char c = s[i];
-    if (c == '\n') {
+    if (c == '\n' || c == '\r') {
       line_start = true;
       ++i;
     } else if (text::is_space(c)) {
       ++i;
     } else if ((c == '#' && line_start) || s.substr(i, 2) == "//") {
-      while (i < s.size() && s[i] != '\n') ++i;
+      while (i < s.size() && s[i] != '\n' && s[i] != '\r') ++i;
     } else if (s.substr(i, 2) == "/*") {
       const size_t close = s.find("*/", i + 2);
       if (close == std::string_view::npos) return false;
@@ -111,7 +113,7 @@ bool looks_like_dot(std::string_view s) {
 // Comment lines ("c ...") and then "p <word> <int> <int>".
 bool looks_like_dimacs(std::string_view s) {
   while (!s.empty()) {
-    const size_t nl = s.find('\n');
+    const size_t nl = s.find_first_of("\r\n");
     const std::string_view line = s.substr(0, nl);
     s = nl == std::string_view::npos ? std::string_view() : s.substr(nl + 1);
     text::Tokens tokens(line);
@@ -127,7 +129,7 @@ bool looks_like_dimacs(std::string_view s) {
 
 InputFormat sniff(std::string_view s) {
   if (s.starts_with("\xEF\xBB\xBF")) s.remove_prefix(3);
-  const std::string_view head = text::trim(s.substr(0, s.find('\n')));
+  const std::string_view head = text::trim(s.substr(0, s.find_first_of("\r\n")));
   if (starts_with_icase(text::trim(s), "%%MatrixMarket")) return InputFormat::kMatrixMarket;
   if (head == "graph_for_greach") return InputFormat::kGra;
   if (looks_like_dot(s)) return InputFormat::kDot;
@@ -135,17 +137,45 @@ InputFormat sniff(std::string_view s) {
   return InputFormat::kEdgeList;
 }
 
+// Formats people feed to graph tools that this one does not read. Read as an edge list, each
+// would become a graph of tag soup with exit 0, so the edge-list reader refuses them first.
+void refuse_unsupported(LineSource& src, std::string_view head) {
+  if (head.starts_with("\xEF\xBB\xBF")) head.remove_prefix(3);
+  size_t line = 1;
+  std::string_view first;
+  for (size_t at = 0; at < head.size();) {
+    size_t eol = head.find_first_of("\r\n", at);
+    if (eol == std::string_view::npos) eol = head.size();
+    first = text::trim(head.substr(at, eol - at));
+    if (!first.empty() || eol == head.size()) break;
+    if (head[eol] == '\r' && eol + 1 < head.size() && head[eol + 1] == '\n') ++eol;
+    at = eol + 1;
+    ++line;
+  }
+  const char* what = nullptr;
+  if (first.starts_with("<")) {
+    what = "XML (GraphML, GEXF?) is not a supported input format";
+  } else if (first.starts_with("{") || first.starts_with("[")) {
+    what = "JSON is not a supported input format";
+  } else if (starts_with_icase(first, "*vertices") || starts_with_icase(first, "*network")) {
+    what = "Pajek .net is not a supported input format";
+  } else if (starts_with_icase(first, "graph [") || starts_with_icase(first, "graph[") ||
+             (starts_with_icase(first, "graph") && first.size() == 5)) {
+    what = "GML is not a supported input format";
+  }
+  if (what != nullptr)
+    src.fail_at(line, std::string(what) +
+                          "; convert it to an edge list ('source target' lines), DOT, DIMACS, "
+                          "Matrix Market or GRAIL (docs/formats.md), e.g. with networkx: "
+                          "nx.write_edgelist(G, 'g.txt', data=False)");
+}
+
 ReadResult read_source(LineSource& src, const std::string& path, InputFormat format) {
   const std::string_view head = src.peek(kSniffBytes);
   if (src.at_end_of_data() && text::trim(head).empty())
     src.fail_at(0, "empty file: expected a graph");
-  // Classic Mac files end lines with a bare '\r': read as one long line, an edge list would
-  // silently keep only its first edge, so refuse them outright.
-  const size_t cr = head.find('\r');
-  if (cr != std::string_view::npos && cr + 1 < head.size() && head[cr + 1] != '\n')
-    src.fail_at(1 + std::count(head.begin(), head.begin() + cr, '\n'),
-                "carriage return without a newline: convert old Mac line endings to '\\n'");
   if (format == InputFormat::kAuto) format = detect_format(path, head);
+  if (format == InputFormat::kEdgeList) refuse_unsupported(src, head);
   try {
     switch (format) {
       case InputFormat::kEdgeList:
@@ -158,6 +188,8 @@ ReadResult read_source(LineSource& src, const std::string& path, InputFormat for
         return detail::read_matrix_market(src);
       case InputFormat::kDot:
         return detail::read_dot(src);
+      case InputFormat::kAdjList:
+        return detail::read_adjacency_list(src);
       case InputFormat::kAuto:
         break;
     }
@@ -173,7 +205,7 @@ InputFormat parse_input_format(std::string_view name) {
   for (const auto& f : kFormatNames)
     if (text::iequals(name, f.name)) return f.format;
   throw std::invalid_argument("unknown input format '" + std::string(name) +
-                              "' (expected auto, edges, gra, dimacs, mtx or dot)");
+                              "' (expected auto, edges, gra, dimacs, mtx, dot or adjlist)");
 }
 
 std::string_view format_name(InputFormat format) {
@@ -220,6 +252,27 @@ size_t checked_vertex_count(LineSource& src, std::string_view token, std::string
     src.fail(std::string(what) + " " + std::string(token) + " exceeds the supported maximum of " +
              std::to_string(kMaxVertices) + " vertices");
   return n;
+}
+
+void check_declared_vertices(const LineSource& src, size_t n, size_t line) {
+  // Isolated vertices are legal, so a declared count is not bounded by the data; but each
+  // vertex costs memory (labels, offsets, every method's per-vertex arrays), so a file may
+  // declare at most kFreeDeclaredVertices plus one vertex per byte it holds. Checked at the
+  // end, against the bytes actually read, so it holds for pipes and gzip too.
+  const size_t allowed = kFreeDeclaredVertices + src.bytes_consumed();
+  if (n > allowed)
+    src.fail_at(line, "declares " + std::to_string(n) + " vertices, more than a file of " +
+                          std::to_string(src.bytes_consumed()) + " bytes may (" +
+                          std::to_string(kFreeDeclaredVertices) +
+                          " plus one per byte; most would be isolated)");
+}
+
+size_t reserve_bound(const LineSource& src, size_t declared, size_t min_record_bytes) {
+  // A header's count reserves memory only as far as the file could hold that many records;
+  // of unknown size (a pipe, gzip), a modest start, and the vector grows with the data.
+  const size_t by_size =
+      src.known_size() > 0 ? src.known_size() / min_record_bytes : size_t{1} << 16;
+  return std::min(declared, by_size);
 }
 
 }  // namespace detail

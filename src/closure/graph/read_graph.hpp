@@ -11,10 +11,11 @@
 
 namespace closure {
 
-enum class InputFormat { kAuto, kEdgeList, kGra, kDimacs, kMatrixMarket, kDot };
+enum class InputFormat { kAuto, kEdgeList, kGra, kDimacs, kMatrixMarket, kDot, kAdjList };
 
-// Accepts "auto", "edges", "gra", "dimacs", "mtx", "dot" (case-insensitive; also the aliases
-// "edgelist", "snap", "grail", "matrix-market", "mm", "gv", "graphviz"). Throws
+// Accepts "auto", "edges", "gra", "dimacs", "mtx", "dot", "adjlist" (case-insensitive; also the
+// aliases "edgelist", "snap", "grail", "matrix-market", "mm", "gv", "graphviz",
+// "adjacency-list"). adjlist is never detected: only named. Throws
 // std::invalid_argument listing the valid names.
 InputFormat parse_input_format(std::string_view name);
 // The canonical name parse_input_format accepts ("edges", "gra", ...).

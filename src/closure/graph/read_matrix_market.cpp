@@ -83,7 +83,7 @@ ReadResult read_matrix_market(LineSource& src) {
   if (size_line == 0) src.fail_at(0, "missing the size line 'rows columns entries'");
 
   std::vector<Edge> edges;
-  edges.reserve(std::min<size_t>(nnz, size_t{1} << 24));
+  edges.reserve(reserve_bound(src, nnz, 4));  // "1 2\n"
   size_t records = 0;
   while (src.next(line)) {
     text::Tokens tokens(line);
@@ -109,6 +109,7 @@ ReadResult read_matrix_market(LineSource& src) {
   if (records != nnz)
     src.fail_at(size_line, "size line declares " + std::to_string(nnz) +
                                " entries but the file has " + std::to_string(records));
+  check_declared_vertices(src, n, size_line);
   std::vector<std::string> labels;
   labels.reserve(n);
   for (size_t v = 1; v <= n; ++v) labels.push_back(std::to_string(v));

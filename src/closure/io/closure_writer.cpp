@@ -38,6 +38,31 @@ static std::vector<std::string> all_labels(const Graph& g) {
   return out;
 }
 
+// Labels as the text formats write them, so that they read back as the same labels
+// (docs/formats.md): in an edge list a label starting with '#' or '%' would read as a
+// comment, so it (and one starting with '\' followed by '#', '%' or '\') gets a leading '\';
+// in a Matrix Market "%label" line a line break would end the comment, so '\', CR and LF
+// are written as \\, \r and \n.
+static std::vector<std::string> written_labels(const Graph& g, OutputFormat f) {
+  std::vector<std::string> out = all_labels(g);
+  for (std::string& label : out) {
+    if (f == OutputFormat::kEdges) {
+      const bool escape =
+          !label.empty() && (label[0] == '#' || label[0] == '%' ||
+                             (label[0] == '\\' && label.size() > 1 &&
+                              (label[1] == '#' || label[1] == '%' || label[1] == '\\')));
+      if (escape) label.insert(label.begin(), '\\');
+    } else if (f == OutputFormat::kMatrixMarket &&
+               label.find_first_of("\\\r\n") != std::string::npos) {
+      std::string e;
+      for (char c : label)
+        e += c == '\n' ? "\\n" : c == '\r' ? "\\r" : c == '\\' ? "\\\\" : std::string(1, c);
+      label = std::move(e);
+    }
+  }
+  return out;
+}
+
 static uint64_t words_per_row(size_t n) {
   return (n + 31) / 32;
 }
@@ -104,7 +129,7 @@ class Sink {
 };
 
 void write_edges(Sink& out, const Graph& g, const Closure& c, bool reflexive, const Tick& tick) {
-  const auto labels = all_labels(g);
+  const auto labels = written_labels(g, OutputFormat::kEdges);
   // "u v" lines cannot carry a label with a blank in it (DOT allows "a b"): say so
   // rather than write a file that reads back differently.
   for (const auto& label : labels)
@@ -130,7 +155,7 @@ void write_matrix_market(Sink& out, const Graph& g, const Closure& c, bool refle
   const size_t n = g.vertex_count();
   out.put("%%MatrixMarket matrix coordinate pattern general\n");
   out.put("% transitive closure written by closure; row/column i is the vertex labelled below\n");
-  const auto labels = all_labels(g);
+  const auto labels = written_labels(g, OutputFormat::kMatrixMarket);
   for (vertex_t v = 0; v < n; ++v) {
     out.put("%label ");
     out.put_number(v + 1);

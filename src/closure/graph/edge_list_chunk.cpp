@@ -1,0 +1,186 @@
+// The edge-list line parser: a byte-class table instead of per-line string_views, canonical
+// decimals parsed inline (most files are integer labels), names interned as they come.
+#include "closure/graph/edge_list_chunk.hpp"
+
+#include <algorithm>
+#include <charconv>
+#include <cstdint>
+
+#include "closure/graph/huge_pages.hpp"
+#include "closure/graph/read_graph.hpp"
+#include "closure/graph/text_scan.hpp"
+
+namespace closure::detail {
+
+namespace {
+
+enum : unsigned char { kText = 0, kBlank = 1, kEol = 2 };
+
+struct ByteClass {
+  unsigned char c[256] = {};
+  constexpr ByteClass() {
+    c[static_cast<unsigned char>(' ')] = c[static_cast<unsigned char>('\t')] = kBlank;
+    c[static_cast<unsigned char>('\f')] = c[static_cast<unsigned char>('\v')] = kBlank;
+    c[static_cast<unsigned char>('\n')] = c[static_cast<unsigned char>('\r')] = kEol;
+  }
+};
+constexpr ByteClass kClass;
+
+inline unsigned char cls(char ch) {
+  return kClass.c[static_cast<unsigned char>(ch)];
+}
+
+// A canonical unsigned decimal (no sign, no leading zero, below 2^64): the label is a number.
+inline bool canonical_number(const char* p, size_t n, uint64_t& value) {
+  if (n == 0 || n > 20 || (n > 1 && p[0] == '0')) return false;
+  uint64_t v = 0;
+  for (size_t i = 0; i < n; ++i) {
+    const unsigned d = static_cast<unsigned char>(p[i]) - '0';
+    if (d > 9) return false;
+    if (__builtin_mul_overflow(v, 10, &v) || __builtin_add_overflow(v, d, &v)) return false;
+  }
+  value = v;
+  return true;
+}
+
+// Weights and timestamps: any number std::from_chars reads (1, -2.5, 1e-3, inf).
+bool is_number(std::string_view s) {
+  double d;
+  const char* b = s.data();
+  if (!s.empty() && s[0] == '+') ++b;
+  auto [ptr, ec] = std::from_chars(b, s.data() + s.size(), d);
+  return ptr == s.data() + s.size() && b != ptr &&
+         (ec == std::errc() || ec == std::errc::result_out_of_range);
+}
+
+}  // namespace
+
+void EdgeListChunk::parse(std::string_view text, const EdgeListDeclarations& declared) {
+  {
+    // Room for the numbers, from the line length of a sample (growing a vector of hundreds
+    // of MB by doubling copies it and faults its pages in again).
+    const std::string_view sample = text.substr(0, 64 * 1024);
+    const size_t sample_lines =
+        std::max<size_t>(1, static_cast<size_t>(std::count(sample.begin(), sample.end(), '\n')));
+    reserve_huge(
+        values, 2 * (text.size() / std::max<size_t>(1, sample.size() / sample_lines) * 5 / 4 + 16));
+  }
+  const char* p = text.data();
+  const char* const end = p + text.size();
+  size_t line = 0;
+  auto fail = [&](std::string message) {
+    error_line = line;
+    error = std::move(message);
+  };
+  // The label of a token: a leading '\' escapes a label that starts with '#', '%' or '\'.
+  auto vertex = [&](const char* b, const char* e, bool& name) -> vertex_t {
+    uint64_t value;
+    if (canonical_number(b, static_cast<size_t>(e - b), value)) {
+      name = false;
+      return labels.numeric() ? labels.intern_number(value)
+                              : labels.intern(std::string_view(b, static_cast<size_t>(e - b)));
+    }
+    name = true;
+    if (e - b >= 2 && b[0] == '\\' && (b[1] == '#' || b[1] == '%' || b[1] == '\\')) ++b;
+    return labels.intern(std::string_view(b, static_cast<size_t>(e - b)));
+  };
+  auto skip_blanks = [&] {
+    while (p < end && cls(*p) == kBlank) ++p;
+  };
+  auto end_line = [&] {
+    while (p < end && cls(*p) != kEol) ++p;
+    if (p < end) {
+      if (*p == '\r' && p + 1 < end && p[1] == '\n') ++p;
+      ++p;
+    }
+  };
+  while (p < end) {
+    ++line;
+    skip_blanks();
+    if (p == end) break;
+    if (cls(*p) == kEol || *p == '#' || *p == '%') {
+      end_line();
+      continue;
+    }
+    const char* a0 = p;
+    while (p < end && cls(*p) == kText) ++p;
+    const char* a1 = p;
+    skip_blanks();
+    if (p == end || cls(*p) == kEol) {
+      fail("expected two columns 'source target', found only " +
+           text::quote(std::string_view(a0, static_cast<size_t>(a1 - a0))) +
+           " (an adjacency list, or a vertex list? docs/formats.md)");
+      return;
+    }
+    const char* b0 = p;
+    while (p < end && cls(*p) == kText) ++p;
+    const char* b1 = p;
+    size_t columns = 2;
+    for (;;) {
+      skip_blanks();
+      if (p == end || cls(*p) == kEol) break;
+      const char* c0 = p;
+      while (p < end && cls(*p) == kText) ++p;
+      ++columns;
+      const std::string_view extra(c0, static_cast<size_t>(p - c0));
+      if (!declared.columns_declared && !is_number(extra)) {
+        fail("column " + std::to_string(columns) + " " + text::quote(extra) +
+             " is not a number: columns after 'source target' must be weights or timestamps "
+             "(an adjacency list, one vertex then its successors? use --input-format adjlist)");
+        return;
+      }
+    }
+    end_line();
+    if (first_data_line == 0) {
+      first_data_line = line;
+      first_columns = columns;
+      first_source.assign(a0, a1);
+      first_target.assign(b0, b1);
+    } else if (shape_line == 0 && columns != first_columns && !declared.columns_declared) {
+      shape_line = line;
+      shape_columns = columns;
+    }
+    uint64_t va, vb;
+    if (raw && canonical_number(a0, static_cast<size_t>(a1 - a0), va) &&
+        canonical_number(b0, static_cast<size_t>(b1 - b0), vb)) {
+      values.push_back(va);
+      values.push_back(vb);
+      max_value = std::max(max_value, std::max(va, vb));
+      ++records;
+      loops += va == vb;
+      continue;
+    }
+    if (raw && !to_labels()) {
+      fail("more than " + std::to_string(kMaxVertices) + " distinct vertices");
+      return;
+    }
+    bool name_a = false, name_b = false;
+    const vertex_t u = vertex(a0, a1, name_a);
+    const vertex_t v = vertex(b0, b1, name_b);
+    if (u == LabelMap::kFull || v == LabelMap::kFull) {
+      fail("more than " + std::to_string(kMaxVertices) + " distinct vertices");
+      return;
+    }
+    if ((name_a || name_b) && name_lines[1] == 0) name_lines[name_lines[0] == 0 ? 0 : 1] = line;
+    edges.emplace_back(u, v);
+    ++records;
+    loops += u == v;
+  }
+  lines = line;
+}
+
+bool EdgeListChunk::to_labels() {
+  if (!raw) return true;
+  raw = false;
+  reserve_huge(edges, values.size() / 2);
+  for (size_t i = 0; i < values.size(); i += 2) {
+    const vertex_t u = labels.intern_number(values[i]);
+    const vertex_t v = labels.intern_number(values[i + 1]);
+    if (u == LabelMap::kFull || v == LabelMap::kFull) return false;
+    edges.emplace_back(u, v);
+  }
+  values = {};
+  return true;
+}
+
+}  // namespace closure::detail
