@@ -105,3 +105,61 @@ cli_test(output.edges_refuse_blank_labels --status 4 --stderr "contains whitespa
          ${CLOSURE_BIN} -q ${CMAKE_CURRENT_SOURCE_DIR}/data/spaced_labels.dot -o ${OUT}/spaced.txt)
 cli_test(output.json_keeps_blank_labels --stdout "\"a b\":\\[\"c\",\"d e\"\\]" --
          ${CLOSURE_BIN} -q ${CMAKE_CURRENT_SOURCE_DIR}/data/spaced_labels.dot -o - --output-format json)
+
+# Issue 9, batch / verify / query side: each failed before its fix.
+set(GEN ${OUT}/generated)
+file(MAKE_DIRECTORY ${GEN})
+# Generated inputs, written at configure time (CMake lists would split shell semicolons).
+string(REPEAT "{" 300000 open_braces)
+string(REPEAT "}" 300000 close_braces)
+file(WRITE ${GEN}/deep.dot "digraph g { a -> b\n${open_braces}${close_braces}\n}\n")
+set(text "")
+foreach(i RANGE 0 199)
+  math(EXPR j "${i} + 1000")
+  string(APPEND text "${i} ${j}\n")
+endforeach()
+file(WRITE ${GEN}/matching.txt "${text}")  # 200 vertices reaching one vertex each
+set(text "")
+foreach(i RANGE 1 5000)
+  string(APPEND text "0 ${i}\n")
+endforeach()
+file(WRITE ${GEN}/star.txt "${text}")  # one source, 5000 sinks
+set(text "")
+foreach(i RANGE 0 4998)
+  math(EXPR j "${i} + 1")
+  string(APPEND text "${i} ${j}\n")
+endforeach()
+file(WRITE ${GEN}/chain.txt "${text}")  # 12.5 million closure pairs: Boost needs 800 MB
+# A file that overflows the stack of a recursive DOT reader: whatever the reader does with
+# it, the batch goes on, records it and writes its summary.
+cli_test(batch.crash_is_a_failed_record --stdout "2 files: 1 ok, 1 failed"
+         --stdout "^status=4$" --
+         bash -c "rm -rf ${GEN}/nest ${GEN}/nest-out && mkdir -p ${GEN}/nest && cp ${DATA}/diamond.txt ${GEN}/deep.dot ${GEN}/nest/ && (${CLOSURE_BIN} batch -q ${GEN}/nest --out ${GEN}/nest-out > ${GEN}/nest.out || echo status=$? >> ${GEN}/nest.out) && test -f ${GEN}/nest-out/summary.csv && grep -q deep.dot ${GEN}/nest-out/deep.dot.summary.json && cat ${GEN}/nest.out")
+cli_test(batch.symlink_loop_is_a_failed_record --status 4 --stdout "2 files: 1 ok, 1 failed"
+         --stdout "symbolic links" --
+         bash -c "rm -rf ${GEN}/loop && mkdir -p ${GEN}/loop && cp ${DATA}/diamond.txt ${GEN}/loop/ && ln -s self ${GEN}/loop/self && ${CLOSURE_BIN} batch -q ${GEN}/loop --out ${GEN}/loop-out")
+cli_test(batch.damaged_record_is_redone --stdout "2 files: 2 ok, 0 failed" --stdout " 1 resumed" --
+         bash -c "rm -rf ${GEN}/dmg && ${CLOSURE_BIN} batch -q ${DATA}/diamond.txt ${DATA}/dag.gra --out ${GEN}/dmg > /dev/null && sed -i 's/\"\\(n\\|vertices\\)\":[0-9]*/\"\\1\":x/' ${GEN}/dmg/diamond.txt.summary.json && grep -q ':x' ${GEN}/dmg/diamond.txt.summary.json && ${CLOSURE_BIN} batch -q ${DATA}/diamond.txt ${DATA}/dag.gra --out ${GEN}/dmg --resume -j 2")
+cli_test(batch.resume_redoes_stale_results --stdout "^stale ok$" --
+         bash -c "rm -rf ${GEN}/stale && mkdir -p ${GEN}/stale && cp ${DATA}/diamond.txt ${GEN}/stale/g.txt && b='${CLOSURE_BIN} batch -q ${GEN}/stale/g.txt --out ${GEN}/stale/out --resume' && $b | grep -q '0 resumed' && $b | grep -q '1 resumed' && echo '5 1' >> ${GEN}/stale/g.txt && $b | grep -q '0 resumed' && $b --reflexive | grep -q '0 resumed' && $b --reflexive | grep -q '1 resumed' && echo junk > ${GEN}/stale/out/g.txt.closure.txt && $b --reflexive | grep -q '0 resumed' && ! grep -q junk ${GEN}/stale/out/g.txt.closure.txt && echo 'stale ok'")
+cli_test(batch.out_is_the_input_folder --stdout "^2 files: 2 ok" --
+         bash -c "rm -rf ${GEN}/same && mkdir -p ${GEN}/same && cp ${DATA}/diamond.txt ${DATA}/cycle.txt ${GEN}/same/ && ${CLOSURE_BIN} batch -q ${GEN}/same --out ${GEN}/same > /dev/null && ${CLOSURE_BIN} batch -q ${GEN}/same --out ${GEN}/same | tail -1")
+cli_test(batch.records_use_summary_names --stdout "\"vertices\":5,\"edges\":5,\"components\":5" --
+         bash -c "rm -rf ${GEN}/names && ${CLOSURE_BIN} batch -q ${DATA}/diamond.txt --out ${GEN}/names > /dev/null && cat ${GEN}/names/diamond.txt.summary.json ${GEN}/names/summary.json")
+cli_test(batch.verify_inconclusive --status 5 --stdout "INCONCLUSIVE" --stdout "1 inconclusive" --
+         bash -c "${CLOSURE_BIN} batch -q ${GEN}/matching.txt --out ${GEN}/inconclusive --verify --verify-sources 2 --verify-memory 1")
+cli_test(verify.inconclusive --status 5 --stdout "^INCONCLUSIVE$" --stderr "2 pairs expected" --
+         ${CLOSURE_BIN} verify ${GEN}/matching.txt --verify-memory 1 --sources 2)
+cli_test(verify.json_inconclusive --status 5 --stdout "\"verdict\": \"INCONCLUSIVE\"" --stdout "\"match\": false" --
+         ${CLOSURE_BIN} verify ${GEN}/matching.txt --verify-memory 1 --sources 2 --json)
+# Sources among vertices that reach something: 64 random vertices of a star are sinks.
+cli_test(verify.sampled_sources_reach_something --stdout "^MATCH$" --stderr "5000 pairs expected" --
+         ${CLOSURE_BIN} verify ${GEN}/star.txt --verify-memory 1)
+cli_test(verify.zero_sources --status 2 --stderr "at least 1" -- ${CLOSURE_BIN} verify ${DATA}/cycle.txt --sources 0)
+cli_test(verify.zero_verify_sources --status 2 --stderr "at least 1" -- ${CLOSURE_BIN} ${DATA}/cycle.txt --verify --verify-sources 0)
+cli_test(batch.zero_verify_sources --status 2 --stderr "at least 1" -- ${CLOSURE_BIN} batch ${DATA}/cycle.txt --out ${GEN}/zero --verify --verify-sources 0)
+# Under `ulimit -v`, Boost's full closure (800 MB here) is replaced by the sampled check.
+cli_test(verify.under_memory_limit --stdout "^MATCH$" --stderr "sampled" --
+         bash -c "ulimit -v 400000 && ${CLOSURE_BIN} verify ${GEN}/chain.txt")
+cli_test(query.pairs_folder --status 3 --stderr "is a folder" -- ${CLOSURE_BIN} query ${DATA}/diamond.txt --pairs ${DATA})
+cli_test(query.pairs_missing --status 3 --stderr "cannot open" -- ${CLOSURE_BIN} query ${DATA}/diamond.txt --pairs ${GEN}/no-such-pairs.txt)

@@ -10,6 +10,7 @@
 #include "closure/ocl/device.hpp"
 #include "closure/ocl/error.hpp"
 #include "closure/ocl/kernel_source.hpp"
+#include "closure/ocl/program_cache_entry.hpp"
 #include "closure/ocl/runtime.hpp"
 #include "test_support.hpp"
 
@@ -141,6 +142,90 @@ TEST(OclRuntime, ProgramCacheMemoryDiskAndCorruptEntry) {
   std::printf("program cache on %s: compile %.3f s, load from disk %.3f s\n", device->name.c_str(),
               compile_s, load_s);
   fs::remove_all(dir);
+}
+
+// Damage of the kinds PoCL crashed on (truncation, zeroed bytes) or that a stray file
+// brings (garbage, another key's entry): the entry is deleted and rebuilt, every time.
+TEST(OclRuntime, DamagedCacheEntriesAreRebuiltSilently) {
+  auto device = ocl::choose_device("");
+  if (!device) GTEST_SKIP() << "no OpenCL device";
+  const fs::path dir = fresh_dir("damage");
+  ScopedEnv cache("CLOSURE_CACHE_DIR", dir.string());
+  const std::string options = "-cl-std=CL1.2 -DDAMAGE_TEST=" + std::to_string(::getpid());
+  const std::string other_options = options + " -DOTHER=1";
+  auto read_bytes = [](const fs::path& p) {
+    std::ifstream in(p, std::ios::binary);
+    return std::string((std::istreambuf_iterator<char>(in)), {});
+  };
+  auto write_bytes = [](const fs::path& p, const std::string& bytes) {
+    std::ofstream(p, std::ios::binary | std::ios::trunc) << bytes;
+  };
+  auto only_entry = [&] {
+    std::vector<fs::path> entries;
+    for (const auto& e : fs::directory_iterator(dir)) entries.push_back(e.path());
+    EXPECT_EQ(entries.size(), 1u);
+    return entries.empty() ? fs::path() : entries.front();
+  };
+  // The entry of `other_options` first (kept as a foreign entry), then that of `options`.
+  ocl::Runtime(*device).program("boolean_util.cl", other_options);
+  const std::string b = read_bytes(only_entry());
+  fs::remove_all(dir);
+  fs::create_directories(dir);
+  ocl::Runtime(*device).program("boolean_util.cl", options);
+  const fs::path entry = only_entry();
+  const std::string a = read_bytes(entry);
+  ASSERT_GT(a.size(), 64u);
+  const std::vector<std::pair<std::string, std::string>> damage = {
+      {"truncated to half", a.substr(0, a.size() / 2)},
+      {"truncated header", a.substr(0, 20)},
+      {"empty", ""},
+      {"4 bytes zeroed in the middle",
+       a.substr(0, a.size() / 2) + std::string(4, '\0') + a.substr(a.size() / 2 + 4)},
+      {"4 bytes zeroed in the header length",
+       a.substr(0, 16) + std::string(4, '\0') + a.substr(20)},
+      {"garbage", std::string(a.size(), '\x5a')},
+      {"the other key's entry", b},
+  };
+  for (const auto& [what, bytes] : damage) {
+    SCOPED_TRACE(what);
+    write_bytes(entry, bytes);
+    {
+      ocl::Runtime rt(*device);
+      EXPECT_NO_THROW(rt.kernel("boolean_util.cl", options, "words_differ"));
+      EXPECT_EQ(rt.cache_stats().disk_rejected, 1);
+      EXPECT_EQ(rt.cache_stats().compiles, 1);
+      EXPECT_EQ(rt.cache_stats().disk_hits, 0);
+    }
+    {
+      ocl::Runtime rt(*device);  // the rebuilt entry is good again
+      EXPECT_NO_THROW(rt.kernel("boolean_util.cl", options, "words_differ"));
+      EXPECT_EQ(rt.cache_stats().disk_hits, 1);
+      EXPECT_EQ(rt.cache_stats().compiles, 0);
+    }
+    EXPECT_EQ(only_entry(), entry);  // rewritten in place, no temporaries left behind
+  }
+  fs::remove_all(dir);
+}
+
+TEST(ProgramCacheEntry, ChecksumCatchesEveryKindOfDamage) {
+  std::vector<unsigned char> binary(1000);
+  for (size_t i = 0; i < binary.size(); ++i) binary[i] = static_cast<unsigned char>(i * 7);
+  const auto entry = ocl::encode_cache_entry(42, binary);
+  ASSERT_EQ(entry.size(), ocl::kCacheHeaderBytes + binary.size());
+  EXPECT_EQ(ocl::decode_cache_entry(42, entry), binary);
+  EXPECT_FALSE(ocl::decode_cache_entry(43, entry).has_value());  // another key's entry
+  for (size_t at = 0; at < entry.size(); at += 37) {
+    auto damaged = entry;
+    damaged[at] ^= 0x01;
+    EXPECT_FALSE(ocl::decode_cache_entry(42, damaged).has_value()) << at;
+  }
+  for (size_t size : {size_t{0}, size_t{31}, size_t{32}, entry.size() - 1}) {
+    const std::vector<unsigned char> cut(entry.begin(), entry.begin() + std::ptrdiff_t(size));
+    EXPECT_FALSE(ocl::decode_cache_entry(42, cut).has_value()) << size;
+  }
+  auto longer = entry;
+  longer.push_back(0);
+  EXPECT_FALSE(ocl::decode_cache_entry(42, longer).has_value());
 }
 
 }  // namespace

@@ -5,7 +5,7 @@ set -euo pipefail
 packages=(
   build-essential cmake pkg-config ccache
   ocl-icd-opencl-dev opencl-c-headers opencl-clhpp-headers pocl-opencl-icd clinfo
-  libboost-graph-dev libcli11-dev libgtest-dev zlib1g-dev
+  libboost-graph-dev libcli11-dev libgtest-dev zlib1g-dev nlohmann-json3-dev
   clang libclang-rt-14-dev
   python3 python3-networkx
 )

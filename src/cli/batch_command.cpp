@@ -1,12 +1,15 @@
 // `closure batch PATHS... --out DIR`: many files, one summary table; a progress bar on a
-// terminal, plain lines otherwise; exit status 4 if any file failed (1 on a mismatch).
+// terminal, plain lines otherwise; exit status 4 if any file failed, else 1 on a mismatch,
+// else 5 when a sampled verification was inconclusive.
 #include <unistd.h>
 
 #include <cstdio>
 #include <memory>
 
 #include "cli/commands.hpp"
+#include "closure/ocl/device.hpp"
 #include "closure/tool/batch.hpp"
+#include "closure/tool/isolated.hpp"
 
 namespace closure::cli {
 namespace {
@@ -25,6 +28,23 @@ void print_progress(const BatchProgress& p, bool tty) {
   }
 }
 
+// A device named by --device is checked before any file, as in the other commands, but
+// in a child process: OpenCL opened here would not survive the fork of the workers.
+void check_device_spec(const std::string& spec) {
+  if (spec.empty()) return;
+  const IsolatedOutcome probe = run_isolated([&spec] {
+    try {
+      ocl::choose_device(spec);
+      return std::string();
+    } catch (const std::invalid_argument& e) {
+      return std::string(e.what());
+    }
+  });
+  if (!probe.completed)
+    throw std::runtime_error("checking --device " + spec + ": " + probe.failure);
+  if (!probe.result.empty()) throw std::invalid_argument(probe.result);
+}
+
 }  // namespace
 
 Command add_batch_command(CLI::App& app, CommonOptions& common) {
@@ -39,7 +59,9 @@ Command add_batch_command(CLI::App& app, CommonOptions& common) {
   auto flags = std::make_shared<Flags>();
   auto* sub = app.add_subcommand(
       "batch",
-      "Close many graph files (folders recursively); summary.csv and summary.json in --out");
+      "Close many graph files (folders recursively), each in a worker process; summary.csv and "
+      "summary.json in --out. Exit 4 if a file failed, else 1 on a mismatch, else 5 if a "
+      "verification was inconclusive");
   sub->fallthrough();
   sub->add_option("paths", flags->paths, "Graph files and folders")->required();
   sub->add_option("--out", flags->out, "Output folder")->required();
@@ -56,10 +78,15 @@ Command add_batch_command(CLI::App& app, CommonOptions& common) {
       ->capture_default_str();
   sub->add_option("--verify-sources", flags->verify_sources,
                   "BFS sources of a sampled verification")
+      ->check(at_least_one_source())
       ->capture_default_str();
   return {sub, [flags, &common]() -> int {
             try {
-              LazyRuntime runtime(common);
+              check_device_spec(common.device);
+              // Each file's child opens the device itself, quietly: the table names it.
+              CommonOptions child_common = common;
+              child_common.quiet = true;
+              LazyRuntime runtime(child_common);
               BatchOptions o;
               o.paths = flags->paths;
               o.out_dir = flags->out;
@@ -67,7 +94,7 @@ Command add_batch_command(CLI::App& app, CommonOptions& common) {
               o.resume = flags->resume;
               o.write_closures = !flags->no_closures;
               o.run.input_format = input_format(common);
-              o.run.compute = compute_options(common, runtime);
+              o.run.compute = compute_options(common, runtime, /*open_named_device=*/false);
               o.run.output_format = parse_output_format(flags->output_format);
               o.run.verify = flags->verify;
               o.run.verify_memory = common.verify_memory;
@@ -80,24 +107,29 @@ Command add_batch_command(CLI::App& app, CommonOptions& common) {
               const auto rows = run_batch(o, [tty, quiet](const BatchProgress& p) {
                 if (!quiet) print_progress(p, tty);
               });
-              size_t failed = 0, mismatched = 0, skipped = 0;
-              std::printf("%-50s %9s %10s %4s %12s %-9s %9s %-8s %s\n", "file", "n", "m", "DAG",
-                          "pairs", "method", "seconds", "verify", "error");
+              size_t failed = 0, mismatched = 0, inconclusive = 0, skipped = 0;
+              std::printf("%-50s %9s %10s %4s %12s %-9s %9s %-12s %s\n", "file", "vertices",
+                          "edges", "DAG", "pairs", "method", "seconds", "verify", "error");
               for (const auto& r : rows) {
-                std::printf("%-50.50s %9zu %10zu %4s %12llu %-9s %9.3f %-8s %s%s\n", r.file.c_str(),
-                            r.vertices, r.edges, r.dag ? "yes" : "no", (unsigned long long)r.pairs,
-                            r.method.c_str(), r.seconds, r.verify.c_str(), r.error.c_str(),
-                            r.skipped ? "(resumed)" : "");
+                std::printf("%-50.50s %9llu %10llu %4s %12llu %-9s %9.3f %-12s %s%s\n",
+                            r.file.c_str(), (unsigned long long)r.vertices,
+                            (unsigned long long)r.edges, r.dag ? "yes" : "no",
+                            (unsigned long long)r.pairs, r.method.c_str(), r.seconds,
+                            r.verify.c_str(), r.error.c_str(), r.skipped ? "(resumed)" : "");
                 failed += !r.error.empty();
-                mismatched += r.verify == "MISMATCH";
+                mismatched += r.error.empty() && r.verify == "MISMATCH";
+                inconclusive += r.error.empty() && r.verify == "INCONCLUSIVE";
                 skipped += r.skipped;
               }
               std::printf(
-                  "%zu files: %zu ok, %zu failed, %zu mismatched, %zu resumed; summary in "
-                  "%s/summary.csv\n",
-                  rows.size(), rows.size() - failed - mismatched, failed, mismatched, skipped,
-                  flags->out.c_str());
-              return failed ? kExitFailure : mismatched ? kExitMismatch : kExitOk;
+                  "%zu files: %zu ok, %zu failed, %zu mismatched, %zu inconclusive, %zu resumed; "
+                  "summary in %s/summary.csv\n",
+                  rows.size(), rows.size() - failed - mismatched - inconclusive, failed, mismatched,
+                  inconclusive, skipped, flags->out.c_str());
+              return failed         ? kExitFailure
+                     : mismatched   ? kExitMismatch
+                     : inconclusive ? kExitInconclusive
+                                    : kExitOk;
             } catch (const std::exception& e) {
               return report_failure(e);
             }

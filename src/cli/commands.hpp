@@ -7,15 +7,20 @@
 #include <vector>
 
 #include "cli/common_options.hpp"
+#include "closure/verify/boost_closure.hpp"
 
 namespace closure::cli {
 
 // Exit statuses scripts can rely on.
 inline constexpr int kExitOk = 0;
-inline constexpr int kExitMismatch = 1;  // verification found a difference
-inline constexpr int kExitUsage = 2;     // bad command line
-inline constexpr int kExitInput = 3;     // unreadable or malformed input
-inline constexpr int kExitFailure = 4;   // anything else (device, memory, I/O)
+inline constexpr int kExitMismatch = 1;      // verification found a difference
+inline constexpr int kExitUsage = 2;         // bad command line
+inline constexpr int kExitInput = 3;         // unreadable or malformed input
+inline constexpr int kExitFailure = 4;       // anything else (device, memory, I/O)
+inline constexpr int kExitInconclusive = 5;  // a sampled verification compared too few pairs
+
+// The exit status of a verification verdict.
+int verdict_status(Verdict v);
 
 // A command that reads graphs: its CLI11 app, and what to run when it was given.
 struct Command {

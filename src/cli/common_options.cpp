@@ -45,14 +45,26 @@ ocl::Runtime* LazyRuntime::get() {
   return runtime_.get();
 }
 
-ComputeOptions compute_options(const CommonOptions& o, LazyRuntime& runtime) {
+ComputeOptions compute_options(const CommonOptions& o, LazyRuntime& runtime,
+                               bool open_named_device) {
   ComputeOptions c;
   c.method = parse_method(o.method);
   c.lazy_runtime = [&runtime] { return runtime.get(); };
   c.params_override = o.params;
-  if (!o.params.empty()) parse_boolean_params(o.params);  // a typo fails before any work
-  if (!o.device.empty()) runtime.get();  // a device asked for by name is checked up front
+  if (!o.params.empty()) parse_boolean_params(o.params);      // a typo fails before any work
+  if (!o.device.empty() && open_named_device) runtime.get();  // a named device: checked now
   return c;
+}
+
+CLI::Validator at_least_one_source() {
+  return CLI::Validator(
+      [](std::string& value) {
+        return value.find_first_not_of("0+") == std::string::npos
+                   ? std::string(
+                         "must be at least 1: a sampled check from no source checks nothing")
+                   : std::string();
+      },
+      "N>=1");
 }
 
 InputFormat input_format(const CommonOptions& o) {

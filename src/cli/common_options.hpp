@@ -39,8 +39,14 @@ class LazyRuntime {
   std::unique_ptr<ocl::Runtime> runtime_;
 };
 
-// ComputeOptions from the flags, the device coming from `runtime` when needed.
-ComputeOptions compute_options(const CommonOptions& o, LazyRuntime& runtime);
+// ComputeOptions from the flags, the device coming from `runtime` when needed. A device
+// named by --device is opened at once (so a wrong name fails before any work) unless
+// `open_named_device` is false: batch forks children, which must open it themselves.
+ComputeOptions compute_options(const CommonOptions& o, LazyRuntime& runtime,
+                               bool open_named_device = true);
 InputFormat input_format(const CommonOptions& o);
+
+// For --verify-sources / --sources: 0 sources would check nothing and must not say MATCH.
+CLI::Validator at_least_one_source();
 
 }  // namespace closure::cli

@@ -2,9 +2,9 @@
 #include <chrono>
 #include <cstdio>
 #include <memory>
+#include <nlohmann/json.hpp>
 
 #include "cli/commands.hpp"
-#include "closure/io/json.hpp"
 #include "closure/reach/index_file.hpp"
 #include "closure/reach/reach_index.hpp"
 
@@ -42,20 +42,20 @@ Command add_index_command(CLI::App& app, CommonOptions& common) {
               const double write_s = std::chrono::duration<double>(Clock::now() - t0).count();
               const size_t n = read.graph.vertex_count();
               if (flags->json) {
-                json::Object o;
-                o.add("input", flags->input)
-                    .add("output", flags->output)
-                    .add("vertices", n)
-                    .add("edges", read.graph.edge_count())
-                    .add("components", data.labels.size())
-                    .add("condensation_edges", data.targets.size())
-                    .add("supportive", data.supportive)
-                    .add("bytes", bytes)
-                    .add("bytes_per_vertex", n ? double(bytes) / double(n) : 0.0)
-                    .add("parse_s", parse_s)
-                    .add("build_s", report.total_s)
-                    .add("write_s", write_s);
-                std::printf("%s\n", o.str(2).c_str());
+                nlohmann::ordered_json o;
+                o["input"] = flags->input;
+                o["output"] = flags->output;
+                o["vertices"] = n;
+                o["edges"] = read.graph.edge_count();
+                o["components"] = data.labels.size();
+                o["condensation_edges"] = data.targets.size();
+                o["supportive"] = data.supportive;
+                o["bytes"] = bytes;
+                o["bytes_per_vertex"] = n ? double(bytes) / double(n) : 0.0;
+                o["parse_s"] = parse_s;
+                o["build_s"] = report.total_s;
+                o["write_s"] = write_s;
+                std::printf("%s\n", o.dump(2).c_str());
               }
               if (!common.quiet)
                 std::fprintf(stderr,

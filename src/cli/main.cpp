@@ -21,7 +21,8 @@ int main(int argc, char** argv) {
       "  closure reduce graph.txt -o r.txt  transitive reduction\n"
       "  closure verify graph.txt           compare with Boost.Graph's transitive_closure\n"
       "  closure batch dags/ --out results/ many files, one summary table\n\n"
-      "Exit status: 0 ok, 1 verification mismatch, 2 usage, 3 bad input, 4 other failure."};
+      "Exit status: 0 ok, 1 verification mismatch, 2 usage, 3 bad input, 4 other failure,\n"
+      "5 verification inconclusive (a sampled check compared too few pairs)."};
   app.set_version_flag("--version", std::string("closure ") + CLOSURE_VERSION);
   app.require_subcommand(0, 1);
   app.fallthrough();

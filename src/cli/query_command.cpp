@@ -2,16 +2,20 @@
 // unknown labels are reported per line. FILE may be an index from `closure index`
 // (recognised by its header). On a graph, the closure is computed once per run, unless it
 // could be large: then a reachability index is built on the fly instead (and stderr says so).
+#include <cerrno>
 #include <chrono>
 #include <cstdio>
+#include <cstring>
+#include <filesystem>
 #include <fstream>
 #include <iostream>
 #include <memory>
+#include <nlohmann/json.hpp>
 #include <sstream>
 
 #include "cli/commands.hpp"
 #include "closure/algorithms/scc.hpp"
-#include "closure/io/json.hpp"
+#include "closure/graph/input_error.hpp"
 #include "closure/reach/index_file.hpp"
 #include "closure/reach/index_queries.hpp"
 #include "closure/tool/reachability_queries.hpp"
@@ -53,6 +57,18 @@ Command add_query_command(CLI::App& app, CommonOptions& common) {
             std::fprintf(stderr, "closure query: give either U V or --pairs FILE\n");
             return kExitUsage;
           }
+          // The pairs file is checked before the graph is closed: a folder given by mistake
+          // (which opens, then reads as empty) must fail, not answer nothing with exit 0.
+          std::ifstream file;
+          if (!flags->pairs.empty() && flags->pairs != "-") {
+            std::error_code ec;
+            if (std::filesystem::is_directory(flags->pairs, ec))
+              throw InputError(flags->pairs, 0, "is a folder, not a file of 'u v' pairs");
+            file.open(flags->pairs);
+            if (!file)
+              throw InputError(flags->pairs, 0,
+                               std::string("cannot open: ") + std::strerror(errno));
+          }
           std::unique_ptr<reach::ReachIndex> index;
           std::unique_ptr<reach::IndexQueries> index_queries;
           std::optional<ReadResult> read;
@@ -88,13 +104,14 @@ Command add_query_command(CLI::App& app, CommonOptions& common) {
             QueryAnswer a =
                 index_queries ? index_queries->answer(u, v) : closure_queries->answer(u, v);
             if (flags->json) {
-              json::Object o;
-              o.add("u", u).add("v", v);
+              nlohmann::ordered_json o;
+              o["u"] = u;
+              o["v"] = v;
               if (a.status == QueryAnswer::kUnknownLabel)
-                o.add("error", a.text.substr(u.size() + v.size() + 2));
+                o["error"] = a.text.substr(u.size() + v.size() + 2);
               else
-                o.add("reachable", a.status == QueryAnswer::kReachable);
-              a.text = o.str();
+                o["reachable"] = a.status == QueryAnswer::kReachable;
+              a.text = o.dump();
             }
             return a;
           };
@@ -103,14 +120,9 @@ Command add_query_command(CLI::App& app, CommonOptions& common) {
             std::printf("%s\n", a.text.c_str());
             return a.status == QueryAnswer::kUnknownLabel ? kExitInput : kExitOk;
           }
-          std::ifstream file;
-          std::istream* in = &std::cin;
-          if (flags->pairs != "-") {
-            file.open(flags->pairs);
-            if (!file) throw std::runtime_error("cannot read " + flags->pairs);
-            in = &file;
-          }
+          std::istream* in = flags->pairs == "-" ? &std::cin : &file;
           const QueryBatchStats stats = answer_pairs(answer, *in, flags->pairs, std::cout);
+          if (in->bad()) throw InputError(flags->pairs, 0, "read error");
           if (!common.quiet) {
             std::fprintf(stderr,
                          "closure query: %zu answered (%zu reachable), %zu unknown labels, %zu "

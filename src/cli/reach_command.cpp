@@ -2,10 +2,10 @@
 // input's labels, one per line; --count for the number only; --json for both.
 #include <cstdio>
 #include <memory>
+#include <nlohmann/json.hpp>
 
 #include "cli/commands.hpp"
 #include "closure/graph/input_error.hpp"
-#include "closure/io/json.hpp"
 #include "closure/reach/descendants.hpp"
 
 namespace closure::cli {
@@ -37,17 +37,15 @@ Command add_reach_command(CLI::App& app, CommonOptions& common) {
               const std::vector<vertex_t> list =
                   flags->ancestors ? reach::ancestors(g, u) : reach::descendants(g, u);
               if (flags->json) {
-                json::Object o;
-                o.add("vertex", flags->vertex)
-                    .add("direction", flags->ancestors ? "ancestors" : "descendants")
-                    .add("count", list.size());
+                nlohmann::ordered_json o;
+                o["vertex"] = flags->vertex;
+                o["direction"] = flags->ancestors ? "ancestors" : "descendants";
+                o["count"] = list.size();
                 if (!flags->count) {
-                  std::vector<json::Value> labels;
-                  labels.reserve(list.size());
-                  for (vertex_t v : list) labels.emplace_back(g.label(v));
-                  o.add("vertices", json::array(labels));
+                  auto& labels = o["vertices"] = nlohmann::ordered_json::array();
+                  for (vertex_t v : list) labels.push_back(g.label(v));
                 }
-                std::printf("%s\n", o.str(2).c_str());
+                std::printf("%s\n", o.dump(2).c_str());
               } else if (flags->count) {
                 std::printf("%zu\n", list.size());
               } else {

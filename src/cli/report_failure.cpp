@@ -9,6 +9,12 @@
 
 namespace closure::cli {
 
+int verdict_status(Verdict v) {
+  return v == Verdict::kMatch      ? kExitOk
+         : v == Verdict::kMismatch ? kExitMismatch
+                                   : kExitInconclusive;
+}
+
 int report_failure(const std::exception& e) {
   std::fprintf(stderr, "closure: %s\n", e.what());
   if (dynamic_cast<const InputError*>(&e)) return kExitInput;

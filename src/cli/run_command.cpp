@@ -41,6 +41,7 @@ Command add_run_command(CLI::App& app, CommonOptions& common) {
       app.add_option(
              "--verify-sources", flags->verify_sources,
              "BFS sources for the sampled check when Boost's closure would not fit in memory")
+          ->check(at_least_one_source())
           ->capture_default_str());
   own.push_back(app.add_flag("--force", flags->force, "Write outputs larger than --max-output"));
   own.push_back(app.add_option("--max-output", flags->max_output,
@@ -80,7 +81,7 @@ Command add_run_command(CLI::App& app, CommonOptions& common) {
         std::fputs(summary_json(s).c_str(), stdout);
       else if (!common.quiet)
         std::fputs(summary_text(s).c_str(), stderr);
-      return s.verify && !s.verify->match ? kExitMismatch : kExitOk;
+      return s.verify ? verdict_status(s.verify->verdict()) : kExitOk;
     } catch (const std::exception& e) {
       return report_failure(e);
     }

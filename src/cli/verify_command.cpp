@@ -18,10 +18,12 @@ Command add_verify_command(CLI::App& app, CommonOptions& common) {
   auto flags = std::make_shared<Flags>();
   auto* sub = app.add_subcommand(
       "verify",
-      "Compare the closure with Boost.Graph's transitive_closure; exit 1 on any mismatch");
+      "Compare the closure with Boost.Graph's transitive_closure; exit 1 on any mismatch, 5 when "
+      "a sampled check compared too few pairs to say (INCONCLUSIVE)");
   sub->fallthrough();
   sub->add_option("graph", flags->input, "Graph file")->required();
   sub->add_option("--sources", flags->sources, "BFS sources for the sampled check")
+      ->check(at_least_one_source())
       ->capture_default_str();
   sub->add_option("--seed", flags->seed, "Seed that picks the sampled sources")
       ->capture_default_str();
@@ -42,9 +44,9 @@ Command add_verify_command(CLI::App& app, CommonOptions& common) {
                 std::fputs(summary_json(s).c_str(), stdout);  // the verdict is in it
               } else {
                 if (!common.quiet) std::fputs(summary_text(s).c_str(), stderr);
-                std::printf("%s\n", s.verify->match ? "MATCH" : "MISMATCH");
+                std::printf("%s\n", std::string(verdict_name(s.verify->verdict())).c_str());
               }
-              return s.verify->match ? kExitOk : kExitMismatch;
+              return verdict_status(s.verify->verdict());
             } catch (const std::exception& e) {
               return report_failure(e);
             }

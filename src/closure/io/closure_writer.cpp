@@ -2,10 +2,10 @@
 #include "closure/io/closure_writer.hpp"
 
 #include <charconv>
+#include <nlohmann/json.hpp>
 #include <stdexcept>
 
 #include "closure/io/atomic_file.hpp"
-#include "closure/io/json.hpp"
 
 namespace closure {
 
@@ -185,7 +185,16 @@ void write_matrix_market(Sink& out, const Graph& g, const Closure& c, bool refle
 void write_json(Sink& out, const Graph& g, const Closure& c, bool reflexive, const Tick& tick) {
   const auto labels = all_labels(g);
   std::vector<std::string> quoted(labels.size());
-  for (size_t v = 0; v < labels.size(); ++v) quoted[v] = json::quote(labels[v]);
+  for (size_t v = 0; v < labels.size(); ++v) {
+    // JSON text is UTF-8: a label that is not cannot be written without changing it.
+    try {
+      quoted[v] = nlohmann::json(labels[v]).dump();
+    } catch (const nlohmann::json::type_error&) {
+      throw std::runtime_error("vertex label '" + labels[v] +
+                               "' is not UTF-8 and cannot be written as JSON; use "
+                               "--output-format edges, matrix-market or binary");
+    }
+  }
   out.put("{\"vertices\":");
   out.put_number(g.vertex_count());
   out.put(",\"pairs\":");

@@ -9,8 +9,10 @@
 #include <fstream>
 #include <sstream>
 
+#include "closure/io/content_hash.hpp"
 #include "closure/ocl/error.hpp"
 #include "closure/ocl/kernel_source.hpp"
+#include "closure/ocl/program_cache_entry.hpp"
 
 namespace closure::ocl {
 namespace fs = std::filesystem;
@@ -41,24 +43,26 @@ cl::Program Runtime::build(const std::string& source, const std::string& options
   const std::string identity = device_.platform + '\n' + device_.name + '\n' +
                                device_.driver_version + '\n' + device_.opencl_version + '\n' +
                                options + '\n' + source;
-  char key[17];
-  std::snprintf(key, sizeof key, "%016llx", static_cast<unsigned long long>(fnv1a(identity)));
+  const uint64_t key = fnv1a(identity);
   const std::string dir = program_cache_dir();
-  const std::string path = dir.empty() ? std::string() : dir + "/" + key + ".bin";
+  const std::string path = dir.empty() ? std::string() : dir + "/" + hash_hex(key) + ".bin";
 
   if (!path.empty() && fs::exists(path)) {
-    try {
-      std::ifstream in(path, std::ios::binary);
-      std::vector<unsigned char> binary((std::istreambuf_iterator<char>(in)), {});
-      cl::Program p(context_, {device_.device}, cl::Program::Binaries{binary});
-      p.build({device_.device}, options.c_str());
-      ++stats_.disk_hits;
-      return p;
-    } catch (const std::exception&) {
-      ++stats_.disk_rejected;  // stale or corrupt: fall through and rebuild from source
-      std::error_code ignore;
-      fs::remove(path, ignore);
+    // Only an entry whose header and checksum hold reaches the driver: PoCL crashes inside
+    // clCreateProgramWithBinary on a truncated or partly zeroed binary.
+    if (auto binary = read_cache_entry(path, key)) {
+      try {
+        cl::Program p(context_, {device_.device}, cl::Program::Binaries{*binary});
+        p.build({device_.device}, options.c_str());
+        ++stats_.disk_hits;
+        return p;
+      } catch (const std::exception&) {
+        // Intact but refused (a driver update, say): rebuilt from source below.
+      }
     }
+    ++stats_.disk_rejected;
+    std::error_code ignore;
+    fs::remove(path, ignore);
   }
 
   cl::Program p(context_, source);
@@ -75,19 +79,9 @@ cl::Program Runtime::build(const std::string& source, const std::string& options
   ++stats_.compiles;
 
   if (!path.empty()) {
-    // Written to a temporary name and renamed, so a concurrent reader never sees half.
-    std::error_code ec;
-    fs::create_directories(dir, ec);
     const auto binaries = p.getInfo<CL_PROGRAM_BINARIES>();
-    if (!ec && !binaries.empty() && !binaries.front().empty()) {
-      const std::string tmp = path + ".tmp" + std::to_string(::getpid());
-      std::ofstream out(tmp, std::ios::binary);
-      out.write(reinterpret_cast<const char*>(binaries.front().data()),
-                static_cast<std::streamsize>(binaries.front().size()));
-      out.close();
-      if (out) fs::rename(tmp, path, ec);
-      if (!out || ec) fs::remove(tmp, ec);
-    }
+    if (!binaries.empty() && !binaries.front().empty())
+      write_cache_entry(path, key, binaries.front());  // best effort: a cache, not a result
   }
   return p;
 }

@@ -1,79 +1,34 @@
-// The batch driver: file collection, a work queue over --jobs threads, per-file records
-// (written atomically, so --resume can trust what it finds) and the summary tables.
+// The batch driver: files handed to --jobs worker processes (this process starts no
+// threads), per-file records written atomically by this process, the resume check in the
+// worker, and the summary tables.
 #include "closure/tool/batch.hpp"
 
+#include <sys/stat.h>
+
 #include <algorithm>
-#include <atomic>
+#include <cerrno>
 #include <chrono>
+#include <cstdio>
+#include <cstring>
 #include <filesystem>
 #include <fstream>
-#include <mutex>
-#include <sstream>
-#include <stdexcept>
-#include <thread>
+#include <nlohmann/json.hpp>
+#include <optional>
 
 #include "closure/io/atomic_file.hpp"
-#include "closure/io/json.hpp"
+#include "closure/io/content_hash.hpp"
+#include "closure/tool/batch_files.hpp"
+#include "closure/tool/worker_pool.hpp"
 
 namespace closure {
 namespace fs = std::filesystem;
 
 namespace {
 
-struct BatchItem {
-  std::string input;
-  std::string stem;  // output name without extension, relative to out_dir
-};
+using Clock = std::chrono::steady_clock;
 
-// `out_dir` (may be empty) is left out of the search, so a batch whose output folder lies
-// inside its input folder does not read its own results on the next run. Two inputs that
-// would share an output name are told apart by their argument's position.
-std::vector<BatchItem> collect_items(const std::vector<std::string>& paths,
-                                     const std::string& out_dir) {
-  std::vector<BatchItem> items;
-  std::error_code ec;
-  const fs::path out = out_dir.empty() ? fs::path() : fs::weakly_canonical(out_dir, ec);
-  auto inside_out = [&](const fs::path& p) {
-    if (out.empty()) return false;
-    const fs::path c = fs::weakly_canonical(p, ec);
-    auto [a, b] = std::mismatch(out.begin(), out.end(), c.begin(), c.end());
-    return a == out.end();
-  };
-  for (size_t arg = 0; arg < paths.size(); ++arg) {
-    const fs::path root(paths[arg]);
-    std::vector<BatchItem> found;
-    if (fs::is_directory(root)) {
-      std::vector<fs::path> files;
-      for (auto it = fs::recursive_directory_iterator(
-               root, fs::directory_options::skip_permission_denied);
-           it != fs::recursive_directory_iterator(); ++it) {
-        if (it->is_directory() && inside_out(it->path())) {
-          it.disable_recursion_pending();
-          continue;
-        }
-        if (it->is_regular_file() && it->path().filename().string()[0] != '.')
-          files.push_back(it->path());
-      }
-      std::sort(files.begin(), files.end());
-      for (const auto& f : files) found.push_back({f.string(), fs::relative(f, root).string()});
-    } else if (fs::exists(root)) {
-      found.push_back({root.string(), root.filename().string()});
-    } else {
-      throw std::invalid_argument("batch: " + paths[arg] + " does not exist");
-    }
-    for (auto& item : found) {
-      auto taken = [&](const std::string& stem) {
-        return std::any_of(items.begin(), items.end(),
-                           [&](const BatchItem& i) { return i.stem == stem; });
-      };
-      if (taken(item.stem)) item.stem = std::to_string(arg + 1) + "_" + item.stem;
-      if (taken(item.stem))
-        throw std::invalid_argument("batch: " + item.input + " would share its output name " +
-                                    item.stem + " with another input");
-      items.push_back(std::move(item));
-    }
-  }
-  return items;
+double seconds_since(Clock::time_point t0) {
+  return std::chrono::duration<double>(Clock::now() - t0).count();
 }
 
 std::string extension_for(OutputFormat f) {
@@ -90,129 +45,203 @@ std::string extension_for(OutputFormat f) {
   return ".closure";
 }
 
-std::string row_json(const BatchRow& r) {
-  json::Object o;
-  o.add("file", r.file)
-      .add("n", r.vertices)
-      .add("m", r.edges)
-      .add("dag", r.dag)
-      .add("pairs", r.pairs);
-  o.add("method", r.method)
-      .add("device", r.device)
-      .add("seconds", r.seconds)
-      .add("verify", r.verify);
-  o.add("error", r.error);
-  return o.str();
+// The options that change a file's result (its closure file or its row). Not the method
+// or the device: every method gives the same closure.
+std::string options_key(const BatchOptions& o) {
+  nlohmann::ordered_json k;
+  k["input_format"] = format_name(o.run.input_format);
+  if (o.write_closures)
+    k["output_format"] = output_format_name(o.run.output_format);
+  else
+    k["output_format"] = nullptr;
+  k["reflexive"] = o.run.reflexive;
+  if (o.run.verify)
+    k["verify"] = {{"sources", o.run.verify_sources},
+                   {"seed", o.run.verify_seed},
+                   {"memory", o.run.verify_memory}};
+  else
+    k["verify"] = nullptr;
+  return k.dump();
 }
 
-// Reads back a row written by row_json (our own, flat, well-formed objects only).
-bool parse_row(const std::string& text, BatchRow& r) {
-  auto field = [&](const std::string& key) -> std::string {
-    const std::string k = "\"" + key + "\":";
-    auto p = text.find(k);
-    if (p == std::string::npos) return {};
-    p += k.size();
-    if (text[p] == '"') {
-      std::string out;
-      for (++p; p < text.size() && text[p] != '"'; ++p)
-        out += text[p] == '\\' ? text[++p] : text[p];
-      return out;
+// Size and mtime from stat, then the content hash (which reads the file).
+FileKey input_key(const std::string& path) {
+  struct stat st {};
+  if (::stat(path.c_str(), &st) != 0)
+    throw std::runtime_error(path + ": cannot open: " + std::strerror(errno));
+  FileKey k;
+  k.mtime_ns = int64_t(st.st_mtim.tv_sec) * 1'000'000'000 + st.st_mtim.tv_nsec;
+  k.size = uint64_t(st.st_size);
+  if (S_ISREG(st.st_mode)) {
+    const FileDigest d = digest_file(path);
+    k.size = d.size;
+    k.hash = d.hash;
+  }
+  return k;
+}
+
+std::optional<std::string> read_small_file(const std::string& path, size_t limit) {
+  std::ifstream in(path, std::ios::binary);
+  if (!in) return std::nullopt;
+  std::string text(limit + 1, '\0');
+  in.read(text.data(), std::streamsize(text.size()));
+  if (in.bad() || size_t(in.gcount()) > limit) return std::nullopt;
+  text.resize(size_t(in.gcount()));
+  return text;
+}
+
+struct ItemPaths {
+  std::string record, output;
+};
+
+ItemPaths paths_of(const BatchOptions& o, const BatchItem& item) {
+  const std::string stem = (fs::path(o.out_dir) / item.stem).string();
+  return {stem + ".summary.json", stem + extension_for(o.run.output_format)};
+}
+
+// Whether `old` still stands for this input under these options: a record that does not
+// match in every respect is redone.
+bool still_valid(const BatchRecord& old, const BatchOptions& o, const BatchItem& item,
+                 const ItemPaths& p, const std::string& options) {
+  if (old.row.file != item.input || !old.row.ok() || old.options != options) return false;
+  if (old.output.has_value() != o.write_closures) return false;
+  struct stat st {};
+  // Only a regular file has a content hash to compare (a FIFO given as input does not).
+  if (::stat(item.input.c_str(), &st) != 0 || !S_ISREG(st.st_mode)) return false;
+  const int64_t mtime = int64_t(st.st_mtim.tv_sec) * 1'000'000'000 + st.st_mtim.tv_nsec;
+  if (uint64_t(st.st_size) != old.input.size || mtime != old.input.mtime_ns) return false;
+  try {
+    if (!(input_key(item.input) == old.input)) return false;
+    if (o.write_closures) {
+      if (!fs::is_regular_file(p.output)) return false;
+      const FileDigest d = digest_file(p.output);
+      if (d.size != old.output->size || d.hash != old.output->hash) return false;
     }
-    return text.substr(p, text.find_first_of(",}", p) - p);
-  };
-  if (field("file").empty()) return false;
-  r.file = field("file");
-  r.vertices = std::stoull("0" + field("n"));
-  r.edges = std::stoull("0" + field("m"));
-  r.dag = field("dag") == "true";
-  r.pairs = std::stoull("0" + field("pairs"));
-  r.method = field("method");
-  r.device = field("device");
-  r.seconds = std::stod("0" + field("seconds"));
-  r.verify = field("verify");
-  r.error = field("error");
+  } catch (const std::exception&) {
+    return false;
+  }
   return true;
+}
+
+// One file's work, in the child: the resume check, the run, the record's keys. Returns
+// 'S' (resumed) or 'N' (new) followed by the record.
+std::string process_item(const BatchOptions& o, const BatchItem& item, const std::string& options) {
+  const ItemPaths p = paths_of(o, item);
+  if (o.resume) {
+    if (auto text = read_small_file(p.record, kMaxRecordBytes)) {
+      if (auto old = parse_record(*text); old && still_valid(*old, o, item, p, options))
+        return "S" + record_json(*old);
+    }
+  }
+  BatchRecord rec;
+  rec.options = options;
+  BatchRow& row = rec.row;
+  row.file = item.input;
+  const auto start = Clock::now();
+  try {
+    rec.input = input_key(item.input);  // before reading: a later change is then seen
+    fs::create_directories(fs::path(p.output).parent_path());
+    RunOptions run = o.run;
+    run.input = item.input;
+    run.output = o.write_closures ? p.output : "";
+    const RunSummary s = o.runner ? o.runner(run) : run_graph(run);
+    row.vertices = s.vertices;
+    row.edges = s.edges;
+    row.components = s.components;
+    row.dag = s.dag;
+    row.pairs = s.pairs;
+    row.method = s.method;
+    row.device = s.device;
+    if (s.verify) row.verify = std::string(verdict_name(s.verify->verdict()));
+    if (o.write_closures) {
+      const FileDigest d = digest_file(p.output);
+      rec.output = FileKey{d.size, 0, d.hash};
+      rec.output_name = fs::path(p.output).filename().string();
+    }
+  } catch (const std::exception& e) {
+    row.error = e.what();
+  }
+  row.seconds = seconds_since(start);
+  return "N" + record_json(rec);
+}
+
+void write_record(const ItemPaths& p, const BatchRecord& rec, BatchRow& row) {
+  try {
+    fs::create_directories(fs::path(p.record).parent_path());
+    AtomicFile f(p.record);
+    f.write(record_json(rec));
+    f.commit();
+  } catch (const std::exception& e) {
+    if (row.error.empty()) row.error = e.what();
+  }
 }
 
 }  // namespace
 
 std::vector<std::string> collect_batch_files(const std::vector<std::string>& paths) {
   std::vector<std::string> out;
-  for (const auto& item : collect_items(paths, "")) out.push_back(item.input);
+  for (const auto& item : collect_batch_items(paths, ""))
+    if (item.error.empty()) out.push_back(item.input);
   return out;
 }
 
 std::vector<BatchRow> run_batch(const BatchOptions& o,
                                 const std::function<void(const BatchProgress&)>& progress) {
-  const auto items = collect_items(o.paths, o.out_dir);
+  const auto items = collect_batch_items(o.paths, o.out_dir);
   fs::create_directories(o.out_dir);
+  const std::string options = options_key(o);
   std::vector<BatchRow> rows(items.size());
-  std::atomic<size_t> next{0};
-  std::mutex progress_mutex;
+  const auto t0 = Clock::now();
   size_t done = 0;
-  const auto t0 = std::chrono::steady_clock::now();
 
-  auto process = [&](size_t i) {
+  // Records what came back for item i (or the failure that ended its child).
+  auto settle = [&](size_t i, const std::optional<IsolatedOutcome>& outcome,
+                    Clock::time_point started, const std::string& failure) {
     const BatchItem& item = items[i];
-    BatchRow& row = rows[i];
-    row.file = item.input;
-    const fs::path stem = fs::path(o.out_dir) / item.stem;
-    const std::string record = stem.string() + ".summary.json";
-    const std::string output = stem.string() + extension_for(o.run.output_format);
-    if (o.resume && fs::exists(record) && (!o.write_closures || fs::exists(output))) {
-      std::ifstream in(record);
-      std::stringstream text;
-      text << in.rdbuf();
-      if (parse_row(text.str(), row) && row.ok() && row.file == item.input) {
-        row.skipped = true;
-        return;
-      }
-      row = BatchRow{};
-      row.file = item.input;
+    BatchRecord rec;
+    rec.options = options;
+    bool resumed = false;
+    std::optional<BatchRecord> parsed;
+    if (outcome && outcome->completed && !outcome->result.empty())
+      parsed = parse_record(std::string_view(outcome->result).substr(1));
+    if (parsed) {
+      rec = std::move(*parsed);
+      resumed = outcome->result[0] == 'S';
+    } else {
+      rec.row.file = item.input;
+      rec.row.error = !failure.empty()                 ? failure
+                      : outcome && !outcome->completed ? outcome->failure
+                                                       : "internal error: unreadable result";
+      rec.row.seconds = seconds_since(started);
     }
-    const auto start = std::chrono::steady_clock::now();
-    try {
-      fs::create_directories(stem.parent_path());
-      RunOptions run = o.run;
-      run.input = item.input;
-      run.output = o.write_closures ? output : "";
-      const RunSummary s = run_graph(run);
-      row.vertices = s.vertices;
-      row.edges = s.edges;
-      row.dag = s.dag;
-      row.pairs = s.pairs;
-      row.method = s.method;
-      row.device = s.device;
-      if (s.verify) row.verify = s.verify->match ? "MATCH" : "MISMATCH";
-    } catch (const std::exception& e) {
-      row.error = e.what();
-    }
-    row.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
-    try {
-      AtomicFile f(record);
-      f.write(row_json(row) + "\n");
-      f.commit();
-    } catch (const std::exception& e) {
-      if (row.error.empty()) row.error = e.what();
-    }
+    rows[i] = rec.row;
+    rows[i].skipped = resumed;
+    if (!resumed) write_record(paths_of(o, item), rec, rows[i]);
+    ++done;
+    if (progress) progress({done, items.size(), item.input, seconds_since(t0)});
   };
 
-  auto worker = [&] {
-    for (size_t i; (i = next++) < items.size();) {
-      process(i);
-      if (progress) {
-        std::lock_guard lock(progress_mutex);
-        ++done;
-        progress({done, items.size(), items[i].input,
-                  std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count()});
+  // Started lazily by submit(), so a batch whose entries all failed to list starts none.
+  WorkerPool pool(o.jobs, [&](size_t i) { return process_item(o, items[i], options); });
+  std::vector<Clock::time_point> started(items.size());
+  size_t next = 0;
+  while (next < items.size() || pool.busy() > 0) {
+    while (pool.has_idle_worker() && next < items.size()) {
+      const size_t i = next++;
+      started[i] = Clock::now();
+      if (!items[i].error.empty()) {
+        settle(i, std::nullopt, started[i], items[i].input + ": " + items[i].error);
+        continue;
+      }
+      try {
+        pool.submit(i);
+      } catch (const std::exception& e) {
+        settle(i, std::nullopt, started[i], e.what());
       }
     }
-  };
-  const unsigned jobs = std::max(1u, std::min<unsigned>(o.jobs, unsigned(items.size())));
-  std::vector<std::thread> pool;
-  for (unsigned j = 1; j < jobs; ++j) pool.emplace_back(worker);
-  worker();
-  for (auto& t : pool) t.join();
+    if (pool.busy() == 0) continue;
+    for (auto& [i, outcome] : pool.wait()) settle(i, outcome, started[i], "");
+  }
 
   AtomicFile csv((fs::path(o.out_dir) / "summary.csv").string());
   csv.write(batch_csv(rows));
@@ -221,33 +250,6 @@ std::vector<BatchRow> run_batch(const BatchOptions& o,
   js.write(batch_json(rows));
   js.commit();
   return rows;
-}
-
-static std::string csv_field(const std::string& s) {
-  if (s.find_first_of(",\"\n") == std::string::npos) return s;
-  std::string out = "\"";
-  for (char c : s) out += c == '"' ? std::string("\"\"") : std::string(1, c);
-  return out + "\"";
-}
-
-std::string batch_csv(const std::vector<BatchRow>& rows) {
-  std::string out = "file,n,m,dag,pairs,method,device,seconds,verify,error\n";
-  for (const auto& r : rows) {
-    char secs[32];
-    std::snprintf(secs, sizeof secs, "%.4f", r.seconds);
-    out += csv_field(r.file) + "," + std::to_string(r.vertices) + "," + std::to_string(r.edges) +
-           "," + (r.dag ? "yes" : "no") + "," + std::to_string(r.pairs) + "," +
-           csv_field(r.method) + "," + csv_field(r.device) + "," + secs + "," + r.verify + "," +
-           csv_field(r.error) + "\n";
-  }
-  return out;
-}
-
-std::string batch_json(const std::vector<BatchRow>& rows) {
-  std::string out = "[\n";
-  for (size_t i = 0; i < rows.size(); ++i)
-    out += "  " + row_json(rows[i]) + (i + 1 < rows.size() ? ",\n" : "\n");
-  return out + "]\n";
 }
 
 }  // namespace closure

@@ -1,11 +1,14 @@
 // Batch processing: many graph files (folders searched recursively), each closed
-// independently with the same options; failures are recorded and the batch goes on.
+// independently with the same options, each in its own child process so that nothing a
+// file does (a crash included) takes the batch down; failures are recorded and the batch
+// goes on.
 #pragma once
 
 #include <functional>
 #include <string>
 #include <vector>
 
+#include "closure/tool/batch_record.hpp"
 #include "closure/tool/run_graph.hpp"
 
 namespace closure {
@@ -15,19 +18,12 @@ struct BatchOptions {
   std::string out_dir;             // closures and summary.csv / summary.json go here
   RunOptions run;                  // everything but input and output
   bool write_closures = true;      // false: only the summary table
-  unsigned jobs = 1;
-  bool resume = false;  // skip files whose outputs are complete
-};
-
-struct BatchRow {
-  std::string file;
-  size_t vertices = 0, edges = 0;
-  bool dag = false;
-  uint64_t pairs = 0;
-  std::string method, device, verify = "-", error;
-  double seconds = 0;
-  bool skipped = false;  // --resume found its output complete
-  bool ok() const { return error.empty() && verify != "MISMATCH"; }
+  unsigned jobs = 1;               // files processed at once (each in its own process)
+  // Skip files whose record is intact and still matches: the same input (size, mtime,
+  // content hash), the same result-changing options, the closure file unchanged.
+  bool resume = false;
+  // What runs for each file, in the child process; run_graph unless a test replaces it.
+  std::function<RunSummary(const RunOptions&)> runner;
 };
 
 struct BatchProgress {
@@ -36,15 +32,15 @@ struct BatchProgress {
   double elapsed_s = 0;
 };
 
-// The files a batch over `paths` processes, in a stable order (sorted within folders).
-// Throws std::invalid_argument for a path that does not exist.
+// The files a batch over `paths` processes, in a stable order (sorted within folders);
+// entries that cannot be read are left out. Throws std::invalid_argument for a path that
+// does not exist.
 std::vector<std::string> collect_batch_files(const std::vector<std::string>& paths);
 
-// Runs the batch; `progress` (if set) is called after each file, from one thread at a time.
+// Runs the batch; `progress` (if set) is called after each file. Forks one child process
+// per file, so the caller must not have opened an OpenCL device (BatchOptions::run's
+// compute options should open it lazily, which then happens in each child).
 std::vector<BatchRow> run_batch(const BatchOptions& options,
                                 const std::function<void(const BatchProgress&)>& progress = {});
-
-std::string batch_csv(const std::vector<BatchRow>& rows);
-std::string batch_json(const std::vector<BatchRow>& rows);
 
 }  // namespace closure

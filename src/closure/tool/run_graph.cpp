@@ -3,8 +3,7 @@
 
 #include <chrono>
 #include <cstdio>
-
-#include "closure/io/json.hpp"
+#include <nlohmann/json.hpp>
 
 namespace closure {
 namespace {
@@ -97,43 +96,50 @@ std::string summary_text(const RunSummary& s) {
     out += "output    " + s.output + " (" + format_bytes(double(s.output_bytes)) + " estimated)\n";
   if (s.verify) {
     const VerifyReport& v = *s.verify;
-    out += std::string("verify    ") + (v.match ? "MATCH" : "MISMATCH") + " against Boost.Graph (" +
+    out += "verify    " + std::string(verdict_name(v.verdict())) + " against Boost.Graph (" +
            v.mode + ", " + std::to_string(v.expected_pairs) + " pairs expected, " +
            std::to_string(v.actual_pairs) + " found)\n";
+    if (v.inconclusive)
+      out += "          fewer than " + std::to_string(kMinSampledPairs) +
+             " pairs compared: too few to vouch for the closure (try more --verify-sources)\n";
+    if (!v.note.empty()) out += "          " + v.note + "\n";
     for (const auto& m : v.first_mismatches) out += "          " + m + "\n";
   }
   return out;
 }
 
 std::string summary_json(const RunSummary& s) {
-  json::Object o;
-  o.add("input", s.input).add("format", s.format).add("vertices", s.vertices).add("edges", s.edges);
-  o.add("dag", s.dag)
-      .add("components", s.components)
-      .add("pairs", s.pairs)
-      .add("reflexive", s.reflexive);
-  o.add("method", s.method).add("reason", s.reason).add("device", s.device).add("rounds", s.rounds);
-  json::Object t;
-  t.add("parse", s.parse_s)
-      .add("condense", s.condense_s)
-      .add("upload", s.upload_s)
-      .add("compute", s.compute_s);
-  t.add("download", s.download_s)
-      .add("write", s.write_s)
-      .add("verify", s.verify_s)
-      .add("total", s.total_s());
-  o.add("seconds", t);
-  if (!s.output.empty()) o.add("output", s.output).add("output_bytes", s.output_bytes);
-  if (s.verify) {
-    std::vector<json::Value> mism(s.verify->first_mismatches.begin(),
-                                  s.verify->first_mismatches.end());
-    json::Object v;
-    v.add("match", s.verify->match).add("mode", s.verify->mode);
-    v.add("expected_pairs", s.verify->expected_pairs).add("actual_pairs", s.verify->actual_pairs);
-    v.add("first_mismatches", json::array(mism));
-    o.add("verify", v);
+  // Keys in this order are the documented schema (docs/formats.md); labels and paths that
+  // are not UTF-8 get U+FFFD rather than making the summary unwritable.
+  nlohmann::ordered_json o;
+  o["input"] = s.input;
+  o["format"] = s.format;
+  o["vertices"] = s.vertices;
+  o["edges"] = s.edges;
+  o["dag"] = s.dag;
+  o["components"] = s.components;
+  o["pairs"] = s.pairs;
+  o["reflexive"] = s.reflexive;
+  o["method"] = s.method;
+  o["reason"] = s.reason;
+  o["device"] = s.device;
+  o["rounds"] = s.rounds;
+  o["seconds"] = {{"parse", s.parse_s},     {"condense", s.condense_s}, {"upload", s.upload_s},
+                  {"compute", s.compute_s}, {"download", s.download_s}, {"write", s.write_s},
+                  {"verify", s.verify_s},   {"total", s.total_s()}};
+  if (!s.output.empty()) {
+    o["output"] = s.output;
+    o["output_bytes"] = s.output_bytes;
   }
-  return o.str(2) + "\n";
+  if (s.verify) {
+    o["verify"] = {{"match", s.verify->match},
+                   {"verdict", verdict_name(s.verify->verdict())},
+                   {"mode", s.verify->mode},
+                   {"expected_pairs", s.verify->expected_pairs},
+                   {"actual_pairs", s.verify->actual_pairs},
+                   {"first_mismatches", s.verify->first_mismatches}};
+  }
+  return o.dump(2, ' ', false, nlohmann::ordered_json::error_handler_t::replace) + "\n";
 }
 
 }  // namespace closure

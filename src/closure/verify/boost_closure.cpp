@@ -10,6 +10,10 @@
 #include <boost/pending/queue.hpp>
 #include <numeric>
 #include <random>
+#include <stdexcept>
+
+#include "closure/algorithms/compute.hpp"
+#include "closure/verify/available_memory.hpp"
 
 namespace closure {
 
@@ -156,35 +160,60 @@ BoostEstimate estimate_boost_closure(const Graph& g, uint64_t closure_pairs) {
   return est;
 }
 
+std::string_view verdict_name(Verdict v) {
+  switch (v) {
+    case Verdict::kMatch:
+      return "MATCH";
+    case Verdict::kMismatch:
+      return "MISMATCH";
+    case Verdict::kInconclusive:
+      return "INCONCLUSIVE";
+  }
+  return "?";
+}
+
 VerifyReport verify_sampled(const Graph& g, const Closure& c, size_t sample_sources,
                             uint64_t seed) {
+  if (sample_sources == 0)
+    throw std::invalid_argument("a sampled verification needs at least one source");
   const size_t n = g.vertex_count();
   VerifyReport report;
-  std::vector<vertex_t> sources(n);
-  std::iota(sources.begin(), sources.end(), vertex_t{0});
-  if (sample_sources < n) {
-    // Partial Fisher-Yates: the first k entries become a uniform sample, fixed by seed.
-    std::mt19937_64 rng(seed);
-    for (size_t i = 0; i < sample_sources; ++i) {
-      std::uniform_int_distribution<size_t> pick(i, n - 1);
-      std::swap(sources[i], sources[pick(rng)]);
-    }
-    sources.resize(sample_sources);
-    std::sort(sources.begin(), sources.end());  // mismatches come out in (u, v) order
-  }
-  report.mode = "sampled " + std::to_string(sources.size()) + " sources";
   if (c.vertex_count() != n) {
+    report.mode = "sampled";
     report.first_mismatches.push_back("vertex count " + std::to_string(c.vertex_count()) +
                                       ", expected " + std::to_string(n));
     return report;
   }
+  // Sources among the vertices with an out-edge: a sink reaches nothing, so a sample of
+  // sinks (most of a sparse DAG's vertices) would compare no pairs at all. Every sink is
+  // checked below instead, which is cheap: its row must be empty.
+  std::vector<vertex_t> sources, actual;
+  bool all_match = true;
+  for (vertex_t v = 0; v < n; ++v)
+    if (!g.successors(v).empty()) sources.push_back(v);
+  const size_t candidates = sources.size();
+  const bool exhaustive = sample_sources >= candidates;
+  if (!exhaustive) {
+    // Partial Fisher-Yates: the first k entries become a uniform sample, fixed by seed.
+    std::mt19937_64 rng(seed);
+    for (size_t i = 0; i < sample_sources; ++i) {
+      std::uniform_int_distribution<size_t> pick(i, candidates - 1);
+      std::swap(sources[i], sources[pick(rng)]);
+    }
+    sources.resize(sample_sources);
+  }
+  std::vector<uint8_t> is_source(n, 0);
+  for (vertex_t s : sources) is_source[s] = 1;
+  report.mode = exhaustive ? "sampled all " + std::to_string(candidates) + " sources"
+                           : "sampled " + std::to_string(sources.size()) + " of " +
+                                 std::to_string(candidates) + " sources";
 
   const BoostGraph bg = to_boost(g);
   using Color = boost::default_color_type;
   std::vector<Color> color(n, boost::white_color);
   auto color_map =
       boost::make_iterator_property_map(color.begin(), boost::get(boost::vertex_index, bg));
-  std::vector<vertex_t> reached, actual;
+  std::vector<vertex_t> reached;
   struct Visitor : boost::default_bfs_visitor {
     vertex_t source;
     bool* self;
@@ -198,9 +227,16 @@ VerifyReport verify_sampled(const Graph& g, const Closure& c, size_t sample_sour
       if (boost::target(e, graph) == source) *self = true;
     }
   };
-  bool all_match = true;
   boost::queue<BoostVertex> queue;
-  for (vertex_t s : sources) {
+  // In vertex order, so that mismatches come out in (u, v) order.
+  for (vertex_t s = 0; s < n; ++s) {
+    if (!is_source[s]) {
+      if (!g.successors(s).empty()) continue;  // not sampled
+      c.successors(s, actual);                 // a sink: its row must be empty
+      report.actual_pairs += actual.size();
+      all_match &= compare_row(g, s, {}, actual, report);
+      continue;
+    }
     reached.clear();
     bool self = false;
     Visitor vis;
@@ -219,21 +255,18 @@ VerifyReport verify_sampled(const Graph& g, const Closure& c, size_t sample_sour
     report.actual_pairs += actual.size();
     all_match &= compare_row(g, s, reached, actual, report);
   }
-  report.match = all_match;
+  // Too few pairs compared by a partial sample vouch for nothing; an exhaustive one
+  // compared every row there is.
+  report.inconclusive = all_match && !exhaustive && report.expected_pairs < kMinSampledPairs;
+  report.match = all_match && !report.inconclusive;
   return report;
 }
 
-VerifyReport verify_against_boost(const Graph& g, const Closure& c, size_t memory_budget_bytes,
-                                  size_t sample_sources, uint64_t seed) {
-  const BoostEstimate est = estimate_boost_closure(g, c.pair_count());
-  if (est.bytes > memory_budget_bytes) {
-    VerifyReport report = verify_sampled(g, c, sample_sources, seed);
-    report.estimate_bytes = est.bytes;
-    return report;
-  }
+namespace {
+
+VerifyReport verify_full(const Graph& g, const Closure& c) {
   VerifyReport report;
   report.mode = "full";
-  report.estimate_bytes = est.bytes;
   const size_t n = g.vertex_count();
   if (c.vertex_count() != n) {
     report.first_mismatches.push_back("vertex count " + std::to_string(c.vertex_count()) +
@@ -251,6 +284,44 @@ VerifyReport verify_against_boost(const Graph& g, const Closure& c, size_t memor
   report.actual_pairs = c.pair_count();
   report.match = all_match && report.expected_pairs == report.actual_pairs;
   return report;
+}
+
+}  // namespace
+
+VerifyReport verify_against_boost(const Graph& g, const Closure& c, size_t memory_budget_bytes,
+                                  size_t sample_sources, uint64_t seed) {
+  if (sample_sources == 0)
+    throw std::invalid_argument("a sampled verification needs at least one source");
+  // The budget cannot exceed what this process may still allocate (ulimit, cgroup):
+  // checked against physical memory alone, Boost's closure ended in std::bad_alloc.
+  const size_t available = available_memory_bytes();
+  const size_t budget = std::min(memory_budget_bytes, available / 10 * 8);
+  std::string note;
+  try {
+    const BoostEstimate est = estimate_boost_closure(g, c.pair_count());
+    if (est.bytes <= budget) {
+      try {
+        VerifyReport report = verify_full(g, c);
+        report.estimate_bytes = est.bytes;
+        return report;
+      } catch (const std::bad_alloc&) {
+        // The estimate was short of the truth; the sampled check needs far less.
+        note = "Boost.Graph's full closure ran out of memory";
+      }
+    } else if (budget < memory_budget_bytes) {
+      note = "Boost.Graph's closure needs about " + format_bytes(double(est.bytes)) + "; " +
+             format_bytes(double(available)) + " can still be allocated";
+    }
+    VerifyReport report = verify_sampled(g, c, sample_sources, seed);
+    report.estimate_bytes = est.bytes;
+    report.note = note;
+    return report;
+  } catch (const std::bad_alloc&) {
+    throw OutOfMemoryError("verification ran out of memory even for the sampled check (" +
+                           format_bytes(double(available)) +
+                           " could be allocated when it started); try a smaller "
+                           "--verify-sources, or verify on a machine with more memory");
+  }
 }
 
 }  // namespace closure

@@ -5,6 +5,7 @@
 #include <cstddef>
 #include <cstdint>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "closure/algorithms/closure.hpp"
@@ -34,24 +35,42 @@ struct BoostEstimate {
 // otherwise pass 0 and the closure graph is estimated from components x chains.
 BoostEstimate estimate_boost_closure(const Graph& g, uint64_t closure_pairs = 0);
 
+// MATCH: no difference, and enough was compared to say so. MISMATCH: a difference.
+// INCONCLUSIVE: a sampled check that found no difference but compared fewer than
+// kMinSampledPairs pairs, too little to vouch for the closure.
+enum class Verdict { kMatch, kMismatch, kInconclusive };
+std::string_view verdict_name(Verdict v);  // "MATCH", "MISMATCH", "INCONCLUSIVE"
+
+// A sampled check that is not exhaustive must compare at least this many pairs to MATCH.
+inline constexpr uint64_t kMinSampledPairs = 64;
+
 struct VerifyReport {
-  bool match = false;
-  std::string mode;             // "full" or "sampled K sources"
+  bool match = false;           // no difference found, and conclusive
+  bool inconclusive = false;    // no difference found, but too few pairs compared
+  std::string mode;             // "full", "sampled K of N sources" or "sampled all N sources"
   uint64_t expected_pairs = 0;  // Boost's pairs (full), or summed over the sampled sources
   uint64_t actual_pairs = 0;    // the Closure's, counted the same way
   // Up to 10, ordered by (u, v): "u -> v: missing" (Boost has it, the Closure not) or
   // "u -> v: extra" (the other way round), in the input's labels.
   std::vector<std::string> first_mismatches;
   uint64_t estimate_bytes = 0;  // Boost's estimated memory, which decided the mode
+  std::string note;             // why the mode was chosen when it was not the budget
+  Verdict verdict() const {
+    return match ? Verdict::kMatch : inconclusive ? Verdict::kInconclusive : Verdict::kMismatch;
+  }
 };
 
-// Full comparison with boost_closure_pairs when its estimate fits memory_budget_bytes;
-// otherwise a sampled check: Boost.Graph breadth-first searches from `sample_sources`
-// distinct random sources (fixed by `seed`, all vertices if sample_sources >= n),
-// comparing each source's strict reach set with Closure::successors.
+// Full comparison with boost_closure_pairs when its estimate fits memory_budget_bytes (and
+// the memory this process may still allocate: rlimits, cgroup); otherwise, or when Boost
+// runs out of memory anyway, a sampled check. Throws OutOfMemoryError (compute.hpp) when
+// not even the sampled check fits, std::invalid_argument when sample_sources is 0.
 VerifyReport verify_against_boost(const Graph& g, const Closure& c, size_t memory_budget_bytes,
                                   size_t sample_sources, uint64_t seed);
-// The sampled check alone (what verify_against_boost falls back to).
+// The sampled check alone (what verify_against_boost falls back to): Boost.Graph
+// breadth-first searches from `sample_sources` distinct random sources (fixed by `seed`)
+// among the vertices with an out-edge (a sink reaches nothing, so it proves nothing), all
+// of them when there are no more; every sink's row is checked to be empty. Exhaustive when
+// every vertex with an out-edge was a source, and then conclusive whatever the pair count.
 VerifyReport verify_sampled(const Graph& g, const Closure& c, size_t sample_sources, uint64_t seed);
 
 }  // namespace closure

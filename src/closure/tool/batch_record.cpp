@@ -1,0 +1,177 @@
+// Batch rows and resume records through nlohmann-json, parsed with every field checked.
+#include "closure/tool/batch_record.hpp"
+
+#include <cstdio>
+#include <nlohmann/json.hpp>
+#include <set>
+
+#include "closure/io/content_hash.hpp"
+
+namespace closure {
+namespace {
+
+using Json = nlohmann::ordered_json;
+constexpr auto kReplace = Json::error_handler_t::replace;
+
+Json row_object(const BatchRow& r) {
+  return Json{{"file", r.file},       {"vertices", r.vertices},
+              {"edges", r.edges},     {"components", r.components},
+              {"dag", r.dag},         {"pairs", r.pairs},
+              {"method", r.method},   {"device", r.device},
+              {"seconds", r.seconds}, {"verify", r.verify},
+              {"error", r.error}};
+}
+
+Json key_object(const FileKey& k, bool with_mtime) {
+  Json o{{"size", k.size}};
+  if (with_mtime) o["mtime_ns"] = k.mtime_ns;
+  o["hash"] = hash_hex(k.hash);
+  return o;
+}
+
+// Thrown inside parse_record for any field that is not as written by record_json.
+struct Bad {};
+
+const Json& field(const Json& o, const char* name) {
+  auto it = o.find(name);
+  if (it == o.end()) throw Bad{};
+  return *it;
+}
+uint64_t get_unsigned(const Json& o, const char* name) {
+  const Json& v = field(o, name);
+  if (!v.is_number_unsigned()) throw Bad{};
+  return v.get<uint64_t>();
+}
+std::string get_string(const Json& o, const char* name) {
+  const Json& v = field(o, name);
+  if (!v.is_string()) throw Bad{};
+  return v.get<std::string>();
+}
+bool get_bool(const Json& o, const char* name) {
+  const Json& v = field(o, name);
+  if (!v.is_boolean()) throw Bad{};
+  return v.get<bool>();
+}
+void only_keys(const Json& o, std::initializer_list<const char*> names) {
+  if (!o.is_object() || o.size() != names.size()) throw Bad{};
+  for (const char* n : names)
+    if (!o.contains(n)) throw Bad{};
+}
+uint64_t parse_hex(const std::string& s) {
+  if (s.size() != 16) throw Bad{};
+  uint64_t h = 0;
+  for (char c : s) {
+    const int d = c >= '0' && c <= '9' ? c - '0' : c >= 'a' && c <= 'f' ? c - 'a' + 10 : -1;
+    if (d < 0) throw Bad{};
+    h = h << 4 | uint64_t(d);
+  }
+  return h;
+}
+FileKey parse_key(const Json& o, bool with_mtime) {
+  if (with_mtime)
+    only_keys(o, {"size", "mtime_ns", "hash"});
+  else
+    only_keys(o, {"size", "hash"});
+  FileKey k;
+  k.size = get_unsigned(o, "size");
+  if (with_mtime) {
+    const Json& m = field(o, "mtime_ns");
+    if (!m.is_number_integer()) throw Bad{};
+    k.mtime_ns = m.get<int64_t>();
+  }
+  k.hash = parse_hex(get_string(o, "hash"));
+  return k;
+}
+
+}  // namespace
+
+std::string record_json(const BatchRecord& r) {
+  Json o{{"schema", kRecordSchema}, {"version", kRecordVersion}};
+  const Json row = row_object(r.row);
+  for (auto& [k, v] : row.items()) o[k] = v;
+  o["input"] = key_object(r.input, true);
+  o["options"] = Json::parse(r.options);
+  if (r.output) {
+    Json out = key_object(*r.output, false);
+    out["name"] = r.output_name;
+    o["output"] = out;
+  } else {
+    o["output"] = nullptr;
+  }
+  return o.dump(-1, ' ', false, kReplace) + "\n";
+}
+
+std::optional<BatchRecord> parse_record(std::string_view text) {
+  if (text.size() > kMaxRecordBytes) return std::nullopt;
+  try {
+    const Json o = Json::parse(text);  // throws on anything that is not one JSON value
+    only_keys(o, {"schema", "version", "file", "vertices", "edges", "components", "dag", "pairs",
+                  "method", "device", "seconds", "verify", "error", "input", "options", "output"});
+    if (get_string(o, "schema") != kRecordSchema) return std::nullopt;
+    if (get_unsigned(o, "version") != uint64_t(kRecordVersion)) return std::nullopt;
+    BatchRecord r;
+    BatchRow& row = r.row;
+    row.file = get_string(o, "file");
+    row.vertices = get_unsigned(o, "vertices");
+    row.edges = get_unsigned(o, "edges");
+    row.components = get_unsigned(o, "components");
+    row.dag = get_bool(o, "dag");
+    row.pairs = get_unsigned(o, "pairs");
+    row.method = get_string(o, "method");
+    row.device = get_string(o, "device");
+    const Json& secs = field(o, "seconds");
+    if (!secs.is_number() || secs.get<double>() < 0) return std::nullopt;
+    row.seconds = secs.get<double>();
+    row.verify = get_string(o, "verify");
+    static const std::set<std::string> verdicts{"-", "MATCH", "MISMATCH", "INCONCLUSIVE"};
+    if (!verdicts.count(row.verify)) return std::nullopt;
+    row.error = get_string(o, "error");
+    r.input = parse_key(field(o, "input"), true);
+    const Json& options = field(o, "options");
+    if (!options.is_object()) return std::nullopt;
+    r.options = options.dump(-1, ' ', false, kReplace);
+    const Json& out = field(o, "output");
+    if (!out.is_null()) {
+      if (!out.is_object()) return std::nullopt;
+      Json key = out;
+      r.output_name = get_string(out, "name");
+      key.erase("name");
+      r.output = parse_key(key, false);
+    }
+    return r;
+  } catch (const Bad&) {
+    return std::nullopt;
+  } catch (const std::exception&) {  // nlohmann's parse and type errors
+    return std::nullopt;
+  }
+}
+
+std::string batch_json(const std::vector<BatchRow>& rows) {
+  std::string out = "[\n";
+  for (size_t i = 0; i < rows.size(); ++i)
+    out += "  " + row_object(rows[i]).dump(-1, ' ', false, kReplace) +
+           (i + 1 < rows.size() ? ",\n" : "\n");
+  return out + "]\n";
+}
+
+static std::string csv_field(const std::string& s) {
+  if (s.find_first_of(",\"\n\r") == std::string::npos) return s;
+  std::string out = "\"";
+  for (char c : s) out += c == '"' ? std::string("\"\"") : std::string(1, c);
+  return out + "\"";
+}
+
+std::string batch_csv(const std::vector<BatchRow>& rows) {
+  std::string out = "file,vertices,edges,components,dag,pairs,method,device,seconds,verify,error\n";
+  for (const auto& r : rows) {
+    char secs[32];
+    std::snprintf(secs, sizeof secs, "%.4f", r.seconds);
+    out += csv_field(r.file) + "," + std::to_string(r.vertices) + "," + std::to_string(r.edges) +
+           "," + std::to_string(r.components) + "," + (r.dag ? "yes" : "no") + "," +
+           std::to_string(r.pairs) + "," + csv_field(r.method) + "," + csv_field(r.device) + "," +
+           secs + "," + r.verify + "," + csv_field(r.error) + "\n";
+  }
+  return out;
+}
+
+}  // namespace closure
