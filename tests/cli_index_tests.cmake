@@ -48,7 +48,7 @@ cli_test(reach.descendants --stdout "^2$" --stdout "^5$" --
          bash -c "${CLOSURE_BIN} reach ${DATA}/diamond.txt 1 | tr '\\n' ' ' | grep -q '^2 3 4 5 $' && ${CLOSURE_BIN} reach ${DATA}/diamond.txt 1")
 cli_test(reach.ancestors --stdout "^1$" -- ${CLOSURE_BIN} reach ${DATA}/diamond.txt 2 --ancestors)
 cli_test(reach.count --stdout "^4$" -- ${CLOSURE_BIN} reach ${DATA}/diamond.txt 1 --count)
-cli_test(reach.json --stdout "\"count\": 4" --stdout "\"vertices\": \\[" --stdout "^ *\"5\"$" --
+cli_test(reach.json --stdout "\"count\": 4" --stdout "\"vertices\"" --stdout "^ *\"5\"$" --
          ${CLOSURE_BIN} reach ${DATA}/diamond.txt 1 --json)
 cli_test(reach.unknown --status 3 --stderr "unknown vertex 'nobody'" -- ${CLOSURE_BIN} reach ${DATA}/names.txt nobody)
 cli_test(reach.cycle_includes_self --stdout "^alice$" -- ${CLOSURE_BIN} reach ${DATA}/names.txt alice)
