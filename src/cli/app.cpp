@@ -17,6 +17,9 @@ constexpr const char* kDescription =
     "  closure graph.txt                  closure summary (vertices, SCCs, pairs, method, times)\n"
     "  closure graph.txt -o closure.txt   also write the closure in the input's labels\n"
     "  closure query graph.txt u v        does u reach v?\n"
+    "  closure index graph.txt -o g.idx   reachability index; closure query g.idx u v\n"
+    "  closure reach graph.txt u          what u reaches (--ancestors: what reaches u)\n"
+    "  closure reduce graph.txt -o r.txt  transitive reduction\n"
     "  closure verify graph.txt           compare with Boost.Graph's transitive_closure\n"
     "  closure batch dags/ --out results/ many files, one summary table\n\n"
     "`closure FILE ...` is `closure run FILE ...`: run is the default subcommand.";
@@ -69,6 +72,9 @@ int run_cli(int argc, char** argv) {
   add(add_query_command);
   add(add_verify_command);
   add(add_batch_command);
+  add(add_index_command);
+  add(add_reach_command);
+  add(add_reduce_command);
   add_devices_command(app);
   add_bench_command(app);
 

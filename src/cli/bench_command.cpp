@@ -6,7 +6,7 @@ namespace closure::cli {
 
 void add_bench_command(CLI::App& app) {
   auto* bench = app.add_subcommand(
-      "bench", "Benchmarks that print figures: bool, gemm, closure, propagate, read");
+      "bench", "Benchmarks that print figures: bool, gemm, closure, propagate, read, index");
   bench->require_subcommand(1);
   add_bench_gemm_command(*bench);
   add_bench_bool_command(*bench);
@@ -14,6 +14,7 @@ void add_bench_command(CLI::App& app) {
   add_bench_closure_command(*bench);
   add_bench_propagate_command(*bench);
   add_bench_read_command(*bench);
+  add_bench_index_command(*bench);
 }
 
 }  // namespace closure::cli

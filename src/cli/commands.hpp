@@ -39,6 +39,9 @@ Runner add_run_command(CLI::App& app, CommonOptions& common);
 Runner add_query_command(CLI::App& app, CommonOptions& common);
 Runner add_verify_command(CLI::App& app, CommonOptions& common);
 Runner add_batch_command(CLI::App& app, CommonOptions& common);
+Runner add_index_command(CLI::App& app, CommonOptions& common);
+Runner add_reach_command(CLI::App& app, CommonOptions& common);
+Runner add_reduce_command(CLI::App& app, CommonOptions& common);
 
 // Maps a failure to its exit status and prints it (see closure/errors.hpp for the kinds).
 int report_failure(const std::exception& e);
@@ -53,5 +56,6 @@ void add_bench_gemm_command(CLI::App& bench);
 void add_bench_bool_command(CLI::App& bench);
 void add_bench_propagate_command(CLI::App& bench);
 void add_bench_read_command(CLI::App& bench);
+void add_bench_index_command(CLI::App& bench);
 
 }  // namespace closure::cli

@@ -1,70 +1,143 @@
 // `closure query FILE u v` or `--pairs FILE`: reachability answers in the input's labels;
-// the closure is computed once per run, unknown labels are reported per line.
+// unknown labels are reported per line. FILE may be an index from `closure index`
+// (recognised by its header). On a graph, the closure is computed once per run, unless it
+// could be large: then a reachability index is built on the fly instead (and stderr says so).
 #include <cerrno>
+#include <chrono>
 #include <cstdio>
 #include <cstring>
 #include <filesystem>
 #include <fstream>
 #include <iostream>
 #include <memory>
+#include <nlohmann/json.hpp>
 #include <sstream>
 
 #include "cli/commands.hpp"
+#include "closure/algorithms/scc.hpp"
 #include "closure/graph/input_error.hpp"
+#include "closure/reach/index_file.hpp"
+#include "closure/reach/index_queries.hpp"
 #include "closure/tool/reachability_queries.hpp"
 #include "closure/tool/run_graph.hpp"
 
 namespace closure::cli {
 
+// Above this dense bound of the closure (components^2 / 8 bytes) `auto` answers from an
+// index: its build is linear, where the closure of, say, a 400k-vertex random DAG took
+// 19 s and 8.6 GB for a single query (issue 11).
+inline constexpr double kClosureLimitBytes = 64.0 * 1024 * 1024;
+
 Runner add_query_command(CLI::App& app, CommonOptions& common) {
   struct Flags {
-    std::string input, u, v, pairs;
-    bool reflexive = false;
+    std::string input, u, v, pairs, engine = "auto";
+    bool reflexive = false, json = false;
   };
   auto flags = std::make_shared<Flags>();
   auto* sub = app.add_subcommand("query", "Answer reachability questions: does u reach v?");
-  sub->add_option("graph", flags->input, "Graph file")->required();
+  sub->add_option("graph", flags->input, "Graph file, or an index file from `closure index`")
+      ->required();
   sub->add_option("u", flags->u, "Source vertex label");
   sub->add_option("v", flags->v, "Target vertex label");
   sub->add_option("--pairs", flags->pairs, "File of 'u v' lines to answer (- for stdin)");
   sub->add_flag("--reflexive", flags->reflexive, "Every vertex reaches itself");
+  sub->add_flag("--json", flags->json,
+                "One JSON object per answer line: {\"u\", \"v\", \"reachable\"} or {\"u\", "
+                "\"v\", \"error\"}");
+  sub->add_option("--engine", flags->engine,
+                  "On a graph: closure, index (built on the fly), or auto (index when the "
+                  "closure could exceed 64 MiB)")
+      ->check(CLI::IsMember({"auto", "closure", "index"}))
+      ->capture_default_str();
   return [flags, &common]() -> int {
-    if (flags->pairs.empty() == flags->v.empty() || flags->u.empty() != flags->v.empty()) {
-      std::fprintf(stderr, "closure query: give either U V or --pairs FILE\n");
-      return kExitUsage;
+    try {
+      if (flags->pairs.empty() == flags->v.empty() || flags->u.empty() != flags->v.empty()) {
+        std::fprintf(stderr, "closure query: give either U V or --pairs FILE\n");
+        return kExitUsage;
+      }
+      // The pairs file is checked before the graph is closed: a folder given by mistake
+      // (which opens, then reads as empty) must fail, not answer nothing with exit 0.
+      std::ifstream file;
+      if (!flags->pairs.empty() && flags->pairs != "-") {
+        std::error_code ec;
+        if (std::filesystem::is_directory(flags->pairs, ec))
+          throw InputError(flags->pairs, 0, "is a folder, not a file of 'u v' pairs");
+        file.open(flags->pairs);
+        if (!file)
+          throw InputError(flags->pairs, 0, std::string("cannot open: ") + std::strerror(errno));
+      }
+      std::unique_ptr<reach::ReachIndex> index;
+      std::unique_ptr<reach::IndexQueries> index_queries;
+      std::optional<ReadResult> read;
+      std::optional<Closure> closure;
+      std::unique_ptr<ReachabilityIndex> closure_queries;
+      if (reach::file_is_index(flags->input)) {
+        index = reach::load_index(flags->input);
+      } else {
+        read = read_graph(flags->input, input_format(common));
+        bool use_index = flags->engine == "index";
+        if (flags->engine == "auto") {
+          const double c = double(strongly_connected_components(read->graph).component_count());
+          use_index = c * c / 8 > kClosureLimitBytes;
+          if (use_index && !common.quiet)
+            std::fprintf(stderr,
+                         "closure query: the closure of %.0f components could take up to "
+                         "%s; answering from a reachability index built on the fly instead "
+                         "(`closure index` keeps one; --engine closure forces the closure)\n",
+                         c, format_bytes(c * c / 8).c_str());
+        }
+        if (use_index) {
+          index = std::make_unique<reach::ReachIndex>(reach::build_index(read->graph));
+        } else {
+          LazyRuntime runtime(common);
+          closure = compute_closure(read->graph, compute_options(common, runtime));
+          closure_queries =
+              std::make_unique<ReachabilityIndex>(read->graph, *closure, flags->reflexive);
+        }
+      }
+      if (index) index_queries = std::make_unique<reach::IndexQueries>(*index, flags->reflexive);
+      const PairAnswerer answer = [&](std::string_view u, std::string_view v) {
+        QueryAnswer a = index_queries ? index_queries->answer(u, v) : closure_queries->answer(u, v);
+        if (flags->json) {
+          nlohmann::ordered_json o;
+          o["u"] = u;
+          o["v"] = v;
+          if (a.status == QueryAnswer::kUnknownLabel)
+            o["error"] = a.text.substr(u.size() + v.size() + 2);
+          else
+            o["reachable"] = a.status == QueryAnswer::kReachable;
+          a.text = o.dump();
+        }
+        return a;
+      };
+      if (flags->pairs.empty()) {
+        const QueryAnswer a = answer(flags->u, flags->v);
+        std::printf("%s\n", a.text.c_str());
+        return a.status == QueryAnswer::kUnknownLabel ? kExitInput : kExitOk;
+      }
+      std::istream* in = flags->pairs == "-" ? &std::cin : &file;
+      // Plain answers from a closure go in batches (one device launch per slice when the
+      // closure lives on the device); JSON lines and index answers one by one.
+      const QueryBatchStats stats =
+          closure_queries && !flags->json
+              ? answer_pairs(*closure_queries, *in, flags->pairs, std::cout)
+              : answer_pairs(answer, *in, flags->pairs, std::cout);
+      if (in->bad()) throw InputError(flags->pairs, 0, "read error");
+      if (!common.quiet) {
+        std::fprintf(stderr,
+                     "closure query: %zu answered (%zu reachable), %zu unknown labels, %zu "
+                     "malformed lines\n",
+                     stats.answered, stats.reachable, stats.unknown, stats.malformed);
+        if (index_queries) {
+          const reach::QueryStats& s = index_queries->stats();
+          std::fprintf(stderr, "closure query: index answered %llu of %llu without search\n",
+                       (unsigned long long)s.without_search(), (unsigned long long)s.queries);
+        }
+      }
+      return stats.unknown || stats.malformed ? kExitInput : kExitOk;
+    } catch (const std::exception& e) {
+      return report_failure(e);
     }
-    // The pairs file is checked before the graph is closed: a folder given by mistake
-    // (which opens, then reads as empty) must fail, not answer nothing with exit 0.
-    std::ifstream file;
-    if (!flags->pairs.empty() && flags->pairs != "-") {
-      std::error_code ec;
-      if (std::filesystem::is_directory(flags->pairs, ec))
-        throw InputError(flags->pairs, 0, "is a folder, not a file of 'u v' pairs");
-      file.open(flags->pairs);
-      if (!file)
-        throw InputError(flags->pairs, 0, std::string("cannot open: ") + std::strerror(errno));
-    }
-    LazyRuntime runtime(common);
-    RunOptions o;
-    o.input = flags->input;
-    o.input_format = input_format(common);
-    o.compute = compute_options(common, runtime);
-    const ClosedGraph closed = read_and_close(o);
-    const ReachabilityIndex index(closed.graph.graph, closed.closure, flags->reflexive);
-    if (flags->pairs.empty()) {
-      const QueryAnswer a = index.answer(flags->u, flags->v);
-      std::printf("%s\n", a.text.c_str());
-      return a.status == QueryAnswer::kUnknownLabel ? kExitInput : kExitOk;
-    }
-    std::istream* in = flags->pairs == "-" ? &std::cin : &file;
-    const QueryBatchStats stats = answer_pairs(index, *in, flags->pairs, std::cout);
-    if (in->bad()) throw InputError(flags->pairs, 0, "read error");
-    if (!common.quiet)
-      std::fprintf(stderr,
-                   "closure query: %zu answered (%zu reachable), %zu unknown labels, %zu "
-                   "malformed lines\n",
-                   stats.answered, stats.reachable, stats.unknown, stats.malformed);
-    return stats.unknown || stats.malformed ? kExitInput : kExitOk;
   };
 }
 

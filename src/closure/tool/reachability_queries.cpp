@@ -95,4 +95,28 @@ QueryBatchStats answer_pairs(const ReachabilityIndex& index, std::istream& in,
   return stats;
 }
 
+QueryBatchStats answer_pairs(const PairAnswerer& answer, std::istream& in, const std::string& name,
+                             std::ostream& out) {
+  QueryBatchStats stats;
+  std::string line;
+  size_t line_no = 0;
+  while (std::getline(in, line)) {
+    ++line_no;
+    std::istringstream fields(line);
+    std::string u, v, extra;
+    if (!(fields >> u) || u[0] == '#') continue;
+    if (!(fields >> v) || (fields >> extra && extra[0] != '#')) {
+      out << name << ":" << line_no << ": expected two labels 'u v'\n";
+      ++stats.malformed;
+      continue;
+    }
+    const QueryAnswer a = answer(u, v);
+    out << a.text << '\n';
+    ++stats.answered;
+    if (a.status == QueryAnswer::kReachable) ++stats.reachable;
+    if (a.status == QueryAnswer::kUnknownLabel) ++stats.unknown;
+  }
+  return stats;
+}
+
 }  // namespace closure

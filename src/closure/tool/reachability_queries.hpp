@@ -1,6 +1,7 @@
 // Reachability questions in the input's labels, answered from a computed closure.
 #pragma once
 
+#include <functional>
 #include <istream>
 #include <ostream>
 #include <string>
@@ -43,5 +44,9 @@ struct QueryBatchStats {
 // Questions are answered in batches (answer_many), the output keeps the input's order.
 QueryBatchStats answer_pairs(const ReachabilityIndex& index, std::istream& in,
                              const std::string& name, std::ostream& out);
+// The same with any source of answers (the closure above, or a reachability index).
+using PairAnswerer = std::function<QueryAnswer(std::string_view, std::string_view)>;
+QueryBatchStats answer_pairs(const PairAnswerer& answer, std::istream& in, const std::string& name,
+                             std::ostream& out);
 
 }  // namespace closure

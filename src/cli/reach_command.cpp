@@ -1,0 +1,61 @@
+// `closure reach FILE u`: the vertices u reaches (--ancestors: those reaching u), in the
+// input's labels, one per line; --count for the number only; --json for both.
+#include <cstdio>
+#include <memory>
+#include <nlohmann/json.hpp>
+
+#include "cli/commands.hpp"
+#include "closure/graph/input_error.hpp"
+#include "closure/reach/descendants.hpp"
+
+namespace closure::cli {
+
+Runner add_reach_command(CLI::App& app, CommonOptions& common) {
+  struct Flags {
+    std::string input, vertex;
+    bool ancestors = false, count = false, json = false;
+  };
+  auto flags = std::make_shared<Flags>();
+  auto* sub = app.add_subcommand(
+      "reach", "List the vertices u reaches (descendants), or with --ancestors those reaching u");
+  sub->add_option("graph", flags->input, "Graph file")->required();
+  sub->add_option("u", flags->vertex, "Vertex label")->required();
+  sub->add_flag("--ancestors", flags->ancestors, "List the vertices that reach u instead");
+  sub->add_flag("--count", flags->count, "Print only how many there are");
+  sub->add_flag("--json", flags->json, "Print a JSON object on stdout");
+  return [flags, &common]() -> int {
+    try {
+      const ReadResult read = read_graph(flags->input, input_format(common));
+      const Graph& g = read.graph;
+      vertex_t u = 0;
+      bool found = false;
+      for (vertex_t v = 0; v < g.vertex_count() && !found; ++v)
+        if (g.label(v) == flags->vertex) u = v, found = true;
+      if (!found) throw InputError(flags->input, 0, "unknown vertex '" + flags->vertex + "'");
+      const std::vector<vertex_t> list =
+          flags->ancestors ? reach::ancestors(g, u) : reach::descendants(g, u);
+      if (flags->json) {
+        nlohmann::ordered_json o;
+        o["vertex"] = flags->vertex;
+        o["direction"] = flags->ancestors ? "ancestors" : "descendants";
+        o["count"] = list.size();
+        if (!flags->count) {
+          auto& labels = o["vertices"] = nlohmann::ordered_json::array();
+          for (vertex_t v : list) labels.push_back(g.label(v));
+        }
+        std::printf("%s\n", o.dump(2).c_str());
+      } else if (flags->count) {
+        std::printf("%zu\n", list.size());
+      } else {
+        std::string out;
+        for (vertex_t v : list) out.append(g.label(v)).push_back('\n');
+        std::fwrite(out.data(), 1, out.size(), stdout);
+      }
+      return kExitOk;
+    } catch (const std::exception& e) {
+      return report_failure(e);
+    }
+  };
+}
+
+}  // namespace closure::cli

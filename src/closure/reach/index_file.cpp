@@ -1,0 +1,315 @@
+// Writing, mapping and checking index files.
+#include "closure/reach/index_file.hpp"
+
+#include <fcntl.h>
+#include <sys/mman.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <cerrno>
+#include <cstring>
+#include <fstream>
+#include <vector>
+
+#include "closure/io/atomic_file.hpp"
+
+namespace closure::reach {
+namespace {
+
+constexpr uint32_t kIdentityLabels = 1;
+
+struct Header {
+  char magic[8];
+  uint32_t version;
+  uint32_t header_bytes;
+  uint64_t vertices, components, edges;
+  uint32_t supportive, flags;
+  uint64_t label_bytes;
+  uint64_t file_bytes;
+  uint64_t checksum;
+  uint64_t reserved[3];
+};
+static_assert(sizeof(Header) == 96);
+
+constexpr uint64_t pad8(uint64_t x) {
+  return (x + 7) & ~uint64_t{7};
+}
+
+// Byte offsets of every section for the sizes a header declares. Sizes are bounded
+// first, so no sum below can overflow.
+struct Layout {
+  uint64_t labels, component_of, offsets, targets, label_offsets, sorted, names, end;
+};
+
+Layout layout_of(const Header& h) {
+  Layout l{};
+  const bool names = !(h.flags & kIdentityLabels);
+  l.labels = sizeof(Header);
+  l.component_of = l.labels + h.components * sizeof(ComponentLabel);
+  l.offsets = l.component_of + pad8(h.vertices * 4);
+  l.targets = l.offsets + pad8((h.components + 1) * 4);
+  l.label_offsets = l.targets + pad8(h.edges * 4);
+  l.sorted = l.label_offsets + (names ? (h.vertices + 1) * 8 : 0);
+  l.names = l.sorted + (names ? pad8(h.vertices * 4) : 0);
+  l.end = l.names + (names ? pad8(h.label_bytes) : 0);
+  return l;
+}
+
+constexpr uint64_t kK1 = 0x9E3779B97F4A7C15ull, kK2 = 0xC2B2AE3D27D4EB4Full,
+                   kK3 = 0x165667B19E3779F9ull;
+
+inline uint64_t rotl(uint64_t x, int r) {
+  return (x << r) | (x >> (64 - r));
+}
+inline uint64_t load64(const unsigned char* p) {
+  uint64_t w;
+  std::memcpy(&w, p, 8);
+  return w;
+}
+
+// Streaming form of index_checksum: four independent multiply-rotate lanes over 32-byte
+// blocks (so the multiplies overlap: several GB/s), the tail and the length mixed last.
+class Hasher {
+ public:
+  explicit Hasher(uint64_t seed) : lane_{seed ^ kK1, seed + kK2, seed ^ kK3, seed - kK1} {}
+  void update(const void* data, size_t size) {
+    auto p = static_cast<const unsigned char*>(data);
+    total_ += size;
+    if (fill_) {
+      const size_t take = std::min(size, sizeof buf_ - fill_);
+      std::memcpy(buf_ + fill_, p, take);
+      fill_ += take, p += take, size -= take;
+      if (fill_ < sizeof buf_) return;
+      block(buf_);
+      fill_ = 0;
+    }
+    for (; size >= 32; p += 32, size -= 32) block(p);
+    std::memcpy(buf_, p, size);
+    fill_ = size;
+  }
+  uint64_t finish() {
+    unsigned char tail[32] = {};
+    std::memcpy(tail, buf_, fill_);
+    block(tail);
+    uint64_t h = total_ * kK3;
+    for (uint64_t l : lane_) h = rotl(h ^ (l * kK1), 31) * kK2;
+    h ^= h >> 29;
+    h *= kK3;
+    return h ^ (h >> 32);
+  }
+
+ private:
+  void block(const unsigned char* p) {
+    for (int i = 0; i < 4; ++i) lane_[i] = rotl(lane_[i] ^ (load64(p + 8 * i) * kK1), 29) * kK2;
+  }
+  uint64_t lane_[4];
+  unsigned char buf_[32];
+  size_t fill_ = 0;
+  uint64_t total_ = 0;
+};
+
+Header header_of(const IndexData& d) {
+  Header h{};
+  std::memcpy(h.magic, kIndexMagic, 8);
+  h.version = kIndexVersion;
+  h.header_bytes = sizeof(Header);
+  h.vertices = d.vertices;
+  h.components = d.labels.size();
+  h.edges = d.targets.size();
+  h.supportive = d.supportive;
+  h.flags = d.identity_labels ? kIdentityLabels : 0;
+  h.label_bytes = d.identity_labels ? 0 : d.label_bytes.size();
+  h.file_bytes = layout_of(h).end;
+  return h;
+}
+
+// The payload as the file holds it: (pointer, bytes, padded bytes) per section.
+struct Section {
+  const void* data;
+  uint64_t bytes;
+};
+std::vector<Section> sections_of(const IndexData& d) {
+  std::vector<Section> s{{d.labels.data(), d.labels.size() * sizeof(ComponentLabel)},
+                         {d.component_of.data(), d.component_of.size() * 4},
+                         {d.offsets.data(), d.offsets.size() * 4},
+                         {d.targets.data(), d.targets.size() * 4}};
+  if (!d.identity_labels) {
+    s.push_back({d.label_offsets.data(), d.label_offsets.size() * 8});
+    s.push_back({d.sorted_vertices.data(), d.sorted_vertices.size() * 4});
+    s.push_back({d.label_bytes.data(), d.label_bytes.size()});
+  }
+  return s;
+}
+
+template <typename Sink>
+void emit(const IndexData& d, Sink&& sink) {
+  Header h = header_of(d);
+  Hasher hasher(0);
+  static const char zeros[8] = {};
+  hasher.update(&h, sizeof h);
+  for (const Section& s : sections_of(d)) {
+    hasher.update(s.data, s.bytes);
+    hasher.update(zeros, pad8(s.bytes) - s.bytes);
+  }
+  h.checksum = hasher.finish();
+  sink(&h, sizeof h);
+  for (const Section& s : sections_of(d)) {
+    sink(s.data, s.bytes);
+    sink(zeros, pad8(s.bytes) - s.bytes);
+  }
+}
+
+// Checks `bytes` (8-aligned) and returns the view into it; throws IndexFileError.
+IndexView check(const unsigned char* bytes, uint64_t size, const std::string& name) {
+  auto fail = [&](const std::string& what) -> IndexFileError { return IndexFileError(name, what); };
+  if (size < 8 || std::memcmp(bytes, kIndexMagic, 8) != 0)
+    throw fail("not a closure index file (no CLOSRIDX header); build one with `closure index`");
+  if (size < sizeof(Header))
+    throw fail("truncated index file: " + std::to_string(size) + " bytes, the header alone is " +
+               std::to_string(sizeof(Header)));
+  Header h;
+  std::memcpy(&h, bytes, sizeof h);
+  if (h.version != kIndexVersion)
+    throw fail("index file version " + std::to_string(h.version) + "; this closure reads version " +
+               std::to_string(kIndexVersion) + " (rebuild it with `closure index`)");
+  if (h.header_bytes != sizeof(Header)) throw fail("damaged index file: bad header size");
+  if (h.vertices >= UINT32_MAX || h.components > h.vertices || h.edges >= UINT32_MAX ||
+      h.supportive > 64 || (h.flags & ~kIdentityLabels) || h.label_bytes > (uint64_t{1} << 48) ||
+      (h.vertices > 0 && h.components == 0))
+    throw fail("damaged index file: impossible sizes in the header");
+  const Layout l = layout_of(h);
+  if (h.file_bytes != l.end) throw fail("damaged index file: the header's sizes disagree");
+  if (size != l.end)
+    throw fail((size < l.end ? "truncated index file: " : "damaged index file: ") +
+               std::to_string(size) + " bytes, the header says " + std::to_string(l.end));
+  Header zeroed = h;
+  zeroed.checksum = 0;
+  Hasher hasher(0);
+  hasher.update(&zeroed, sizeof zeroed);
+  hasher.update(bytes + sizeof(Header), size - sizeof(Header));
+  if (hasher.finish() != h.checksum) throw fail("damaged index file: checksum mismatch");
+
+  // Every index a query follows is checked too, so even a file with a forged checksum
+  // cannot send a query outside the mapping.
+  IndexView v;
+  v.vertices = h.vertices;
+  v.components = h.components;
+  v.edges = h.edges;
+  v.supportive = h.supportive;
+  v.labels = reinterpret_cast<const ComponentLabel*>(bytes + l.labels);
+  v.component_of = reinterpret_cast<const uint32_t*>(bytes + l.component_of);
+  v.offsets = reinterpret_cast<const uint32_t*>(bytes + l.offsets);
+  v.targets = reinterpret_cast<const uint32_t*>(bytes + l.targets);
+  for (uint64_t i = 0; i < h.vertices; ++i)
+    if (v.component_of[i] >= h.components) throw fail("damaged index file: bad component id");
+  if (v.offsets[0] != 0 || v.offsets[h.components] != h.edges)
+    throw fail("damaged index file: bad edge offsets");
+  for (uint64_t c = 0; c < h.components; ++c) {
+    if (v.offsets[c] > v.offsets[c + 1]) throw fail("damaged index file: bad edge offsets");
+    uint64_t prev = c;
+    for (uint32_t i = v.offsets[c]; i < v.offsets[c + 1]; ++i) {
+      if (v.targets[i] <= prev || v.targets[i] >= h.components)
+        throw fail("damaged index file: bad condensation edge");
+      prev = v.targets[i];
+    }
+  }
+  v.identity_labels = (h.flags & kIdentityLabels) != 0;
+  if (!v.identity_labels) {
+    v.label_offsets = reinterpret_cast<const uint64_t*>(bytes + l.label_offsets);
+    v.sorted_vertices = reinterpret_cast<const uint32_t*>(bytes + l.sorted);
+    v.label_bytes = reinterpret_cast<const char*>(bytes + l.names);
+    v.label_byte_count = h.label_bytes;
+    if (v.label_offsets[0] != 0 || v.label_offsets[h.vertices] != h.label_bytes)
+      throw fail("damaged index file: bad label offsets");
+    for (uint64_t i = 0; i < h.vertices; ++i) {
+      if (v.label_offsets[i] > v.label_offsets[i + 1])
+        throw fail("damaged index file: bad label offsets");
+      if (v.sorted_vertices[i] >= h.vertices) throw fail("damaged index file: bad label order");
+    }
+  }
+  return v;
+}
+
+}  // namespace
+
+bool looks_like_index(std::string_view first_bytes) {
+  return first_bytes.size() >= 8 && std::memcmp(first_bytes.data(), kIndexMagic, 8) == 0;
+}
+
+bool file_is_index(const std::string& path) {
+  if (path == "-") return false;
+  std::ifstream in(path, std::ios::binary);
+  char buf[8];
+  return in.read(buf, 8) && looks_like_index(std::string_view(buf, 8));
+}
+
+uint64_t index_checksum(const void* data, size_t size, uint64_t seed) {
+  Hasher h(seed);
+  h.update(data, size);
+  return h.finish();
+}
+
+uint64_t index_file_bytes(const IndexData& data) {
+  return header_of(data).file_bytes;
+}
+
+uint64_t write_index(const std::string& path, const IndexData& data) {
+  AtomicFile file(path);
+  uint64_t written = 0;
+  emit(data, [&](const void* p, uint64_t n) {
+    file.write(p, n);
+    written += n;
+  });
+  file.commit();
+  return written;
+}
+
+std::string index_image(const IndexData& data) {
+  std::string out;
+  emit(data, [&](const void* p, uint64_t n) { out.append(static_cast<const char*>(p), n); });
+  return out;
+}
+
+std::unique_ptr<ReachIndex> load_index(const std::string& path) {
+  const int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC);
+  if (fd < 0) throw IndexFileError(path, std::string("cannot open: ") + std::strerror(errno));
+  struct stat st {};
+  if (::fstat(fd, &st) != 0 || !S_ISREG(st.st_mode)) {
+    ::close(fd);
+    throw IndexFileError(path, "not a regular file");
+  }
+  const uint64_t size = uint64_t(st.st_size);
+  if (size == 0) {
+    ::close(fd);
+    throw IndexFileError(path, "not a closure index file (empty)");
+  }
+  void* map = ::mmap(nullptr, size, PROT_READ, MAP_PRIVATE, fd, 0);
+  ::close(fd);
+  if (map == MAP_FAILED)
+    throw IndexFileError(path, std::string("cannot map: ") + std::strerror(errno));
+  try {
+    const IndexView v = check(static_cast<const unsigned char*>(map), size, path);
+    return std::make_unique<ReachIndex>(v, map, size);
+  } catch (...) {
+    ::munmap(map, size);
+    throw;
+  }
+}
+
+std::unique_ptr<ReachIndex> load_index_from_bytes(std::string_view bytes, const std::string& name) {
+  if (bytes.empty()) throw IndexFileError(name, "not a closure index file (empty)");
+  // An anonymous mapping: page-aligned like a file's, released by ReachIndex the same way.
+  void* map =
+      ::mmap(nullptr, bytes.size(), PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+  if (map == MAP_FAILED) throw std::bad_alloc();
+  std::memcpy(map, bytes.data(), bytes.size());
+  try {
+    const IndexView v = check(static_cast<const unsigned char*>(map), bytes.size(), name);
+    return std::make_unique<ReachIndex>(v, map, bytes.size());
+  } catch (...) {
+    ::munmap(map, bytes.size());
+    throw;
+  }
+}
+
+}  // namespace closure::reach

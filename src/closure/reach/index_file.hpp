@@ -1,0 +1,55 @@
+// The index file: a versioned binary image of an IndexData, checksummed, written
+// atomically and memory-mapped on load. Layout (little-endian, every section 8-aligned):
+//
+//   header (96 bytes): magic "CLOSRIDX", version, header size, vertices, components,
+//                      edges, supportive count, flags, label byte count, file size,
+//                      checksum (64-bit, over the header with this field zero + payload)
+//   ComponentLabel[components]        48 bytes each (reach_index.hpp)
+//   uint32 component_of[vertices]
+//   uint32 offsets[components + 1]    condensation successors
+//   uint32 targets[edges]
+//   unless flags & kIdentityLabels:
+//     uint64 label_offsets[vertices + 1], uint32 sorted_vertices[vertices], label bytes
+#pragma once
+
+#include <cstdint>
+#include <memory>
+#include <string>
+#include <string_view>
+
+#include "closure/graph/input_error.hpp"
+#include "closure/reach/reach_index.hpp"
+
+namespace closure::reach {
+
+inline constexpr char kIndexMagic[8] = {'C', 'L', 'O', 'S', 'R', 'I', 'D', 'X'};
+inline constexpr uint32_t kIndexVersion = 1;
+
+// A damaged, truncated, foreign or unsupported index file (exit status 3, as bad input).
+class IndexFileError : public InputError {
+ public:
+  IndexFileError(const std::string& file, const std::string& message)
+      : InputError(file, 0, message) {}
+};
+
+// True when `first_bytes` starts with the index magic (how `query` recognises an index).
+bool looks_like_index(std::string_view first_bytes);
+bool file_is_index(const std::string& path);
+
+// The 64-bit checksum of the file format (4-lane multiply-rotate over 8-byte words).
+uint64_t index_checksum(const void* data, size_t size, uint64_t seed = 0);
+
+// The size of the file write_index writes.
+uint64_t index_file_bytes(const IndexData& data);
+// Writes the index through AtomicFile (temporary + rename); returns the bytes written.
+uint64_t write_index(const std::string& path, const IndexData& data);
+// The file image in memory (what write_index writes), for tests and the fuzzer's corpus.
+std::string index_image(const IndexData& data);
+
+// Maps and checks a file: header, sizes, checksum and every offset a query follows.
+std::unique_ptr<ReachIndex> load_index(const std::string& path);
+// The same checks over bytes in memory; the result copies them (tests, fuzzer).
+std::unique_ptr<ReachIndex> load_index_from_bytes(std::string_view bytes,
+                                                  const std::string& name = "<memory>");
+
+}  // namespace closure::reach

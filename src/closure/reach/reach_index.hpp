@@ -1,0 +1,137 @@
+// A reachability index over the SCC condensation: answers "does u reach v?" without the
+// closure, in linear space. Per component it keeps two DFS forests (forward and backward)
+// with PReaCH/GRAIL intervals, topological levels and the bits of up to 64 O'Reach
+// "supportive" components; what those filters cannot decide goes to a pruned DFS over the
+// condensation that applies the same filters at every step.
+#pragma once
+
+#include <cstdint>
+#include <memory>
+#include <optional>
+#include <span>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "closure/graph/graph.hpp"
+
+namespace closure::reach {
+
+// The per-component label, 48 bytes: one or two cache lines per endpoint of a query.
+// Components are numbered topologically (Tarjan's order from scc.hpp), which is itself a
+// first topological-order filter: c reaches d (c != d) only if c < d.
+struct ComponentLabel {
+  // Forward DFS forest over successors: post-order number, the first post number of the
+  // tree subtree (so the subtree is [tree_low, post]) and the smallest post number
+  // reachable at all (GRAIL: everything c reaches has a post number in [reach_low, post)).
+  uint32_t post_f, tree_low_f, reach_low_f;
+  // The same on the reverse graph (over predecessors).
+  uint32_t post_b, tree_low_b, reach_low_b;
+  uint32_t level_f;  // longest path from a source
+  uint32_t level_b;  // bit 31: the component is cyclic; bits 0-30: longest path to a sink
+  uint64_t sup_fwd;  // bit i: supportive component i reaches this one (or is it)
+  uint64_t sup_bwd;  // bit i: this component reaches supportive component i (or is it)
+};
+static_assert(sizeof(ComponentLabel) == 48);
+
+inline constexpr uint32_t kCyclicBit = 0x80000000u;
+
+// Where every array of an index lives: in memory after a build, or in a mapped file.
+struct IndexView {
+  uint64_t vertices = 0, components = 0, edges = 0;
+  uint32_t supportive = 0;
+  const uint32_t* component_of = nullptr;  // vertices
+  const ComponentLabel* labels = nullptr;  // components
+  const uint32_t* offsets = nullptr;       // components + 1: condensation successors
+  const uint32_t* targets = nullptr;       // edges, each row ascending, every target > row
+  // Vertex names. identity_labels: vertex v is called decimal v and nothing is stored.
+  bool identity_labels = true;
+  const uint64_t* label_offsets = nullptr;  // vertices + 1, into label_bytes
+  const char* label_bytes = nullptr;
+  uint64_t label_byte_count = 0;
+  const uint32_t* sorted_vertices = nullptr;  // vertices, ordered by label bytes
+};
+
+// The arrays of a freshly built index.
+struct IndexData {
+  uint64_t vertices = 0;
+  uint32_t supportive = 0;
+  std::vector<uint32_t> component_of;
+  std::vector<ComponentLabel> labels;
+  std::vector<uint32_t> offsets, targets;
+  bool identity_labels = true;
+  std::vector<uint64_t> label_offsets;
+  std::string label_bytes;
+  std::vector<uint32_t> sorted_vertices;
+  IndexView view() const;
+};
+
+struct BuildOptions {
+  uint32_t supportive = 64;  // 0..64
+  bool threads = true;       // forward and backward halves on two threads
+};
+
+struct BuildReport {
+  double scc_s = 0, condense_s = 0, labels_s = 0, names_s = 0, total_s = 0;
+};
+
+// Builds the index of g. Throws std::length_error past 2^32 - 1 condensation edges.
+IndexData build_index(const Graph& g, const BuildOptions& options = {},
+                      BuildReport* report = nullptr);
+
+// A mapped or built index; the view stays valid as long as this object lives.
+class ReachIndex {
+ public:
+  explicit ReachIndex(IndexData data);
+  // Takes ownership of a mapping (munmap on destruction).
+  ReachIndex(const IndexView& view, void* mapping, size_t mapping_bytes);
+  ~ReachIndex();
+  ReachIndex(const ReachIndex&) = delete;
+  ReachIndex& operator=(const ReachIndex&) = delete;
+
+  const IndexView& view() const { return view_; }
+  uint64_t vertex_count() const { return view_.vertices; }
+  // The vertex an input label names, or nullopt.
+  std::optional<vertex_t> find(std::string_view label) const;
+  std::string label(vertex_t v) const;
+  // Bytes of the structures a query touches besides the graph (labels + component_of).
+  uint64_t label_bytes() const;
+  // Bytes of the condensation kept for the search.
+  uint64_t graph_bytes() const;
+
+ private:
+  std::optional<IndexData> owned_;
+  IndexView view_;
+  void* mapping_ = nullptr;
+  size_t mapping_bytes_ = 0;
+};
+
+// How queries were decided, for the "answered without search" share.
+struct QueryStats {
+  uint64_t queries = 0, same_component = 0, negative_cut = 0, positive_cut = 0, supportive = 0,
+           searched = 0, search_visits = 0;
+  uint64_t without_search() const { return queries - searched; }
+};
+
+// Answers queries on one index; one per thread (it owns the search's scratch space: a
+// visited stamp per component and a stack, allocated once).
+class Querier {
+ public:
+  explicit Querier(const ReachIndex& index);
+  // Strict semantics: u reaches u only when u lies on a cycle (a self-loop counts).
+  bool reaches(vertex_t u, vertex_t v) { return reaches_component(comp_[u], comp_[v]); }
+  bool reaches_component(uint32_t cu, uint32_t cv);
+  const QueryStats& stats() const { return stats_; }
+  void reset_stats() { stats_ = {}; }
+
+ private:
+  bool search(uint32_t cu, uint32_t cv);
+  const IndexView& view_;
+  const uint32_t* comp_;
+  std::vector<uint32_t> stamp_;
+  uint32_t epoch_ = 0;
+  std::vector<uint32_t> stack_;
+  QueryStats stats_;
+};
+
+}  // namespace closure::reach

@@ -1,0 +1,69 @@
+# CLI tests of issue 11: index, query on an index, reach, reduce, and hostile index files.
+set(IDX ${OUT}/index)
+file(MAKE_DIRECTORY ${IDX})
+cli_test(index.build --stderr "closure index: 6 vertices" --stderr "bytes" --
+         ${CLOSURE_BIN} index ${DATA}/names.txt -o ${IDX}/names.idx)
+cli_test(index.json --stdout "\"components\": 4" --stdout "\"bytes\": [0-9]+" --
+         ${CLOSURE_BIN} index ${DATA}/cycle.txt -o ${IDX}/cycle.idx --json -q)
+# The same answers from an index as from the closure, in the same lines.
+cli_test(index.query_yes --stdout "^1 5 yes$" --
+         bash -c "${CLOSURE_BIN} index -q ${DATA}/diamond.txt -o ${IDX}/d.idx && ${CLOSURE_BIN} query ${IDX}/d.idx 1 5")
+cli_test(index.query_no --stdout "^5 1 no$" --
+         bash -c "${CLOSURE_BIN} index -q ${DATA}/diamond.txt -o ${IDX}/d2.idx && ${CLOSURE_BIN} query ${IDX}/d2.idx 5 1")
+cli_test(index.query_self_strict --stdout "^alice alice yes$" --stdout "^dave dave no$" --
+         bash -c "${CLOSURE_BIN} index -q ${DATA}/names.txt -o ${IDX}/n1.idx && printf 'alice alice\\ndave dave\\n' | ${CLOSURE_BIN} query ${IDX}/n1.idx --pairs -")
+cli_test(index.query_reflexive --stdout "^dave dave yes$" --
+         bash -c "${CLOSURE_BIN} index -q ${DATA}/names.txt -o ${IDX}/n2.idx && ${CLOSURE_BIN} query ${IDX}/n2.idx dave dave --reflexive")
+cli_test(index.query_unknown --status 3 --stdout "unknown vertex 'zed'" --
+         bash -c "${CLOSURE_BIN} index -q ${DATA}/names.txt -o ${IDX}/n3.idx && ${CLOSURE_BIN} query ${IDX}/n3.idx alice zed")
+cli_test(index.query_pairs_same_as_closure --stdout "^same$" --
+         bash -c "printf 'eve frank\\nfrank eve\\nnobody eve\\njunk\\nalice dave\\n' > ${IDX}/q.txt && ${CLOSURE_BIN} index -q ${DATA}/names.txt -o ${IDX}/n4.idx && (${CLOSURE_BIN} query -q ${DATA}/names.txt --pairs ${IDX}/q.txt > ${IDX}/a.txt || true) && (${CLOSURE_BIN} query -q ${IDX}/n4.idx --pairs ${IDX}/q.txt > ${IDX}/b.txt || true) && (${CLOSURE_BIN} query -q ${DATA}/names.txt --engine index --pairs ${IDX}/q.txt > ${IDX}/c.txt || true) && cmp ${IDX}/a.txt ${IDX}/b.txt && cmp ${IDX}/a.txt ${IDX}/c.txt && echo same")
+cli_test(index.query_engine_index_says_nothing_small --stdout "^1 5 yes$" --
+         ${CLOSURE_BIN} query ${DATA}/diamond.txt 1 5 --engine index)
+# A graph whose closure could exceed 64 MiB: auto answers from an index and says so.
+cli_test(index.query_auto_large --stdout "^0 29999 yes$" --stderr "reachability index built on the fly" --
+         bash -c "seq 0 29998 | awk '{print \$1, \$1+1}' > ${IDX}/chain.txt && ${CLOSURE_BIN} query ${IDX}/chain.txt 0 29999")
+cli_test(index.no_output --status 2 -- ${CLOSURE_BIN} index ${DATA}/diamond.txt)
+cli_test(index.bad_graph --status 3 --stderr "missing_column.txt:2" --no-file ${IDX}/bad.idx --
+         ${CLOSURE_BIN} index ${BAD}/missing_column.txt -o ${IDX}/bad.idx)
+
+# Hostile index files: refused with a clear message and exit status 3.
+set(MK "${CLOSURE_BIN} index -q ${DATA}/names.txt -o")
+set(CORRUPT ${CMAKE_CURRENT_SOURCE_DIR}/cli/corrupt_index.py)
+cli_test(index.hostile_truncated --status 3 --stderr "truncated index file" --
+         bash -c "${MK} ${IDX}/t.idx && head -c 150 ${IDX}/t.idx > ${IDX}/t2.idx && ${CLOSURE_BIN} query ${IDX}/t2.idx alice bob")
+cli_test(index.hostile_header_only --status 3 --stderr "truncated index file" --
+         bash -c "${MK} ${IDX}/h.idx && head -c 40 ${IDX}/h.idx > ${IDX}/h2.idx && ${CLOSURE_BIN} query ${IDX}/h2.idx alice bob")
+cli_test(index.hostile_flipped_byte --status 3 --stderr "checksum mismatch" --
+         bash -c "${MK} ${IDX}/f.idx && python3 ${CORRUPT} ${IDX}/f.idx ${IDX}/f2.idx flip 120 && ${CLOSURE_BIN} query ${IDX}/f2.idx alice bob")
+cli_test(index.hostile_appended --status 3 --stderr "damaged index file" --
+         bash -c "${MK} ${IDX}/p.idx && cat ${IDX}/p.idx > ${IDX}/p2.idx && echo extra >> ${IDX}/p2.idx && ${CLOSURE_BIN} query ${IDX}/p2.idx alice bob")
+cli_test(index.hostile_version --status 3 --stderr "version 7" --
+         bash -c "${MK} ${IDX}/v.idx && python3 ${CORRUPT} ${IDX}/v.idx ${IDX}/v2.idx set 8 7 && ${CLOSURE_BIN} query ${IDX}/v2.idx alice bob")
+cli_test(index.hostile_empty_with_magic --status 3 --stderr "truncated index file" --
+         bash -c "printf CLOSRIDX > ${IDX}/e.idx && ${CLOSURE_BIN} query ${IDX}/e.idx a b")
+
+# reach: descendants and ancestors in the input's labels; strict (u only on a cycle).
+cli_test(reach.descendants --stdout "^2$" --stdout "^5$" --
+         bash -c "${CLOSURE_BIN} reach ${DATA}/diamond.txt 1 | tr '\\n' ' ' | grep -q '^2 3 4 5 $' && ${CLOSURE_BIN} reach ${DATA}/diamond.txt 1")
+cli_test(reach.ancestors --stdout "^1$" -- ${CLOSURE_BIN} reach ${DATA}/diamond.txt 2 --ancestors)
+cli_test(reach.count --stdout "^4$" -- ${CLOSURE_BIN} reach ${DATA}/diamond.txt 1 --count)
+cli_test(reach.json --stdout "\"count\": 4" --stdout "\"vertices\"" --stdout "^ *\"5\"$" --
+         ${CLOSURE_BIN} reach ${DATA}/diamond.txt 1 --json)
+cli_test(reach.unknown --status 3 --stderr "unknown vertex 'nobody'" -- ${CLOSURE_BIN} reach ${DATA}/names.txt nobody)
+cli_test(reach.cycle_includes_self --stdout "^alice$" -- ${CLOSURE_BIN} reach ${DATA}/names.txt alice)
+
+# reduce: the transitive reduction keeps the closure.
+cli_test(reduce.diamond --stdout "^kept$" --no-file ${IDX}/none.txt --
+         bash -c "${CLOSURE_BIN} reduce -q ${DATA}/diamond.txt -o ${IDX}/r.txt && ${CLOSURE_BIN} -q ${IDX}/r.txt -o ${IDX}/rc.txt && diff <(grep -v '^#' ${DATA}/diamond.closure.txt | sort) <(sort ${IDX}/rc.txt) && echo kept")
+cli_test(reduce.json --stdout "\"reduced_edges\": 5" --stdout "\"reduction\"" --
+         ${CLOSURE_BIN} reduce ${DATA}/diamond.txt --json)
+cli_test(reduce.stdout --stdout "^[0-9]+ [0-9]+$" -- ${CLOSURE_BIN} reduce ${DATA}/diamond.txt)
+
+# reduce, reach and index queries against networkx on random DAGs and cyclic graphs.
+add_test(NAME python.reach_networkx
+         COMMAND python3 ${CMAKE_CURRENT_SOURCE_DIR}/python/check_reach_networkx.py ${CLOSURE_BIN} ${OUT}/networkx)
+cli_test(query.json --stdout "^\\{\"u\": ?\"1\", ?\"v\": ?\"5\", ?\"reachable\": ?true\\}$" --
+         ${CLOSURE_BIN} query ${DATA}/diamond.txt 1 5 --json)
+cli_test(query.json_unknown --status 3 --stdout "\"error\": ?\"unknown vertex 'zed'\"" --
+         ${CLOSURE_BIN} query ${DATA}/names.txt alice zed --json --engine index)

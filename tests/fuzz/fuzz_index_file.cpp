@@ -1,0 +1,30 @@
+// libFuzzer target for the index loader: any bytes must either load (and then answer
+// queries without reading outside the mapping) or be refused with IndexFileError; never a
+// crash, a hang or another exception. Build with the CLOSURE_FUZZ infrastructure
+// (tests/fuzz/CMakeLists.txt, clang -fsanitize=fuzzer,address,undefined).
+#include <cstddef>
+#include <cstdint>
+#include <string_view>
+
+#include "closure/reach/index_file.hpp"
+#include "closure/reach/reach_index.hpp"
+
+extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
+  std::unique_ptr<closure::reach::ReachIndex> index;
+  try {
+    index = closure::reach::load_index_from_bytes(
+        std::string_view(reinterpret_cast<const char*>(data), size), "fuzz.idx");
+  } catch (const closure::reach::IndexFileError&) {
+    return 0;
+  }
+  // A file that passed every check must be safe to query: a few pairs and label lookups.
+  const uint64_t n = index->vertex_count();
+  closure::reach::Querier q(*index);
+  for (uint64_t i = 0; i < n && i < 16; ++i) {
+    (void)q.reaches(closure::vertex_t(i), closure::vertex_t(n - 1 - i));
+    (void)index->find(index->label(closure::vertex_t(i)));
+  }
+  (void)index->find("0");
+  (void)index->find("not a label");
+  return 0;
+}
