@@ -133,8 +133,10 @@ cli_test(error.adjlist_as_edges --status 3 --stderr "adjlist.txt:3: 2 columns wh
 # Issue 9 (outputs, memory, careless use) and issue 13 items 6 and 9 (error model, CLI shape).
 # Each failed before its fix.
 set(G ${DATA}/diamond.txt)
-cli_test(output.dev_null_is_written_not_replaced --status 0 --
-         bash -c "${CLOSURE_BIN} -q ${G} -o /dev/null && test -c /dev/null")
+# A device is written, never replaced. As root the test uses its own copy of /dev/null
+# (mknod c 1 3 in the test folder): a regression must not destroy the machine's /dev/null.
+cli_test(output.device_is_written_not_replaced --status 0 --
+         bash -c "d=/dev/null\; if mknod ${OUT}/null c 1 3 2>/dev/null || test -c ${OUT}/null\; then d=${OUT}/null\; fi\; ${CLOSURE_BIN} -q ${G} -o $d && test -c $d")
 cli_test(output.fifo_is_streamed --
          bash -c "rm -f ${OUT}/fifo ${OUT}/fifo.out && mkfifo ${OUT}/fifo && (timeout 60 cat ${OUT}/fifo > ${OUT}/fifo.out &) && ${CLOSURE_BIN} -q ${G} -o ${OUT}/fifo && sleep 0.2 && test -p ${OUT}/fifo && diff <(sort ${OUT}/fifo.out) <(grep -v '^#' ${DATA}/diamond.closure.txt | sort)")
 cli_test(output.process_substitution --
@@ -157,7 +159,7 @@ cli_test(output.bin_from_extension --stdout "^CLOSBIT1" --
 cli_test(output.gzip_from_extension --
          bash -c "${CLOSURE_BIN} -q ${G} -o ${OUT}/ext.txt.gz && diff <(zcat ${OUT}/ext.txt.gz | sort) <(grep -v '^#' ${DATA}/diamond.closure.txt | sort)")
 cli_test(output.format_conflict_refused --status 2 --stderr "conflicts" --no-file ${OUT}/conflict.mtx --
-         ${CLOSURE_BIN} -q ${G} -o ${OUT}/conflict.mtx --output-format json)
+         bash -c "rm -f ${OUT}/conflict.mtx && ${CLOSURE_BIN} -q ${G} -o ${OUT}/conflict.mtx --output-format json")
 cli_test(output.format_without_output_refused --status 2 --stderr "needs -o" --
          ${CLOSURE_BIN} -q ${G} --output-format json)
 cli_test(output.json_and_stdout_refused --status 2 --stderr "standard output" --
