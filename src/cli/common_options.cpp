@@ -99,17 +99,6 @@ CLI::Validator at_least_one_source() {
       "N>=1");
 }
 
-CLI::Validator at_least_one_source() {
-  return CLI::Validator(
-      [](std::string& value) {
-        return value.find_first_not_of("0+") == std::string::npos
-                   ? std::string(
-                         "must be at least 1: a sampled check from no source checks nothing")
-                   : std::string();
-      },
-      "N>=1");
-}
-
 InputFormat input_format(const CommonOptions& o) {
   return as_usage_error("--input-format", [&] { return parse_input_format(o.input_format); });
 }
