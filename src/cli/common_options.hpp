@@ -77,7 +77,4 @@ size_t verify_memory(const CommonOptions& o);  // 0: the default budget
 // The progress line for this run, or null when none is to be shown.
 std::unique_ptr<ProgressLine> make_progress(const CommonOptions& o);
 
-// For --verify-sources / --sources: 0 sources would check nothing and must not say MATCH.
-CLI::Validator at_least_one_source();
-
 }  // namespace closure::cli
