@@ -105,7 +105,7 @@ TEST(ComputeMethods, MethodNamesRoundTrip) {
   for (Method m :
        {Method::kAuto, Method::kSquare, Method::kCondense, Method::kRecursive, Method::kSparse})
     EXPECT_EQ(parse_method(method_name(m)), m);
-  EXPECT_THROW(parse_method("fast"), std::invalid_argument);
+  EXPECT_THROW(parse_method("fast"), UsageError);  // a user-given name: a usage error
 }
 
 }  // namespace
