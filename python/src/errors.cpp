@@ -3,6 +3,7 @@
 // attributes; they are looked up when the first error is translated.
 #include <pybind11/pybind11.h>
 
+#include "closure/errors.hpp"
 #include "bindings.hpp"
 #include "closure/algorithms/compute.hpp"
 #include "closure/graph/input_error.hpp"
@@ -39,6 +40,8 @@ void bind_errors(py::module_&) {
       raise("DeviceError", e);
     } catch (const Cancelled&) {
       PyErr_SetString(PyExc_KeyboardInterrupt, "cancelled");
+    } catch (const UsageError& e) {  // a bad name or value given by the caller
+      PyErr_SetString(PyExc_ValueError, e.what());
     }
     // Everything else: pybind11's defaults (invalid_argument -> ValueError,
     // out_of_range -> IndexError, bad_alloc -> MemoryError, others -> RuntimeError).
