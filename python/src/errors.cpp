@@ -1,9 +1,10 @@
 // C++ exceptions as Python exceptions, with the CLI's messages. The exception classes are
 // defined in Python (closure/_errors.py) so that they have proper constructors and
 // attributes; they are looked up when the first error is translated.
+#include "closure/errors.hpp"
+
 #include <pybind11/pybind11.h>
 
-#include "closure/errors.hpp"
 #include "bindings.hpp"
 #include "closure/algorithms/compute.hpp"
 #include "closure/graph/input_error.hpp"

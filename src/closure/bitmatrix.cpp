@@ -8,7 +8,6 @@
 #include <stdexcept>
 
 #include "closure/executor.hpp"
-
 #include "closure/util/cancel.hpp"
 
 namespace closure {

@@ -226,10 +226,13 @@ std::vector<BatchRow> run_batch(const BatchOptions& o,
   // The thread budget (closure/executor.hpp) is shared out: each of the --jobs workers
   // runs its products and propagation on its part, so the batch as a whole stays within it.
   const unsigned worker_threads = std::max(1u, thread_budget() / std::max(1u, o.jobs));
-  WorkerPool pool(o.jobs, [&](size_t i) {
-    set_thread_budget(worker_threads);
-    return process_item(o, items[i], options);
-  }, o.file_time_limit_s);
+  WorkerPool pool(
+      o.jobs,
+      [&](size_t i) {
+        set_thread_budget(worker_threads);
+        return process_item(o, items[i], options);
+      },
+      o.file_time_limit_s);
   std::vector<Clock::time_point> started(items.size());
   size_t next = 0;
   while (next < items.size() || pool.busy() > 0) {
