@@ -91,7 +91,7 @@ void add_bench_propagate_command(CLI::App& bench) {
         c.reaches_many(pairs, answers);
         const double qs = seconds_since(tq);
         const double rows_bytes =
-            double(scc.component_count()) * double(ceil_div(scc.component_count(), kWordBits)) * 4;
+            double(scc.component_count()) * double(words_for_bits(scc.component_count())) * 4;
         std::string download = "-";
         if (rows_bytes <= flags->download_limit_gb * 1e9 && stats.resident) {
           auto td = std::chrono::steady_clock::now();

@@ -102,12 +102,7 @@ Closure Closure::from_dense(std::vector<vertex_t> component_of, std::vector<uint
                                 std::to_string(component_reach.rows()) + " x " +
                                 std::to_string(component_reach.cols()) + ", expected " +
                                 std::to_string(cyclic.size()) + " square");
-  Closure c;
-  c.component_of_ = std::move(component_of);
-  c.cyclic_ = std::move(cyclic);
-  c.reach_ = std::move(component_reach);
-  c.finish();
-  return c;
+  return assemble(std::move(component_of), std::move(cyclic), std::move(component_reach));
 }
 
 Closure Closure::from_sparse(std::vector<vertex_t> component_of, std::vector<uint8_t> cyclic,
@@ -127,12 +122,8 @@ Closure Closure::from_sparse(std::vector<vertex_t> component_of, std::vector<uin
                                     " is not strictly ascending");
     }
   }
-  Closure c;
-  c.component_of_ = std::move(component_of);
-  c.cyclic_ = std::move(cyclic);
-  c.reach_ = SparseReach{std::move(offsets), std::move(targets)};
-  c.finish();
-  return c;
+  return assemble(std::move(component_of), std::move(cyclic),
+                  SparseReach{std::move(offsets), std::move(targets)});
 }
 
 Closure Closure::from_ragged(std::vector<vertex_t> component_of, std::vector<uint8_t> cyclic,
@@ -149,18 +140,18 @@ Closure Closure::from_ragged(std::vector<vertex_t> component_of, std::vector<uin
         (r.words[r.word_count - 1] & ~tail_mask(comps)) != 0)
       throw std::invalid_argument("Closure: ragged row has bits beyond the last component");
   }
-  Closure c;
-  c.component_of_ = std::move(component_of);
-  c.cyclic_ = std::move(cyclic);
-  c.reach_ = std::move(reach);
-  c.finish();
-  return c;
+  return assemble(std::move(component_of), std::move(cyclic), std::move(reach));
 }
 
 Closure Closure::from_resident(std::vector<vertex_t> component_of, std::vector<uint8_t> cyclic,
                                DeviceReach reach) {
   if (!reach || reach->component_count() != cyclic.size())
     throw std::invalid_argument("Closure: resident reach does not match the components");
+  return assemble(std::move(component_of), std::move(cyclic), std::move(reach));
+}
+
+Closure Closure::assemble(std::vector<vertex_t> component_of, std::vector<uint8_t> cyclic,
+                          Reach reach) {
   Closure c;
   c.component_of_ = std::move(component_of);
   c.cyclic_ = std::move(cyclic);

@@ -154,6 +154,9 @@ class Closure {
   bool operator==(const Closure& other) const;
 
  private:
+  // The factories' common tail: takes the parts, then finish().
+  static Closure assemble(std::vector<vertex_t> component_of, std::vector<uint8_t> cyclic,
+                          Reach reach);
   void finish();       // validates the grouping, builds members_, counts pairs
   void count_pairs();  // pairs_ and self_pairs_ from the representation
   // The rows a walk reads: a dense or device closure's rows as a host matrix.

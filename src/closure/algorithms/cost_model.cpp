@@ -5,6 +5,8 @@
 #include <cstdio>
 #include <vector>
 
+#include "closure/bitmatrix.hpp"
+
 namespace closure {
 namespace {
 
@@ -54,13 +56,13 @@ double sample_mean_reach(const CsrDag& dag, size_t samples) {
 }
 
 double predict_host_sparse_s(const CostInputs& in) {
-  return kHostWordS * double(in.components) * in.mean_reach / 32 +
+  return kHostWordS * double(in.components) * double(words_for_bits(size_t(in.mean_reach + 0.5))) +
          kHostLinearS * double(in.vertices + in.edges);
 }
 
 double predict_device_propagate_s(const CostInputs& in, const ocl::DeviceInfo& device) {
   if (!device.is_gpu) return 1e30;
-  const double words = double(in.components) * double((in.components + 31) / 32);
+  const double words = double(in.components) * double(words_for_bits(in.components));
   return kDeviceStartS + kHostLinearS * double(in.vertices + in.edges) +
          kDeviceRowS * double(in.components) + 4 * words / kDeviceBytesPerS;
 }

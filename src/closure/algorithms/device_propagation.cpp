@@ -114,10 +114,10 @@ class DeviceRows final : public ResidentReach {
     if (const BitMatrix* h = host_if_present()) return h->get(c, d);
     const Slice& s = slice_of(d);
     word_t w = 0;
-    queue_.enqueueReadBuffer(
-        s.rows, CL_TRUE, (size_t(c) * s.words + (d / kWordBits - s.word_begin)) * sizeof(word_t),
-        sizeof w, &w);
-    return (w >> (d % kWordBits)) & 1u;
+    queue_.enqueueReadBuffer(s.rows, CL_TRUE,
+                             (size_t(c) * s.words + (word_of(d) - s.word_begin)) * sizeof(word_t),
+                             sizeof w, &w);
+    return (w & bit_mask(d)) != 0;
   }
 
   void reaches_many(std::span<const std::pair<vertex_t, vertex_t>> pairs,
@@ -131,7 +131,7 @@ class DeviceRows final : public ResidentReach {
       std::vector<uint32_t> flat;
       std::vector<size_t> where;
       for (size_t i = 0; i < pairs.size(); ++i) {
-        const size_t w = pairs[i].second / kWordBits;
+        const size_t w = word_of(pairs[i].second);
         if (w >= s.word_begin && w < size_t(s.word_begin) + s.words) {
           flat.push_back(pairs[i].first);
           flat.push_back(pairs[i].second);
@@ -183,7 +183,7 @@ class DeviceRows final : public ResidentReach {
     return downloaded_ ? &host_ : nullptr;
   }
   const Slice& slice_of(vertex_t d) const {
-    const size_t w = d / kWordBits;
+    const size_t w = word_of(d);
     for (const Slice& s : slices_)
       if (w >= s.word_begin && w < size_t(s.word_begin) + s.words) return s;
     throw std::out_of_range("DeviceRows: column out of range");
@@ -228,7 +228,7 @@ Closure closure_propagate_device(const SccResult& scc, const CsrDag& dag, ocl::R
   if (dag.offsets.size() != C + 1) throw std::invalid_argument("propagate: CSR size differs");
   if (C >= (size_t{1} << 32) - 64)
     throw std::invalid_argument("propagate: more than 2^32 components");
-  const size_t W = ceil_div(C, kWordBits);
+  const size_t W = words_for_bits(C);
   const auto& dev = rt.device();
 
   // Component sizes matter only where a component holds several vertices.
@@ -283,7 +283,7 @@ Closure closure_propagate_device(const SccResult& scc, const CsrDag& dag, ocl::R
       for (uint64_t e = dag.offsets[c]; e < dag.offsets[c + 1]; ++e) {
         const size_t d = dag.targets[e];
         if (d == c + 1) continue;
-        const size_t first = d >= 31 ? (d - 31) / 32 + 1 : 0;  // words with 32w+31 > d
+        const size_t first = word_of(d + 1);  // the first word holding a column above d
         read_words += W - std::min(W, first);
       }
     stats.kernel_bytes = (uint64_t(C) * W + read_words) * sizeof(word_t);

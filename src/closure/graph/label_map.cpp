@@ -47,23 +47,29 @@ vertex_t LabelMap::intern(std::string_view label) {
   return intern_name(label);
 }
 
-vertex_t LabelMap::intern_number(uint64_t value) {
-  const size_t mask = slots_.size() - 1;
-  for (size_t i = slot_of(value);; i = (i + 1) & mask) {
-    ++probes_;
-    Slot& s = slots_[i];
-    if (s.id == kEmpty) {
-      if (count_ >= kMaxVertices) return kFull;
-      if (2 * (count_ + 1) > slots_.size()) {
-        grow();
-        return intern_number(value);
+template <class IsLabel, class Store>
+vertex_t LabelMap::find_or_insert(uint64_t key, const IsLabel& is_label, const Store& store) {
+  for (;;) {
+    const size_t mask = slots_.size() - 1;
+    for (size_t i = slot_of(key);; i = (i + 1) & mask) {
+      ++probes_;
+      Slot& s = slots_[i];
+      if (s.id == kEmpty) {
+        if (count_ >= kMaxVertices) return kFull;
+        if (2 * (count_ + 1) > slots_.size()) break;  // grow, then probe the new table
+        s = Slot{key, static_cast<vertex_t>(count_)};
+        store();
+        return static_cast<vertex_t>(count_++);
       }
-      s = Slot{value, static_cast<vertex_t>(count_)};
-      numbers_.push_back(value);
-      return static_cast<vertex_t>(count_++);
+      if (s.key == key && is_label(s.id)) return s.id;
     }
-    if (s.key == value) return s.id;
+    grow();
   }
+}
+
+vertex_t LabelMap::intern_number(uint64_t value) {
+  return find_or_insert(
+      value, [](vertex_t) { return true; }, [&] { numbers_.push_back(value); });
 }
 
 vertex_t LabelMap::intern_name(std::string_view label) {
@@ -71,25 +77,14 @@ vertex_t LabelMap::intern_name(std::string_view label) {
 }
 
 vertex_t LabelMap::intern_name(std::string_view label, uint64_t h) {
-  const size_t mask = slots_.size() - 1;
-  for (size_t i = slot_of(h);; i = (i + 1) & mask) {
-    ++probes_;
-    Slot& s = slots_[i];
-    if (s.id == kEmpty) {
-      if (count_ >= kMaxVertices) return kFull;
-      if (2 * (count_ + 1) > slots_.size()) {
-        grow();
-        return intern_name(label, h);
-      }
-      s = Slot{h, static_cast<vertex_t>(count_)};
-      if (borrow_)
-        views_.push_back(label);
-      else
-        names_.emplace_back(label);
-      return static_cast<vertex_t>(count_++);
-    }
-    if (s.key == h && name(s.id) == label) return s.id;
-  }
+  return find_or_insert(
+      h, [&](vertex_t id) { return name(id) == label; },
+      [&] {
+        if (borrow_)
+          views_.push_back(label);
+        else
+          names_.emplace_back(label);
+      });
 }
 
 void LabelMap::grow() {

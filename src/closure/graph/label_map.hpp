@@ -57,6 +57,10 @@ class LabelMap {
   static constexpr vertex_t kEmpty = UINT32_MAX;
 
   vertex_t intern_name(std::string_view label);
+  // The probe both modes share: the id of the slot whose key is `key` and `is_label(id)`
+  // holds, or a new id (`store()` records its label) in the first empty slot.
+  template <class IsLabel, class Store>
+  vertex_t find_or_insert(uint64_t key, const IsLabel& is_label, const Store& store);
   // Keys are mixed with a per-process random seed (label_hash.hpp), so no input can pick
   // labels that share a slot: a fixed multiplier let 200k crafted integers probe one slot.
   size_t slot_of(uint64_t key) const { return static_cast<size_t>(mix_key(key, seed_) >> shift_); }

@@ -49,15 +49,22 @@ std::vector<QueryAnswer> ReachabilityIndex::answer_many(
   return out;
 }
 
-QueryBatchStats answer_pairs(const ReachabilityIndex& index, std::istream& in,
+namespace {
+
+using Questions = std::vector<std::pair<std::string, std::string>>;
+
+// The one reader of `--pairs` input: answers go out in input order, malformed lines as
+// FILE:LINE messages in their place; questions are answered `batch` at a time.
+template <class AnswerBatch>
+QueryBatchStats answer_lines(const AnswerBatch& answer_batch, size_t batch, std::istream& in,
                              const std::string& name, std::ostream& out) {
   QueryBatchStats stats;
   // Lines are kept in order: either a ready answer (malformed) or a question's index.
   std::vector<std::string> ready;
   std::vector<long> slot;  // >= 0: question index; < 0: -1 - index into ready
-  std::vector<std::pair<std::string, std::string>> questions;
+  Questions questions;
   auto flush = [&] {
-    const std::vector<QueryAnswer> answers = index.answer_many(questions);
+    const std::vector<QueryAnswer> answers = answer_batch(questions);
     for (const long s : slot) {
       if (s < 0) {
         out << ready[size_t(-1 - s)] << '\n';
@@ -73,7 +80,6 @@ QueryBatchStats answer_pairs(const ReachabilityIndex& index, std::istream& in,
     slot.clear();
     questions.clear();
   };
-  constexpr size_t kBatch = size_t{1} << 20;
   std::string line;
   size_t line_no = 0;
   while (std::getline(in, line)) {
@@ -85,38 +91,37 @@ QueryBatchStats answer_pairs(const ReachabilityIndex& index, std::istream& in,
       ready.push_back(name + ":" + std::to_string(line_no) + ": expected two labels 'u v'");
       slot.push_back(-long(ready.size()));
       ++stats.malformed;
+      if (questions.empty()) flush();  // nothing to wait for: keep interactive use live
       continue;
     }
     slot.push_back(long(questions.size()));
     questions.emplace_back(std::move(u), std::move(v));
-    if (questions.size() >= kBatch) flush();
+    if (questions.size() >= batch) flush();
   }
   flush();
   return stats;
 }
 
+}  // namespace
+
+QueryBatchStats answer_pairs(const ReachabilityIndex& index, std::istream& in,
+                             const std::string& name, std::ostream& out) {
+  // Batches of 2^20 let the closure answer on the device in one launch per slice.
+  return answer_lines([&](const Questions& q) { return index.answer_many(q); }, size_t{1} << 20, in,
+                      name, out);
+}
+
 QueryBatchStats answer_pairs(const PairAnswerer& answer, std::istream& in, const std::string& name,
                              std::ostream& out) {
-  QueryBatchStats stats;
-  std::string line;
-  size_t line_no = 0;
-  while (std::getline(in, line)) {
-    ++line_no;
-    std::istringstream fields(line);
-    std::string u, v, extra;
-    if (!(fields >> u) || u[0] == '#') continue;
-    if (!(fields >> v) || (fields >> extra && extra[0] != '#')) {
-      out << name << ":" << line_no << ": expected two labels 'u v'\n";
-      ++stats.malformed;
-      continue;
-    }
-    const QueryAnswer a = answer(u, v);
-    out << a.text << '\n';
-    ++stats.answered;
-    if (a.status == QueryAnswer::kReachable) ++stats.reachable;
-    if (a.status == QueryAnswer::kUnknownLabel) ++stats.unknown;
-  }
-  return stats;
+  // One question at a time: an index answers in microseconds, and a user typing pairs into
+  // stdin sees each answer at once.
+  auto one_by_one = [&](const Questions& q) {
+    std::vector<QueryAnswer> answers;
+    answers.reserve(q.size());
+    for (const auto& [u, v] : q) answers.push_back(answer(u, v));
+    return answers;
+  };
+  return answer_lines(one_by_one, 1, in, name, out);
 }
 
 }  // namespace closure
