@@ -10,7 +10,10 @@ networkx, scipy.sparse and NumPy::
 
 The closure is strict, as networkx's ``transitive_closure(G, reflexive=False)``: (u, v)
 is in it iff a path of one or more edges leads from u to v, so (v, v) only when v lies on
-a cycle or has a self-loop; ``reflexive=True`` adds every (v, v). See docs/python.md.
+a cycle or has a self-loop; ``reflexive=True`` adds every (v, v).
+
+Without the closure: ``descendants``, ``ancestors``, ``transitive_reduction`` and the
+reachability index (``build_index``, ``load_index``, ``Index``). See docs/python.md.
 """
 
 from __future__ import annotations
@@ -31,12 +34,18 @@ __all__ = [
     "DeviceError",
     "Error",
     "Graph",
+    "Index",
     "InputError",
     "OutOfMemoryError",
+    "ancestors",
     "as_graph",
+    "build_index",
+    "descendants",
     "devices",
+    "load_index",
     "read_graph",
     "transitive_closure",
+    "transitive_reduction",
 ]
 
 
@@ -435,3 +444,14 @@ def devices() -> list[dict]:
     ``device=`` takes and ``default`` marks the one used when device is None. Empty when
     no OpenCL platform exists (the host engine then runs)."""
     return _closure.devices()
+
+
+# Last: _reach uses the conversions above.
+from ._reach import (  # noqa: E402
+    Index,
+    ancestors,
+    build_index,
+    descendants,
+    load_index,
+    transitive_reduction,
+)

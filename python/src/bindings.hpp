@@ -4,7 +4,11 @@
 #include <pybind11/numpy.h>
 #include <pybind11/pybind11.h>
 
+#include <charconv>
+#include <cstdint>
 #include <memory>
+#include <string>
+#include <string_view>
 #include <vector>
 
 namespace closure::python {
@@ -15,6 +19,8 @@ void bind_errors(py::module_& m);
 void bind_graph(py::module_& m);
 void bind_closure(py::module_& m);
 void bind_devices(py::module_& m);
+void bind_reach(py::module_& m);
+void bind_index(py::module_& m);
 
 // A NumPy array that takes over `v`'s buffer (no copy): the vector lives on the heap and
 // a capsule frees it with the array.
@@ -23,6 +29,14 @@ py::array_t<T> to_numpy(std::vector<T>&& v) {
   auto* owned = new std::vector<T>(std::move(v));
   py::capsule free_when_done(owned, [](void* p) { delete static_cast<std::vector<T>*>(p); });
   return py::array_t<T>({owned->size()}, {sizeof(T)}, owned->data(), free_when_done);
+}
+
+// Whether `s` is a canonical decimal integer (so int -> str gives `s` back: no sign on 0,
+// no leading zeros, no '+'), stored in `out`. How labels are told to be integers.
+inline bool canonical_integer(std::string_view s, int64_t& out) {
+  const char* last = s.data() + s.size();
+  auto [end, ec] = std::from_chars(s.data(), last, out);
+  return ec == std::errc() && end == last && std::to_string(out) == s;
 }
 
 }  // namespace closure::python

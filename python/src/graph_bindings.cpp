@@ -2,7 +2,6 @@
 // from arrays that the Python side prepared, or read from a file by the library's readers.
 #include <pybind11/stl.h>
 
-#include <charconv>
 #include <cstdint>
 #include <string>
 
@@ -49,13 +48,8 @@ py::object integer_labels(const Graph& g) {
     for (size_t i = 0; i < out.size(); ++i) out[i] = int64_t(i);
     return to_numpy(std::move(out));
   }
-  for (size_t i = 0; i < labels.size(); ++i) {
-    const std::string& s = labels[i];
-    const char* first = s.data();
-    const char* last = s.data() + s.size();
-    auto [end, ec] = std::from_chars(first, last, out[i]);
-    if (ec != std::errc() || end != last || std::to_string(out[i]) != s) return py::none();
-  }
+  for (size_t i = 0; i < labels.size(); ++i)
+    if (!canonical_integer(labels[i], out[i])) return py::none();
   return to_numpy(std::move(out));
 }
 
@@ -77,6 +71,9 @@ void bind_graph(py::module_& m) {
       .def(
           "labels", [](const Graph& g) { return g.labels(); },
           "The input's labels (empty when the vertices are unlabelled 0..n-1).")
+      .def_property_readonly(
+          "labelled", [](const Graph& g) { return !g.labels().empty(); },
+          "Whether the graph carries labels of its own (a file's); else they are 0..n-1.")
       .def("integer_labels", &integer_labels,
            "The labels as an int64 array when all are integers, else None.")
       .def("offsets", [](const Graph& g) { return copy_to_numpy(g.offsets()); })

@@ -11,4 +11,6 @@ PYBIND11_MODULE(_closure, m) {
   cp::bind_graph(m);
   cp::bind_closure(m);
   cp::bind_devices(m);
+  cp::bind_reach(m);
+  cp::bind_index(m);
 }

@@ -2,6 +2,10 @@
 
 import os
 import pathlib
+import signal
+import subprocess
+import sys
+import time
 
 import networkx as nx
 import pytest
@@ -26,6 +30,25 @@ def networkx_pairs(g, reflexive):
     networkx's reflexive=None (descendants only, no (v, v) for cycles, though G's own
     self-loops stay since G's edges are copied) has no counterpart here."""
     return set(nx.transitive_closure(g, reflexive=reflexive).edges())
+
+
+def interrupt_script(script, timeout):
+    """Runs `script` in a fresh Python, sends SIGINT 1.5 s after it prints "ready" (it must
+    then still be running), and returns (exit status, its output, the time SIGINT was sent).
+    The scripts print "interrupted <monotonic time>" and exit 42 on KeyboardInterrupt."""
+    p = subprocess.Popen([sys.executable, "-c", script], stdout=subprocess.PIPE, text=True,
+                         env=os.environ.copy())
+    try:
+        assert p.stdout.readline().strip() == "ready"
+        time.sleep(1.5)
+        assert p.poll() is None, "the call finished before it could be interrupted"
+        sent = time.monotonic()
+        p.send_signal(signal.SIGINT)
+        out, _ = p.communicate(timeout=timeout)
+    finally:
+        if p.poll() is None:
+            p.kill()
+    return p.returncode, out, sent
 
 
 @pytest.fixture

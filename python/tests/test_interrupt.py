@@ -2,10 +2,6 @@
 worker thread, the library polls a cancellation flag, and the caller gets a
 KeyboardInterrupt. Also: other Python threads run while a closure is computed."""
 
-import os
-import signal
-import subprocess
-import sys
 import textwrap
 import threading
 import time
@@ -13,6 +9,7 @@ import time
 import networkx as nx
 
 import closure
+from conftest import interrupt_script
 
 # Repeated squaring of a 12,000-vertex path on the host: half a minute of products.
 LONG_RUN = textwrap.dedent("""
@@ -31,19 +28,8 @@ LONG_RUN = textwrap.dedent("""
 
 
 def test_ctrl_c_interrupts_a_long_closure():
-    p = subprocess.Popen([sys.executable, "-c", LONG_RUN], stdout=subprocess.PIPE, text=True,
-                         env=os.environ.copy())
-    try:
-        assert p.stdout.readline().strip() == "ready"
-        time.sleep(1.5)  # inside the products
-        assert p.poll() is None, "the closure finished before it could be interrupted"
-        sent = time.monotonic()
-        p.send_signal(signal.SIGINT)
-        out, _ = p.communicate(timeout=30)
-    finally:
-        if p.poll() is None:
-            p.kill()
-    assert p.returncode == 42, out
+    returncode, out, sent = interrupt_script(LONG_RUN, timeout=30)
+    assert returncode == 42, out
     words = out.split()
     assert words[0] == "interrupted"
     # Reported, not asserted tightly (the machine is shared): the stop took this long.

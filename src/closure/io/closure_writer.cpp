@@ -83,13 +83,6 @@ uint64_t digits(uint64_t v) {
   return d;
 }
 
-// Every vertex's label (main lost this helper in a merge; restored as it was).
-static std::vector<std::string> all_labels(const Graph& g) {
-  std::vector<std::string> out(g.vertex_count());
-  for (vertex_t v = 0; v < g.vertex_count(); ++v) out[v] = g.label(v);
-  return out;
-}
-
 // Labels as the text formats write them, so that they read back as the same labels
 // (docs/formats.md): in an edge list a label starting with '#' or '%' would read as a
 // comment, so it (and one starting with '\' followed by '#', '%' or '\') gets a leading '\';
