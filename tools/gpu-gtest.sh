@@ -1,0 +1,27 @@
+#!/usr/bin/env bash
+# The GoogleTest suite on the GPU machine (issue 13), whose image has no GoogleTest: the test
+# binary built here is carried there with the one library that image lacks (oneTBB).
+#   here:  tools/gpu-gtest.sh pack          (after tools/build; fills build-dev/)
+#   there: tools/gpu-gtest.sh run           (device tool, carry ["build-dev"]; log in $OUT)
+set -euo pipefail
+cd "$(dirname "$0")/.."
+case "${1:-}" in
+  pack)
+    mkdir -p build-dev
+    cp build/tests/closure_tests build/closure build-dev/
+    cp -L "$(ldd build/tests/closure_tests | awk '/libtbb/ {print $3}')" build-dev/
+    ;;
+  run)
+    # NVIDIA's driver is installed there but no vendor file names it (../shared/DEVICE.md).
+    mkdir -p /tmp/icd && echo libnvidia-opencl.so.1 >/tmp/icd/nvidia.icd
+    cp /etc/OpenCL/vendors/pocl.icd /tmp/icd/ 2>/dev/null || true
+    export OCL_ICD_VENDORS=/tmp/icd LD_LIBRARY_PATH=$PWD/build-dev:${LD_LIBRARY_PATH:-}
+    # The binary looks for data/ under the source folder it was built in.
+    [ -e /work/main ] || { mkdir -p /work && ln -s "$PWD" /work/main; }
+    build-dev/closure devices
+    CLOSURE_DEVICE=gpu build-dev/closure_tests --gtest_brief=1 \
+      --gtest_filter='-*Grail*:*HostClosureBench*' 2>&1 | tee "${OUT:-.}/gtest_gpu.log" | tail -40
+    exit "${PIPESTATUS[0]}"
+    ;;
+  *) echo "usage: tools/gpu-gtest.sh pack|run" >&2; exit 2 ;;
+esac
