@@ -146,13 +146,7 @@ std::string process_item(const BatchOptions& o, const BatchItem& item, const std
     run.input = item.input;
     run.output = o.write_closures ? p.output : "";
     const RunSummary s = o.runner ? o.runner(run) : run_graph(run);
-    row.vertices = s.vertices;
-    row.edges = s.edges;
-    row.components = s.components;
-    row.dag = s.dag;
-    row.pairs = s.pairs;
-    row.method = s.method;
-    row.device = s.device;
+    static_cast<GraphFacts&>(row) = s;
     if (s.verify) row.verify = std::string(verdict_name(s.verify->verdict()));
     if (o.write_closures) {
       const FileDigest d = digest_file(p.output);

@@ -10,14 +10,12 @@
 #include <string_view>
 #include <vector>
 
+#include "closure/tool/graph_facts.hpp"
+
 namespace closure {
 
-struct BatchRow {
+struct BatchRow : GraphFacts {
   std::string file;
-  uint64_t vertices = 0, edges = 0, components = 0;
-  bool dag = false;
-  uint64_t pairs = 0;
-  std::string method, device;
   std::string verify = "-";  // "-" (not verified), MATCH, MISMATCH or INCONCLUSIVE
   std::string error;         // empty when the file was closed
   double seconds = 0;

@@ -10,6 +10,7 @@
 #include "closure/errors.hpp"
 #include "closure/graph/read_graph.hpp"
 #include "closure/io/closure_writer.hpp"
+#include "closure/tool/graph_facts.hpp"
 #include "closure/tool/progress.hpp"
 #include "closure/verify/boost_closure.hpp"
 
@@ -35,13 +36,10 @@ struct RunOptions {
   Progress* progress = nullptr;
 };
 
-struct RunSummary {
+struct RunSummary : GraphFacts {
   std::string input, format;
-  size_t vertices = 0, edges = 0, components = 0;
-  bool dag = false;
-  uint64_t pairs = 0;
   bool reflexive = false;
-  std::string method, reason, device;
+  std::string reason;
   int rounds = 0;
   double parse_s = 0, condense_s = 0, upload_s = 0, compute_s = 0, download_s = 0, write_s = 0,
          verify_s = 0;
