@@ -18,6 +18,7 @@
 
 #include "closure/executor.hpp"
 #include "closure/util/cancel.hpp"
+#include "closure/util/work_meter.hpp"
 
 namespace closure {
 
@@ -131,6 +132,8 @@ class Propagator {
         n_(dag.size()),
         scratch_(words_for_bits(n_) + 1, 0),
         pool_(budget) {}
+
+  uint32_t rows_since_metered = 0;  // rows not yet added to the work meter
 
   void row(vertex_t c) {
     word_t* __restrict s = scratch_.data();
@@ -249,11 +252,16 @@ RaggedReach propagate(const DagView& dag, unsigned requested_threads, MemoryBudg
   // Polled every 64 rows (a row takes microseconds): a cancelled run stops well within a
   // second and frees its blocks on the way out.
   const CancelToken* cancel = current_cancel_token();
+  WorkMeter* meter = current_work_meter();  // a unit per row, added 64 at a time
+  meter_start(meter, n);
 
   if (threads <= 1) {
     Propagator p(dag, rows, budget);
     for (size_t c = n; c-- > 0;) {
-      if (c % 64 == 0) throw_if_cancelled(cancel);
+      if (c % 64 == 0) {
+        throw_if_cancelled(cancel);
+        meter_add(meter, 64);
+      }
       p.row(vertex_t(c));
     }
     storage->blocks = std::move(p.pool().blocks());
@@ -291,6 +299,10 @@ RaggedReach propagate(const DagView& dag, unsigned requested_threads, MemoryBudg
           for (vertex_t c = first; c != kNoVertex;) {
             throw_if_cancelled(cancel);
             p.row(c);
+            if (++p.rows_since_metered == 64) {
+              meter_add(meter, 64);
+              p.rows_since_metered = 0;
+            }
             vertex_t next = kNoVertex;
             for (uint64_t k = pred_start[c]; k < pred_start[c + 1]; ++k)
               if (pending[preds[k]].fetch_sub(1, std::memory_order_acq_rel) == 1) {

@@ -5,6 +5,7 @@
 #include <limits>
 
 #include "closure/util/cancel.hpp"
+#include "closure/util/work_meter.hpp"
 
 namespace closure {
 
@@ -52,12 +53,17 @@ SccResult strongly_connected_components(const Graph& g) {
   };
   // Linear time, but seconds on graphs of 10^8 edges: polled every 2^16 steps.
   const CancelToken* cancel = current_cancel_token();
+  WorkMeter* meter = current_work_meter();  // a step per vertex and per edge
+  meter_start(meter, uint64_t(offsets.size() - 1) + targets.size());
   uint32_t steps = 0;
   for (const vertex_t root : roots) {
     if (state[root].index != kNone) continue;
     visit(root);
     while (!call.empty()) {
-      if (++steps % 65536 == 0) throw_if_cancelled(cancel);
+      if (++steps % 65536 == 0) {
+        throw_if_cancelled(cancel);
+        meter_add(meter, 65536);
+      }
       Frame& f = call.back();
       const vertex_t v = f.v;
       if (f.next_edge < f.end_edge) {

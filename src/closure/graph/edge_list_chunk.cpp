@@ -129,8 +129,12 @@ void EdgeListChunk::parse(std::string_view text, const EdgeListDeclarations& dec
       ++p;
     }
   };
+  const char* metered = p;
   while (p < end) {
-    ++line;
+    if ((++line & 0x3FFF) == 0) {
+      meter_add(meter, size_t(p - metered));
+      metered = p;
+    }
     skip_blanks();
     if (p == end) break;
     if (cls(*p) == kEol || *p == '#' || *p == '%') {
@@ -227,6 +231,7 @@ void EdgeListChunk::parse(std::string_view text, const EdgeListDeclarations& dec
   }
   if (!drain()) return;
   lines = line;
+  meter_add(meter, size_t(end - metered));
 }
 
 bool EdgeListChunk::to_labels() {

@@ -10,6 +10,7 @@
 
 #include "closure/graph/graph.hpp"
 #include "closure/graph/label_map.hpp"
+#include "closure/util/work_meter.hpp"
 
 namespace closure::detail {
 
@@ -24,6 +25,7 @@ struct EdgeListChunk {
   // Parses `text` (whole lines). Never throws InputError: the first problem is recorded with
   // its line (1-based within the chunk) and parsing stops there.
   void parse(std::string_view text, const EdgeListDeclarations& declared);
+  WorkMeter* meter = nullptr;  // parse() adds the bytes it has read, every 16384 lines
 
   // Until the first label that is not a canonical number, a chunk only collects the numbers
   // (`raw`): the reader then numbers all chunks at once through a flat table when the values

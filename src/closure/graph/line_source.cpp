@@ -201,16 +201,19 @@ LineSource::LineSource(const std::string& path) : name_(path == "-" ? "<stdin>" 
       eof_ = started_ = true;
       if (std::string_view(data_, end_).substr(0, 3) == "\xEF\xBB\xBF") pos_ = 3;
       check_bytes(pos_, end_);
+      meter_start(meter_, known_size_);
       return;
     }
   }
   stream_ = std::make_unique<Stream>(fd);
   buf_.resize(kInitialBuffer);
   data_ = buf_.data();
+  meter_start(meter_, 0);  // a stream's size is not known: no share, only seconds
 }
 
 LineSource::LineSource(std::string_view text, std::string name)
     : name_(std::move(name)),
+      meter_(nullptr),  // text in memory is read in no time worth showing
       data_(text.data()),
       end_(text.size()),
       known_size_(text.size()),
@@ -345,7 +348,10 @@ bool LineSource::next(std::string_view& line) {
     }
     const size_t partial = end_ - pos_;
     if (!fill()) {
-      if (pos_ == end_) return false;
+      if (pos_ == end_) {
+        meter_consumed(0);
+        return false;
+      }
       line = {data_ + pos_, end_ - pos_};
       pos_ = end_;
       break;
@@ -353,7 +359,14 @@ bool LineSource::next(std::string_view& line) {
     scan = partial;
   }
   ++line_;
+  meter_consumed(kMeterBytes);
   return true;
+}
+
+void LineSource::meter_consumed(size_t at_least) {
+  if (meter_ == nullptr || bytes_consumed() - metered_ < std::max<size_t>(at_least, 1)) return;
+  meter_->add(bytes_consumed() - metered_);
+  metered_ = bytes_consumed();
 }
 
 bool LineSource::take_all(std::string_view& text) {

@@ -10,6 +10,7 @@
 #include <vector>
 
 #include "closure/graph/input_error.hpp"
+#include "closure/util/work_meter.hpp"
 
 namespace closure {
 
@@ -51,6 +52,9 @@ class LineSource {
   // 1-based number of the line last returned by next(); 0 before the first.
   size_t line_number() const { return line_; }
   const std::string& name() const { return name_; }
+  // The work meter of the thread that opened a file (closure/util/work_meter.hpp), started
+  // with the file's size; next() adds the bytes it consumes, block readers add their own.
+  WorkMeter* meter() const { return meter_; }
 
   [[noreturn]] void fail(const std::string& message) const { fail_at(line_, message); }
   [[noreturn]] void fail_at(size_t line, const std::string& message) const {
@@ -67,9 +71,14 @@ class LineSource {
  private:
   class Stream;  // the streamed input: a descriptor, plain or through zlib's inflate
   bool fill();
+  // Adds the bytes consumed since the last report to meter_ once they reach `at_least`.
+  void meter_consumed(size_t at_least);
   void check_bytes(size_t from, size_t to) const;
 
+  static constexpr size_t kMeterBytes = size_t{1} << 20;
   std::string name_;
+  WorkMeter* meter_ = current_work_meter();
+  size_t metered_ = 0;  // bytes added to meter_ so far
   std::unique_ptr<Stream> stream_;
   void* map_ = nullptr;
   size_t map_size_ = 0;

@@ -278,7 +278,10 @@ ReadResult read_edge_list(LineSource& src) {
     const size_t parts = std::max<size_t>(1, std::min(threads, all.size() / min_chunk_bytes));
     const std::vector<std::string_view> pieces = split_lines(all, parts);
     std::vector<EdgeListChunk> chunks(pieces.size());
-    run_parallel(pieces.size(), [&](size_t k) { chunks[k].parse(pieces[k], declared); });
+    run_parallel(pieces.size(), [&](size_t k) {
+      chunks[k].meter = src.meter();
+      chunks[k].parse(pieces[k], declared);
+    });
     size_t line_base = 0, tokens = 0;
     uint64_t max_value = 0;
     bool all_raw = true;

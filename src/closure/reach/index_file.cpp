@@ -73,6 +73,7 @@ class Hasher {
  public:
   explicit Hasher(uint64_t seed) : lane_{seed ^ kK1, seed + kK2, seed ^ kK3, seed - kK1} {}
   void update(const void* data, size_t size) {
+    if (size == 0) return;  // data may be null then (an empty array): memcpy must not see it
     auto p = static_cast<const unsigned char*>(data);
     total_ += size;
     if (fill_) {

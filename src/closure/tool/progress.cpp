@@ -50,6 +50,7 @@ void ProgressLine::phase(const std::string& name) {
   std::lock_guard lock(mutex_);
   phase_ = name;
   share_ = -1;
+  meter_.start(0);
   phase_start_ = std::chrono::steady_clock::now();
   draw_locked();
 }
@@ -62,8 +63,8 @@ void ProgressLine::share(double fraction) {
 void ProgressLine::draw_locked() {
   const auto now = std::chrono::steady_clock::now();
   if (stop_ || phase_.empty() || now - start_ < delay_) return;
-  const std::string text =
-      progress_text(phase_, share_, std::chrono::duration<double>(now - phase_start_).count());
+  const std::string text = progress_text(phase_, share_ >= 0 ? share_ : meter_.share(),
+                                         std::chrono::duration<double>(now - phase_start_).count());
   // Pad over a longer previous line, then return to the line's start for the next draw.
   std::fprintf(out_, "\r%s%*s", text.c_str(), int(width_ > text.size() ? width_ - text.size() : 0),
                "");

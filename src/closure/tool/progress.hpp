@@ -11,6 +11,8 @@
 #include <string>
 #include <thread>
 
+#include "closure/util/work_meter.hpp"
+
 namespace closure {
 
 enum class ProgressMode { kAuto, kOn, kOff };
@@ -27,6 +29,9 @@ class Progress {
   virtual ~Progress() = default;
   virtual void phase(const std::string& name) = 0;  // a new phase begins (share unknown)
   virtual void share(double fraction) = 0;          // 0..1 of the current phase
+  // Where the library's long loops may count their work (installed with a WorkMeterScope);
+  // its share is shown while share() has not been called in the phase. nullptr: none.
+  virtual WorkMeter* meter() { return nullptr; }
 };
 
 // Progress as a line on a FILE (stderr), redrawn by a background thread four times a
@@ -38,6 +43,7 @@ class ProgressLine : public Progress {
   ~ProgressLine() override;
   void phase(const std::string& name) override;
   void share(double fraction) override;
+  WorkMeter* meter() override { return &meter_; }
 
  private:
   void draw_locked();  // mutex_ held
@@ -50,6 +56,7 @@ class ProgressLine : public Progress {
   std::condition_variable wake_;
   std::string phase_;
   double share_ = -1;
+  WorkMeter meter_;
   bool stop_ = false, drawn_ = false;
   size_t width_ = 0;  // of the last line drawn, to blank it out
   std::thread thread_;

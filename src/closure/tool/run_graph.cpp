@@ -23,6 +23,8 @@ ClosedGraph read_and_close(const RunOptions& o) {
     classify_output(o.output);
     refuse_output_onto_input(o.input, o.output);
   }
+  // Reading and computing count their work on the progress line's meter.
+  WorkMeterScope metered(o.progress ? o.progress->meter() : nullptr);
   if (o.progress) o.progress->phase("reading " + o.input);
   auto t0 = std::chrono::steady_clock::now();
   out.graph = read_graph(o.input, o.input_format);
