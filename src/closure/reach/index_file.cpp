@@ -7,6 +7,7 @@
 #include <unistd.h>
 
 #include <cerrno>
+#include <cstddef>
 #include <cstring>
 #include <fstream>
 #include <vector>
@@ -30,6 +31,7 @@ struct Header {
   uint64_t reserved[3];
 };
 static_assert(sizeof(Header) == 96);
+static_assert(offsetof(Header, checksum) == kIndexChecksumOffset);
 
 constexpr uint64_t pad8(uint64_t x) {
   return (x + 7) & ~uint64_t{7};

@@ -36,8 +36,11 @@ class IndexFileError : public InputError {
 bool looks_like_index(std::string_view first_bytes);
 bool file_is_index(const std::string& path);
 
-// The 64-bit checksum of the file format (4-lane multiply-rotate over 8-byte words).
+// The 64-bit checksum of the file format (4-lane multiply-rotate over 8-byte words). A file's
+// checksum is index_checksum of the whole file with the 8 bytes at kIndexChecksumOffset
+// zeroed, stored there (the fuzzer forges it to reach the structural checks behind it).
 uint64_t index_checksum(const void* data, size_t size, uint64_t seed = 0);
+inline constexpr size_t kIndexChecksumOffset = 64;
 
 // The size of the file write_index writes.
 uint64_t index_file_bytes(const IndexData& data);
