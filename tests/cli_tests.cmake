@@ -184,6 +184,9 @@ cli_test(run.explicit_subcommand --closure ${OUT}/explicit.txt ${DATA}/diamond.c
          ${CLOSURE_BIN} run -q ${G} -o ${OUT}/explicit.txt)
 cli_test(run.options_before_the_graph --closure ${OUT}/before.txt ${DATA}/diamond.closure.txt --
          ${CLOSURE_BIN} --method sparse -q -o ${OUT}/before.txt ${G})
+# Shared options before a subcommand's name apply to it (they were "not expected" before).
+cli_test(run.shared_options_before_a_subcommand --stdout "^1 4 yes$" --
+         ${CLOSURE_BIN} -q --method sparse query ${G} 1 4)
 cli_test(error.kernel_params_typo_is_usage --status 2 --stderr "kernel-params" --
          ${CLOSURE_BIN} -q ${G} --kernel-params tile_q=3)
 cli_test(error.bench_generated_typo_is_usage --status 2 --stderr "generated" --

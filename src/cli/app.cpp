@@ -26,7 +26,8 @@ constexpr const char* kDescription =
 
 // `closure FILE ...` means `closure run FILE ...`: the name is inserted unless the first
 // word that is not an option (or an option's value) already names a subcommand, or the
-// command line only asks for --help or --version.
+// command line only asks for --help or --version. Shared options given before a
+// subcommand's name (`closure -q batch dir`) are moved after it, where they are defined.
 std::vector<std::string> with_default_subcommand(CLI::App& app, CLI::App& run, int argc,
                                                  char** argv) {
   std::vector<std::string> args(argv + 1, argv + argc);
@@ -36,13 +37,17 @@ std::vector<std::string> with_default_subcommand(CLI::App& app, CLI::App& run, i
     if (a == "--") break;
     if (a.size() > 1 && a[0] == '-') {
       if (a != "-h" && a != "--help" && a != "--version") other_options = true;
-      // An option of run's that takes a value consumes the next word (unless --opt=value).
+      // An option of run's that needs a value consumes the next word (unless --opt=value);
+      // a flag (expected_min 0, though its type size is 1: `--quiet=false`) does not.
       const CLI::Option* o = run.get_option_no_throw(a);
-      if (o && o->get_type_size() != 0 && a.find('=') == std::string::npos) ++i;
+      if (o && o->get_expected_min() > 0 && a.find('=') == std::string::npos) ++i;
       continue;
     }
     for (const CLI::App* sub : app.get_subcommands({}))
-      if (sub->check_name(a)) return args;
+      if (sub->check_name(a)) {
+        std::rotate(args.begin(), args.begin() + long(i), args.begin() + long(i) + 1);
+        return args;
+      }
     other_options = true;
     break;
   }
