@@ -49,7 +49,7 @@ def reference_rows(a):
 
 
 @pytest.mark.skipif(not GRAIL_FILES, reason=f"no GRAIL graphs in {GRAIL_DIR}")
-@pytest.mark.parametrize("path", GRAIL_FILES, ids=lambda p: p.stem)
+@pytest.mark.parametrize("path", GRAIL_FILES, ids=[p.stem for p in GRAIL_FILES])
 def test_grail_graph(path):
     g = closure.read_graph(path)
     c = closure.transitive_closure(g)
