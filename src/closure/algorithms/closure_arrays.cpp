@@ -46,7 +46,8 @@ ClosureCsr closure_csr(const Closure& closure, bool reflexive) {
   }
   for (vertex_t c = 0; c < comps; ++c) {
     const int64_t copies = int64_t(closure.members(c).size());
-    for (uint64_t i = row_start[c]; i < row_start[c + 1]; ++i) col_ptr[size_t(rows[i]) + 1] += copies;
+    for (uint64_t i = row_start[c]; i < row_start[c + 1]; ++i)
+      col_ptr[size_t(rows[i]) + 1] += copies;
   }
   for (size_t v = 0; v < n; ++v) col_ptr[v + 1] += col_ptr[v];
   const auto nnz = size_t(col_ptr[n]);
