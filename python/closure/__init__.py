@@ -215,6 +215,11 @@ def _from_networkx(g) -> Graph:
     adj = getattr(g, "_adj", None)
     if not isinstance(adj, dict):
         adj = g.adj
+    if isinstance(adj, dict):
+        # Nodes 0..n-1 in order (the common case): the dicts are walked in C++.
+        core = _closure.Graph.from_identity_adjacency(adj)
+        if core is not None:
+            return Graph(core, _Labels.range(len(adj)))
     nodes = list(adj)
     n = len(nodes)
     counts = np.fromiter(map(len, adj.values()), dtype=np.int64, count=n)

@@ -58,6 +58,50 @@ py::array_t<T> copy_to_numpy(std::span<const T> s) {
   return to_numpy(std::vector<T>(s.begin(), s.end()));
 }
 
+// networkx's adjacency (a dict of dicts) whose keys are exactly 0..n-1 in order, straight
+// into a Graph: walking the dicts in C (PyDict_Next) is about 4x faster than np.fromiter
+// over them from Python. None when the keys are anything else (the caller then maps labels
+// in Python). Holds the GIL: it reads Python objects, and takes milliseconds.
+py::object graph_from_identity_adjacency(const py::dict& adj) {
+  const size_t n = py::len(adj);
+  if (n > kMaxVertices) return py::none();
+  Py_ssize_t pos = 0;
+  PyObject *key = nullptr, *row = nullptr;
+  size_t m = 0;  // sized first: growing the edge array by doubling re-faults its pages
+  while (PyDict_Next(adj.ptr(), &pos, &key, &row)) {
+    if (!PyDict_Check(row)) return py::none();
+    m += size_t(PyDict_Size(row));
+  }
+  std::vector<Edge> edges;
+  edges.reserve(m);
+  pos = 0;
+  size_t u = 0;
+  auto as_index = [&](PyObject* o, size_t& out) {
+    if (!PyLong_CheckExact(o)) return false;  // bool, numpy ints, ...: the general path
+    const long long x = PyLong_AsLongLong(o);
+    if (x == -1 && PyErr_Occurred()) {
+      PyErr_Clear();
+      return false;
+    }
+    if (x < 0 || uint64_t(x) >= n) return false;
+    out = size_t(x);
+    return true;
+  };
+  while (PyDict_Next(adj.ptr(), &pos, &key, &row)) {
+    size_t k = 0;
+    if (!as_index(key, k) || k != u) return py::none();
+    Py_ssize_t at = 0;
+    PyObject *target = nullptr, *attributes = nullptr;
+    while (PyDict_Next(row, &at, &target, &attributes)) {
+      size_t v = 0;
+      if (!as_index(target, v)) return py::none();
+      edges.push_back({vertex_t(u), vertex_t(v)});
+    }
+    ++u;
+  }
+  return py::cast(Graph(n, std::move(edges)));
+}
+
 }  // namespace
 
 void bind_graph(py::module_& m) {
@@ -66,6 +110,9 @@ void bind_graph(py::module_& m) {
                   py::arg("targets"),
                   "Graph over vertices 0..n-1 with edges (sources[i], targets[i]); duplicates "
                   "collapse.")
+      .def_static("from_identity_adjacency", &graph_from_identity_adjacency, py::arg("adj"),
+                  "Graph from a networkx adjacency dict of dicts whose keys are 0..n-1 in "
+                  "order; None when they are not.")
       .def_property_readonly("vertex_count", &Graph::vertex_count)
       .def_property_readonly("edge_count", &Graph::edge_count)
       .def(

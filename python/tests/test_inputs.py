@@ -38,6 +38,43 @@ def test_networkx_multidigraph_and_undirected():
     assert closure_pairs(c) == networkx_pairs(u.to_directed(), False)
 
 
+def _edges_of(graph):
+    us, vs = closure.as_graph(graph).edges()
+    return sorted(zip(us.tolist(), vs.tolist()))
+
+
+@pytest.mark.parametrize("kind", [nx.DiGraph, nx.Graph, nx.MultiDiGraph])
+def test_networkx_nodes_in_order_take_the_fast_path_with_the_same_result(kind):
+    # Nodes 0..n-1 in order are converted in C++ (from_identity_adjacency); the same graph
+    # with its nodes renamed goes the general way: both must give the same edges.
+    rng = np.random.default_rng(11)
+    g = kind()
+    g.add_nodes_from(range(60))
+    g.add_edges_from((int(u), int(v)) for u, v in rng.integers(0, 60, size=(200, 2)))
+    g.add_edges_from([(5, 5), (7, 8), (7, 8)])  # a self-loop and a parallel edge
+    assert closure._closure.Graph.from_identity_adjacency(g._adj) is not None
+    renamed = nx.relabel_nodes(g, {i: f"v{i:02d}" for i in g}, copy=True)
+    general = closure.as_graph(renamed)
+    us, vs = general.edges()
+    index = {label: i for i, label in enumerate(general.vertices.tolist())}
+    want = sorted((int(u[1:]), int(v[1:])) for u, v in zip(us.tolist(), vs.tolist()))
+    assert _edges_of(g) == want
+    assert closure.as_graph(g).vertices.tolist() == list(range(60))
+    assert len(index) == 60
+
+
+@pytest.mark.parametrize("nodes", [[1, 0, 2], [0, 1, 3], [False, True], [0, np.int64(1)]])
+def test_networkx_other_nodes_keep_their_labels(nodes):
+    # Not exactly the ints 0..n-1 in order: the fast path declines, labels stay as given.
+    g = nx.DiGraph()
+    g.add_nodes_from(nodes)
+    g.add_edge(nodes[0], nodes[-1])
+    assert closure._closure.Graph.from_identity_adjacency(g._adj) is None
+    c = closure.transitive_closure(g)
+    assert c.vertices.tolist() == list(nodes)
+    assert c.reaches(nodes[0], nodes[-1]) and c.pair_count == 1
+
+
 def test_networkx_string_labels():
     g = nx.DiGraph([("a", "b"), ("b", "c"), ("c", "b")])
     c = closure.transitive_closure(g)
