@@ -48,7 +48,15 @@ PyClosure compute(const Graph& g, const std::string& method, const std::string& 
   ComputeOptions options;
   options.method = parse_method(method);
   options.lazy_runtime = [device] { return runtime_for(device); };
-  return run_interruptible([&] {
+  // Under 16,384 vertices the host's sparse closure takes milliseconds whatever the shape
+  // (at most n^2/32 word ORs); auto picks it without looking for a device below
+  // kAutoModelFrom vertices + edges. Anything that may open a device (seconds on PoCL) keeps the
+  // thread.
+  const size_t n = g.vertex_count(), m = g.edge_count();
+  const bool short_work = device.empty() && n < 16384 &&
+                          ((options.method == Method::kAuto && n + m < kAutoModelFrom) ||
+                           (options.method == Method::kSparse && m < 262'144));
+  return run_short_or_interruptible(short_work, [&] {
     // A device named explicitly is opened (and checked) up front, as the CLI does;
     // otherwise only when the method needs one (auto never does). Opening one loads the
     // OpenCL platforms (a second on PoCL), so it happens here, without the GIL.
@@ -122,7 +130,11 @@ void bind_closure(py::module_& m) {
       .def(
           "csr",
           [](const PyClosure& c, bool reflexive) {
-            ClosureCsr csr = run_interruptible([&] { return closure_csr(c.closure, reflexive); });
+            // The export's time follows its size (plus a row read per component).
+            const bool short_work =
+                c.closure.pair_count(reflexive) < 1'000'000 && c.closure.component_count() < 65536;
+            ClosureCsr csr = run_short_or_interruptible(
+                short_work, [&] { return closure_csr(c.closure, reflexive); });
             return py::make_tuple(to_numpy(std::move(csr.indptr)),
                                   to_numpy(std::move(csr.indices)));
           },

@@ -94,8 +94,6 @@ void check_fits(const DenseFootprint& f, const ComputeOptions& o, size_t n, Meth
 // graphs); on large graphs with large closures, such as commit histories, propagation
 // on a GPU wins by 10-20x (docs/benchmarks.md). The cost model decides between them;
 // the dense methods remain for callers that ask.
-// Below this many vertices + edges auto does not model costs: sparse takes milliseconds.
-constexpr size_t kAutoModelFrom = 50'000;
 
 void fill_from_stats(ComputeReport& report, const DenseStats& stats) {
   report.rounds = stats.rounds;

@@ -17,6 +17,10 @@
 
 namespace closure {
 
+// Below this many vertices + edges, auto does not model costs nor look for a device: it
+// runs sparse on the host, which takes milliseconds there.
+inline constexpr size_t kAutoModelFrom = 50'000;
+
 enum class Method {
   kAuto,       // picks among the others from n, m, density, memory and device
   kSquare,     // the seed method: repeated squaring of the whole matrix (DAGs: triangular)
