@@ -18,6 +18,33 @@
 
 typedef unsigned int gpuword;
 
+// The two steps both sweeps share, for the work-item owning global word gw (column w of
+// the slice); rows c >= limit = 32 gw + 31 reach no column of it.
+// Successor d's contribution to row c's word: {d} | R(d). R(c+1) is still in a register
+// (prev); a row d >= limit is zero in this word and is not loaded.
+inline gpuword successor_word(const uint d, const uint c, const gpuword prev, const uint limit,
+                              const uint gw, __global const gpuword* rows,
+                              const uint slice_words, const uint w) {
+  gpuword r = 0;
+  if (d == c + 1)
+    r = prev;
+  else if (d < limit)
+    r = rows[(ulong)d * slice_words + w];
+  if ((d >> 5) == gw) r |= (gpuword)1 << (d & 31);
+  return r;
+}
+
+// The pairs row c's word acc adds to the count: its bits, or with component sizes
+// (weighted) size(c) times the sizes of the components its bits stand for.
+inline ulong word_pairs(const gpuword acc, const uint c, const uint gw, const int weighted,
+                        __global const uint* sizes) {
+  if (!weighted) return popcount(acc);
+  ulong s = 0;
+  for (gpuword bits = acc; bits; bits &= bits - 1)
+    s += sizes[gw * 32 + (31 - clz(bits & (0u - bits)))];
+  return s * sizes[c];
+}
+
 // rows:    the slice, components x slice_words words, written entirely by this kernel.
 // sizes:   per component, its vertex count (read only when weighted != 0).
 // counts:  per work-item, sum over rows c of size(c) * sum of size(d), d in R(c) in
@@ -39,26 +66,9 @@ __kernel void propagate_columns(__global const ulong* offsets, __global const ui
     const ulong e_begin = offsets[c];
     gpuword acc = 0;
     if (c < limit) {
-      for (ulong e = e_begin; e < e_end; ++e) {
-        const uint d = targets[e];
-        gpuword r = 0;
-        if (d == c + 1)
-          r = prev;
-        else if (d < limit)
-          r = rows[(ulong)d * slice_words + w];
-        if ((d >> 5) == gw) r |= (gpuword)1 << (d & 31);
-        acc |= r;
-      }
-      if (acc) {
-        if (weighted) {
-          ulong s = 0;
-          for (gpuword bits = acc; bits; bits &= bits - 1)
-            s += sizes[gw * 32 + (31 - clz(bits & (0u - bits)))];
-          count += s * sizes[c];
-        } else {
-          count += popcount(acc);
-        }
-      }
+      for (ulong e = e_begin; e < e_end; ++e)
+        acc |= successor_word(targets[e], c, prev, limit, gw, rows, slice_words, w);
+      if (acc) count += word_pairs(acc, c, gw, weighted, sizes);
     }
     rows[(ulong)c * slice_words + w] = acc;
     prev = acc;
@@ -106,24 +116,9 @@ __kernel __attribute__((reqd_work_group_size(32, 1, 1))) void propagate_columns_
         if (c < limit) {
           for (uint e = e0; e < e1; ++e) {
             const uint d = cached ? tg[e] : targets[base + e];
-            gpuword r = 0;
-            if (d == c + 1)
-              r = prev;
-            else if (d < limit)
-              r = rows[(ulong)d * slice_words + w];
-            if ((d >> 5) == gw) r |= (gpuword)1 << (d & 31);
-            acc |= r;
+            acc |= successor_word(d, c, prev, limit, gw, rows, slice_words, w);
           }
-          if (acc) {
-            if (weighted) {
-              ulong s = 0;
-              for (gpuword bits = acc; bits; bits &= bits - 1)
-                s += sizes[gw * 32 + (31 - clz(bits & (0u - bits)))];
-              count += s * sizes[c];
-            } else {
-              count += popcount(acc);
-            }
-          }
+          if (acc) count += word_pairs(acc, c, gw, weighted, sizes);
         }
         rows[(ulong)c * slice_words + w] = acc;
         prev = acc;
