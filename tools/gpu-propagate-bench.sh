@@ -26,6 +26,14 @@ export CLOSURE_CACHE_DIR=${CLOSURE_CACHE_DIR:-/tmp/closure-cache}
 CMAKE=${CMAKE:-/opt/torch/.venv/bin/cmake}
 command -v "$CMAKE" >/dev/null || CMAKE=cmake
 BIN=build-release/closure
+# The GPU image has no oneTBB development files, so it cannot build the tool since the
+# executor came in: carry the binary built here instead (`tools/gpu-gtest.sh pack` fills
+# build-dev/; device tool: carry ["build-dev"]), and the build stage is skipped.
+if [[ -x build-dev/closure ]]; then
+  BIN=build-dev/closure
+  export LD_LIBRARY_PATH=$PWD/build-dev:${LD_LIBRARY_PATH:-}
+  STAGES=${STAGES/build/}
+fi
 G=${GRAPHS:-/tmp/graphs}
 mkdir -p "$G"
 
