@@ -18,69 +18,13 @@
 #include "closure/graph/label_map.hpp"
 #include "closure/graph/read_graph.hpp"
 #include "closure/io/closure_writer.hpp"
+#include "graph_test_files.hpp"
 
 namespace closure {
 namespace {
 
 namespace fs = std::filesystem;
-using Strings = std::vector<std::string>;
-
-Strings labels_of(const Graph& g) {
-  Strings out;
-  for (vertex_t v = 0; v < g.vertex_count(); ++v) out.push_back(g.label(v));
-  return out;
-}
-
-Strings labelled_edges(const Graph& g) {
-  Strings out;
-  for (const auto& [u, v] : g.edges()) out.push_back(g.label(u) + " " + g.label(v));
-  std::sort(out.begin(), out.end());
-  return out;
-}
-
-class TempDir {
- public:
-  TempDir() {
-    dir_ = fs::temp_directory_path() /
-           ("closure_hardening_" + std::to_string(::getpid()) + "_" + std::to_string(counter_++));
-    fs::create_directories(dir_);
-  }
-  ~TempDir() {
-    std::error_code ec;
-    fs::remove_all(dir_, ec);
-  }
-  std::string write(const std::string& name, std::string_view content) const {
-    const std::string path = (dir_ / name).string();
-    std::ofstream(path, std::ios::binary).write(content.data(), content.size());
-    return path;
-  }
-  static std::string gzip(std::string_view content) {
-    uLongf size = compressBound(content.size()) + 64;
-    std::string out(size, '\0');
-    z_stream zs{};
-    deflateInit2(&zs, 6, Z_DEFLATED, 16 + MAX_WBITS, 8, Z_DEFAULT_STRATEGY);
-    zs.next_in = reinterpret_cast<Bytef*>(const_cast<char*>(content.data()));
-    zs.avail_in = static_cast<uInt>(content.size());
-    zs.next_out = reinterpret_cast<Bytef*>(out.data());
-    zs.avail_out = static_cast<uInt>(out.size());
-    EXPECT_EQ(deflate(&zs, Z_FINISH), Z_STREAM_END);
-    out.resize(zs.total_out);
-    deflateEnd(&zs);
-    return out;
-  }
-  std::string path(const std::string& name) const { return (dir_ / name).string(); }
-
- private:
-  static inline int counter_ = 0;
-  fs::path dir_;
-};
-
-std::string slurp(const std::string& path) {
-  std::ifstream in(path, std::ios::binary);
-  std::ostringstream s;
-  s << in.rdbuf();
-  return s.str();
-}
+using namespace closure::testing;
 
 // The InputError `text` raises, or a failure.
 InputError error_of(std::string_view text, InputFormat format, const std::string& name = "t") {

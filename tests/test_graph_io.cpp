@@ -12,67 +12,14 @@
 #include <vector>
 
 #include "closure/graph/read_graph.hpp"
+#include "graph_test_files.hpp"
 
 namespace closure {
 namespace {
 
 namespace fs = std::filesystem;
 
-std::vector<std::string> labels_of(const Graph& g) {
-  std::vector<std::string> out;
-  for (vertex_t v = 0; v < g.vertex_count(); ++v) out.push_back(g.label(v));
-  return out;
-}
-
-// Edges as "u v" in the input's labels, sorted, so expectations read like the input.
-std::vector<std::string> labelled_edges(const Graph& g) {
-  std::vector<std::string> out;
-  for (const auto& [u, v] : g.edges()) out.push_back(g.label(u) + " " + g.label(v));
-  std::sort(out.begin(), out.end());
-  return out;
-}
-
-using Strings = std::vector<std::string>;
-
-// A file in a fresh temporary folder, removed with the fixture.
-class TempDir {
- public:
-  TempDir() {
-    dir_ = fs::temp_directory_path() /
-           ("closure_graph_io_" + std::to_string(::getpid()) + "_" + std::to_string(counter_++));
-    fs::create_directories(dir_);
-  }
-  ~TempDir() {
-    std::error_code ec;
-    fs::remove_all(dir_, ec);
-  }
-  std::string write(const std::string& name, std::string_view content) const {
-    const std::string path = (dir_ / name).string();
-    std::ofstream(path, std::ios::binary).write(content.data(), content.size());
-    return path;
-  }
-  std::string write_gz(const std::string& name, std::string_view content) const {
-    const std::string path = (dir_ / name).string();
-    gzFile f = gzopen(path.c_str(), "wb");
-    EXPECT_NE(f, nullptr);
-    EXPECT_EQ(gzwrite(f, content.data(), static_cast<unsigned>(content.size())),
-              static_cast<int>(content.size()));
-    gzclose(f);
-    return path;
-  }
-  std::string path(const std::string& name) const { return (dir_ / name).string(); }
-
- private:
-  static inline int counter_ = 0;
-  fs::path dir_;
-};
-
-std::string slurp(const std::string& path) {
-  std::ifstream in(path, std::ios::binary);
-  std::ostringstream s;
-  s << in.rdbuf();
-  return s.str();
-}
+using namespace closure::testing;
 
 // ---------------------------------------------------------------- names and detection
 
