@@ -24,14 +24,7 @@ CLOSURE_SIZES=${CLOSURE_SIZES:-16384,32768,65536}
 has() { [[ " $STAGES " == *" $1 "* ]]; }
 log() { printf '\n=== %s\n' "$*" | tee -a "$OUT/summary.txt"; }
 
-# NVIDIA's OpenCL driver is installed but no vendor file names it (DEVICE.md).
-if [[ -z "${OCL_ICD_VENDORS:-}" ]]; then
-  mkdir -p /tmp/icd
-  echo libnvidia-opencl.so.1 >/tmp/icd/nvidia.icd
-  cp /etc/OpenCL/vendors/*.icd /tmp/icd/ 2>/dev/null || true
-  export OCL_ICD_VENDORS=/tmp/icd
-fi
-export CLOSURE_CACHE_DIR=${CLOSURE_CACHE_DIR:-/tmp/closure-cache}
+source tools/gpu-env.sh
 # The sweeps write their winners as rows of this tuning overlay (docs/kernels.md); later
 # stages read it, and it comes back with the logs.
 export CLOSURE_TUNING=${CLOSURE_TUNING:-$OUT/tuning.txt}

@@ -12,10 +12,8 @@ case "${1:-}" in
     cp -L "$(ldd build/tests/closure_tests | awk '/libtbb/ {print $3}')" build-dev/
     ;;
   run)
-    # NVIDIA's driver is installed there but no vendor file names it (../shared/DEVICE.md).
-    mkdir -p /tmp/icd && echo libnvidia-opencl.so.1 >/tmp/icd/nvidia.icd
-    cp /etc/OpenCL/vendors/pocl.icd /tmp/icd/ 2>/dev/null || true
-    export OCL_ICD_VENDORS=/tmp/icd LD_LIBRARY_PATH=$PWD/build-dev:${LD_LIBRARY_PATH:-}
+    source tools/gpu-env.sh
+    export LD_LIBRARY_PATH=$PWD/build-dev:${LD_LIBRARY_PATH:-}
     # The binary looks for data/ under the source folder it was built in.
     [ -e /work/main ] || { mkdir -p /work && ln -s "$PWD" /work/main; }
     build-dev/closure devices

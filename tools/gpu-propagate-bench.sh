@@ -16,13 +16,7 @@ SIZES=${SIZES:-"200000 1000000"}
 has() { [[ " $STAGES " == *" $1 "* ]]; }
 log() { printf '\n=== %s\n' "$*" | tee -a "$OUT/summary.txt"; }
 
-if [[ -z "${OCL_ICD_VENDORS:-}" ]]; then
-  mkdir -p /tmp/icd
-  echo libnvidia-opencl.so.1 >/tmp/icd/nvidia.icd
-  cp /etc/OpenCL/vendors/*.icd /tmp/icd/ 2>/dev/null || true
-  export OCL_ICD_VENDORS=/tmp/icd
-fi
-export CLOSURE_CACHE_DIR=${CLOSURE_CACHE_DIR:-/tmp/closure-cache}
+source tools/gpu-env.sh
 CMAKE=${CMAKE:-/opt/torch/.venv/bin/cmake}
 command -v "$CMAKE" >/dev/null || CMAKE=cmake
 BIN=build-release/closure
