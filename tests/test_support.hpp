@@ -4,8 +4,14 @@
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <memory>
+#include <numeric>
+#include <random>
+#include <utility>
+#include <vector>
 
+#include "closure/graph/graph.hpp"
 #include "closure/ocl/device.hpp"
 #include "closure/ocl/runtime.hpp"
 
@@ -26,5 +32,24 @@ inline ocl::Runtime* test_runtime() {
 
 // The awkward sizes every kernel is checked on.
 inline constexpr size_t kAwkwardSizes[] = {1, 7, 31, 32, 33, 63, 65, 100, 257, 1000};
+
+// Random graphs with cycles: a DAG part over a hidden order plus back edges (so SCCs of
+// several sizes), self-loops now and then, isolated vertices.
+inline Graph random_cyclic_graph(std::mt19937_64& rng, size_t n) {
+  std::vector<Edge> edges;
+  std::uniform_int_distribution<vertex_t> pick(0, vertex_t(n - 1));
+  const double degree = std::uniform_real_distribution<double>(0.3, 4.0)(rng);
+  const double back = std::uniform_real_distribution<double>(0.0, 0.15)(rng);
+  for (size_t i = 0; i < size_t(degree * double(n)); ++i) {
+    vertex_t u = pick(rng), v = pick(rng);
+    if (u > v && std::uniform_real_distribution<double>(0, 1)(rng) >= back) std::swap(u, v);
+    edges.emplace_back(u, v);
+  }
+  std::vector<vertex_t> perm(n);
+  std::iota(perm.begin(), perm.end(), 0);
+  std::shuffle(perm.begin(), perm.end(), rng);
+  for (auto& [u, v] : edges) u = perm[u], v = perm[v];
+  return Graph(n, std::move(edges));
+}
 
 }  // namespace closure::testing

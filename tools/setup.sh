@@ -7,6 +7,8 @@ packages=(
   ocl-icd-opencl-dev opencl-c-headers opencl-clhpp-headers pocl-opencl-icd clinfo
   libboost-graph-dev libcli11-dev libgtest-dev zlib1g-dev nlohmann-json3-dev libtbb-dev
   clang libclang-rt-14-dev
+  # MPI: `mpirun -np P closure G` (docs/distributed.md) and its tests.
+  libopenmpi-dev openmpi-bin
   # The Python module, its tests and the offline pip install (python/, docs/python.md).
   python3-dev pybind11-dev python3-numpy python3-scipy python3-networkx python3-pytest
   python3-venv python3-pip python3-setuptools python3-wheel

@@ -1,11 +1,13 @@
 // The CLI11 app: the default subcommand `run` plus the others, each with the shared
 // option group; parsing, then the chosen command's runner under report_failure.
 #include <algorithm>
+#include <cstdio>
 #include <cstring>
 #include <string>
 #include <vector>
 
 #include "cli/commands.hpp"
+#include "closure/distributed/communicator.hpp"
 #include "closure/version.hpp"
 
 namespace closure::cli {
@@ -93,7 +95,18 @@ int run_cli(int argc, char** argv) {
     return report_failure(e);
   }
   for (auto& [sub, runner] : runners)
-    if (sub->parsed()) return guarded(runner);
+    if (sub->parsed()) {
+      if (sub != run) {
+        if (Communicator* ranks = distributed_communicator()) {
+          std::fprintf(stderr,
+                       "closure: `closure %s` does not run on %d MPI ranks; only the closure "
+                       "itself (`closure FILE`) is distributed. Run it as one process\n",
+                       sub->get_name().c_str(), ranks->size());
+          return kExitUsage;
+        }
+      }
+      return guarded(runner);
+    }
   return kExitOk;
 }
 

@@ -6,6 +6,7 @@
 #include <cstdio>
 #include <cstdlib>
 
+#include "closure/distributed/communicator.hpp"
 #include "closure/executor.hpp"
 #include "closure/io/byte_size.hpp"
 #include "closure/kernels/boolean_params.hpp"
@@ -20,6 +21,20 @@ std::string joined(const std::vector<std::string>& names) {
 }
 
 constexpr const char* kShared = "Shared options";
+
+// Under mpirun each rank takes its own GPU (its local rank among the host's GPUs) unless
+// a device was named, by --device or CLOSURE_DEVICE, other than "gpu".
+std::string device_for_this_rank(const std::string& spec) {
+  Communicator* ranks = distributed_communicator();
+  const char* env = std::getenv(ocl::kDeviceEnv);
+  const std::string asked = !spec.empty() ? spec : (env ? env : "");
+  if (!ranks || !(asked.empty() || asked == "gpu")) return spec;
+  std::vector<size_t> gpus;
+  for (const auto& d : ocl::list_devices())
+    if (d.is_gpu) gpus.push_back(d.index);
+  if (gpus.empty()) return spec;
+  return std::to_string(gpus[size_t(ranks->local_rank()) % gpus.size()]);
+}
 
 }  // namespace
 
@@ -69,7 +84,7 @@ ocl::Runtime* LazyRuntime::get() {
   std::lock_guard lock(mutex_);
   if (tried_) return runtime_.get();
   tried_ = true;
-  auto device = choose_device(options_.device);
+  auto device = choose_device(device_for_this_rank(options_.device));
   if (!device) {
     const char* env = std::getenv(ocl::kDeviceEnv);
     const bool asked_for_host =

@@ -1,11 +1,43 @@
 // closure: transitive closure and reachability on directed graphs. The CLI is built and
 // run in cli/app.cpp; the work is in the library.
+#include <fcntl.h>
+#include <unistd.h>
+
 #include <csignal>
+#include <cstdlib>
 
 #include "cli/commands.hpp"
+#include "closure/distributed/communicator.hpp"
+#ifdef CLOSURE_HAVE_MPI
+#include "mpi/mpi_communicator.hpp"
+
+namespace {
+
+// Under mpirun only rank 0 speaks (the summary, --json, -o -, messages, progress): the
+// other ranks' stdout and stderr go to /dev/null, unless CLOSURE_MPI_ALL_OUTPUT is set.
+void mute_unless_asked() {
+  if (const char* all = std::getenv("CLOSURE_MPI_ALL_OUTPUT"); all && *all) return;
+  const int null_fd = ::open("/dev/null", O_WRONLY | O_CLOEXEC);
+  if (null_fd < 0) return;
+  ::dup2(null_fd, STDOUT_FILENO);
+  ::dup2(null_fd, STDERR_FILENO);
+  ::close(null_fd);
+}
+
+}  // namespace
+#endif
 
 int main(int argc, char** argv) {
   // A closed pipe is an EPIPE on write (a quiet stop), never a death by SIGPIPE (141).
   std::signal(SIGPIPE, SIG_IGN);
-  return closure::cli::run_cli(argc, argv);
+#ifdef CLOSURE_HAVE_MPI
+  auto session = closure::mpi::start_if_launched(&argc, &argv);
+  if (session) {
+    closure::set_process_communicator(&session->world());
+    if (session->world().rank() != 0) mute_unless_asked();
+  }
+#endif
+  const int status = closure::cli::run_cli(argc, argv);
+  closure::set_process_communicator(nullptr);
+  return status;
 }

@@ -6,6 +6,7 @@
 #include <memory>
 
 #include "cli/commands.hpp"
+#include "closure/distributed/distributed_run.hpp"
 #include "closure/io/byte_size.hpp"
 #include "closure/tool/run_graph.hpp"
 
@@ -94,7 +95,8 @@ Runner add_run_command(CLI::App& app, CommonOptions& common) {
     o.verify_sources = flags->verify_sources;
     auto progress = make_progress(common);
     o.progress = progress.get();
-    const RunSummary s = run_graph(o);
+    Communicator* ranks = distributed_communicator();  // under mpirun -np 2 or more
+    const RunSummary s = ranks ? run_graph_distributed(o, *ranks) : run_graph(o);
     progress.reset();  // the line is cleared before the summary
     if (flags->json)
       std::fputs(summary_json(s).c_str(), stdout);

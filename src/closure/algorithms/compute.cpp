@@ -49,14 +49,6 @@ DenseFootprint dense_footprint(size_t n, Method m, const BooleanParams& p, const
           matrix};
 }
 
-// What a method may use on the host: the caller's limit, else what is left to this
-// process (free memory, cgroup, ulimit -v), with a tenth kept for everything else.
-double host_limit(const ComputeOptions& o) {
-  return o.host_memory_limit ? double(o.host_memory_limit)
-                             : 0.9 * double(std::min(available_host_memory(),
-                                                     size_t(0.8 * double(host_physical_memory()))));
-}
-
 // Bytes the sparse method holds besides its reach rows, for n vertices and m edges (every
 // component counted as a vertex): SCC arrays and Tarjan's stacks (~30n), the
 // condensation's CSR (8n + 8m while deduplicating), the rows' headers and the threaded
@@ -138,6 +130,14 @@ std::string_view method_name(Method m) {
       return "propagate";
   }
   return "?";
+}
+
+// What a method may use on the host: the caller's limit, else what is left to this
+// process (free memory, cgroup, ulimit -v), with a tenth kept for everything else.
+double host_limit(const ComputeOptions& o) {
+  return o.host_memory_limit ? double(o.host_memory_limit)
+                             : 0.9 * double(std::min(available_host_memory(),
+                                                     size_t(0.8 * double(host_physical_memory()))));
 }
 
 size_t host_physical_memory() {

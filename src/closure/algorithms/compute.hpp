@@ -72,6 +72,9 @@ class OutOfMemoryError : public ResourceError {
 Closure compute_closure(const Graph& g, const ComputeOptions& options,
                         ComputeReport* report = nullptr);
 
+// Bytes a method may use on the host: options.host_memory_limit, else what is left to
+// this process (free memory, cgroup, ulimit -v), with a tenth kept for everything else.
+double host_limit(const ComputeOptions& options);
 // Physical memory of this machine, in bytes.
 size_t host_physical_memory();
 // "1.25 GB"-style rendering for messages.

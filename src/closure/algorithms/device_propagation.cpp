@@ -228,7 +228,12 @@ Closure closure_propagate_device(const SccResult& scc, const CsrDag& dag, ocl::R
   if (dag.offsets.size() != C + 1) throw std::invalid_argument("propagate: CSR size differs");
   if (C >= (size_t{1} << 32) - 64)
     throw std::invalid_argument("propagate: more than 2^32 components");
-  const size_t W = words_for_bits(C);
+  const size_t all_words = words_for_bits(C);
+  // This call's word-columns: [first_word, first_word + W).
+  const size_t first_word = std::min<size_t>(o.word_begin, all_words);
+  const size_t last_word = o.word_end ? std::min<size_t>(o.word_end, all_words) : all_words;
+  if (last_word < first_word) throw std::invalid_argument("propagate: empty word range");
+  const size_t W = last_word - first_word;
   const auto& dev = rt.device();
 
   // Component sizes matter only where a component holds several vertices.
@@ -284,7 +289,7 @@ Closure closure_propagate_device(const SccResult& scc, const CsrDag& dag, ocl::R
         const size_t d = dag.targets[e];
         if (d == c + 1) continue;
         const size_t first = word_of(d + 1);  // the first word holding a column above d
-        read_words += W - std::min(W, first);
+        read_words += last_word - std::clamp(first, first_word, last_word);
       }
     stats.kernel_bytes = (uint64_t(C) * W + read_words) * sizeof(word_t);
 
@@ -318,7 +323,7 @@ Closure closure_propagate_device(const SccResult& scc, const CsrDag& dag, ocl::R
     };
     for (size_t k = 0; k < stats.slices; ++k) {
       Slice s;
-      s.word_begin = uint32_t(k * max_words);
+      s.word_begin = uint32_t(first_word + k * max_words);
       s.words = uint32_t(std::min(max_words, W - k * max_words));
       s.rows = cl::Buffer(ctx, CL_MEM_READ_WRITE, C * s.words * row_bytes);
       cl::Buffer partial(ctx, CL_MEM_READ_WRITE, s.words * sizeof(cl_ulong));

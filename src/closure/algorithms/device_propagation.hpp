@@ -24,6 +24,10 @@ struct DevicePropagationOptions {
   // Whether anything will read rows (an output, a verification, queries); when false a
   // closure too large for the device is only counted.
   bool rows_needed = true;
+  // The word-columns to compute, [word_begin, word_end) (32 target components a word);
+  // word_end = 0: all of them. A distributed run gives each rank its own range; the
+  // other columns of the result read as zero.
+  uint32_t word_begin = 0, word_end = 0;
   // The sweep kernel: "blocked" (CSR staged in local memory a block of rows at a time,
   // the default) or "plain"; CLOSURE_PROPAGATE_KERNEL overrides the default.
   std::string kernel;

@@ -19,10 +19,7 @@ double seconds_since(std::chrono::steady_clock::time_point t0) {
 ClosedGraph read_and_close(const RunOptions& o) {
   ClosedGraph out;
   RunSummary& s = out.summary;
-  if (!o.output.empty()) {  // refused targets fail before any work
-    classify_output(o.output);
-    refuse_output_onto_input(o.input, o.output);
-  }
+  check_output_target(o);
   // Reading and computing count their work on the progress line's meter.
   WorkMeterScope metered(o.progress ? o.progress->meter() : nullptr);
   if (o.progress) o.progress->phase("reading " + o.input);
@@ -60,14 +57,22 @@ RunSummary run_graph(const RunOptions& o) {
   RunOptions counted = o;
   counted.compute.propagate.rows_needed = o.verify || !o.output.empty();
   ClosedGraph closed = read_and_close(counted);
-  RunSummary& s = closed.summary;
-  const Graph& g = closed.graph.graph;
+  verify_and_write(o, closed.graph.graph, closed.closure, closed.summary);
+  return closed.summary;
+}
 
+void check_output_target(const RunOptions& o) {
+  if (o.output.empty()) return;
+  classify_output(o.output);
+  refuse_output_onto_input(o.input, o.output);
+}
+
+void verify_and_write(const RunOptions& o, const Graph& g, const Closure& closure, RunSummary& s) {
   if (o.verify) {
     if (o.progress) o.progress->phase("verifying against Boost.Graph");
     auto t0 = std::chrono::steady_clock::now();
     const size_t budget = o.verify_memory ? o.verify_memory : host_physical_memory() / 4;
-    s.verify = verify_against_boost(g, closed.closure, budget, o.verify_sources, o.verify_seed);
+    s.verify = verify_against_boost(g, closure, budget, o.verify_sources, o.verify_seed);
     s.verify_s = seconds_since(t0);
   }
   if (!o.output.empty()) {
@@ -81,10 +86,9 @@ RunSummary run_graph(const RunOptions& o) {
                                   ", more than the limit of " + std::to_string(o.output_limit) +
                                   " bytes; pass --force to write it anyway");
       };
-      const uint64_t at_least =
-          output_bytes_lower_bound(g, closed.closure, spec.format, o.reflexive);
+      const uint64_t at_least = output_bytes_lower_bound(g, closure, spec.format, o.reflexive);
       if (at_least > o.output_limit) refuse("at least " + std::to_string(at_least) + " bytes");
-      const uint64_t exact = output_bytes(g, closed.closure, spec.format, o.reflexive);
+      const uint64_t exact = output_bytes(g, closure, spec.format, o.reflexive);
       if (exact > o.output_limit) refuse(std::to_string(exact) + " bytes");
     }
     if (o.progress) o.progress->phase("writing " + o.output);
@@ -93,11 +97,10 @@ RunSummary run_graph(const RunOptions& o) {
       if (o.write_progress) o.write_progress(share);
     };
     auto t0 = std::chrono::steady_clock::now();
-    s.output_bytes = write_closure(o.output, g, closed.closure, spec, o.reflexive, on_share);
+    s.output_bytes = write_closure(o.output, g, closure, spec, o.reflexive, on_share);
     s.write_s = seconds_since(t0);
     s.output = o.output;
   }
-  return s;
 }
 
 std::string summary_text(const RunSummary& s) {
@@ -122,6 +125,7 @@ std::string summary_text(const RunSummary& s) {
       s.parse_s, s.condense_s, s.upload_s, s.compute_s, s.download_s, s.write_s, s.verify_s,
       s.total_s());
   out += buf;
+  if (s.ranks > 1) out += "ranks     " + std::to_string(s.ranks) + ": " + s.ranks_detail + "\n";
   if (!s.output.empty())
     out += "output    " + s.output + " (" + std::to_string(s.output_bytes) + " bytes)\n";
   if (s.verify) {
@@ -157,6 +161,10 @@ std::string summary_json(const RunSummary& s) {
   o["seconds"] = {{"parse", s.parse_s},     {"condense", s.condense_s}, {"upload", s.upload_s},
                   {"compute", s.compute_s}, {"download", s.download_s}, {"write", s.write_s},
                   {"verify", s.verify_s},   {"total", s.total_s()}};
+  if (s.ranks > 1) {
+    o["ranks"] = s.ranks;
+    o["ranks_detail"] = s.ranks_detail;
+  }
   if (!s.output.empty()) {
     o["output"] = s.output;
     o["output_bytes"] = s.output_bytes;

@@ -46,6 +46,9 @@ struct RunSummary : GraphFacts {
   std::string output;
   uint64_t output_bytes = 0;  // bytes written (after compression)
   std::optional<VerifyReport> verify;
+  // MPI ranks that shared the work (1: one process) and what each did.
+  int ranks = 1;
+  std::string ranks_detail;
   double total_s() const {
     return parse_s + condense_s + upload_s + compute_s + download_s + write_s + verify_s;
   }
@@ -62,6 +65,12 @@ struct ClosedGraph {
   Closure closure;
   RunSummary summary;
 };
+
+// Refuses an output target before any work (a directory, the input itself, ...).
+void check_output_target(const RunOptions& options);
+// The pipeline's tail on a closed graph: the verification and the output file, into s.
+void verify_and_write(const RunOptions& options, const Graph& g, const Closure& closure,
+                      RunSummary& s);
 
 // Reads and closes the graph (no verification, no output): what queries need.
 ClosedGraph read_and_close(const RunOptions& options);

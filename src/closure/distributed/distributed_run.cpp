@@ -1,0 +1,221 @@
+// The distributed run: read, condense, a column range per rank, sum, gather, write.
+#include "closure/distributed/distributed_run.hpp"
+
+#include <algorithm>
+#include <chrono>
+#include <cstring>
+#include <exception>
+
+#include "closure/algorithms/device_propagation.hpp"
+#include "closure/distributed/column_slices.hpp"
+#include "closure/distributed/slice_message.hpp"
+#include "closure/util/work_meter.hpp"
+
+namespace closure {
+namespace {
+
+double seconds_since(std::chrono::steady_clock::time_point t0) {
+  return std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+}
+
+struct RankWork {
+  ColumnSlice slice;
+  std::string where;  // "host" or the device's name
+  double upload_s = 0, compute_s = 0, download_s = 0;
+};
+
+// This rank's columns, on its device when the method wants one and it has one.
+RankWork compute_range(const RunOptions& o, const Graph& g, const SccResult& scc, const CsrDag& dag,
+                       std::span<const uint32_t> sizes, WordRange range, bool rows_needed) {
+  RankWork w;
+  w.slice.range = range;
+  w.slice.components = scc.component_count();
+  const Method m = o.compute.method;
+  ocl::Runtime* rt = o.compute.runtime;
+  const bool wants_device =
+      m == Method::kPropagate ||
+      (m == Method::kAuto && g.vertex_count() + g.edge_count() >= kAutoModelFrom);
+  if (wants_device && !rt && o.compute.lazy_runtime) rt = o.compute.lazy_runtime();
+  // auto takes a GPU only: PoCL's propagation is slower than the host's.
+  const bool device = rt && (m == Method::kPropagate || rt->device().is_gpu);
+  w.where = device ? rt->device().name : "host";
+  if (range.words() == 0) return w;
+  auto t0 = std::chrono::steady_clock::now();
+  if (device) {
+    DevicePropagationOptions po = o.compute.propagate;
+    po.word_begin = range.begin;
+    po.word_end = range.end;
+    po.rows_needed = rows_needed;
+    DevicePropagationStats stats;
+    Closure c = closure_propagate_device(scc, dag, *rt, po, &stats);
+    w.slice.cross_pairs = c.resident_reach()->cross_pairs();
+    w.upload_s = stats.upload_s;
+    w.compute_s = stats.compute_s;
+    if (rows_needed) {
+      auto td = std::chrono::steady_clock::now();
+      const BitMatrix& rows = c.resident_reach()->host_rows();
+      const size_t B = range.words(), C = scc.component_count();
+      w.slice.rows.resize(C * B);
+      for (size_t r = 0; r < C; ++r)
+        std::memcpy(w.slice.rows.data() + r * B, rows.row_ptr(r) + range.begin, B * sizeof(word_t));
+      w.download_s = stats.download_s + seconds_since(td);
+    }
+    return w;
+  }
+  const size_t C = scc.component_count();
+  MemoryBudget budget(size_t(host_limit(o.compute)), 0,
+                      "the closure's columns " + std::to_string(bits_in_words(range.begin)) + ".." +
+                          std::to_string(std::min(C, bits_in_words(range.end)) - 1) + " (" +
+                          std::to_string(C) + " rows)");
+  w.slice = propagate_columns(dag, sizes, range, rows_needed, &budget);
+  w.compute_s = seconds_since(t0);
+  return w;
+}
+
+}  // namespace
+
+RunSummary run_graph_distributed(const RunOptions& o, Communicator& comm) {
+  const Method m = o.compute.method;
+  if (m == Method::kSquare || m == Method::kCondense || m == Method::kRecursive)
+    throw UsageError("--method " + std::string(method_name(m)) + " does not run on " +
+                     std::to_string(comm.size()) +
+                     " MPI ranks (the dense methods are not distributed yet); use auto, sparse "
+                     "or propagate, or run one process");
+  const bool root = comm.rank() == 0;
+  const bool rows_needed = o.verify || !o.output.empty();
+  Progress* progress = root ? o.progress : nullptr;
+  WorkMeterScope metered(progress ? progress->meter() : nullptr);
+  RunSummary s;
+  s.ranks = comm.size();
+  s.input = o.input;
+  s.reflexive = o.reflexive;
+
+  ReadResult read;
+  double t = 0;
+  collectively(comm, [&] {
+    check_output_target(o);
+    if (progress) progress->phase("reading " + o.input);
+    auto t0 = std::chrono::steady_clock::now();
+    read = read_graph(o.input, o.input_format);
+    t = seconds_since(t0);
+  });
+  s.parse_s = comm.max(t);
+  const Graph& g = read.graph;
+  s.format = std::string(format_name(read.format));
+  s.vertices = g.vertex_count();
+  s.edges = g.edge_count();
+
+  SccResult scc;
+  CsrDag dag;
+  std::vector<uint32_t> sizes;
+  collectively(comm, [&] {
+    if (progress) progress->phase("condensing " + std::to_string(s.vertices) + " vertices");
+    auto t0 = std::chrono::steady_clock::now();
+    scc = strongly_connected_components(g);
+    dag = condensation_csr(g, scc);
+    sizes.assign(scc.component_count(), 0);
+    for (vertex_t c : scc.component_of) ++sizes[c];
+    t = seconds_since(t0);
+  });
+  s.condense_s = comm.max(t);
+  const size_t C = scc.component_count();
+  const bool weighted = std::any_of(sizes.begin(), sizes.end(), [](uint32_t z) { return z > 1; });
+  s.components = C;
+  s.dag = C == s.vertices &&
+          std::none_of(scc.cyclic.begin(), scc.cyclic.end(), [](uint8_t f) { return f != 0; });
+
+  const std::vector<WordRange> ranges = partition_columns(dag, size_t(comm.size()));
+  const WordRange mine = ranges[size_t(comm.rank())];
+  RankWork work;
+  collectively(comm, [&] {
+    if (progress)
+      progress->phase("computing the closure's columns on " + std::to_string(comm.size()) +
+                      " ranks");
+    work = compute_range(o, g, scc, dag,
+                         weighted ? std::span<const uint32_t>(sizes) : std::span<const uint32_t>(),
+                         mine, rows_needed);
+  });
+  s.upload_s = comm.max(work.upload_s);
+  s.compute_s = comm.max(work.compute_s);
+  s.download_s = comm.max(work.download_s);
+  const bool any_device = comm.min(work.where == "host" ? 1 : 0) == 0;
+  s.method = any_device ? "propagate" : "sparse";
+  s.device = work.where;
+
+  // Pairs: the ranks' columns, plus those inside cyclic components (every member reaches
+  // every member), plus (v,v) for the other vertices when reflexive.
+  uint64_t within = 0, acyclic_vertices = 0;
+  for (size_t c = 0; c < C; ++c) {
+    if (scc.cyclic[c])
+      within += uint64_t(sizes[c]) * sizes[c];
+    else
+      acyclic_vertices += sizes[c];
+  }
+  s.pairs = comm.sum(work.slice.cross_pairs) + within + (o.reflexive ? acyclic_vertices : 0);
+
+  // What each rank did, for the summary (rank 0 collects the lines).
+  const size_t first = bits_in_words(mine.begin), past = std::min(C, bits_in_words(mine.end));
+  const std::string line =
+      "rank " + std::to_string(comm.rank()) + " " +
+      (first < past ? "columns " + std::to_string(first) + ".." + std::to_string(past - 1)
+                    : std::string("no columns")) +
+      " on " + work.where;
+  std::string detail;
+  comm.gather_to_root({reinterpret_cast<const uint8_t*>(line.data()), line.size()},
+                      [&](int, std::span<const uint8_t> part) {
+                        detail +=
+                            (detail.empty() ? "" : "; ") +
+                            std::string(reinterpret_cast<const char*>(part.data()), part.size());
+                      });
+  s.ranks_detail = "column slices (" + detail + ")";
+  s.reason = (m == Method::kAuto ? "auto" : "requested") +
+             std::string("; the closure's columns divided among ") + std::to_string(comm.size()) +
+             " MPI ranks";
+  if (!rows_needed) return s;
+
+  // Rank 0 assembles the rows, then verifies and writes as one process would. Its matrix
+  // is checked against the memory first, apart, so that no rank is left sending to a
+  // rank that has given up.
+  BitMatrix reach;
+  collectively(comm, [&] {
+    if (!root) return;
+    MemoryBudget budget(size_t(host_limit(o.compute)), 0,
+                        "the gathered closure of " + std::to_string(C) + " components on rank 0");
+    budget.charge(C * words_for_bits(C) * sizeof(word_t));
+    reach = BitMatrix(C, C, {}, WordOrder::kRowMajor);
+  });
+  std::exception_ptr bad_part;
+  auto tg = std::chrono::steady_clock::now();
+  if (progress)
+    progress->phase("gathering the closure from " + std::to_string(comm.size()) + " ranks");
+  {
+    const std::vector<uint8_t> bytes = root ? std::vector<uint8_t>() : encode_slice(work.slice);
+    if (root && !work.slice.rows.empty()) place_slice(work.slice, reach);
+    comm.gather_to_root(bytes, [&](int rank, std::span<const uint8_t> part) {
+      if (rank == 0 || bad_part) return;  // keep receiving every part, whatever happens
+      try {
+        place_slice(decode_slice(part, C, ranges[size_t(rank)]), reach);
+      } catch (...) {
+        bad_part = std::current_exception();
+      }
+    });
+    work.slice.rows = {};
+  }
+  Closure closure;
+  collectively(comm, [&] {
+    if (!root) return;
+    if (bad_part) std::rethrow_exception(bad_part);
+    closure = Closure::from_dense(scc.component_of, scc.cyclic, std::move(reach));
+    if (closure.pair_count(o.reflexive) != s.pairs)
+      throw InternalError("the gathered closure has " +
+                          std::to_string(closure.pair_count(o.reflexive)) +
+                          " pairs where the ranks counted " + std::to_string(s.pairs));
+  });
+  s.download_s += comm.max(seconds_since(tg));
+  collectively(comm, [&] {
+    if (root) verify_and_write(o, g, closure, s);
+  });
+  return s;
+}
+
+}  // namespace closure
