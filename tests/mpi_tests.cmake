@@ -1,8 +1,8 @@
 # MPI tests (issue 10, docs/distributed.md): `mpirun -np P closure G` against one process
 # on the example graphs, the GRAIL graphs and random graphs with cycles, for P = 2, 3 and
-# 4 (oversubscribed on 2 cores), every method that runs distributed and every output
-# format: the same pair count and byte-identical files. Then the faults: one rank out of
-# memory, bad input, refused methods and commands. Label `mpi` (the sanitized suite skips
+# 4 (oversubscribed on 2 cores), every method and every output format: the same pair
+# count and byte-identical files. Then the faults: one rank out of memory, bad input, a
+# refused output target and refused commands. Label `mpi` (the sanitized suite skips
 # them: Open MPI's own allocations would be reported as leaks).
 set(SAME ${CMAKE_CURRENT_SOURCE_DIR}/mpi/same_as_one_process.sh)
 set(RUN_MPI ${CMAKE_CURRENT_SOURCE_DIR}/mpi/run_mpi.sh)
@@ -21,6 +21,15 @@ foreach(ranks 2 3)
   mpi_test(random.sparse.P${ranks} bash ${SAME} ${CLOSURE_BIN} ${ranks} random --method sparse)
   mpi_test(grail.P${ranks} bash ${SAME} ${CLOSURE_BIN} ${ranks} grail --output-format binary)
 endforeach()
+# The dense methods: the condensation squared over column panels (SUMMA), on PoCL (the
+# default device in CI) and on the host.
+foreach(ranks 2 3)
+  foreach(method square condense recursive)
+    mpi_test(data.${method}.P${ranks} bash ${SAME} ${CLOSURE_BIN} ${ranks} data --method ${method})
+  endforeach()
+endforeach()
+mpi_test(random.recursive.host.P3 env RANDOM_GRAPHS=20 bash ${SAME} ${CLOSURE_BIN} 3 random --method recursive --device host)
+mpi_test(random.condense.P2 env RANDOM_GRAPHS=20 bash ${SAME} ${CLOSURE_BIN} 2 random --method condense)
 # The device path (PoCL in CI) and 4 ranks on 20 of the random graphs each.
 mpi_test(random.propagate.P2 env RANDOM_GRAPHS=20 bash ${SAME} ${CLOSURE_BIN} 2 random --method propagate)
 mpi_test(random.auto.P4 env RANDOM_GRAPHS=20 bash ${SAME} ${CLOSURE_BIN} 4 random)
@@ -44,8 +53,6 @@ mpi_test(fault.one_rank_out_of_memory bash ${EXPECT} --status 4 --stderr "^closu
          bash -c "awk 'BEGIN { srand(7)\; for (i = 0\; i < 50000\; i++) for (k = 0\; k < 5\; k++) { j = i + 1 + int(rand() * (50000 - i))\; if (j < 50000) print i, j } }' > ${MPI_OUT}/dag50k.txt && source ${RUN_MPI} && mpirun -np 1 ${CLOSURE_BIN} -q ${MPI_OUT}/dag50k.txt -o ${MPI_OUT}/oom.txt --force : -np 1 bash -c 'ulimit -v 250000 && exec ${CLOSURE_BIN} -q ${MPI_OUT}/dag50k.txt -o ${MPI_OUT}/oom.txt --force'")
 mpi_test(fault.bad_input bash ${EXPECT} --status 3 --stderr "^closure: [^ ]*missing_column.txt:2: expected two columns" --
          bash -c "source ${RUN_MPI} && mpi 2 ${CLOSURE_BIN} -q ${BAD}/missing_column.txt")
-mpi_test(fault.dense_refused bash ${EXPECT} --status 2 --stderr "does not run on 2 MPI ranks" --
-         bash -c "source ${RUN_MPI} && mpi 2 ${CLOSURE_BIN} ${DATA}/cycle.txt --method recursive")
 mpi_test(fault.query_refused bash ${EXPECT} --status 2 --stderr "closure query. does not run on 3 MPI ranks" --
          bash -c "source ${RUN_MPI} && mpi 3 ${CLOSURE_BIN} query ${DATA}/cycle.txt 1 2")
 mpi_test(fault.output_refused bash ${EXPECT} --status 2 --stderr "is a folder" --

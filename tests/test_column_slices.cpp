@@ -12,8 +12,10 @@
 #include "closure/algorithms/host_closure.hpp"
 #include "closure/distributed/column_slices.hpp"
 #include "closure/distributed/communicator.hpp"
+#include "closure/distributed/panel_squaring.hpp"
 #include "closure/distributed/slice_message.hpp"
 #include "closure/errors.hpp"
+#include "closure/kernels/tuning.hpp"
 #include "test_support.hpp"
 
 namespace closure {
@@ -222,6 +224,32 @@ TEST(ColumnSlices, EveryRankFailsWithTheFailingRanksMessage) {
     collectively(garbled, [] {});
   } catch (const Error& e) {
     EXPECT_EQ(e.kind(), ErrorKind::kInternal);
+  }
+}
+
+TEST(ColumnSlices, PanelSquaringOnOneRankEqualsTheClosure) {
+  // One rank holds every column: the rounds, the panel broadcast (to itself) and the
+  // products run as on P ranks; the multi-rank runs are the mpirun tests.
+  std::mt19937_64 rng(19);
+  for (size_t n : {1, 33, 97, 300}) {
+    const Graph g = testing::random_cyclic_graph(rng, n);
+    const Closure expect = closure_sparse(g);
+    const Condensed c = condensed(g);
+    const size_t C = c.scc.component_count();
+    StandIn one(0, 1, INT_MAX, "");
+    const std::vector<WordRange> all{{0, uint32_t(words_for_bits(C))}};
+    for (ocl::Runtime* rt : {static_cast<ocl::Runtime*>(nullptr), testing::test_runtime()}) {
+      if (n == 1 && rt) continue;
+      PanelSquaringStats stats;
+      const ColumnSlice s =
+          square_panels(one, c.dag, c.sizes, all, rt,
+                        rt ? tuned_boolean_params(rt->device()) : BooleanParams{}, &stats);
+      BitMatrix reach(C, C, {}, WordOrder::kRowMajor);
+      place_slice(s, reach);
+      const Closure got = Closure::from_dense(c.scc.component_of, c.scc.cyclic, std::move(reach));
+      EXPECT_TRUE(got == expect) << "n=" << n << (rt ? " device" : " host");
+      EXPECT_GE(stats.rounds, 1);
+    }
   }
 }
 

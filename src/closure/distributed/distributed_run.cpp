@@ -3,12 +3,15 @@
 
 #include <algorithm>
 #include <chrono>
+#include <cstdio>
 #include <cstring>
 #include <exception>
 
 #include "closure/algorithms/device_propagation.hpp"
 #include "closure/distributed/column_slices.hpp"
+#include "closure/distributed/panel_squaring.hpp"
 #include "closure/distributed/slice_message.hpp"
+#include "closure/kernels/tuning.hpp"
 #include "closure/util/work_meter.hpp"
 
 namespace closure {
@@ -22,7 +25,51 @@ struct RankWork {
   ColumnSlice slice;
   std::string where;  // "host" or the device's name
   double upload_s = 0, compute_s = 0, download_s = 0;
+  int rounds = 0;  // products (the dense methods)
 };
+
+std::string seconds_text(double s) {
+  char buf[32];
+  std::snprintf(buf, sizeof buf, "%.3f s", s);
+  return buf;
+}
+
+// Equal word ranges, in order.
+std::vector<WordRange> even_columns(size_t C, size_t parts) {
+  const size_t W = words_for_bits(C);
+  std::vector<WordRange> out(parts);
+  for (size_t r = 0; r < parts; ++r)
+    out[r] = {uint32_t(W * r / parts), uint32_t(W * (r + 1) / parts)};
+  return out;
+}
+
+// The dense methods: the products on this rank's device if it has one, else the host.
+RankWork square_range(const RunOptions& o, Communicator& comm, const CsrDag& dag,
+                      std::span<const uint32_t> sizes, const std::vector<WordRange>& ranges) {
+  RankWork w;
+  ocl::Runtime* rt = o.compute.runtime;
+  BooleanParams params;
+  collectively(comm, [&] {
+    if (!rt && o.compute.lazy_runtime) rt = o.compute.lazy_runtime();
+    if (rt) {
+      params = o.compute.params ? *o.compute.params : tuned_boolean_params(rt->device());
+      if (!o.compute.params_override.empty())
+        params = parse_boolean_params(o.compute.params_override, params);
+      try {
+        params.validate(rt->device());
+      } catch (const std::invalid_argument& e) {
+        throw DeviceError(e.what());
+      }
+    }
+  });
+  w.where = rt ? rt->device().name : "host";
+  PanelSquaringStats stats;
+  w.slice = square_panels(comm, dag, sizes, ranges, rt, params, &stats);
+  w.compute_s = stats.compute_s;
+  w.download_s = stats.communicate_s;
+  w.rounds = stats.rounds;
+  return w;
+}
 
 // This rank's columns, on its device when the method wants one and it has one.
 RankWork compute_range(const RunOptions& o, const Graph& g, const SccResult& scc, const CsrDag& dag,
@@ -76,11 +123,7 @@ RankWork compute_range(const RunOptions& o, const Graph& g, const SccResult& scc
 
 RunSummary run_graph_distributed(const RunOptions& o, Communicator& comm) {
   const Method m = o.compute.method;
-  if (m == Method::kSquare || m == Method::kCondense || m == Method::kRecursive)
-    throw UsageError("--method " + std::string(method_name(m)) + " does not run on " +
-                     std::to_string(comm.size()) +
-                     " MPI ranks (the dense methods are not distributed yet); use auto, sparse "
-                     "or propagate, or run one process");
+  const bool dense = m == Method::kSquare || m == Method::kCondense || m == Method::kRecursive;
   const bool root = comm.rank() == 0;
   const bool rows_needed = o.verify || !o.output.empty();
   Progress* progress = root ? o.progress : nullptr;
@@ -124,22 +167,26 @@ RunSummary run_graph_distributed(const RunOptions& o, Communicator& comm) {
   s.dag = C == s.vertices &&
           std::none_of(scc.cyclic.begin(), scc.cyclic.end(), [](uint8_t f) { return f != 0; });
 
-  const std::vector<WordRange> ranges = partition_columns(dag, size_t(comm.size()));
+  const std::span<const uint32_t> weights =
+      weighted ? std::span<const uint32_t>(sizes) : std::span<const uint32_t>();
+  // Propagation's work grows to the right (ids are topological); a product's is even.
+  const std::vector<WordRange> ranges =
+      dense ? even_columns(C, size_t(comm.size())) : partition_columns(dag, size_t(comm.size()));
   const WordRange mine = ranges[size_t(comm.rank())];
+  if (progress)
+    progress->phase("computing the closure's columns on " + std::to_string(comm.size()) + " ranks");
   RankWork work;
-  collectively(comm, [&] {
-    if (progress)
-      progress->phase("computing the closure's columns on " + std::to_string(comm.size()) +
-                      " ranks");
-    work = compute_range(o, g, scc, dag,
-                         weighted ? std::span<const uint32_t>(sizes) : std::span<const uint32_t>(),
-                         mine, rows_needed);
-  });
+  if (dense) {
+    work = square_range(o, comm, dag, weights, ranges);
+    s.rounds = work.rounds;
+  } else {
+    collectively(comm, [&] { work = compute_range(o, g, scc, dag, weights, mine, rows_needed); });
+  }
   s.upload_s = comm.max(work.upload_s);
   s.compute_s = comm.max(work.compute_s);
   s.download_s = comm.max(work.download_s);
   const bool any_device = comm.min(work.where == "host" ? 1 : 0) == 0;
-  s.method = any_device ? "propagate" : "sparse";
+  s.method = dense ? std::string(method_name(m)) : any_device ? "propagate" : "sparse";
   s.device = work.where;
 
   // Pairs: the ranks' columns, plus those inside cyclic components (every member reaches
@@ -159,7 +206,7 @@ RunSummary run_graph_distributed(const RunOptions& o, Communicator& comm) {
       "rank " + std::to_string(comm.rank()) + " " +
       (first < past ? "columns " + std::to_string(first) + ".." + std::to_string(past - 1)
                     : std::string("no columns")) +
-      " on " + work.where;
+      " on " + work.where + ", " + seconds_text(work.compute_s);
   std::string detail;
   comm.gather_to_root({reinterpret_cast<const uint8_t*>(line.data()), line.size()},
                       [&](int, std::span<const uint8_t> part) {
@@ -170,7 +217,10 @@ RunSummary run_graph_distributed(const RunOptions& o, Communicator& comm) {
   s.ranks_detail = "column slices (" + detail + ")";
   s.reason = (m == Method::kAuto ? "auto" : "requested") +
              std::string("; the closure's columns divided among ") + std::to_string(comm.size()) +
-             " MPI ranks";
+             " MPI ranks" +
+             (dense ? "; the condensation squared over column panels (SUMMA on a 1 x " +
+                          std::to_string(comm.size()) + " grid)"
+                    : "");
   if (!rows_needed) return s;
 
   // Rank 0 assembles the rows, then verifies and writes as one process would. Its matrix

@@ -13,7 +13,9 @@ namespace closure {
 
 // The summary is complete on rank 0 (times are the slowest rank's); other ranks return
 // theirs for nothing to print. Methods: auto, sparse (host) and propagate (device, the
-// host without one); the dense methods are refused with a UsageError.
+// host without one) divide the propagation by columns; square, condense and recursive
+// square the condensation over column panels (panel_squaring.hpp) on each rank's device
+// or host.
 RunSummary run_graph_distributed(const RunOptions& options, Communicator& comm);
 
 }  // namespace closure
