@@ -6,6 +6,9 @@
 # (180 GB dense) is larger than one GPU, counted on 2. Summary in $OUT/summary.txt.
 #
 #   tools/gpu-mpi-bench.sh            SIZES="1000000" BIG=1200000 REPEAT=3
+#                                     STAGES="propagate dense big"
+# (dense: the random DAG by `condense` and `recursive`; 2 ranks run both as SUMMA
+# squaring over column panels, so `condense` is the like-for-like pair.)
 set -uo pipefail
 cd "$(dirname "$0")/.."
 OUT=${OUT:-out}
@@ -16,6 +19,8 @@ BIN=$PWD/build-dev/closure
 G=${GRAPHS:-/tmp/graphs}
 REPEAT=${REPEAT:-3}
 mkdir -p "$G"
+STAGES=${STAGES:-"propagate dense big"}
+has() { [[ " $STAGES " == *" $1 "* ]]; }
 log() { printf '%s\n' "$*" | tee -a "$OUT/summary.txt"; }
 # The ranks get this shell's OpenCL set-up through `env` (mpirun's processes otherwise
 # see an OCL_ICD_FILENAMES without NVIDIA's driver, -x or not: docs/distributed.md).
@@ -30,6 +35,7 @@ mpirun --version 2>&1 | head -1 | tee -a "$OUT/summary.txt"
 
 log "=== generate"
 for n in ${SIZES:-1000000} ${BIG:-1200000}; do
+  has propagate || has big || break
   [[ -s $G/commits-$n.txt ]] || python3 tools/gen_commit_dag.py "$n" 1 >"$G/commits-$n.txt"
 done
 # Random DAG, 65,536 vertices, 4 edges each to a later vertex: its closure is dense.
@@ -72,12 +78,19 @@ compare() {
 }
 
 log "=== 1 rank vs 2 ranks (median of $REPEAT; wall = whole process incl. mpirun start-up)"
-for n in ${SIZES:-1000000}; do
-  compare "commits-$n propagate" "$G/commits-$n.txt" -m propagate
-done
-compare "random-65536 propagate" "$G/random-65536.txt" -m propagate
-compare "random-65536 auto" "$G/random-65536.txt"
-
-log "=== larger than one GPU: commits-${BIG:-1200000}"
-REPEAT=1 compare "commits-${BIG:-1200000} propagate" "$G/commits-${BIG:-1200000}.txt" -m propagate
-grep -h '"ranks_detail"\|"reason"' "$OUT/runs.log" | tail -4 | tee -a "$OUT/summary.txt"
+if has propagate; then
+  for n in ${SIZES:-1000000}; do
+    compare "commits-$n propagate" "$G/commits-$n.txt" -m propagate
+  done
+  compare "random-65536 propagate" "$G/random-65536.txt" -m propagate
+  compare "random-65536 auto" "$G/random-65536.txt"
+fi
+if has dense; then
+  compare "random-65536 condense" "$G/random-65536.txt" -m condense
+  compare "random-65536 recursive" "$G/random-65536.txt" -m recursive
+fi
+if has big; then
+  log "=== larger than one GPU: commits-${BIG:-1200000}"
+  REPEAT=1 compare "commits-${BIG:-1200000} propagate" "$G/commits-${BIG:-1200000}.txt" -m propagate
+fi
+grep -h '"ranks_detail"\|"reason"' "$OUT/runs.log" | tail -6 | tee -a "$OUT/summary.txt"
