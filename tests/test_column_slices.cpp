@@ -188,6 +188,7 @@ class StandIn final : public Communicator {
   int rank() const override { return rank_; }
   int size() const override { return size_; }
   int local_rank() const override { return rank_; }
+  int local_size() const override { return size_; }
   uint64_t sum(uint64_t v) override { return v; }
   double max(double v) override { return v; }
   int min(int v) override { return std::min(v, first_failed_); }

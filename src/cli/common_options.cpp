@@ -3,8 +3,10 @@
 
 #include <unistd.h>
 
+#include <algorithm>
 #include <cstdio>
 #include <cstdlib>
+#include <thread>
 
 #include "closure/distributed/communicator.hpp"
 #include "closure/executor.hpp"
@@ -99,7 +101,11 @@ ocl::Runtime* LazyRuntime::get() {
 
 ComputeOptions compute_options(const CommonOptions& o, LazyRuntime& runtime,
                                bool open_named_device) {
-  set_thread_budget(o.threads);
+  unsigned threads = o.threads;
+  // Ranks on one host share its cores: each takes its part unless --threads says otherwise.
+  if (Communicator* ranks = distributed_communicator(); ranks && threads == 0)
+    threads = std::max(1u, std::thread::hardware_concurrency() / unsigned(ranks->local_size()));
+  set_thread_budget(threads);
   ComputeOptions c;
   c.method = parse_method(o.method);
   c.lazy_runtime = [&runtime] { return runtime.get(); };

@@ -24,11 +24,13 @@ class MpiCommunicator final : public Communicator {
     MPI_Comm local;
     MPI_Comm_split_type(MPI_COMM_WORLD, MPI_COMM_TYPE_SHARED, rank_, MPI_INFO_NULL, &local);
     MPI_Comm_rank(local, &local_rank_);
+    MPI_Comm_size(local, &local_size_);
     MPI_Comm_free(&local);
   }
   int rank() const override { return rank_; }
   int size() const override { return size_; }
   int local_rank() const override { return local_rank_; }
+  int local_size() const override { return local_size_; }
 
   uint64_t sum(uint64_t value) override {
     uint64_t out = 0;
@@ -88,7 +90,7 @@ class MpiCommunicator final : public Communicator {
   }
 
  private:
-  int rank_ = 0, size_ = 1, local_rank_ = 0;
+  int rank_ = 0, size_ = 1, local_rank_ = 0, local_size_ = 1;
 };
 
 }  // namespace

@@ -17,6 +17,8 @@ class Communicator {
   virtual int size() const = 0;
   // This rank's position among the ranks on its host: which of the host's GPUs it takes.
   virtual int local_rank() const = 0;
+  // How many ranks share this rank's host (they share its cores and GPUs).
+  virtual int local_size() const = 0;
 
   // Collectives: every rank calls them in the same order.
   virtual uint64_t sum(uint64_t value) = 0;
