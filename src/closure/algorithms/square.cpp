@@ -4,8 +4,7 @@
 #include <stdexcept>
 
 #include "closure/algorithms/dense_driver.hpp"
-#include "closure/engine/device_engine.hpp"
-#include "closure/engine/host_engine.hpp"
+#include "closure/engine/with_engine.hpp"
 
 namespace closure {
 BitMatrix dense_closure(const BitMatrix& adjacency, DenseAlgorithm algorithm, bool upper_triangular,
@@ -17,16 +16,14 @@ BitMatrix dense_closure(const BitMatrix& adjacency, DenseAlgorithm algorithm, bo
     throw std::invalid_argument(
         "dense_closure: the recursive closure needs a DAG in topological order");
   DenseStats stats;
-  BitMatrix result;
-  if (runtime) {
-    DeviceEngine engine(*runtime, params);
-    result = dense_closure_on(engine, adjacency, algorithm, upper_triangular, base_bits, stats);
-  } else {
-    HostEngine engine;
+  BitMatrix result = with_engine(runtime, params, [&](auto& engine) {
     // The host engine splits on words; pad to whole words so blocks line up.
-    result = dense_closure_on(engine, adjacency.repadded({bits_in_words(1), 1}), algorithm,
+    if constexpr (is_host_engine<decltype(engine)>)
+      return dense_closure_on(engine, adjacency.repadded({bits_in_words(1), 1}), algorithm,
                               upper_triangular, base_bits, stats);
-  }
+    else
+      return dense_closure_on(engine, adjacency, algorithm, upper_triangular, base_bits, stats);
+  });
   if (stats_out) *stats_out = stats;
   return result;
 }

@@ -6,8 +6,7 @@
 #include <chrono>
 #include <cstring>
 
-#include "closure/engine/device_engine.hpp"
-#include "closure/engine/host_engine.hpp"
+#include "closure/engine/with_engine.hpp"
 #include "closure/errors.hpp"
 
 namespace closure {
@@ -125,14 +124,8 @@ ColumnSlice square_panels(Communicator& comm, const CsrDag& dag, std::span<const
   if (ranges.size() != size_t(comm.size()))
     throw std::invalid_argument("square_panels: one range per rank");
   PanelSquaringStats s;
-  ColumnSlice out;
-  if (rt) {
-    DeviceEngine e(*rt, params);
-    out = square_on(e, comm, dag, sizes, ranges, s);
-  } else {
-    HostEngine e;
-    out = square_on(e, comm, dag, sizes, ranges, s);
-  }
+  ColumnSlice out = with_engine(
+      rt, params, [&](auto& engine) { return square_on(engine, comm, dag, sizes, ranges, s); });
   if (stats) *stats = s;
   return out;
 }
