@@ -55,5 +55,7 @@ mpi_test(fault.bad_input bash ${EXPECT} --status 3 --stderr "^closure: [^ ]*miss
          bash -c "source ${RUN_MPI} && mpi 2 ${CLOSURE_BIN} -q ${BAD}/missing_column.txt")
 mpi_test(fault.query_refused bash ${EXPECT} --status 2 --stderr "closure query. does not run on 3 MPI ranks" --
          bash -c "source ${RUN_MPI} && mpi 3 ${CLOSURE_BIN} query ${DATA}/cycle.txt 1 2")
+mpi_test(fault.bench_refused bash ${EXPECT} --status 2 --stderr "closure bench. does not run on 2 MPI ranks" --
+         bash -c "source ${RUN_MPI} && mpi 2 ${CLOSURE_BIN} bench read ${DATA}/cycle.txt")
 mpi_test(fault.output_refused bash ${EXPECT} --status 2 --stderr "is a folder" --
          bash -c "source ${RUN_MPI} && mpi 2 ${CLOSURE_BIN} ${DATA}/cycle.txt -o ${MPI_OUT}")

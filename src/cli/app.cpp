@@ -57,6 +57,15 @@ std::vector<std::string> with_default_subcommand(CLI::App& app, CLI::App& run, i
   return args;
 }
 
+// Under mpirun -np 2 or more only the closure itself runs; every rank refuses the rest.
+int refuse_distributed(const std::string& command) {
+  std::fprintf(stderr,
+               "closure: `closure %s` does not run on %d MPI ranks; only the closure itself "
+               "(`closure FILE`) is distributed. Run it as one process\n",
+               command.c_str(), distributed_communicator()->size());
+  return kExitUsage;
+}
+
 }  // namespace
 
 int run_cli(int argc, char** argv) {
@@ -86,6 +95,9 @@ int run_cli(int argc, char** argv) {
   add_bench_command(app);
 
   std::vector<std::string> args = with_default_subcommand(app, *run, argc, argv);
+  // bench runs inside the parse (its subcommands' callbacks): refused before it.
+  if (!args.empty() && args.front() == "bench" && distributed_communicator())
+    return refuse_distributed("bench");
   std::reverse(args.begin(), args.end());  // CLI11 takes them last-first
   try {
     app.parse(args);
@@ -96,15 +108,7 @@ int run_cli(int argc, char** argv) {
   }
   for (auto& [sub, runner] : runners)
     if (sub->parsed()) {
-      if (sub != run) {
-        if (Communicator* ranks = distributed_communicator()) {
-          std::fprintf(stderr,
-                       "closure: `closure %s` does not run on %d MPI ranks; only the closure "
-                       "itself (`closure FILE`) is distributed. Run it as one process\n",
-                       sub->get_name().c_str(), ranks->size());
-          return kExitUsage;
-        }
-      }
+      if (sub != run && distributed_communicator()) return refuse_distributed(sub->get_name());
       return guarded(runner);
     }
   return kExitOk;
