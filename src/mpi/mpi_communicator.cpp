@@ -7,6 +7,7 @@
 #include <algorithm>
 #include <cstdio>
 #include <cstdlib>
+#include <string>
 #include <vector>
 
 namespace closure::mpi {
@@ -15,6 +16,16 @@ namespace {
 // Messages in pieces of at most 1 GiB: MPI counts are ints.
 constexpr size_t kChunk = size_t{1} << 30;
 constexpr int kSizeTag = 1, kDataTag = 2;
+
+// A receiver without memory for a message its sender is already sending: there is no
+// clean way back, so the whole job stops now (mpirun ends every rank, exit status 4)
+// instead of leaving the sender waiting.
+[[noreturn]] void abort_job(const char* what, uint64_t bytes) {
+  std::fprintf(stderr, "closure: no memory to receive %s (%llu bytes); stopping every rank\n", what,
+               (unsigned long long)bytes);
+  MPI_Abort(MPI_COMM_WORLD, 4);
+  std::abort();
+}
 
 class MpiCommunicator final : public Communicator {
  public:
@@ -50,7 +61,13 @@ class MpiCommunicator final : public Communicator {
   std::string broadcast(const std::string& text, int root) override {
     uint64_t n = text.size();
     MPI_Bcast(&n, 1, MPI_UINT64_T, root, MPI_COMM_WORLD);
-    std::string out = rank_ == root ? text : std::string(n, '\0');
+    std::string out;
+    try {
+      out = rank_ == root ? text : std::string(n, '\0');
+    } catch (const std::exception&) {
+      // The root is already sending: the whole job stops rather than wait (see below).
+      abort_job("a broadcast", n);
+    }
     for (size_t at = 0; at < n; at += kChunk)
       MPI_Bcast(out.data() + at, int(std::min(kChunk, n - at)), MPI_BYTE, root, MPI_COMM_WORLD);
     return out;
@@ -73,13 +90,7 @@ class MpiCommunicator final : public Communicator {
       try {
         part.resize(n);
       } catch (const std::exception&) {
-        // The sender is already sending: there is no clean way back, so the whole job
-        // stops now (mpirun ends every rank) instead of leaving it waiting.
-        std::fprintf(stderr,
-                     "closure: rank 0 has no memory for rank %d's part of the closure (%llu "
-                     "bytes); stopping every rank\n",
-                     r, (unsigned long long)n);
-        MPI_Abort(MPI_COMM_WORLD, 4);
+        abort_job(("rank " + std::to_string(r) + "'s part of the closure").c_str(), n);
       }
       for (size_t at = 0; at < n; at += kChunk)
         MPI_Recv(part.data() + at, int(std::min(kChunk, n - at)), MPI_BYTE, r, kDataTag,

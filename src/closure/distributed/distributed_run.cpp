@@ -239,8 +239,13 @@ RunSummary run_graph_distributed(const RunOptions& o, Communicator& comm) {
   if (progress)
     progress->phase("gathering the closure from " + std::to_string(comm.size()) + " ranks");
   {
-    const std::vector<uint8_t> bytes = root ? std::vector<uint8_t>() : encode_slice(work.slice);
-    if (root && !work.slice.rows.empty()) place_slice(work.slice, reach);
+    // What can fail before the exchange (the message's copy, rank 0's own columns) is
+    // agreed on first: a rank that gave up must not leave the others sending or waiting.
+    std::vector<uint8_t> bytes;
+    collectively(comm, [&] {
+      if (!root) bytes = encode_slice(work.slice);
+      if (root && !work.slice.rows.empty()) place_slice(work.slice, reach);
+    });
     comm.gather_to_root(bytes, [&](int rank, std::span<const uint8_t> part) {
       if (rank == 0 || bad_part) return;  // keep receiving every part, whatever happens
       try {

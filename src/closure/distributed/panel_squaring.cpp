@@ -69,8 +69,11 @@ ColumnSlice square_on(Engine& e, Communicator& comm, const CsrDag& dag,
       const size_t k0 = first_column(ranges[k]), kcols = column_count(ranges[k], C);
       if (kcols == 0) continue;
       auto tc = std::chrono::steady_clock::now();
-      const std::string bytes =
-          comm.broadcast(int(k) == comm.rank() ? panel_bytes(host) : "", int(k));
+      std::string bytes;  // made apart, so that a failure here stops every rank cleanly
+      collectively(comm, [&] {
+        if (int(k) == comm.rank()) bytes = panel_bytes(host);
+      });
+      bytes = comm.broadcast(bytes, int(k));
       stats.communicate_s += seconds_since(tc);
       auto t0 = std::chrono::steady_clock::now();
       collectively(comm, [&] {
