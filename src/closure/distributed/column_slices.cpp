@@ -134,6 +134,7 @@ void place_slice(const ColumnSlice& slice, BitMatrix& reach) {
   if (reach.order() != WordOrder::kRowMajor || reach.rows() != slice.components ||
       reach.words_per_row() < slice.range.end || slice.rows.size() != slice.components * B)
     throw std::invalid_argument("place_slice: the slice does not fit the matrix");
+  if (B == 0) return;  // a rank without columns (more ranks than words)
   for (size_t c = 0; c < slice.components; ++c)
     std::memcpy(reach.row_ptr(c) + slice.range.begin, slice.rows.data() + c * B,
                 B * sizeof(word_t));
