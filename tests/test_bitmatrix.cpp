@@ -92,5 +92,19 @@ TEST(BitMatrix, HostProductMatchesNaiveOnAwkwardShapes) {
   }
 }
 
+TEST(BitMatrix, RowBlockKeepsTheColumnsAndTheOrder) {
+  for (WordOrder order : {WordOrder::kColumnMajor, WordOrder::kRowMajor}) {
+    const BitMatrix m = BitMatrix::random(97, 71, 0.3, 5).repadded({4, 2}, order);
+    const BitMatrix b = m.row_block(33, 40);
+    ASSERT_EQ(b.rows(), 40u);
+    ASSERT_EQ(b.cols(), 71u);
+    EXPECT_EQ(b.order(), order);
+    EXPECT_TRUE(b.padding_is_zero());
+    for (size_t r = 0; r < 40; ++r)
+      for (size_t c = 0; c < 71; ++c) ASSERT_EQ(b.get(r, c), m.get(33 + r, c)) << r << "," << c;
+  }
+  EXPECT_THROW(BitMatrix(10, 10).row_block(5, 6), std::out_of_range);
+}
+
 }  // namespace
 }  // namespace closure

@@ -107,6 +107,14 @@ BitMatrix BitMatrix::block(size_t r0, size_t w0, size_t n_rows, size_t n_words,
   return out;
 }
 
+BitMatrix BitMatrix::row_block(size_t r0, size_t n_rows) const {
+  if (r0 + n_rows > n_rows_) throw std::out_of_range("BitMatrix::row_block beyond the matrix");
+  BitMatrix out(n_rows, n_cols_, {}, order_);
+  for (size_t w = 0; w < words_per_row(); ++w)
+    for (size_t r = 0; r < n_rows; ++r) out.data_[out.index(r, w)] = data_[index(r0 + r, w)];
+  return out;
+}
+
 void BitMatrix::put_block(size_t r0, size_t w0, const BitMatrix& block) {
   const size_t n_words = block.words_per_row();
   if (r0 + block.rows() > rows_padded_ || w0 + n_words > words_padded_)

@@ -214,6 +214,8 @@ class BitMatrix {
   // as an n_rows x 32*n_words matrix with `padding`; and the inverse, overwriting that
   // block with `block`. The block may reach into padding only where it is zero.
   BitMatrix block(size_t r0, size_t w0, size_t n_rows, size_t n_words, Padding padding = {}) const;
+  // Rows [r0, r0 + n_rows) whole, as an n_rows x cols() matrix in the same word order.
+  BitMatrix row_block(size_t r0, size_t n_rows) const;
   void put_block(size_t r0, size_t w0, const BitMatrix& block);
   std::vector<std::pair<uint32_t, uint32_t>> to_pairs() const;
   uint64_t popcount() const;

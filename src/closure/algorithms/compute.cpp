@@ -134,6 +134,21 @@ std::string_view method_name(Method m) {
 
 // What a method may use on the host: the caller's limit, else what is left to this
 // process (free memory, cgroup, ulimit -v), with a tenth kept for everything else.
+BooleanParams dense_params(const ComputeOptions& o, const ocl::Runtime* runtime) {
+  BooleanParams params =
+      o.params ? *o.params : (runtime ? tuned_boolean_params(runtime->device()) : BooleanParams{});
+  if (!o.params_override.empty()) params = parse_boolean_params(o.params_override, params);
+  if (runtime) {
+    // Parameters the device cannot run are the device's limit, not a bug or a usage error.
+    try {
+      params.validate(runtime->device());
+    } catch (const std::invalid_argument& e) {
+      throw DeviceError(e.what());
+    }
+  }
+  return params;
+}
+
 double host_limit(const ComputeOptions& o) {
   return o.host_memory_limit ? double(o.host_memory_limit)
                              : 0.9 * double(std::min(available_host_memory(),
@@ -263,17 +278,7 @@ Closure compute_closure(const Graph& g, const ComputeOptions& o, ComputeReport* 
   }
 
   open_device();
-  BooleanParams params =
-      o.params ? *o.params : (runtime ? tuned_boolean_params(runtime->device()) : BooleanParams{});
-  if (!o.params_override.empty()) params = parse_boolean_params(o.params_override, params);
-  if (runtime) {
-    // Parameters the device cannot run are the device's limit, not a bug or a usage error.
-    try {
-      params.validate(runtime->device());
-    } catch (const std::invalid_argument& e) {
-      throw DeviceError(e.what());
-    }
-  }
+  const BooleanParams params = dense_params(o, runtime);
   ComputeOptions with_device = o;
   with_device.runtime = runtime;
   Closure result;

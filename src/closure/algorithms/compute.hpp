@@ -72,6 +72,10 @@ class OutOfMemoryError : public ResourceError {
 Closure compute_closure(const Graph& g, const ComputeOptions& options,
                         ComputeReport* report = nullptr);
 
+// The Boolean kernel parameters the dense methods use on `runtime` (null: the host):
+// options.params or the device's tuned set, options.params_override on top; DeviceError
+// when the device cannot run them.
+BooleanParams dense_params(const ComputeOptions& options, const ocl::Runtime* runtime);
 // Bytes a method may use on the host: options.host_memory_limit, else what is left to
 // this process (free memory, cgroup, ulimit -v), with a tenth kept for everything else.
 double host_limit(const ComputeOptions& options);

@@ -11,7 +11,6 @@
 #include "closure/distributed/column_slices.hpp"
 #include "closure/distributed/panel_squaring.hpp"
 #include "closure/distributed/slice_message.hpp"
-#include "closure/kernels/tuning.hpp"
 #include "closure/util/work_meter.hpp"
 
 namespace closure {
@@ -51,16 +50,7 @@ RankWork square_range(const RunOptions& o, Communicator& comm, const CsrDag& dag
   BooleanParams params;
   collectively(comm, [&] {
     if (!rt && o.compute.lazy_runtime) rt = o.compute.lazy_runtime();
-    if (rt) {
-      params = o.compute.params ? *o.compute.params : tuned_boolean_params(rt->device());
-      if (!o.compute.params_override.empty())
-        params = parse_boolean_params(o.compute.params_override, params);
-      try {
-        params.validate(rt->device());
-      } catch (const std::invalid_argument& e) {
-        throw DeviceError(e.what());
-      }
-    }
+    params = dense_params(o.compute, rt);
   });
   w.where = rt ? rt->device().name : "host";
   PanelSquaringStats stats;

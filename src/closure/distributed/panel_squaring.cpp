@@ -78,15 +78,12 @@ ColumnSlice square_on(Engine& e, Communicator& comm, const CsrDag& dag,
       auto t0 = std::chrono::steady_clock::now();
       collectively(comm, [&] {
         if (cols == 0) return;
-        const BitMatrix a = int(k) == comm.rank() ? host : panel_from(bytes, C, kcols);
-        // R(J_k, J_r): rows k0 .. k0 + kcols of this rank's panel.
-        BitMatrix b(kcols, cols);
-        std::vector<word_t> row(words_for_bits(cols));
-        for (size_t i = 0; i < kcols; ++i) {
-          host.copy_row(k0 + i, row.data());
-          b.store_row(i, row.data());
-        }
-        Matrix da = e.from_host(a), db = e.from_host(b);
+        // R(:, J_k) (this rank's own panel is used in place), and R(J_k, J_r): rows
+        // k0 .. k0 + kcols of this rank's panel.
+        const BitMatrix received =
+            int(k) == comm.rank() ? BitMatrix() : panel_from(bytes, C, kcols);
+        const BitMatrix& a = int(k) == comm.rank() ? host : received;
+        Matrix da = e.from_host(a), db = e.from_host(host.row_block(k0, kcols));
         e.multiply_or(next, da, db);
         e.finish();
       });
