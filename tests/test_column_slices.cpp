@@ -171,10 +171,16 @@ TEST(ColumnSlices, DeviceWordRangesEqualTheHostSlices) {
       o.max_slice_words = 1 + n % 3;  // several device slices inside the range
       const Closure dev = closure_propagate_device(c.scc, c.dag, *testing::test_runtime(), o);
       EXPECT_EQ(dev.resident_reach()->cross_pairs(), host.cross_pairs) << "n=" << n;
+      // Only the range's columns, as a rank sends them; then the whole rows.
+      EXPECT_EQ(dev.resident_reach()->host_columns(r.begin, r.end).storage(), host.rows)
+          << "n=" << n;
       const BitMatrix& rows = dev.resident_reach()->host_rows();
       for (size_t k = 0; k < c.scc.component_count(); ++k)
         for (size_t w = 0; w < r.words(); ++w)
           ASSERT_EQ(rows.row_ptr(k)[r.begin + w], host.rows[k * r.words() + w]) << "n=" << n;
+      // Once downloaded, the columns come from the host copy, the same.
+      EXPECT_EQ(dev.resident_reach()->host_columns(r.begin, r.end).storage(), host.rows)
+          << "n=" << n;
     }
   }
 }

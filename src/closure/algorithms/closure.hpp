@@ -77,6 +77,10 @@ class ResidentReach {
                             std::span<uint8_t> out) const = 0;
   // The rows as a host matrix (row-major), downloaded on first use and kept.
   virtual const BitMatrix& host_rows() const = 0;
+  // Only word-columns [word_begin, word_end) of every row, as a row-major
+  // component_count x 32*(word_end - word_begin) matrix, copied to the host now and not
+  // kept: what a distributed run's rank sends, without a whole matrix on its host.
+  virtual BitMatrix host_columns(uint32_t word_begin, uint32_t word_end) const = 0;
   // Bytes held on the host by this object (the downloaded rows, once they are).
   virtual size_t host_bytes() const = 0;
   // Where and how the rows are held ("NVIDIA H200, 1 slice of 5.0 GB").

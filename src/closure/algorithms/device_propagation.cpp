@@ -30,10 +30,12 @@ struct Slice {
 
 // Rows [row0, row0 + count) of a slice are contiguous on the device; this copies them
 // through pinned staging buffers (CL_MEM_ALLOC_HOST_PTR, mapped once: the DMA engine
-// reads at full bus speed only into pinned memory) into the slice's columns of `host`,
+// reads at full bus speed only into pinned memory) into the slice's columns of `host`
+// (whose word 0 is the matrix's word `first_word`),
 // copying chunk k out of its staging buffer while chunk k+1 is on the bus.
 void download_slice(cl::Context& context, cl::CommandQueue& queue, const Slice& s,
-                    size_t components, BitMatrix& host) {
+                    size_t components, BitMatrix& host, size_t first_word = 0) {
+  const size_t to_word = s.word_begin - first_word;
   if (components == 0 || s.words == 0) return;
   const size_t row_bytes = size_t(s.words) * sizeof(word_t);
   const size_t chunk_rows =
@@ -64,11 +66,11 @@ void download_slice(cl::Context& context, cl::CommandQueue& queue, const Slice& 
     const unsigned threads = unsigned(std::clamp<size_t>(
         n * row_bytes >> 24, 1, std::max(1u, std::thread::hardware_concurrency())));
     auto copy_rows = [&](size_t a, size_t b) {
-      if (s.word_begin == 0 && s.words == host.words_padded()) {
+      if (to_word == 0 && s.words == host.words_padded()) {
         std::memcpy(host.row_ptr(r0 + a), src + a * s.words, (b - a) * row_bytes);
       } else {
         for (size_t r = a; r < b; ++r)
-          std::memcpy(host.row_ptr(r0 + r) + s.word_begin, src + r * s.words, row_bytes);
+          std::memcpy(host.row_ptr(r0 + r) + to_word, src + r * s.words, row_bytes);
       }
     };
     std::vector<std::thread> pool;
@@ -158,6 +160,23 @@ class DeviceRows final : public ResidentReach {
       queue_.enqueueReadBuffer(answers, CL_TRUE, 0, got.size(), got.data());
       for (size_t k = 0; k < where.size(); ++k) out[where[k]] = got[k];
     }
+  }
+
+  BitMatrix host_columns(uint32_t word_begin, uint32_t word_end) const override {
+    BitMatrix m(components_, bits_in_words(word_end - word_begin), {}, WordOrder::kRowMajor);
+    if (const BitMatrix* h = host_if_present()) {
+      for (size_t r = 0; r < components_; ++r)
+        for (uint32_t w = word_begin; w < word_end && w < h->words_padded(); ++w)
+          m.set_word(r, w - word_begin, h->word(r, w));
+      return m;
+    }
+    std::lock_guard lock(mutex_);
+    for (const Slice& s : slices_)
+      if (s.word_begin >= word_begin && s.word_begin + s.words <= word_end)
+        download_slice(context_, queue_, s, components_, m, word_begin);
+      else if (s.word_begin < word_end && s.word_begin + s.words > word_begin)
+        throw std::invalid_argument("host_columns: a range that cuts a device slice");
+    return m;
   }
 
   const BitMatrix& host_rows() const override {

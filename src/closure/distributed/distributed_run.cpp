@@ -4,7 +4,6 @@
 #include <algorithm>
 #include <chrono>
 #include <cstdio>
-#include <cstring>
 #include <exception>
 
 #include "closure/algorithms/device_propagation.hpp"
@@ -90,11 +89,8 @@ RankWork compute_range(const RunOptions& o, const Graph& g, const SccResult& scc
     w.compute_s = stats.compute_s;
     if (rows_needed) {
       auto td = std::chrono::steady_clock::now();
-      const BitMatrix& rows = c.resident_reach()->host_rows();
-      const size_t B = range.words(), C = scc.component_count();
-      w.slice.rows.resize(C * B);
-      for (size_t r = 0; r < C; ++r)
-        std::memcpy(w.slice.rows.data() + r * B, rows.row_ptr(r) + range.begin, B * sizeof(word_t));
+      // Row-major with no padding: exactly the slice's components x words.
+      w.slice.rows = std::move(c.resident_reach()->host_columns(range.begin, range.end).storage());
       w.download_s = stats.download_s + seconds_since(td);
     }
     return w;
