@@ -686,5 +686,22 @@ TEST(GraphIoExamples, DataFilesMatchTheirKnownClosures) {
   }
 }
 
+// Graph::from_rows (the networkx conversion's and the condensation's constructor): rows in
+// any order with duplicates come out sorted and unique, the same graph as from edges;
+// offsets that do not describe the targets and targets beyond n are refused.
+TEST(GraphFromRows, SortsAndDeduplicatesLikeTheEdgeListConstructor) {
+  const Graph g = Graph::from_rows({0, 3, 3, 6}, {2, 0, 2, 1, 1, 0});
+  const Graph want(3, {{0, 2}, {0, 0}, {2, 1}, {2, 0}});
+  EXPECT_EQ(g.edges(), want.edges());
+  ASSERT_EQ(g.offsets().size(), 4u);
+  EXPECT_EQ(g.offsets()[3], 4u);
+  EXPECT_EQ(Graph::from_rows({0}, {}).vertex_count(), 0u);
+  EXPECT_THROW(Graph::from_rows({}, {}), std::invalid_argument);
+  EXPECT_THROW(Graph::from_rows({0, 2}, {0}), std::invalid_argument);           // past the end
+  EXPECT_THROW(Graph::from_rows({1, 1}, {0}), std::invalid_argument);           // not from 0
+  EXPECT_THROW(Graph::from_rows({0, 2, 1, 2}, {0, 1}), std::invalid_argument);  // descends
+  EXPECT_THROW(Graph::from_rows({0, 1}, {1}), std::out_of_range);               // beyond n
+}
+
 }  // namespace
 }  // namespace closure

@@ -123,6 +123,62 @@ TEST(HostClosure, ClosureRejectsInconsistentInput) {
   EXPECT_EQ(c.pairs(), (std::vector<Edge>{{0, 0}, {0, 1}, {0, 2}, {1, 0}, {1, 1}, {1, 2}}));
 }
 
+// Ragged rows may list their scattered components as ids: answered like bits, and
+// refused when inconsistent (Closure::from_ragged is the gate for every producer).
+TEST(HostClosure, RaggedIdRowsAnswerAndAreChecked) {
+  // Components 0..99, all acyclic: row 0 = run [1, 3) + ids {40, 77}; row 5 = ids {99}.
+  const std::vector<vertex_t> ids0{40, 77}, ids5{99};
+  const word_t word = 1u << 2;  // component 66 in the word [64, 96)
+  auto reach = [&] {
+    RaggedReach r;
+    r.rows.resize(100);
+    r.rows[0].run_begin = 1;
+    r.rows[0].run_end = 3;
+    r.rows[0].ids = ids0.data();
+    r.rows[0].id_count = 2;
+    r.rows[5].ids = ids5.data();
+    r.rows[5].id_count = 1;
+    r.rows[6].words = &word;
+    r.rows[6].word_lo = 2;
+    r.rows[6].word_count = 1;
+    return r;
+  };
+  std::vector<vertex_t> identity(100);
+  for (vertex_t v = 0; v < 100; ++v) identity[v] = v;
+  const Closure c = Closure::from_ragged(identity, std::vector<uint8_t>(100, 0), reach());
+  EXPECT_EQ(c.pair_count(), 6u);
+  EXPECT_TRUE(c.reaches(0, 77));
+  EXPECT_TRUE(c.reaches(0, 2));
+  EXPECT_FALSE(c.reaches(0, 41));
+  EXPECT_TRUE(c.reaches(6, 66));
+  std::vector<vertex_t> succ;
+  c.successors(0, succ);
+  EXPECT_EQ(succ, (std::vector<vertex_t>{1, 2, 40, 77}));
+  EXPECT_EQ(c, Closure::from_sparse(identity, std::vector<uint8_t>(100, 0),
+                                    [] {
+                                      std::vector<uint64_t> o(101, 0);
+                                      for (size_t i = 0; i < 100; ++i)
+                                        o[i + 1] = o[i] + (i == 0 ? 4 : i == 5 || i == 6);
+                                      return o;
+                                    }(),
+                                    {1, 2, 40, 77, 99, 66}));
+
+  const std::vector<vertex_t> descending{77, 40}, beyond{100}, in_run{2};
+  for (const auto* bad : {&descending, &beyond, &in_run}) {
+    RaggedReach r = reach();
+    r.rows[0].ids = bad->data();
+    r.rows[0].id_count = uint32_t(bad->size());
+    EXPECT_THROW(Closure::from_ragged(identity, std::vector<uint8_t>(100, 0), std::move(r)),
+                 std::invalid_argument);
+  }
+  RaggedReach both = reach();
+  both.rows[5].words = &word;
+  both.rows[5].word_lo = 2;
+  both.rows[5].word_count = 1;
+  EXPECT_THROW(Closure::from_ragged(identity, std::vector<uint8_t>(100, 0), std::move(both)),
+               std::invalid_argument);
+}
+
 TEST(HostClosure, ManyMultiVertexComponentsCountPairsRight) {
   // 150 two-vertex cycles in a chain (plus side edges): more multi-vertex components
   // than the pair counter's bit-test shortcut takes, in every representation.

@@ -7,6 +7,8 @@
 #include <stdexcept>
 #include <string>
 
+#include "closure/util/popcount.hpp"
+
 namespace closure {
 
 namespace {
@@ -16,68 +18,6 @@ namespace {
 template <typename F>
 void for_each_in_row(const BitMatrix& m, size_t r, F&& f) {
   m.for_each_in_row(r, [&](size_t d) { f(vertex_t(d)); });
-}
-
-// Popcounts. Baseline x86-64 has no popcnt instruction and gcc then calls a slow
-// library routine (it dominated pair counting); where the CPU has the instruction, a
-// copy compiled for it is picked once at first use. (Not target_clones: its ifunc
-// resolver runs before sanitizer runtimes start and crashed a -fsanitize=thread build.)
-[[gnu::always_inline]] inline uint64_t popcount_words_body(const word_t* w, size_t n) {
-  uint64_t c = 0;
-  size_t i = 0;
-  for (; i + 2 <= n; i += 2) {  // two words per popcount
-    uint64_t pair;
-    std::memcpy(&pair, w + i, sizeof pair);
-    c += std::popcount(pair);
-  }
-  if (i < n) c += std::popcount(w[i]);
-  return c;
-}
-[[gnu::always_inline]] inline void add_popcounts_body(const word_t* w, size_t n, uint64_t* counts) {
-  for (size_t i = 0; i < n; ++i) counts[i] += std::popcount(w[i]);
-}
-
-uint64_t popcount_words_plain(const word_t* w, size_t n) {
-  return popcount_words_body(w, n);
-}
-void add_popcounts_plain(const word_t* w, size_t n, uint64_t* c) {
-  add_popcounts_body(w, n, c);
-}
-
-#if defined(__x86_64__) && defined(__GNUC__)
-[[gnu::target("popcnt")]] uint64_t popcount_words_hw(const word_t* w, size_t n) {
-  return popcount_words_body(w, n);
-}
-[[gnu::target("popcnt")]] void add_popcounts_hw(const word_t* w, size_t n, uint64_t* c) {
-  add_popcounts_body(w, n, c);
-}
-bool have_popcnt() {
-  static const bool yes = [] {
-    __builtin_cpu_init();
-    return __builtin_cpu_supports("popcnt") != 0;
-  }();
-  return yes;
-}
-#else
-uint64_t popcount_words_hw(const word_t* w, size_t n) {
-  return popcount_words_plain(w, n);
-}
-void add_popcounts_hw(const word_t* w, size_t n, uint64_t* c) {
-  add_popcounts_plain(w, n, c);
-}
-bool have_popcnt() {
-  return false;
-}
-#endif
-
-uint64_t popcount_words(const word_t* w, size_t n) {
-  return have_popcnt() ? popcount_words_hw(w, n) : popcount_words_plain(w, n);
-}
-void add_popcounts(const word_t* w, size_t n, uint64_t* counts) {
-  if (have_popcnt())
-    add_popcounts_hw(w, n, counts);
-  else
-    add_popcounts_plain(w, n, counts);
 }
 
 // Popcount of every row, skipping nothing; walks memory in storage order.
@@ -139,6 +79,14 @@ Closure Closure::from_ragged(std::vector<vertex_t> component_of, std::vector<uin
     if (r.word_count > 0 && r.word_lo + r.word_count == words &&
         (r.words[r.word_count - 1] & ~tail_mask(comps)) != 0)
       throw std::invalid_argument("Closure: ragged row has bits beyond the last component");
+    if (r.id_count > 0 && r.word_count > 0)
+      throw std::invalid_argument("Closure: ragged row has both words and ids");
+    const auto ids = r.id_list();
+    for (size_t i = 0; i < ids.size(); ++i)
+      if (ids[i] >= comps || (i > 0 && ids[i] <= ids[i - 1]) ||
+          (ids[i] >= r.run_begin && ids[i] < r.run_end))
+        throw std::invalid_argument(
+            "Closure: ragged row's ids are out of range, not ascending or inside its run");
   }
   return assemble(std::move(component_of), std::move(cyclic), std::move(reach));
 }
@@ -246,11 +194,21 @@ void Closure::count_pairs() {
       uint64_t weight =
           big.empty() ? r.run_end - r.run_begin : prefix[r.run_end] - prefix[r.run_begin];
       if (c >= r.run_begin && c < r.run_end) weight -= size_of(c);
-      const BitWindow bits{r.words, r.word_lo, r.word_count};
-      auto test = [&](size_t d) { return bits.test(d); };
-      auto popcount = [&] { return popcount_words(r.words, r.word_count); };
-      auto for_each = [&](auto&& f) { bits.for_each([&](size_t d) { f(vertex_t(d)); }); };
-      weight += bits_weight(c, popcount, test, for_each);
+      if (r.id_count > 0) {
+        const auto ids = r.id_list();
+        auto test = [&](size_t d) { return std::binary_search(ids.begin(), ids.end(), d); };
+        auto popcount = [&] { return uint64_t(ids.size()); };
+        auto for_each = [&](auto&& f) {
+          for (vertex_t d : ids) f(d);
+        };
+        weight += bits_weight(c, popcount, test, for_each);
+      } else {
+        const BitWindow bits{r.words, r.word_lo, r.word_count};
+        auto test = [&](size_t d) { return bits.test(d); };
+        auto popcount = [&] { return popcount_words(r.words, r.word_count); };
+        auto for_each = [&](auto&& f) { bits.for_each([&](size_t d) { f(vertex_t(d)); }); };
+        weight += bits_weight(c, popcount, test, for_each);
+      }
       add_row(c, weight);
     }
     return;
@@ -320,6 +278,7 @@ bool Closure::component_reaches(vertex_t c, vertex_t d) const {
   if (const RaggedReach* ragged = std::get_if<RaggedReach>(&reach_)) {
     const RaggedRow& r = ragged->rows[c];
     if (d >= r.run_begin && d < r.run_end) return true;
+    if (r.id_count > 0) return std::binary_search(r.ids, r.ids + r.id_count, d);
     return BitWindow{r.words, r.word_lo, r.word_count}.test(d);
   }
   const SparseReach& sparse = std::get<SparseReach>(reach_);
@@ -342,14 +301,18 @@ void Closure::component_successors(vertex_t c, std::vector<vertex_t>& out) const
     // Bits below the run, the run, bits above it: ascending without a sort.
     const RaggedRow& r = ragged->rows[c];
     bool run_done = false;
-    BitWindow{r.words, r.word_lo, r.word_count}.for_each([&](size_t bit) {
-      const vertex_t d = vertex_t(bit);
+    auto scattered = [&](vertex_t d) {
       if (!run_done && d >= r.run_begin) {
         for (vertex_t e = r.run_begin; e < r.run_end; ++e) out.push_back(e);
         run_done = true;
       }
       out.push_back(d);
-    });
+    };
+    if (r.id_count > 0)
+      for (vertex_t d : r.id_list()) scattered(d);
+    else
+      BitWindow{r.words, r.word_lo, r.word_count}.for_each(
+          [&](size_t bit) { scattered(vertex_t(bit)); });
     if (!run_done)
       for (vertex_t e = r.run_begin; e < r.run_end; ++e) out.push_back(e);
     // c inside its own run is ignored here and re-added below iff cyclic.
@@ -409,7 +372,8 @@ size_t Closure::memory_bytes() const {
     }
     size_t operator()(const RaggedReach& r) const {
       size_t b = r.rows.capacity() * sizeof(RaggedRow);
-      for (const RaggedRow& row : r.rows) b += size_t(row.word_count) * sizeof(word_t);
+      for (const RaggedRow& row : r.rows)
+        b += size_t(row.word_count) * sizeof(word_t) + size_t(row.id_count) * sizeof(vertex_t);
       return b;
     }
     size_t operator()(const DeviceReach& d) const { return d->host_bytes(); }

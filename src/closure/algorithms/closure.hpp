@@ -33,7 +33,8 @@ namespace closure {
 //            padding -- what the GPU methods and the dense host methods produce.
 //   kSparse: per component a sorted list of reached components (CSR).
 //   kRagged: per component a run [run_begin, run_end) of reached components plus a
-//            bitset over only the words where its other reached components lie -- what
+//            bitset over only the words where its other reached components lie, or,
+//            where those few are scattered over many words, a sorted list of them -- what
 //            the sparse propagation method produces. It pays when the closure is small
 //            next to C*C/8 bytes (human_dag: 122 KB of words instead of 188 MB) and when
 //            reach sets are long intervals (a 1,000,000-vertex chain: no words at all,
@@ -43,12 +44,18 @@ namespace closure {
 //            queries answered there, rows downloaded only when something walks them.
 
 // One row of a ragged reach: reached components = [run_begin, run_end) plus the set bits
-// of words[0 .. word_count), word i covering columns 32*(word_lo+i) .. +31. The run and
-// the bits must be disjoint; bits beyond the last column must be zero.
+// of words[0 .. word_count), word i covering columns 32*(word_lo+i) .. +31, plus the
+// components ids[0 .. id_count) (strictly ascending). A row uses words or ids, not both:
+// ids where its scattered components are few next to the words they span (a yago row:
+// ten components over a hundred words). The run, the bits and the ids must be disjoint;
+// bits beyond the last column must be zero.
 struct RaggedRow {
   const word_t* words = nullptr;
+  const vertex_t* ids = nullptr;
   uint32_t word_lo = 0, word_count = 0;
+  uint32_t id_count = 0;
   uint32_t run_begin = 0, run_end = 0;
+  std::span<const vertex_t> id_list() const { return {ids, id_count}; }
 };
 struct RaggedReach {
   std::vector<RaggedRow> rows;          // one per component
@@ -139,6 +146,10 @@ class Closure {
   bool component_reaches(vertex_t c, vertex_t d) const;
   // The components c reaches, ascending, c itself included iff cyclic (out is cleared).
   void component_successors(vertex_t c, std::vector<vertex_t>& out) const;
+  // Calls f(d) for the same components in no particular order, building no list: the
+  // cheapest walk of a row, for callers that bucket what they get (closure_csr).
+  template <class F>
+  void for_each_component_successor(vertex_t c, F&& f) const;
   // The dense reach matrix (kDense only; nullptr otherwise).
   const BitMatrix* dense_reach() const { return std::get_if<BitMatrix>(&reach_); }
   // The resident rows (kDevice only; nullptr otherwise).
@@ -175,6 +186,31 @@ class Closure {
   uint64_t self_pairs_ = 0;      // vertices v with (v,v) in the strict closure
   bool vertex_ordered_ = false;  // components are ascending runs of vertex ids
 };
+
+template <class F>
+void Closure::for_each_component_successor(vertex_t c, F&& f) const {
+  if (cyclic_[c]) f(c);
+  if (const RaggedReach* ragged = std::get_if<RaggedReach>(&reach_)) {
+    const RaggedRow& r = ragged->rows[c];
+    for (vertex_t d = r.run_begin; d < r.run_end; ++d)
+      if (d != c) f(d);
+    if (r.id_count > 0) {
+      for (const vertex_t d : r.id_list())
+        if (d != c) f(d);
+    } else {
+      for_each_set_bit(r.words, r.word_lo, r.word_count, [&](size_t d) {
+        if (d != c) f(vertex_t(d));
+      });
+    }
+  } else if (const SparseReach* sparse = std::get_if<SparseReach>(&reach_)) {
+    for (uint64_t i = sparse->offsets[c]; i < sparse->offsets[c + 1]; ++i)
+      if (sparse->targets[i] != c) f(sparse->targets[i]);
+  } else {
+    host_matrix()->for_each_in_row(c, [&](size_t d) {
+      if (d != c) f(vertex_t(d));
+    });
+  }
+}
 
 // The closure from a full n x n reach matrix over vertices (the square method on the
 // whole graph): R(v,v) is v's self-reach, as the strict closure defines it.

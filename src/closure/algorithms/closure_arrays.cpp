@@ -3,6 +3,7 @@
 
 #include <algorithm>
 #include <limits>
+#include <memory>
 #include <stdexcept>
 #include <string>
 
@@ -18,47 +19,57 @@ ClosureCsr closure_csr(const Closure& closure, bool reflexive) {
     throw std::length_error("closure_csr: more vertices than int32 column indices can hold");
 
   // Each component's row, read once (reading a ragged row costs its word span, which on
-  // scattered reach sets is far more than its length) and expanded into its members' vertex
-  // ids, in component order: no sorting per row. The buffer holds one row per component.
-  std::vector<uint64_t> row_start(comps + 1, 0);
+  // scattered reach sets can be far more than its length) and expanded into its members'
+  // vertex ids, in component order: no sorting per row. The buffer holds one row per
+  // component; the column counts are taken on the way.
+  std::vector<uint64_t> row_start(comps + 1);
+  row_start[0] = 0;
   std::vector<int32_t> rows;
   // At most the pair count (components group vertices): no regrowth copies. Capped, as the
   // reservation is address space, which a ulimit may bound.
   rows.reserve(size_t(std::min<uint64_t>(closure.pair_count(reflexive), uint64_t{1} << 26)));
-  std::vector<vertex_t> reached;
+  std::vector<int64_t> col_ptr(n + 1, 0);
+  // Every component a single vertex (any DAG): component d is the vertex single[d], with
+  // no member lists to walk.
+  const vertex_t* single = comps == n && n > 0 ? closure.members(0).data() : nullptr;
   for (vertex_t c = 0; c < comps; ++c) {
     if (c % 256 == 0) throw_if_cancelled(cancel);
-    closure.component_successors(c, reached);
-    // Reflexive adds (u, u) only: an acyclic component is one vertex, a cyclic one lists
-    // itself already.
-    if (reflexive && !closure.component_cyclic(c)) reached.push_back(c);
-    for (const vertex_t d : reached)
-      for (const vertex_t v : closure.members(d)) rows.push_back(int32_t(v));
+    if (single) {
+      auto add = [&](vertex_t d) {
+        const vertex_t v = single[d];
+        rows.push_back(int32_t(v));
+        ++col_ptr[v + 1];
+      };
+      closure.for_each_component_successor(c, add);
+      if (reflexive && !closure.component_cyclic(c)) add(c);
+    } else {
+      const int64_t copies = int64_t(closure.members(c).size());
+      auto add = [&](vertex_t d) {
+        for (const vertex_t v : closure.members(d)) {
+          rows.push_back(int32_t(v));
+          col_ptr[v + 1] += copies;
+        }
+      };
+      closure.for_each_component_successor(c, add);
+      // Reflexive adds (u, u) only: an acyclic component is one vertex, a cyclic one lists
+      // itself already.
+      if (reflexive && !closure.component_cyclic(c)) add(c);
+    }
     row_start[c + 1] = rows.size();
   }
   // Every vertex copies its component's row (unsorted) into the transposed order at once:
   // a counting sort by column lists each column's rows ascending...
-  std::vector<int64_t> row_len(n);
-  std::vector<int64_t> col_ptr(n + 1, 0);
-  for (size_t u = 0; u < n; ++u) {
-    const vertex_t c = closure.component_of(vertex_t(u));
-    row_len[u] = int64_t(row_start[c + 1] - row_start[c]);
-  }
-  for (vertex_t c = 0; c < comps; ++c) {
-    const int64_t copies = int64_t(closure.members(c).size());
-    for (uint64_t i = row_start[c]; i < row_start[c + 1]; ++i)
-      col_ptr[size_t(rows[i]) + 1] += copies;
-  }
   for (size_t v = 0; v < n; ++v) col_ptr[v + 1] += col_ptr[v];
   const auto nnz = size_t(col_ptr[n]);
-  std::vector<int32_t> col_rows(nnz);
+  std::unique_ptr<int32_t[]> col_rows(new int32_t[nnz]);  // every slot is written below
   {
     std::vector<int64_t> fill(col_ptr.begin(), col_ptr.end() - 1);
     for (size_t u = 0; u < n; ++u) {
       if (u % 4096 == 0) throw_if_cancelled(cancel);
       const vertex_t c = closure.component_of(vertex_t(u));
-      for (uint64_t i = row_start[c]; i < row_start[c + 1]; ++i)
-        col_rows[size_t(fill[size_t(rows[i])]++)] = int32_t(u);
+      const int32_t* row = rows.data() + row_start[c];
+      const int32_t* end = rows.data() + row_start[c + 1];
+      for (; row != end; ++row) col_rows[size_t(fill[size_t(*row)]++)] = int32_t(u);
     }
   }
   rows = {};
@@ -67,7 +78,10 @@ ClosureCsr closure_csr(const Closure& closure, bool reflexive) {
   ClosureCsr out;
   out.indptr.resize(n + 1);
   out.indptr[0] = 0;
-  for (size_t u = 0; u < n; ++u) out.indptr[u + 1] = out.indptr[u] + row_len[u];
+  for (size_t u = 0; u < n; ++u) {
+    const vertex_t c = closure.component_of(vertex_t(u));
+    out.indptr[u + 1] = out.indptr[u] + int64_t(row_start[c + 1] - row_start[c]);
+  }
   out.indices.resize(nnz);
   std::vector<int64_t> fill(out.indptr.begin(), out.indptr.end() - 1);
   for (size_t v = 0; v < n; ++v) {

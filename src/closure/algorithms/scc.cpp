@@ -151,6 +151,12 @@ CsrDag condensation_csr(const Graph& g, const SccResult& scc) {
         out.targets[fill[sources[i]]++] = vertex_t(t);
   }
   sources = {};
+  if (comps == n) {
+    // Every component one vertex: edges map one-to-one (the input's rows hold no
+    // duplicates), so there is nothing to drop.
+    out.offsets = std::move(out_degree);
+    return out;
+  }
   // Drop duplicates in place, row by row.
   out.offsets.assign(comps + 1, 0);
   size_t write = 0;
@@ -167,13 +173,8 @@ CsrDag condensation_csr(const Graph& g, const SccResult& scc) {
 }
 
 Graph condensation_dag(const Graph& g, const SccResult& scc) {
-  const CsrDag csr = condensation_csr(g, scc);
-  std::vector<Edge> edges;
-  edges.reserve(csr.targets.size());
-  for (size_t c = 0; c + 1 < csr.offsets.size(); ++c)
-    for (uint64_t i = csr.offsets[c]; i < csr.offsets[c + 1]; ++i)
-      edges.emplace_back(vertex_t(c), csr.targets[i]);
-  return Graph(scc.component_count(), std::move(edges));
+  CsrDag csr = condensation_csr(g, scc);
+  return Graph::from_rows(std::move(csr.offsets), std::move(csr.targets));
 }
 
 Condensation condense(const Graph& g) {

@@ -2,6 +2,7 @@
 #include "closure/graph/graph.hpp"
 
 #include <algorithm>
+#include <functional>
 #include <stdexcept>
 
 #include "closure/graph/huge_pages.hpp"
@@ -30,11 +31,34 @@ Graph::Graph(size_t n, std::vector<Edge> edges, std::vector<std::string> labels)
     for (const auto& [u, v] : edges) targets_[fill[u]++] = v;
   }
   edges = {};
+  normalise_rows();
+}
+
+Graph Graph::from_rows(std::vector<uint64_t> offsets, std::vector<vertex_t> targets) {
+  if (offsets.empty() || offsets.front() != 0 || offsets.back() != targets.size())
+    throw std::invalid_argument("Graph: row offsets do not span the targets");
+  const size_t n = offsets.size() - 1;
+  for (size_t u = 0; u < n; ++u)
+    if (offsets[u] > offsets[u + 1]) throw std::invalid_argument("Graph: row offsets descend");
+  for (const vertex_t v : targets)
+    if (v >= n) throw std::out_of_range("Graph: edge endpoint beyond vertex count");
+  Graph g;
+  g.offsets_ = std::move(offsets);
+  g.targets_ = std::move(targets);
+  g.normalise_rows();
+  return g;
+}
+
+void Graph::normalise_rows() {
+  const size_t n = vertex_count();
   uint64_t out = 0;
   for (size_t u = 0; u < n; ++u) {
     auto first = targets_.begin() + offsets_[u], last = targets_.begin() + offsets_[u + 1];
-    std::sort(first, last);
-    last = std::unique(first, last);
+    // Rows that are already strictly ascending (a condensation's) are only checked.
+    if (std::adjacent_find(first, last, std::greater_equal<>()) != last) {
+      std::sort(first, last);
+      last = std::unique(first, last);
+    }
     offsets_[u] = out;
     out = uint64_t(std::copy(first, last, targets_.begin() + out) - targets_.begin());
   }

@@ -19,6 +19,12 @@ class Graph {
   // Builds the CSR from an edge list over vertices 0..n-1; duplicate edges collapse and
   // each successor list is sorted. `labels` may be empty (labels are then "0".."n-1").
   Graph(size_t n, std::vector<Edge> edges, std::vector<std::string> labels = {});
+  // From rows already grouped by source: the successors of u are targets[offsets[u] ..
+  // offsets[u+1]), in any order, duplicates allowed (each row is sorted and de-duplicated
+  // here). Skips the edge list's counting sort when the caller has rows (a networkx
+  // adjacency). Throws std::invalid_argument on bad offsets, std::out_of_range on a target
+  // beyond n.
+  static Graph from_rows(std::vector<uint64_t> offsets, std::vector<vertex_t> targets);
 
   size_t vertex_count() const { return offsets_.empty() ? 0 : offsets_.size() - 1; }
   size_t edge_count() const { return targets_.size(); }
@@ -37,6 +43,9 @@ class Graph {
   std::vector<uint64_t> offsets_;  // n + 1 entries
   std::vector<vertex_t> targets_;  // sorted and unique within each vertex
   std::vector<std::string> labels_;
+
+  // Sorts and de-duplicates each row of offsets_/targets_ in place.
+  void normalise_rows();
 };
 
 }  // namespace closure
