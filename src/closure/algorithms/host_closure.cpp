@@ -186,12 +186,9 @@ class Propagator {
           vertex_t* p = pool_.take(bits);
           out.ids = p;
           out.id_count = uint32_t(bits);
-          // Read and cleared in one pass (the fill below then finds those words zero).
-          for (size_t w = first; w < last; ++w) {
+          for (size_t w = first; w < last; ++w)  // (the fill below clears the words)
             for (word_t b = s[w]; b != 0; b &= b - 1)
               *p++ = vertex_t(w * kWordBits + size_t(std::countr_zero(b)));
-            s[w] = 0;
-          }
         } else {
           word_t* p = pool_.take(span);
           std::copy(s + first, s + last, p);
