@@ -60,7 +60,10 @@ void Graph::normalise_rows() {
       last = std::unique(first, last);
     }
     offsets_[u] = out;
-    out = uint64_t(std::copy(first, last, targets_.begin() + out) - targets_.begin());
+    if (targets_.begin() + int64_t(out) == first)  // nothing dropped so far: already in place
+      out += uint64_t(last - first);
+    else
+      out = uint64_t(std::copy(first, last, targets_.begin() + out) - targets_.begin());
   }
   offsets_[n] = out;
   targets_.resize(out);
