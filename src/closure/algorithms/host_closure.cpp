@@ -126,10 +126,12 @@ struct DagView {
 
 // A row's scattered components are stored as a sorted id list, not as the words they
 // span, when they number at most span / kIdsPerWordSpan: then reading, copying and
-// storing the row costs its components, not its span. On yago (ten components spread
-// over a hundred words a row) this halved the closure's time (see docs/benchmarks.md);
-// the bound keeps dense rows as words, which OR eight to an AVX2 instruction.
-constexpr size_t kIdsPerWordSpan = 4;
+// storing the row costs its components, not its span. Measured (docs/benchmarks.md,
+// issue 12): a random 300,000-vertex DAG closed in 2.4 s and 0.53 GB with 1, 2.5 s and
+// 0.57 GB with 2, 2.8 s and 0.78 GB with 4, 3.4 s and 1.2 GB with 8, against 10.9 s and
+// 3.9 GB with words only; rows with more components than words stay words (eight OR
+// to an AVX2 instruction).
+constexpr size_t kIdsPerWordSpan = 1;
 static_assert(sizeof(vertex_t) == sizeof(word_t), "ids share the word pool");
 
 // One worker's state: a zeroed full-width scratch row (only its touched words are
