@@ -79,9 +79,10 @@ py::object graph_from_identity_adjacency(const py::dict& adj) {
   std::vector<vertex_t> targets(offsets.back());
   pos = 0;
   size_t u = 0;
+  // Vertex ids fit one internal digit of an exact int: read without a call (a third of
+  // this loop); anything else (bool, numpy ints, ...) falls back or takes the general path.
   auto as_index = [&](PyObject* o, size_t& out) {
-    if (!PyLong_CheckExact(o)) return false;  // bool, numpy ints, ...: the general path
-      // Vertex ids fit one internal digit: read it without a call (a third of this loop).
+    if (!PyLong_CheckExact(o)) return false;
 #if PY_VERSION_HEX >= 0x030C0000
     if (PyUnstable_Long_IsCompact(reinterpret_cast<PyLongObject*>(o))) {
       const Py_ssize_t x = PyUnstable_Long_CompactValue(reinterpret_cast<PyLongObject*>(o));

@@ -132,8 +132,6 @@ std::string_view method_name(Method m) {
   return "?";
 }
 
-// What a method may use on the host: the caller's limit, else what is left to this
-// process (free memory, cgroup, ulimit -v), with a tenth kept for everything else.
 BooleanParams dense_params(const ComputeOptions& o, const ocl::Runtime* runtime) {
   BooleanParams params =
       o.params ? *o.params : (runtime ? tuned_boolean_params(runtime->device()) : BooleanParams{});
@@ -149,6 +147,8 @@ BooleanParams dense_params(const ComputeOptions& o, const ocl::Runtime* runtime)
   return params;
 }
 
+// What a method may use on the host: the caller's limit, else what is left to this
+// process (free memory, cgroup, ulimit -v), with a tenth kept for everything else.
 double host_limit(const ComputeOptions& o) {
   return o.host_memory_limit ? double(o.host_memory_limit)
                              : 0.9 * double(std::min(available_host_memory(),

@@ -52,7 +52,6 @@ class Pool {
  public:
   explicit Pool(MemoryBudget* budget) : budget_(budget) {}
   word_t* take(size_t k) {
-    if (k == 0) return cur_;
     if (k > cap_ - used_) {
       next_ = std::min(kMaxBlockWords, next_ * 2);
       const size_t size = std::max(next_, k);
@@ -189,9 +188,7 @@ class Propagator {
           vertex_t* p = pool_.take(bits);
           out.ids = p;
           out.id_count = uint32_t(bits);
-          for (size_t w = first; w < last; ++w)  // (the fill below clears the words)
-            for (word_t b = s[w]; b != 0; b &= b - 1)
-              *p++ = vertex_t(w * kWordBits + size_t(std::countr_zero(b)));
+          for_each_set_bit(s + first, first, span, [&](size_t d) { *p++ = vertex_t(d); });
         } else {
           word_t* p = pool_.take(span);
           std::copy(s + first, s + last, p);
