@@ -63,7 +63,10 @@ def test_networkx_nodes_in_order_take_the_fast_path_with_the_same_result(kind):
     assert len(index) == 60
 
 
-@pytest.mark.parametrize("nodes", [[1, 0, 2], [0, 1, 3], [False, True], [0, np.int64(1)]])
+# The fast path reads one-digit ints straight from CPython's objects: negative ints and
+# ints of two digits (2**30 and up) or more must decline too, not be misread.
+@pytest.mark.parametrize("nodes", [[1, 0, 2], [0, 1, 3], [False, True], [0, np.int64(1)],
+                                   [0, -1], [0, 2**30], [0, 2**64], [0, 1, -(2**40)]])
 def test_networkx_other_nodes_keep_their_labels(nodes):
     # Not exactly the ints 0..n-1 in order: the fast path declines, labels stay as given.
     g = nx.DiGraph()
