@@ -18,6 +18,10 @@ cli_test(devices --stdout "host" -- ${CLOSURE_BIN} devices)
 cli_test(no_graph --status 2 --stderr "no graph given" -- ${CLOSURE_BIN})
 cli_test(bad_method --status 2 -- ${CLOSURE_BIN} ${DATA}/diamond.txt --method fastest)
 cli_test(bad_device --status 2 --stderr "out of range" -- ${CLOSURE_BIN} ${DATA}/diamond.txt --device 99)
+# The device opens on a background thread while the graph is read; its errors still
+# reach the user as usage errors, with any method.
+cli_test(bad_device_opened_while_reading --status 2 --stderr "no OpenCL device matches 'nosuch'" --
+         ${CLOSURE_BIN} ${DATA}/diamond.txt --device nosuch --method propagate)
 cli_test(threads --stderr "19 pairs" -- ${CLOSURE_BIN} ${DATA}/cycle.txt --threads 1 --method sparse)
 cli_test(bad_threads --status 2 -- ${CLOSURE_BIN} ${DATA}/cycle.txt --threads 0)
 

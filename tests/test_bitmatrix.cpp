@@ -108,3 +108,26 @@ TEST(BitMatrix, RowBlockKeepsTheColumnsAndTheOrder) {
 
 }  // namespace
 }  // namespace closure
+
+namespace closure {
+namespace {
+
+// A matrix of several 16 MB bands is zeroed by the pool's threads (BitMatrix::allocate):
+// every word zero, in both orders, after the storage of a freed matrix was reused.
+TEST(BitMatrix, LargeMatricesAreZeroedInParallel) {
+  for (WordOrder order : {WordOrder::kRowMajor, WordOrder::kColumnMajor}) {
+    {
+      BitMatrix dirty(5000, 65536 + 5, {}, order);
+      std::fill(dirty.storage().begin(), dirty.storage().end(), ~word_t{0});
+    }
+    const BitMatrix m(5000, 65536 + 5, {}, order);
+    ASSERT_GT(m.bytes(), size_t{32} << 20);
+    EXPECT_TRUE(std::all_of(m.data(), m.data() + m.word_count(), [](word_t w) { return w == 0; }));
+    // unfilled: the same shape, for callers that write every word.
+    BitMatrix u = BitMatrix::unfilled(3, 70, {}, order);
+    EXPECT_EQ(u.word_count(), BitMatrix(3, 70, {}, order).word_count());
+  }
+}
+
+}  // namespace
+}  // namespace closure

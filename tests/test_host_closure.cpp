@@ -108,6 +108,33 @@ TEST(HostClosure, ThreadedPathOnLargerGraphs) {
   }
 }
 
+// auto hands its SCCs and condensation CSR to sparse instead of having them redone: the
+// same closure as from the graph, and a CSR that is not topological or not the SCCs'
+// size is refused.
+TEST(HostClosure, SparseFromAGivenCondensationEqualsFromTheGraph) {
+  std::mt19937_64 rng(11);
+  for (size_t n : {1u, 37u, 1000u}) {
+    std::vector<Edge> edges;
+    for (size_t k = 0; k < 2 * n; ++k) edges.emplace_back(vertex_t(rng() % n), vertex_t(rng() % n));
+    const Graph g(n, std::move(edges));
+    SccResult scc = strongly_connected_components(g);
+    const CsrDag dag = condensation_csr(g, scc);
+    const Closure given = closure_sparse(std::move(scc), dag, {});
+    const Closure own = closure_sparse(g);
+    EXPECT_TRUE(given == own) << n;
+    EXPECT_TRUE(given == closure_classic(g)) << n;
+  }
+  const Graph chain(3, std::vector<Edge>{{0, 1}, {1, 2}});
+  SccResult scc = strongly_connected_components(chain);
+  CsrDag backwards = condensation_csr(chain, scc);
+  ASSERT_EQ(backwards.targets.size(), 2u);
+  backwards.targets[1] = 0;  // 1 -> 0: not topological
+  EXPECT_THROW(closure_sparse(scc, backwards, {}), std::invalid_argument);
+  CsrDag short_csr = condensation_csr(chain, scc);
+  short_csr.offsets.pop_back();
+  EXPECT_THROW(closure_sparse(scc, short_csr, {}), std::invalid_argument);
+}
+
 TEST(HostClosure, ClosureRejectsInconsistentInput) {
   // An acyclic group may hold only one vertex.
   EXPECT_THROW(Closure::from_sparse({0, 0}, {0}, {0, 0}, {}), std::invalid_argument);

@@ -102,7 +102,7 @@ Runner add_batch_command(CLI::App& app, CommonOptions& common) {
     o.resume = flags->resume;
     o.write_closures = !flags->no_closures;
     o.run.input_format = input_format(common);
-    o.run.compute = compute_options(common, runtime, /*open_named_device=*/false);
+    o.run.compute = compute_options(common, runtime, DeviceOpening::kInChildren);
     o.run.output_format = parse_output_format(flags->output_format);
     o.run.verify = flags->verify;
     o.run.verify_memory = verify_memory(common);

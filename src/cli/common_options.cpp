@@ -82,28 +82,52 @@ std::optional<ocl::DeviceInfo> choose_device(const std::string& spec) {
   return as_usage_error("--device", [&] { return ocl::choose_device(spec); });
 }
 
+namespace {
+
+std::unique_ptr<ocl::Runtime> open_runtime(const std::string& device) {
+  auto info = choose_device(device_for_this_rank(device));
+  return info ? std::make_unique<ocl::Runtime>(*info) : nullptr;
+}
+
+}  // namespace
+
+void LazyRuntime::open_in_background() {
+  std::lock_guard lock(mutex_);
+  if (tried_ || pending_.valid()) return;
+  pending_ =
+      std::async(std::launch::async, [device = options_.device] { return open_runtime(device); });
+}
+
 ocl::Runtime* LazyRuntime::get() {
   std::lock_guard lock(mutex_);
   if (tried_) return runtime_.get();
   tried_ = true;
-  auto device = choose_device(device_for_this_rank(options_.device));
-  if (!device) {
+  runtime_ = pending_.valid() ? pending_.get() : open_runtime(options_.device);  // rethrows
+  if (!runtime_) {
     const char* env = std::getenv(ocl::kDeviceEnv);
     const bool asked_for_host =
         options_.device == "host" || (options_.device.empty() && env && std::string(env) == "host");
     if (!asked_for_host && !options_.quiet)
       std::fprintf(stderr, "closure: no OpenCL device found; computing on the host\n");
-    return nullptr;
   }
-  runtime_ = std::make_unique<ocl::Runtime>(*device);
   return runtime_.get();
 }
 
+LazyRuntime::~LazyRuntime() {
+  // An opening nobody asked for is waited for (futures from std::async do so), and its
+  // error, if any, dropped: it was not this run's.
+  try {
+    if (pending_.valid()) pending_.get();
+  } catch (...) {
+  }
+}
+
 ComputeOptions compute_options(const CommonOptions& o, LazyRuntime& runtime,
-                               bool open_named_device) {
+                               DeviceOpening opening) {
   unsigned threads = o.threads;
+  Communicator* ranks = distributed_communicator();
   // Ranks on one host share its cores: each takes its part unless --threads says otherwise.
-  if (Communicator* ranks = distributed_communicator(); ranks && threads == 0)
+  if (ranks && threads == 0)
     threads = std::max(1u, std::thread::hardware_concurrency() / unsigned(ranks->local_size()));
   set_thread_budget(threads);
   ComputeOptions c;
@@ -112,7 +136,16 @@ ComputeOptions compute_options(const CommonOptions& o, LazyRuntime& runtime,
   c.params_override = o.params;
   if (!o.params.empty())  // a typo fails before any work
     as_usage_error("--kernel-params", [&] { return parse_boolean_params(o.params); });
-  if (!o.device.empty() && open_named_device) runtime.get();  // a named device: checked now
+  if (ranks && opening == DeviceOpening::kWhileReading) opening = DeviceOpening::kNow;
+  const char* env = std::getenv(ocl::kDeviceEnv);
+  const std::string spec = !o.device.empty() ? o.device : (env ? env : "");
+  const bool named = !o.device.empty();
+  const bool method_needs_device = c.method != Method::kAuto && c.method != Method::kSparse;
+  if (opening == DeviceOpening::kNow && named) runtime.get();  // a named device: checked now
+  if (opening == DeviceOpening::kWhileReading && spec != "host" && (named || method_needs_device)) {
+    runtime.open_in_background();
+    c.open_device_first = named;
+  }
   return c;
 }
 

@@ -4,6 +4,7 @@
 #pragma once
 
 #include <CLI/CLI.hpp>
+#include <future>
 #include <memory>
 #include <mutex>
 #include <optional>
@@ -50,25 +51,44 @@ auto as_usage_error(const std::string& option, F&& parse) -> decltype(parse()) {
 }
 
 // The runtime --device names, opened the first time a method needs it (so a graph that
-// auto closes on the host never loads OpenCL). get() is null for the host path; when no
-// OpenCL device exists at all it says so once on stderr (unless quiet). Thread-safe.
+// auto closes on the host never loads OpenCL), or on a background thread while the graph
+// is read (open_in_background). get() is null for the host path; when no OpenCL device
+// exists at all it says so once on stderr (unless quiet). Thread-safe.
 class LazyRuntime {
  public:
   explicit LazyRuntime(const CommonOptions& o) : options_(o) {}
+  ~LazyRuntime();
+  LazyRuntime(const LazyRuntime&) = delete;
+  LazyRuntime& operator=(const LazyRuntime&) = delete;
   ocl::Runtime* get();
+  // Starts opening the device now, on another thread; get() waits for it and rethrows
+  // what it threw (a wrong --device name, a failed context).
+  void open_in_background();
 
  private:
   const CommonOptions& options_;
   std::mutex mutex_;
   bool tried_ = false;
+  std::future<std::unique_ptr<ocl::Runtime>> pending_;
   std::unique_ptr<ocl::Runtime> runtime_;
 };
 
-// ComputeOptions from the flags, the device coming from `runtime` when needed. A device
-// named by --device is opened at once (so a wrong name fails before any work) unless
-// `open_named_device` is false: batch forks children, which must open it themselves.
+// When a command opens the device --device names.
+enum class DeviceOpening {
+  kNow,           // before any work, so that a wrong name fails first
+  kWhileReading,  // on a background thread while the graph is read, when a device is
+                  // named or the method needs one (NVIDIA's driver takes about 0.25 s to
+                  // load and create a context); compute_closure waits for it first, so a
+                  // wrong name still fails before the computation. Not for auto on an
+                  // unnamed device: a context opened on speculation that auto then does
+                  // not use costs its opening and its teardown at exit (benchmarks.md).
+  kInChildren,    // not here: batch forks children, which open it themselves
+};
+
+// ComputeOptions from the flags, the device coming from `runtime` when needed, opened as
+// `opening` says (under mpirun always kNow: each rank's device follows its local rank).
 ComputeOptions compute_options(const CommonOptions& o, LazyRuntime& runtime,
-                               bool open_named_device = true);
+                               DeviceOpening opening = DeviceOpening::kNow);
 InputFormat input_format(const CommonOptions& o);
 
 // For --verify-sources / --sources: 0 sources would check nothing and must not say MATCH.

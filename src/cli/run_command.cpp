@@ -78,7 +78,7 @@ Runner add_run_command(CLI::App& app, CommonOptions& common) {
     RunOptions o;
     o.input = flags->input;
     o.input_format = input_format(common);
-    o.compute = compute_options(common, runtime);
+    o.compute = compute_options(common, runtime, DeviceOpening::kWhileReading);
     o.output = flags->output;
     if (!o.output.empty()) {
       std::optional<OutputFormat> requested;

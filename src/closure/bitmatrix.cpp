@@ -8,6 +8,7 @@
 #include <stdexcept>
 
 #include "closure/executor.hpp"
+#include "closure/graph/huge_pages.hpp"
 #include "closure/util/cancel.hpp"
 
 namespace closure {
@@ -18,7 +19,35 @@ BitMatrix::BitMatrix(size_t n_rows, size_t n_cols, Padding padding, WordOrder or
     throw std::invalid_argument("BitMatrix: padding multiples must be positive");
   rows_padded_ = padded_rows(n_rows, padding);
   words_padded_ = padded_words(n_cols, padding);
-  data_.assign(rows_padded_ * words_padded_, 0);
+  allocate(/*zero=*/true);
+}
+
+BitMatrix BitMatrix::unfilled(size_t n_rows, size_t n_cols, Padding padding, WordOrder order) {
+  BitMatrix m;
+  if (padding.row_multiple == 0 || padding.word_multiple == 0)
+    throw std::invalid_argument("BitMatrix: padding multiples must be positive");
+  m.n_rows_ = n_rows, m.n_cols_ = n_cols, m.padding_ = padding, m.order_ = order;
+  m.rows_padded_ = padded_rows(n_rows, padding);
+  m.words_padded_ = padded_words(n_cols, padding);
+  m.allocate(/*zero=*/false);
+  return m;
+}
+
+void BitMatrix::allocate(bool zero) {
+  const size_t n = rows_padded_ * words_padded_;
+  data_.resize(n);  // not initialised (UninitializedAllocator)
+  detail::advise_huge_pages(data_.data(), n * sizeof(word_t));
+  if (!zero) return;
+  // Zeroed in bands of 16 MB by the pool's threads: page faults and stores in parallel.
+  constexpr size_t kBand = (size_t{16} << 20) / sizeof(word_t);
+  word_t* d = data_.data();
+  if (n <= kBand) {
+    std::fill_n(d, n, word_t{0});
+    return;
+  }
+  parallel_chunks(ceil_div(n, kBand), 1, [&](size_t a, size_t b) {
+    std::fill(d + a * kBand, d + std::min(n, b * kBand), word_t{0});
+  });
 }
 
 BitMatrix BitMatrix::from_pairs(size_t n_rows, size_t n_cols,

@@ -4,7 +4,9 @@
 #include <bit>
 #include <cstddef>
 #include <cstdint>
+#include <memory>
 #include <span>
+#include <type_traits>
 #include <utility>
 #include <vector>
 
@@ -88,6 +90,31 @@ void for_each_set_bit(const word_t* words, size_t first_word, size_t n_words, F&
       f(bits_in_words(first_word + i) + size_t(std::countr_zero(bits)));
 }
 
+// An allocator whose value-initialisation does nothing (vector::resize leaves the words
+// as they are), so that a large matrix is zeroed or filled by several threads, each
+// first-touching its own pages: one thread zeroing a 5 GB matrix took longer than
+// copying the closure into it (docs/benchmarks.md, issue 8's download).
+template <class T>
+struct UninitializedAllocator : std::allocator<T> {
+  template <class U>
+  struct rebind {
+    using other = UninitializedAllocator<U>;
+  };
+  UninitializedAllocator() = default;
+  template <class U>
+  UninitializedAllocator(const UninitializedAllocator<U>&) noexcept {}
+  template <class U>
+  void construct(U* p) noexcept(std::is_nothrow_default_constructible_v<U>) {
+    ::new (static_cast<void*>(p)) U;
+  }
+  template <class U, class... Args>
+  void construct(U* p, Args&&... args) {
+    ::new (static_cast<void*>(p)) U(std::forward<Args>(args)...);
+  }
+};
+// Words whose resize() does not initialise: every user writes them before reading.
+using WordStorage = std::vector<word_t, UninitializedAllocator<word_t>>;
+
 // Padding a matrix carries: rows to a multiple of `row_multiple`, word-columns to a
 // multiple of `word_multiple`. Kernels need their tile sizes here; the host needs none.
 struct Padding {
@@ -153,6 +180,11 @@ class BitMatrix {
   BitMatrix() = default;
   BitMatrix(size_t n_rows, size_t n_cols, Padding padding = {},
             WordOrder order = WordOrder::kColumnMajor);
+  // The same shape with its words left unwritten, for a caller that writes every word
+  // (padding included) before anything reads one; a download fills its pages in
+  // parallel instead of after one thread's zeroing.
+  static BitMatrix unfilled(size_t n_rows, size_t n_cols, Padding padding = {},
+                            WordOrder order = WordOrder::kColumnMajor);
 
   // From an edge list (row, col) pairs; duplicates collapse.
   static BitMatrix from_pairs(size_t n_rows, size_t n_cols,
@@ -204,7 +236,7 @@ class BitMatrix {
   // Raw storage in the layout above (what the device buffers hold).
   word_t* data() { return data_.data(); }
   const word_t* data() const { return data_.data(); }
-  std::vector<word_t>& storage() { return data_; }
+  WordStorage& storage() { return data_; }
 
   // The same matrix with another padding and/or order (a copy); used when a kernel's
   // tiles differ or a host algorithm wants rows.
@@ -229,12 +261,13 @@ class BitMatrix {
     return order_ == WordOrder::kColumnMajor ? w * rows_padded_ + r : r * words_padded_ + w;
   }
   word_t last_word_mask() const;
+  void allocate(bool zero);  // data_ for the padded shape, zeroed if asked
 
   size_t n_rows_ = 0, n_cols_ = 0;
   size_t rows_padded_ = 0, words_padded_ = 0;
   Padding padding_{};
   WordOrder order_ = WordOrder::kColumnMajor;
-  std::vector<word_t> data_;
+  WordStorage data_;
 };
 
 // The test reference: C |= A * B over the Boolean semiring, by the definition

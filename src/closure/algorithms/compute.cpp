@@ -180,6 +180,7 @@ Closure compute_closure(const Graph& g, const ComputeOptions& o, ComputeReport* 
     if (!runtime && o.lazy_runtime) runtime = o.lazy_runtime();
   };
   report.reason = "requested";
+  if (o.open_device_first) open_device();
   // auto: small graphs go to the host at once; larger ones are condensed first and the
   // cost model (cost_model.hpp) compares the host with a GPU, opened only when the host
   // is predicted to take long enough for a device to pay off.
@@ -204,18 +205,25 @@ Closure compute_closure(const Graph& g, const ComputeOptions& o, ComputeReport* 
       in.mean_reach = sample_mean_reach(*pre_dag);
       const double host_s = predict_host_sparse_s(in);
       double device_s = 1e30;
-      // Only a GPU can win (cost_model.hpp); without one no context is created.
-      auto has_gpu = [] {
-        for (const auto& d : ocl::list_devices())
-          if (d.is_gpu) return true;
-        return false;
-      };
-      if (host_s >= kDeviceWorthLookingS && (runtime || has_gpu())) {
+      // Only a GPU can win (cost_model.hpp). The prediction needs the device's description,
+      // not a context: one is created only when the device wins, since creating NVIDIA's
+      // and tearing it down at exit cost about 0.35 s that a host run would pay for nothing.
+      if (host_s >= kDeviceWorthLookingS && predict_gpu_propagate_s(in) < host_s) {
+        std::optional<ocl::DeviceInfo> gpu;
+        if (runtime) {
+          gpu = runtime->device();
+        } else {
+          for (const auto& d : ocl::list_devices())
+            if (d.is_gpu && !gpu) gpu = d;
+        }
+        if (gpu) device_s = predict_device_propagate_s(in, *gpu);
+      }
+      if (device_s < host_s) {
         open_device();
-        if (runtime) device_s = predict_device_propagate_s(in, runtime->device());
+        // The device the options name may not be the GPU described (CLOSURE_DEVICE=cpu).
+        if (runtime && runtime->device().is_gpu) method = Method::kPropagate;
       }
       pre_s = seconds_since(t0);
-      if (device_s < host_s) method = Method::kPropagate;
       report.reason = "auto: " + describe_costs(in, host_s, device_s) +
                       (method == Method::kPropagate ? "; so propagate on the device"
                                                     : "; so sparse on the host");
@@ -266,7 +274,9 @@ Closure compute_closure(const Graph& g, const ComputeOptions& o, ComputeReport* 
     SparseOptions sparse;
     sparse.budget = &budget;
     auto t0 = std::chrono::steady_clock::now();
-    Closure result = closure_sparse(g, sparse);
+    // auto's SCCs and condensation are handed over, not redone.
+    Closure result =
+        pre_scc ? closure_sparse(std::move(*pre_scc), *pre_dag, sparse) : closure_sparse(g, sparse);
     report.compute_s = seconds_since(t0) + pre_s;
     report.components = result.component_count();
     bool cyclic = false;

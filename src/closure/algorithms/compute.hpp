@@ -42,6 +42,10 @@ struct ComputeOptions {
   // null from both means the host engine.
   ocl::Runtime* runtime = nullptr;
   std::function<ocl::Runtime*()> lazy_runtime;
+  // Open the device before choosing a method, even one on the host: the CLI asks for it
+  // when --device names a device (opened while the graph was read), so a wrong name is
+  // an error whatever auto chooses.
+  bool open_device_first = false;
   std::optional<BooleanParams> params;  // default: the tuned set for the device
   std::string params_override;          // "tile_n=4,..." applied on top of that
   // Memory the method may use; 0 = what the machine has (host: 80% of physical memory;

@@ -61,7 +61,10 @@ double predict_host_sparse_s(const CostInputs& in) {
 }
 
 double predict_device_propagate_s(const CostInputs& in, const ocl::DeviceInfo& device) {
-  if (!device.is_gpu) return 1e30;
+  return device.is_gpu ? predict_gpu_propagate_s(in) : 1e30;
+}
+
+double predict_gpu_propagate_s(const CostInputs& in) {
   const double words = double(in.components) * double(words_for_bits(in.components));
   return kDeviceStartS + kHostLinearS * double(in.vertices + in.edges) +
          kDeviceRowS * double(in.components) + 4 * words / kDeviceBytesPerS;

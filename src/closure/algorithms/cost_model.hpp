@@ -27,6 +27,9 @@ double sample_mean_reach(const CsrDag& dag, size_t samples = 16);
 // CSR upload; only GPUs are modelled (PoCL's sweep loses to the host everywhere).
 double predict_host_sparse_s(const CostInputs& in);
 double predict_device_propagate_s(const CostInputs& in, const ocl::DeviceInfo& device);
+// The same for a GPU yet unseen: auto lists the devices (loading every OpenCL driver,
+// about 0.13 s plus its unloading at exit with NVIDIA's) only when a GPU could win.
+double predict_gpu_propagate_s(const CostInputs& in);
 
 // Below this predicted host time auto does not even look for a device (its start-up
 // alone costs more).

@@ -12,12 +12,15 @@
 #include <thread>
 
 #include "closure/algorithms/compute.hpp"
+#include "closure/executor.hpp"
 #include "closure/ocl/error.hpp"
 
 namespace closure {
 namespace {
 
 constexpr const char* kKernelFile = "propagate.cl";
+// A download's staging chunk: two are pinned at once.
+constexpr size_t kDownloadChunkBytes = size_t{64} << 20;
 
 double seconds_since(std::chrono::steady_clock::time_point t0) {
   return std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
@@ -28,18 +31,21 @@ struct Slice {
   uint32_t word_begin = 0, words = 0;
 };
 
-// Rows [row0, row0 + count) of a slice are contiguous on the device; this copies them
-// through pinned staging buffers (CL_MEM_ALLOC_HOST_PTR, mapped once: the DMA engine
-// reads at full bus speed only into pinned memory) into the slice's columns of `host`
-// (whose word 0 is the matrix's word `first_word`),
-// copying chunk k out of its staging buffer while chunk k+1 is on the bus.
+// Rows of a slice are contiguous on the device; this copies them through two pinned
+// staging buffers (CL_MEM_ALLOC_HOST_PTR, mapped once: the DMA engine reads at full bus
+// speed only into pinned memory) into the slice's columns of `host` (whose word 0 is the
+// matrix's word `first_word`), the pool's threads copying chunk k out of its staging
+// buffer while chunk k+1 is on the bus. `host` may be unfilled (BitMatrix::unfilled):
+// its pages are then first touched by those threads, in parallel.
 void download_slice(cl::Context& context, cl::CommandQueue& queue, const Slice& s,
                     size_t components, BitMatrix& host, size_t first_word = 0) {
   const size_t to_word = s.word_begin - first_word;
   if (components == 0 || s.words == 0) return;
+  const bool trace = std::getenv("CLOSURE_TRACE_DOWNLOAD") != nullptr;
+  auto t0 = std::chrono::steady_clock::now();
   const size_t row_bytes = size_t(s.words) * sizeof(word_t);
   const size_t chunk_rows =
-      std::max<size_t>(1, std::min(components, (size_t{256} << 20) / row_bytes));
+      std::max<size_t>(1, std::min(components, kDownloadChunkBytes / row_bytes));
   const size_t chunk_bytes = chunk_rows * row_bytes;
   cl::Buffer staging[2];
   word_t* mapped[2];
@@ -48,6 +54,8 @@ void download_slice(cl::Context& context, cl::CommandQueue& queue, const Slice& 
     mapped[i] = static_cast<word_t*>(
         queue.enqueueMapBuffer(staging[i], CL_TRUE, CL_MAP_READ | CL_MAP_WRITE, 0, chunk_bytes));
   }
+  const double staging_s = seconds_since(t0);
+  double wait_s = 0, copy_s = 0;
   const size_t chunks = ceil_div(components, chunk_rows);
   cl::Event pending[2];
   auto start = [&](size_t k) {
@@ -58,29 +66,32 @@ void download_slice(cl::Context& context, cl::CommandQueue& queue, const Slice& 
   start(0);
   for (size_t k = 0; k < chunks; ++k) {
     if (k + 1 < chunks) start(k + 1);
+    auto tw = std::chrono::steady_clock::now();
     pending[k % 2].wait();
+    auto tc = std::chrono::steady_clock::now();
+    wait_s += std::chrono::duration<double>(tc - tw).count();
     const size_t r0 = k * chunk_rows, n = std::min(chunk_rows, components - r0);
     const word_t* src = mapped[k % 2];
-    // Several threads copy out of the staging buffer (one core copies at about a fifth
-    // of the bus's speed), each a band of rows; first touches of `host` spread too.
-    const unsigned threads = unsigned(std::clamp<size_t>(
-        n * row_bytes >> 24, 1, std::max(1u, std::thread::hardware_concurrency())));
-    auto copy_rows = [&](size_t a, size_t b) {
-      if (to_word == 0 && s.words == host.words_padded()) {
+    const bool whole_rows = to_word == 0 && s.words == host.words_padded();
+    // Bands of about 1 MB: one core copies at about a fifth of the bus's speed.
+    const size_t band = std::max<size_t>(1, (size_t{1} << 20) / row_bytes);
+    parallel_chunks(n, band, [&](size_t a, size_t b) {
+      if (whole_rows) {
         std::memcpy(host.row_ptr(r0 + a), src + a * s.words, (b - a) * row_bytes);
       } else {
         for (size_t r = a; r < b; ++r)
           std::memcpy(host.row_ptr(r0 + r) + to_word, src + r * s.words, row_bytes);
       }
-    };
-    std::vector<std::thread> pool;
-    for (unsigned t = 1; t < threads; ++t)
-      pool.emplace_back(copy_rows, n * t / threads, n * (t + 1) / threads);
-    copy_rows(0, n / threads);
-    for (auto& t : pool) t.join();
+    });
+    copy_s += seconds_since(tc);
   }
   for (int i = 0; i < 2; ++i) queue.enqueueUnmapMemObject(staging[i], mapped[i]);
   queue.finish();
+  if (trace)
+    std::fprintf(stderr,
+                 "download: %zu rows x %u words, %zu chunks: staging %.3f s, waits %.3f s, "
+                 "copies %.3f s, total %.3f s\n",
+                 components, s.words, chunks, staging_s, wait_s, copy_s, seconds_since(t0));
 }
 
 // The closure's rows on the device (or, streamed, on the host), as Closure sees them.
@@ -187,7 +198,16 @@ class DeviceRows final : public ResidentReach {
           ") was larger than the device and only counted; ask for its rows before computing it "
           "(an output or verification does)");
     if (!downloaded_) {
-      BitMatrix m(components_, components_, {}, WordOrder::kRowMajor);
+      auto t0 = std::chrono::steady_clock::now();
+      // When the slices cover every word (one process), nothing needs zeroing first; a
+      // rank's range leaves the other columns zero.
+      size_t covered = 0;
+      for (const Slice& s : slices_) covered += s.words;
+      BitMatrix m = covered == words_for_bits(components_)
+                        ? BitMatrix::unfilled(components_, components_, {}, WordOrder::kRowMajor)
+                        : BitMatrix(components_, components_, {}, WordOrder::kRowMajor);
+      if (std::getenv("CLOSURE_TRACE_DOWNLOAD"))
+        std::fprintf(stderr, "download: host matrix %.3f s\n", seconds_since(t0));
       for (const Slice& s : slices_) download_slice(context_, queue_, s, components_, m);
       host_ = std::move(m);
       downloaded_ = true;

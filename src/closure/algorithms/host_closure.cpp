@@ -363,11 +363,21 @@ Closure closure_sparse(const Condensation& condensation, const SparseOptions& op
                               std::move(reach));
 }
 
+Closure closure_sparse(SccResult scc, const CsrDag& dag, const SparseOptions& options) {
+  if (dag.offsets.size() != size_t(scc.component_count()) + 1)
+    throw std::invalid_argument("closure_sparse: condensation sizes disagree");
+  for (size_t c = 0; c + 1 < dag.offsets.size(); ++c)
+    for (uint64_t e = dag.offsets[c]; e < dag.offsets[c + 1]; ++e)
+      if (e >= dag.targets.size() || dag.targets[e] <= c)
+        throw std::invalid_argument("closure_sparse: condensation ids are not topological");
+  RaggedReach reach = propagate({dag.offsets, dag.targets}, options.threads, options.budget);
+  return Closure::from_ragged(std::move(scc.component_of), std::move(scc.cyclic), std::move(reach));
+}
+
 Closure closure_sparse(const Graph& g, const SparseOptions& options) {
   SccResult scc = strongly_connected_components(g);
   const CsrDag dag = condensation_csr(g, scc);
-  RaggedReach reach = propagate({dag.offsets, dag.targets}, options.threads, options.budget);
-  return Closure::from_ragged(std::move(scc.component_of), std::move(scc.cyclic), std::move(reach));
+  return closure_sparse(std::move(scc), dag, options);
 }
 
 uint64_t classic_memory_bytes(size_t component_count) {

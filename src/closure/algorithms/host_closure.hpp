@@ -36,6 +36,9 @@ Closure closure_sparse(const Graph& g, const SparseOptions& options = {});
 // ids must be topological as condense() makes them (c -> d implies c < d; checked,
 // std::invalid_argument otherwise).
 Closure closure_sparse(const Condensation& condensation, const SparseOptions& options = {});
+// The same on the SCCs and condensation CSR (condensation_csr) the caller already has:
+// auto made them to choose a method and hands them over instead of having them redone.
+Closure closure_sparse(SccResult scc, const CsrDag& dag, const SparseOptions& options = {});
 
 // The classic method, the benchmark peer (issue 4), deliberately plain: one thread, SCC
 // condensation, then for each component in reverse topological order OR each

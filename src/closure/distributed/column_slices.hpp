@@ -33,7 +33,7 @@ std::vector<WordRange> partition_columns(const CsrDag& dag, size_t parts);
 struct ColumnSlice {
   WordRange range;
   size_t components = 0;
-  std::vector<word_t> rows;  // components x range.words(), row-major; empty if only counted
+  WordStorage rows;  // components x range.words(), row-major; empty if only counted
   // Sum over c of size(c) * (sum of size(d) over the d in the range that c reaches).
   uint64_t cross_pairs = 0;
 };

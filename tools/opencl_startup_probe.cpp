@@ -1,0 +1,110 @@
+// Where an OpenCL process's start-up goes (issue 8): platforms, context, program from
+// source or from a saved binary, first launch, a big buffer; each step timed, and the
+// process's end seen from outside. On the GPU machine (shared/DEVICE.md):
+//   source tools/gpu-env.sh && g++ -O2 -std=c++17 tools/opencl_startup_probe.cpp \
+//       -o /tmp/probe -lOpenCL && /tmp/probe source && /tmp/probe binary kernels/propagate.cl
+//       5000000000
+#define CL_HPP_TARGET_OPENCL_VERSION 120
+#define CL_HPP_MINIMUM_OPENCL_VERSION 120
+#define CL_HPP_ENABLE_EXCEPTIONS
+#include <time.h>
+
+#include <CL/opencl.hpp>
+#include <chrono>
+#include <cstdio>
+#include <fstream>
+#include <sstream>
+static double now() {
+  timespec t;
+  clock_gettime(CLOCK_REALTIME, &t);
+  return t.tv_sec + t.tv_nsec * 1e-9;
+}
+static double t_last;
+static void mark(const char* what) {
+  double t = now();
+  std::printf("%-40s %8.4f s  (abs %.4f)\n", what, t - t_last, t);
+  t_last = now();
+}
+int main(int argc, char** argv) {
+  std::string mode = argc > 1 ? argv[1] : "source";
+  const char* src_path = argc > 2 ? argv[2] : "kernels/propagate.cl";
+  size_t alloc = argc > 3 ? std::stoull(argv[3]) : 0;
+  t_last = now();
+  std::printf("start abs %.4f\n", t_last);
+  std::vector<cl::Platform> ps;
+  cl::Platform::get(&ps);
+  mark("clGetPlatformIDs");
+  cl::Device gpu;
+  bool found = false;
+  for (auto& p : ps) {
+    std::vector<cl::Device> ds;
+    try {
+      p.getDevices(CL_DEVICE_TYPE_ALL, &ds);
+    } catch (...) {
+    }
+    std::string name = p.getInfo<CL_PLATFORM_NAME>();
+    for (auto& d : ds) {
+      d.getInfo<CL_DEVICE_NAME>();
+      if (d.getInfo<CL_DEVICE_TYPE>() & CL_DEVICE_TYPE_GPU) {
+        gpu = d;
+        found = true;
+      }
+    }
+    std::string label = "getDevices " + name;
+    mark(label.c_str());
+  }
+  if (!found) {
+    std::puts("no gpu");
+    return 1;
+  }
+  cl::Context ctx(gpu);
+  mark("context");
+  cl::CommandQueue q(ctx, gpu, CL_QUEUE_PROFILING_ENABLE);
+  mark("queue");
+  cl::Program prog;
+  if (mode == "source") {
+    std::ifstream f(src_path);
+    std::stringstream ss;
+    ss << f.rdbuf();
+    prog = cl::Program(ctx, ss.str());
+    prog.build({gpu});
+    mark("build from source");
+    auto bins = prog.getInfo<CL_PROGRAM_BINARIES>();
+    std::ofstream o("/tmp/probe.bin", std::ios::binary);
+    o.write((const char*)bins[0].data(), bins[0].size());
+    mark("save binary");
+  } else {
+    std::ifstream f("/tmp/probe.bin", std::ios::binary);
+    std::vector<unsigned char> b((std::istreambuf_iterator<char>(f)), {});
+    prog = cl::Program(ctx, {gpu}, cl::Program::Binaries{b});
+    mark("create from binary");
+    prog.build({gpu});
+    mark("build binary");
+  }
+  cl::Kernel k(prog, "sum_counts");
+  mark("create kernel");
+  cl::Buffer small(ctx, CL_MEM_READ_WRITE, 1024);
+  q.enqueueFillBuffer(small, cl_ulong{0}, 0, 1024);
+  k.setArg(0, small);
+  k.setArg(1, cl_uint(16));
+  k.setArg(2, small);
+  k.setArg(3, cl::Local(256 * 8));
+  q.enqueueNDRangeKernel(k, cl::NullRange, cl::NDRange(256), cl::NDRange(256));
+  q.finish();
+  mark("first launch");
+  q.enqueueNDRangeKernel(k, cl::NullRange, cl::NDRange(256), cl::NDRange(256));
+  q.finish();
+  mark("second launch");
+  if (alloc) {
+    cl::Buffer big(ctx, CL_MEM_READ_WRITE, alloc);
+    mark("big buffer create");
+    q.enqueueFillBuffer(big, cl_uint{0}, 0, alloc);
+    q.finish();
+    mark("big buffer fill");
+    { cl::Buffer tmp = big; }
+    big = cl::Buffer();
+    mark("big buffer release");
+  }
+  mark("end of main");
+  return 0;
+}
