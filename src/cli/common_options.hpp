@@ -86,7 +86,8 @@ enum class DeviceOpening {
 };
 
 // ComputeOptions from the flags, the device coming from `runtime` when needed, opened as
-// `opening` says (under mpirun always kNow: each rank's device follows its local rank).
+// `opening` says (under mpirun always kNow: each rank's device follows its local rank;
+// in AddressSanitizer builds too, see common_options.cpp).
 ComputeOptions compute_options(const CommonOptions& o, LazyRuntime& runtime,
                                DeviceOpening opening = DeviceOpening::kNow);
 InputFormat input_format(const CommonOptions& o);
