@@ -106,12 +106,6 @@ TEST(BitMatrix, RowBlockKeepsTheColumnsAndTheOrder) {
   EXPECT_THROW(BitMatrix(10, 10).row_block(5, 6), std::out_of_range);
 }
 
-}  // namespace
-}  // namespace closure
-
-namespace closure {
-namespace {
-
 // A matrix of several 16 MB bands is zeroed by the pool's threads (BitMatrix::allocate):
 // every word zero, in both orders, after the storage of a freed matrix was reused.
 TEST(BitMatrix, LargeMatricesAreZeroedInParallel) {

@@ -14,23 +14,19 @@
 namespace closure {
 
 BitMatrix::BitMatrix(size_t n_rows, size_t n_cols, Padding padding, WordOrder order)
+    : BitMatrix(n_rows, n_cols, padding, order, /*zero=*/true) {}
+
+BitMatrix::BitMatrix(size_t n_rows, size_t n_cols, Padding padding, WordOrder order, bool zero)
     : n_rows_(n_rows), n_cols_(n_cols), padding_(padding), order_(order) {
   if (padding.row_multiple == 0 || padding.word_multiple == 0)
     throw std::invalid_argument("BitMatrix: padding multiples must be positive");
   rows_padded_ = padded_rows(n_rows, padding);
   words_padded_ = padded_words(n_cols, padding);
-  allocate(/*zero=*/true);
+  allocate(zero);
 }
 
 BitMatrix BitMatrix::unfilled(size_t n_rows, size_t n_cols, Padding padding, WordOrder order) {
-  BitMatrix m;
-  if (padding.row_multiple == 0 || padding.word_multiple == 0)
-    throw std::invalid_argument("BitMatrix: padding multiples must be positive");
-  m.n_rows_ = n_rows, m.n_cols_ = n_cols, m.padding_ = padding, m.order_ = order;
-  m.rows_padded_ = padded_rows(n_rows, padding);
-  m.words_padded_ = padded_words(n_cols, padding);
-  m.allocate(/*zero=*/false);
-  return m;
+  return BitMatrix(n_rows, n_cols, padding, order, /*zero=*/false);
 }
 
 void BitMatrix::allocate(bool zero) {

@@ -103,13 +103,10 @@ struct UninitializedAllocator : std::allocator<T> {
   UninitializedAllocator() = default;
   template <class U>
   UninitializedAllocator(const UninitializedAllocator<U>&) noexcept {}
+  // Only the no-argument form: allocator_traits constructs with arguments itself.
   template <class U>
   void construct(U* p) noexcept(std::is_nothrow_default_constructible_v<U>) {
     ::new (static_cast<void*>(p)) U;
-  }
-  template <class U, class... Args>
-  void construct(U* p, Args&&... args) {
-    ::new (static_cast<void*>(p)) U(std::forward<Args>(args)...);
   }
 };
 // Words whose resize() does not initialise: every user writes them before reading.
@@ -260,6 +257,7 @@ class BitMatrix {
   size_t index(size_t r, size_t w) const {
     return order_ == WordOrder::kColumnMajor ? w * rows_padded_ + r : r * words_padded_ + w;
   }
+  BitMatrix(size_t n_rows, size_t n_cols, Padding padding, WordOrder order, bool zero);
   word_t last_word_mask() const;
   void allocate(bool zero);  // data_ for the padded shape, zeroed if asked
 

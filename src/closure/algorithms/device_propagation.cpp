@@ -9,7 +9,6 @@
 #include <cstring>
 #include <mutex>
 #include <stdexcept>
-#include <thread>
 
 #include "closure/algorithms/compute.hpp"
 #include "closure/executor.hpp"
@@ -198,7 +197,6 @@ class DeviceRows final : public ResidentReach {
           ") was larger than the device and only counted; ask for its rows before computing it "
           "(an output or verification does)");
     if (!downloaded_) {
-      auto t0 = std::chrono::steady_clock::now();
       // When the slices cover every word (one process), nothing needs zeroing first; a
       // rank's range leaves the other columns zero.
       size_t covered = 0;
@@ -206,8 +204,6 @@ class DeviceRows final : public ResidentReach {
       BitMatrix m = covered == words_for_bits(components_)
                         ? BitMatrix::unfilled(components_, components_, {}, WordOrder::kRowMajor)
                         : BitMatrix(components_, components_, {}, WordOrder::kRowMajor);
-      if (std::getenv("CLOSURE_TRACE_DOWNLOAD"))
-        std::fprintf(stderr, "download: host matrix %.3f s\n", seconds_since(t0));
       for (const Slice& s : slices_) download_slice(context_, queue_, s, components_, m);
       host_ = std::move(m);
       downloaded_ = true;

@@ -363,6 +363,16 @@ Closure closure_sparse(const Condensation& condensation, const SparseOptions& op
                               std::move(reach));
 }
 
+namespace {
+
+// The propagation over a condensation known to be consistent (condensation_csr's).
+Closure sparse_from_condensation(SccResult scc, const CsrDag& dag, const SparseOptions& options) {
+  RaggedReach reach = propagate({dag.offsets, dag.targets}, options.threads, options.budget);
+  return Closure::from_ragged(std::move(scc.component_of), std::move(scc.cyclic), std::move(reach));
+}
+
+}  // namespace
+
 Closure closure_sparse(SccResult scc, const CsrDag& dag, const SparseOptions& options) {
   if (dag.offsets.size() != size_t(scc.component_count()) + 1)
     throw std::invalid_argument("closure_sparse: condensation sizes disagree");
@@ -370,14 +380,13 @@ Closure closure_sparse(SccResult scc, const CsrDag& dag, const SparseOptions& op
     for (uint64_t e = dag.offsets[c]; e < dag.offsets[c + 1]; ++e)
       if (e >= dag.targets.size() || dag.targets[e] <= c)
         throw std::invalid_argument("closure_sparse: condensation ids are not topological");
-  RaggedReach reach = propagate({dag.offsets, dag.targets}, options.threads, options.budget);
-  return Closure::from_ragged(std::move(scc.component_of), std::move(scc.cyclic), std::move(reach));
+  return sparse_from_condensation(std::move(scc), dag, options);
 }
 
 Closure closure_sparse(const Graph& g, const SparseOptions& options) {
   SccResult scc = strongly_connected_components(g);
   const CsrDag dag = condensation_csr(g, scc);
-  return closure_sparse(std::move(scc), dag, options);
+  return sparse_from_condensation(std::move(scc), dag, options);  // consistent by construction
 }
 
 uint64_t classic_memory_bytes(size_t component_count) {
