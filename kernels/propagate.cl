@@ -14,51 +14,94 @@
 //     a register and nothing is loaded;
 //   - R(d) has no column <= d, so a work-item skips loads of rows that cannot reach
 //     its word, and rows above its word are zero without any work.
-// Row-major slice layout: word (c, w) of the slice at rows[c * slice_words + w].
+//   - a work-item owns a unit of UNIT_BITS columns (32, 16 or 8: a build option). The
+//     layout is the same: on a little-endian device unit u of a row is byte
+//     u * UNIT_BITS / 8 onwards of its words, and column j of unit u is bit j % UNIT_BITS.
+//     (Narrower units were measured no faster on the H200: every warp sweeps every row,
+//     so more warps do not shorten the sweep.)
+//   - one launch sweeps up to four slices (SLICE_ARGS, SLICE_COLUMN): each is its own
+//     allocation (NVIDIA's largest is a quarter of the memory), and kernels on separate
+//     queues were measured to run one after another there.
+// Row-major slice layout: unit (c, w) of the slice at rows[c * slice_units + w].
+// WEIGHTED (a build option, 0 or 1): components may hold several vertices, so pair
+// counts weigh each bit by the sizes of its two components.
 
-typedef unsigned int gpuword;
+#ifndef UNIT_BITS
+#define UNIT_BITS 32
+#endif
+#if UNIT_BITS == 32
+typedef uint gpuword;
+#define UNIT_SHIFT 5
+#elif UNIT_BITS == 16
+typedef ushort gpuword;
+#define UNIT_SHIFT 4
+#elif UNIT_BITS == 8
+typedef uchar gpuword;
+#define UNIT_SHIFT 3
+#else
+#error "UNIT_BITS must be 32, 16 or 8"
+#endif
+#ifndef WEIGHTED
+#define WEIGHTED 0
+#endif
+
+// The slices one launch sweeps: rows0..rows(slice_count - 1), full_units units each but
+// the last (last_units), the first starting at global unit unit_begin. Work-groups are
+// dealt to slices in equal runs; counts[] has full_units entries per slice.
+#define SLICE_ARGS                                                                        \
+  __global gpuword *rows0, __global gpuword *rows1, __global gpuword *rows2,              \
+      __global gpuword *rows3, const uint components, const uint unit_begin,              \
+      const uint full_units, const uint slice_count, const uint last_units,               \
+      __global const uint *sizes, __global ulong *counts
+// Declares this work-item's slice (rows, slice_units), its unit there (w), its global
+// unit (gw), where its count goes (count_at), and whether it owns a unit (active).
+#define SLICE_COLUMN                                                                      \
+  const uint groups_per_slice = (full_units + get_local_size(0) - 1) / get_local_size(0); \
+  const uint slice = get_group_id(0) / groups_per_slice;                                  \
+  const uint w = (get_group_id(0) % groups_per_slice) * get_local_size(0) + get_local_id(0); \
+  const uint slice_units = slice + 1 == slice_count ? last_units : full_units;            \
+  __global gpuword* rows = slice == 0 ? rows0 : slice == 1 ? rows1 : slice == 2 ? rows2 : rows3; \
+  const uint gw = unit_begin + slice * full_units + w;                                    \
+  const uint count_at = slice * full_units + w;                                           \
+  const bool active = slice < slice_count && w < slice_units
 
 // The two steps both sweeps share, for the work-item owning global word gw (column w of
-// the slice); rows c >= limit = 32 gw + 31 reach no column of it.
+// the slice); rows c >= limit = UNIT_BITS gw + UNIT_BITS - 1 reach no column of it.
 // Successor d's contribution to row c's word: {d} | R(d). R(c+1) is still in a register
 // (prev); a row d >= limit is zero in this word and is not loaded.
 inline gpuword successor_word(const uint d, const uint c, const gpuword prev, const uint limit,
                               const uint gw, __global const gpuword* rows,
-                              const uint slice_words, const uint w) {
+                              const uint slice_units, const uint w) {
   gpuword r = 0;
   if (d == c + 1)
     r = prev;
   else if (d < limit)
-    r = rows[(ulong)d * slice_words + w];
-  if ((d >> 5) == gw) r |= (gpuword)1 << (d & 31);
+    r = rows[(ulong)d * slice_units + w];
+  if ((d >> UNIT_SHIFT) == gw) r |= (gpuword)(1u << (d & (UNIT_BITS - 1)));
   return r;
 }
 
 // The pairs row c's word acc adds to the count: its bits, or with component sizes
-// (weighted) size(c) times the sizes of the components its bits stand for.
-inline ulong word_pairs(const gpuword acc, const uint c, const uint gw, const int weighted,
+// (WEIGHTED) size(c) times the sizes of the components its bits stand for.
+inline ulong word_pairs(const gpuword acc, const uint c, const uint gw,
                         __global const uint* sizes) {
-  if (!weighted) return popcount(acc);
+  if (!WEIGHTED) return popcount(acc);
   ulong s = 0;
-  for (gpuword bits = acc; bits; bits &= bits - 1)
-    s += sizes[gw * 32 + (31 - clz(bits & (0u - bits)))];
+  for (gpuword bits = acc; bits; bits = (gpuword)(bits & (bits - 1)))
+    s += sizes[gw * UNIT_BITS + (UNIT_BITS - 1 - clz((gpuword)(bits & (0u - bits))))];
   return s * sizes[c];
 }
 
-// rows:    the slice, components x slice_words words, written entirely by this kernel.
-// sizes:   per component, its vertex count (read only when weighted != 0).
+// rows:    the slice, components x slice_units units, written entirely by this kernel.
+// sizes:   per component, its vertex count (read only when WEIGHTED).
 // counts:  per work-item, sum over rows c of size(c) * sum of size(d), d in R(c) in
 //          this word-column (the pair count's share of this column).
 __kernel void propagate_columns(__global const ulong* offsets, __global const uint* targets,
-                                __global gpuword* rows, const uint components,
-                                const uint word_begin, const uint slice_words,
-                                __global const uint* sizes, const int weighted,
-                                __global ulong* counts) {
-  const uint w = get_global_id(0);
-  if (w >= slice_words) return;
-  const uint gw = word_begin + w;
+                                SLICE_ARGS) {
+  SLICE_COLUMN;
+  if (!active) return;
   // Rows c >= limit reach no column of this word (their reach lies above c).
-  const uint limit = gw * 32 + 31;
+  const uint limit = gw * UNIT_BITS + (UNIT_BITS - 1);
   gpuword prev = 0;  // this column's word of row c + 1
   ulong count = 0;
   ulong e_end = offsets[components];
@@ -67,14 +110,14 @@ __kernel void propagate_columns(__global const ulong* offsets, __global const ui
     gpuword acc = 0;
     if (c < limit) {
       for (ulong e = e_begin; e < e_end; ++e)
-        acc |= successor_word(targets[e], c, prev, limit, gw, rows, slice_words, w);
-      if (acc) count += word_pairs(acc, c, gw, weighted, sizes);
+        acc |= successor_word(targets[e], c, prev, limit, gw, rows, slice_units, w);
+      count += word_pairs(acc, c, gw, sizes);
     }
-    rows[(ulong)c * slice_words + w] = acc;
+    rows[(ulong)c * slice_units + w] = acc;
     prev = acc;
     e_end = e_begin;
   }
-  counts[w] = count;
+  counts[count_at] = count;
 }
 
 // The same sweep with the CSR of each block of 32 rows staged in local memory by the
@@ -84,16 +127,12 @@ __kernel void propagate_columns(__global const ulong* offsets, __global const ui
 #define CSR_CACHE 512  // targets staged per block; a block with more reads them globally
 #endif
 __kernel __attribute__((reqd_work_group_size(32, 1, 1))) void propagate_columns_blocked(
-    __global const ulong* offsets, __global const uint* targets, __global gpuword* rows,
-    const uint components, const uint word_begin, const uint slice_words,
-    __global const uint* sizes, const int weighted, __global ulong* counts) {
+    __global const ulong* offsets, __global const uint* targets, SLICE_ARGS) {
   __local ulong offs[33];
   __local uint tg[CSR_CACHE];
   const uint lid = get_local_id(0);
-  const uint w = get_global_id(0);
-  const bool active = w < slice_words;  // no early return: the group shares barriers
-  const uint gw = word_begin + w;
-  const uint limit = gw * 32 + 31;
+  SLICE_COLUMN;  // no early return when inactive: the group shares barriers
+  const uint limit = gw * UNIT_BITS + (UNIT_BITS - 1);
   gpuword prev = 0;
   ulong count = 0;
   for (uint end = components; end > 0;) {
@@ -116,21 +155,209 @@ __kernel __attribute__((reqd_work_group_size(32, 1, 1))) void propagate_columns_
         if (c < limit) {
           for (uint e = e0; e < e1; ++e) {
             const uint d = cached ? tg[e] : targets[base + e];
-            acc |= successor_word(d, c, prev, limit, gw, rows, slice_words, w);
+            acc |= successor_word(d, c, prev, limit, gw, rows, slice_units, w);
           }
-          if (acc) count += word_pairs(acc, c, gw, weighted, sizes);
+          count += word_pairs(acc, c, gw, sizes);
         }
-        rows[(ulong)c * slice_words + w] = acc;
+        rows[(ulong)c * slice_units + w] = acc;
         prev = acc;
       }
     }
     end = begin;
   }
-  if (active) counts[w] = count;
+  if (active) counts[count_at] = count;
+}
+
+// The sweep with the per-row work taken off the chain of dependent rows (the default).
+// Measured on the H200 (docs/benchmarks.md): the sweeps above spend their time in each
+// row's step, one dependent local or global load and branch after another, even with no
+// merge row loaded and nothing stored: a GPU issues in order, a warp stalls at every
+// use of a load, and every warp sweeps every row, so more warps do not help.
+// Here the host has already split each aligned block of 32 rows [32k, 32k + 32)
+// (ChainedBlocks in device_propagation.hpp):
+//   masks[c]:     bit j set when row c's successor 32k + j lies in the same block; bit 0
+//                 of masks[32k] set when some row of the block has two or more such
+//                 successors other than c + 1;
+//   first[], ext_items[]: block k's successors d at or beyond the block's end, as
+//                 (c - 32k, d): the first CHAIN_PREFETCH in first[CHAIN_PREFETCH k ..]
+//                 (padded with (32, ~0)), the rest from ext_offsets[k] to
+//                 ext_offsets[k + 1].
+// A block takes two steps: its successor rows beyond the block (final already) are
+// loaded together into ext, eight or more loads in flight, with the item lists fetched
+// blocks ahead; then its rows are closed from its top with everything but the chain
+// already in registers, branch-free where each row has at most one in-block successor
+// besides c + 1, so a row's step on the chain is two ORs and an AND.
+#define CHAIN_BLOCK 32
+inline gpuword column_bit(const uint d, const uint gw) {
+  return (d >> UNIT_SHIFT) == gw ? (gpuword)(1u << (d & (UNIT_BITS - 1))) : (gpuword)0;
+}
+
+#ifndef CHAIN_PREFETCH
+#define CHAIN_PREFETCH 8  // items of a block loaded a block ahead (ChainedBlocks::kFirst)
+#endif
+__kernel __attribute__((reqd_work_group_size(32, 1, 1))) void propagate_columns_chained(
+    __global const uint* masks, __global const uint2* first, __global const ulong* ext_offsets,
+    __global const uint2* ext_items, SLICE_ARGS) {
+  __local uint block_mask[CHAIN_BLOCK];
+  __local gpuword ext[CHAIN_BLOCK * 32];    // [r * 32 + lid]: row r's successors beyond
+  __local gpuword closed[CHAIN_BLOCK * 32]; // [r * 32 + lid]: row r, for in-block merges
+  const uint lid = get_local_id(0);
+  SLICE_COLUMN;  // no early return when inactive: the group shares barriers
+  const uint limit = gw * UNIT_BITS + (UNIT_BITS - 1);
+  gpuword prev = 0;  // row `end`: the first row of the block closed before
+  ulong count = 0;
+  const uint blocks = (components + CHAIN_BLOCK - 1) / CHAIN_BLOCK;
+  if (blocks == 0) return;  // uniform: no work-item reaches a barrier
+  // Block k - 1's mask and extent are loaded while block k is closed (software pipelining:
+  // each is a global load's latency off the chain).
+  uint k = blocks - 1;
+  uint mask_next = lid < components - k * CHAIN_BLOCK ? masks[k * CHAIN_BLOCK + lid] : 0u;
+  ulong e0_next = ext_offsets[k], e1_next = ext_offsets[k + 1];
+  // A block's first CHAIN_PREFETCH items are fetched two blocks ahead (item2, then item1),
+  // so their load does not wait in the chain; their rows are loaded together, those in
+  // the block closed just before read from `closed`.
+  uint2 item1[CHAIN_PREFETCH], item2[CHAIN_PREFETCH];
+#pragma unroll
+  for (uint i = 0; i < CHAIN_PREFETCH; ++i) {
+    item1[i] = first[k * CHAIN_PREFETCH + i];  // the top block: nothing lies beyond it
+    item2[i] = k > 0 ? first[(k - 1) * CHAIN_PREFETCH + i] : (uint2)(CHAIN_BLOCK, 0);
+  }
+  for (k = blocks; k-- > 0;) {
+    const uint begin = k * CHAIN_BLOCK;
+    const uint end = min(begin + CHAIN_BLOCK, components);
+    const uint nb = end - begin;
+    const ulong e0 = e0_next, e1 = e1_next;
+    barrier(CLK_LOCAL_MEM_FENCE);
+    block_mask[lid] = mask_next;
+    if (k > 0) {
+      mask_next = masks[begin - CHAIN_BLOCK + lid];
+      e0_next = ext_offsets[k - 1];
+      e1_next = e0;
+    }
+    for (uint r = 0; r < CHAIN_BLOCK; ++r) ext[r * 32 + lid] = 0;
+#ifndef DIAG_NO_EXT
+    // The prefetched items; `closed` still holds the block closed before (rows from end).
+#pragma unroll
+    for (uint i = 0; i < CHAIN_PREFETCH; ++i) {
+      const uint at = item1[i].x, d = item1[i].y;
+      if (at < CHAIN_BLOCK) {
+        const gpuword far = active && d < limit ? rows[(ulong)d * slice_units + w] : (gpuword)0;
+        const gpuword v = d < end + CHAIN_BLOCK ? closed[(d - end) * 32 + lid] : far;
+        ext[at * 32 + lid] |= v | column_bit(d, gw);
+      }
+    }
+    // The rest of the block's items, eight loads in flight.
+    for (ulong e = e0; e < e1; e += 8) {
+      gpuword v[8];
+      uint at[8];
+#pragma unroll
+      for (uint i = 0; i < 8; ++i) {
+        at[i] = CHAIN_BLOCK;
+        v[i] = 0;
+        if (e + i < e1) {
+          const uint2 item = ext_items[e + i];
+          const uint d = item.y;
+          at[i] = item.x;
+          if (d == end)
+            v[i] = prev;
+          else if (active && d < limit)
+            v[i] = rows[(ulong)d * slice_units + w];
+          v[i] |= column_bit(d, gw);
+        }
+      }
+#pragma unroll
+      for (uint i = 0; i < 8; ++i)
+        if (at[i] < CHAIN_BLOCK) ext[at[i] * 32 + lid] |= v[i];
+    }
+#endif
+    barrier(CLK_LOCAL_MEM_FENCE);  // block_mask is shared; ext and closed are per lane
+    // Everything a row needs but its successors' rows goes to registers before the chain
+    // starts, so the chain waits on no memory: loads at each row's step were most of it.
+    uint mk[CHAIN_BLOCK];
+    gpuword ex[CHAIN_BLOCK];
+#pragma unroll
+    for (uint r = 0; r < CHAIN_BLOCK; ++r) {
+      mk[r] = block_mask[r];
+      ex[r] = ext[r * 32 + lid];
+    }
+    // The next block's first items, and the one after's fetched, while this block's
+    // chain runs. (Loading the next block's rows here too, for those beyond this block,
+    // measured faster at 200k commits but slower at 1M on the H200: docs/benchmarks.md.)
+    if (k > 0) {
+#pragma unroll
+      for (uint i = 0; i < CHAIN_PREFETCH; ++i) {
+        item1[i] = item2[i];
+        item2[i] = k > 1 ? first[(k - 2) * CHAIN_PREFETCH + i] : (uint2)(CHAIN_BLOCK, 0);
+      }
+    }
+    __global gpuword* out = rows + (ulong)begin * slice_units + w;
+    gpuword next = 0;  // row c + 1 of this block
+    // Bit 0 of row 0's mask (never a successor: d > c) flags a block where some row has
+    // two or more in-block successors besides c + 1; the others, nearly all on commit
+    // histories (a merge has two parents), take the branch-free path, whose chain from
+    // row to row is two ORs and an AND: the one other in-block successor, if any, is a
+    // local load whose address is known before the chain reaches the row.
+    const bool general = (mk[0] & 1u) != 0;
+    mk[0] &= ~1u;
+    const uint q = gw - (begin >> UNIT_SHIFT);  // the block's unit this lane owns, if any
+#ifdef DIAG_NO_ROWS
+    if (active) out[0] = ex[0] | mk[0] | ex[31];
+    next = ex[0];
+#else
+    if (nb == CHAIN_BLOCK && !general) {
+      uint pairs = 0;
+#pragma unroll
+      for (int r = CHAIN_BLOCK - 1; r >= 0; --r) {
+        gpuword acc = ex[r];
+        if (r + 1 < CHAIN_BLOCK) {
+          const uint j = (uint)r + 1;
+          const gpuword take = (gpuword)(0u - ((mk[r] >> j) & 1u));
+          const gpuword bit =
+              (j >> UNIT_SHIFT) == q ? (gpuword)(1u << (j & (UNIT_BITS - 1))) : (gpuword)0;
+          const uint other = mk[r] & ~(1u << j);
+          if (other) {
+            const uint j2 = 31 - clz(other);
+            acc |= closed[j2 * 32 + lid] | column_bit(begin + j2, gw);
+          }
+          acc |= (next | bit) & take;
+        }
+        closed[r * 32 + lid] = acc;
+        if (active) out[(ulong)r * slice_units] = acc;
+#if WEIGHTED
+        count += word_pairs(acc, begin + (uint)r, gw, sizes);
+#else
+        pairs += popcount(acc);
+#endif
+        next = acc;
+      }
+      count += pairs;
+    } else {
+#pragma unroll
+      for (int r = CHAIN_BLOCK - 1; r >= 0; --r) {
+        if ((uint)r < nb) {
+          const uint m = mk[r];
+          const uint next_bit = r + 1 < CHAIN_BLOCK ? 1u << (r + 1) : 0u;
+          gpuword acc = ex[r];
+          if (m & next_bit) acc |= next | column_bit(begin + (uint)r + 1, gw);
+          for (uint mm = m & ~next_bit; mm; mm &= mm - 1) {
+            const uint j = 31 - clz(mm & (0u - mm));
+            acc |= closed[j * 32 + lid] | column_bit(begin + j, gw);
+          }
+          closed[r * 32 + lid] = acc;
+          if (active) out[(ulong)r * slice_units] = acc;
+          count += word_pairs(acc, begin + (uint)r, gw, sizes);
+          next = acc;
+        }
+      }
+    }
+#endif
+    prev = next;
+  }
+  if (active) counts[count_at] = count;
 }
 
 // out[i] = R(c_i, d_i) for pairs whose column d_i lies in this slice.
-__kernel void query_pairs(__global const gpuword* rows, const uint word_begin,
+__kernel void query_pairs(__global const uint* rows, const uint word_begin,
                           const uint slice_words, __global const uint* pairs, const uint count,
                           __global uchar* out) {
   const uint i = get_global_id(0);

@@ -197,6 +197,12 @@ cli_test(error.bench_generated_typo_is_usage --status 2 --stderr "generated" --
          ${CLOSURE_BIN} bench closure --generated random-dag:x:y --no-boost --no-classic)
 cli_test(summary.square_counts_sccs --stdout "\"components\": 4" --
          ${CLOSURE_BIN} ${DATA}/cycle.txt --json --method square --device host)
+# bench closure checks --device in a child (a GPU driver loaded in the parent does not
+# survive the fork of the method's child); a bad name is still a usage error.
+cli_test(error.bench_closure_bad_device --status 2 --stderr "--device: no OpenCL device matches" --
+         ${CLOSURE_BIN} bench closure ${DATA}/cycle.txt --device nosuch --no-boost)
+cli_test(bench.closure_on_a_named_device --stdout "propagate .* ok" --
+         ${CLOSURE_BIN} bench closure ${DATA}/cycle.txt --device cpu --methods propagate --no-boost)
 cli_test(bench.scale_help_multiplies --stdout "Multiply" -- ${CLOSURE_BIN} bench closure --help)
 cli_test(progress.forced_shows_phases --stderr "closure: reading" --stderr "closure: computing" --
          env CLOSURE_PROGRESS_DELAY=0 ${CLOSURE_BIN} -q --progress ${G} -o ${OUT}/progress.txt)

@@ -11,6 +11,7 @@
 #include "closure/algorithms/compute.hpp"
 #include "closure/algorithms/device_propagation.hpp"
 #include "closure/algorithms/host_closure.hpp"
+#include "closure/bench/index_generators.hpp"
 #include "closure/graph/read_graph.hpp"
 #include "test_support.hpp"
 
@@ -56,11 +57,16 @@ TEST(DevicePropagation, EqualsSparseOnRandomCyclicGraphs) {
       const Graph g = random_cyclic_graph(rng, n);
       const Closure expect = closure_sparse(g);
       DevicePropagationOptions o;
-      // Every third graph in tiny slices (1 or 2 words: 32 or 64 target columns).
+      // Every third graph in tiny slices (1 or 2 words: 32 or 64 target columns); the
+      // kernels and unit widths in turn (7 is prime to 3, so every pairing occurs).
       if (graphs % 3 == 1) o.max_slice_words = 1 + size_t(round % 2);
+      static const char* const kKernels[] = {"chained",  "blocked",  "plain",  "chained16",
+                                             "chained8", "blocked8", "plain16"};
+      o.kernel = kKernels[graphs % 7];
       DevicePropagationStats stats;
       const Closure got = on_device(g, o, &stats);
-      const std::string what = "n=" + std::to_string(n) + " graph " + std::to_string(graphs);
+      const std::string what =
+          "n=" + std::to_string(n) + " graph " + std::to_string(graphs) + " kernel " + o.kernel;
       ASSERT_EQ(got.representation(), Closure::Representation::kDevice);
       // Pair counts come from the device's reduction; walking the rows downloads them.
       expect_same(got, expect, what);
@@ -70,6 +76,65 @@ TEST(DevicePropagation, EqualsSparseOnRandomCyclicGraphs) {
       ++graphs;
     }
   EXPECT_GE(graphs, 1000);
+}
+
+TEST(DevicePropagation, KernelNamesResolve) {
+  EXPECT_EQ(resolve_propagate_kernel("blocked", 1024).sweep, PropagateKernel::kBlocked);
+  EXPECT_EQ(resolve_propagate_kernel("chained", 1024).unit_bits, 32u);
+  EXPECT_EQ(resolve_propagate_kernel("blocked8", 1024).unit_bits, 8u);
+  EXPECT_EQ(resolve_propagate_kernel("plain16", 1024).describe(), "plain16");
+  EXPECT_EQ(resolve_propagate_kernel("chained16", 16).sweep, PropagateKernel::kPlain);
+  for (const char* bad : {"blocked4", "fast", "plain 8", "8", "blocked32x"})
+    EXPECT_THROW(resolve_propagate_kernel(bad, 1024), std::invalid_argument) << bad;
+}
+
+// The CSR of edges over ids 0..n-1 taken as they are.
+CsrDag csr_of(size_t n, std::vector<Edge> edges) {
+  CsrDag dag;
+  dag.offsets.assign(n + 1, 0);
+  std::sort(edges.begin(), edges.end());
+  for (const Edge& e : edges) ++dag.offsets[e.first + 1];
+  for (size_t c = 0; c < n; ++c) dag.offsets[c + 1] += dag.offsets[c];
+  for (const Edge& e : edges) dag.targets.push_back(e.second);
+  return dag;
+}
+
+TEST(DevicePropagation, ChainedBlocksSplitTheCsr) {
+  // 70 rows: blocks [0, 32), [32, 64), [64, 70).
+  std::vector<Edge> edges{{0, 1},   {0, 30},  {0, 31},  {0, 32}, {31, 32},
+                          {33, 40}, {33, 69}, {64, 65}, {5, 64}};
+  CsrDag dag = csr_of(70, edges);  // ids as given: already topological
+  const ChainedBlocks b = chained_blocks(dag);
+  ASSERT_EQ(b.masks.size(), 70u);
+  // 0 -> 30 and 0 -> 31: two in-block successors besides 1, so block 0 is flagged.
+  EXPECT_EQ(b.masks[0], (1u << 1) | (1u << 30) | (1u << 31) | 1u);
+  EXPECT_EQ(b.masks[32], 0u);  // 33 -> 40 is block 1's only other successor: no flag
+  EXPECT_EQ(b.masks[33], 1u << 8);
+  EXPECT_EQ(b.masks[64], 1u << 1);  // block 2 is one chain step: no flag
+  EXPECT_EQ(b.masks[31], 0u);
+  // Every block has at most kFirst (8) items beyond it here: all in `first`, padded.
+  ASSERT_EQ(b.ext_offsets, (std::vector<uint64_t>{0, 0, 0, 0}));
+  ASSERT_EQ(b.first.size(), 3 * ChainedBlocks::kFirst);
+  using Item = std::array<uint32_t, 2>;
+  EXPECT_EQ(b.first[0], (Item{0, 32}));
+  EXPECT_EQ(b.first[1], (Item{5, 64}));
+  EXPECT_EQ(b.first[2], (Item{31, 32}));
+  EXPECT_EQ(b.first[3], (Item{32, ChainedBlocks::kNone}));
+  EXPECT_EQ(b.first[8], (Item{1, 69}));
+  EXPECT_EQ(b.first[9], (Item{32, ChainedBlocks::kNone}));
+  EXPECT_EQ(b.first[16], (Item{32, ChainedBlocks::kNone}));
+  // Row 40 -> 64..69 and row 41 -> 64..66: block 1 has 10 items, 2 in ext_items.
+  for (vertex_t d = 64; d < 70; ++d) edges.emplace_back(40, d);
+  for (vertex_t d = 64; d < 67; ++d) edges.emplace_back(41, d);
+  dag = csr_of(70, edges);
+  const ChainedBlocks more = chained_blocks(dag);
+  ASSERT_EQ(more.ext_offsets, (std::vector<uint64_t>{0, 0, 2, 2}));
+  EXPECT_EQ(more.first[8 + 7], (Item{9, 64}));
+  EXPECT_EQ(more.ext_items[0], (Item{9, 65}));
+  EXPECT_EQ(more.ext_items[1], (Item{9, 66}));
+  // An edge that goes back up (ids not topological) is refused.
+  dag.targets[0] = 0;
+  EXPECT_THROW(chained_blocks(dag), std::invalid_argument);
 }
 
 TEST(DevicePropagation, LongChainsFold) {
@@ -87,10 +152,38 @@ TEST(DevicePropagation, LongChainsFold) {
   edges.emplace_back(perm[10], perm[2900]);    // a merge far down
   const Graph g(n, edges);
   const Closure expect = closure_sparse(g);
-  for (size_t slice : {0, 1, 5}) {
-    DevicePropagationOptions o;
-    o.max_slice_words = slice;
-    expect_same(on_device(g, o), expect, "slice words " + std::to_string(slice));
+  for (const char* kernel : {"chained", "chained8", "blocked", "plain16"})
+    for (size_t slice : {0, 1, 5}) {
+      DevicePropagationOptions o;
+      o.max_slice_words = slice;
+      o.kernel = kernel;
+      expect_same(on_device(g, o), expect,
+                  std::string(kernel) + ", slice words " + std::to_string(slice));
+    }
+}
+
+TEST(DevicePropagation, CommitHistoriesTakeTheChainedFastPath) {
+  REQUIRE_DEVICE();
+  // Histories are long first-parent chains with merges: most blocks of 32 rows are
+  // chain steps only (the kernel's branch-free path), the rest take the general one.
+  for (uint64_t seed : {1, 2, 3}) {
+    const Graph g = commit_history_dag(2000 + 333 * seed, seed);
+    const SccResult scc = strongly_connected_components(g);
+    const CsrDag dag = condensation_csr(g, scc);
+    const ChainedBlocks b = chained_blocks(dag);
+    size_t fast = 0, blocks = b.ext_offsets.size() - 1;
+    for (size_t k = 0; k + 1 < blocks; ++k) fast += (b.masks[k * 32] & 1u) == 0;
+    EXPECT_GT(fast, blocks / 2) << "seed " << seed;
+    const Closure expect = closure_sparse(g);
+    for (const char* kernel : {"chained", "chained8", "chained16"})
+      for (size_t slice : {0, 3}) {
+        DevicePropagationOptions o;
+        o.kernel = kernel;
+        o.max_slice_words = slice;
+        expect_same(on_device(g, o), expect,
+                    std::string(kernel) + " seed " + std::to_string(seed) + " slice " +
+                        std::to_string(slice));
+      }
   }
 }
 

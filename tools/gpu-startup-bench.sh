@@ -2,7 +2,7 @@
 # Issue 8's whole-process figures on the H200 machine, in one call, rounds interleaved so
 # that the lease's drift hits every method alike: commit histories of 200k and 1M commits
 # (tools/gen_commit_dag.py) under propagate on the GPU, sparse on the 16-core host and
-# auto; a random graph of 1M edges with small reach (sparse vs auto, where auto must stay
+# auto (and the classic method at 200k, in process); a random graph of 1M edges with small reach (sparse vs auto, where auto must stay
 # on the host); a 2-vertex graph (the start-up floor); the download's phases.
 #   device tool, carry ["build-dev"] (tools/gpu-gtest.sh pack first):
 #   bash tools/gpu-startup-bench.sh > $OUT/log.txt 2>&1
@@ -23,7 +23,10 @@ for i in 1 2 3; do w $B $G/commits-1000000.txt --method propagate --device gpu; 
 echo "== sparse-random 1M/1M rounds: sparse auto"
 for i in 1 2 3 4 5; do w $B $G/sparse-random-1m.txt --method sparse; w $B $G/sparse-random-1m.txt; echo; done
 cat /tmp/last.log
+echo "== classic vs sparse vs propagate in process, 200k (bench closure)"
+timeout 120 $B bench closure $G/commits-200000.txt --methods propagate --device gpu --no-boost --repeat 3 2>&1 | tail -6
 echo "== 2-vertex graph, propagate (start-up floor)"; printf '0 1\n' > /tmp/t.txt
 for i in 1 2 3; do w $B /tmp/t.txt --method propagate --device gpu; done; echo
-echo "== download phases (bench propagate, 200k)"
-CLOSURE_TRACE_DOWNLOAD=1 timeout 100 $B bench propagate $G/commits-200000.txt --repeat 3 2>&1 | tail -8
+echo "== kernels and download phases (bench propagate)"
+CLOSURE_TRACE_DOWNLOAD=1 timeout 200 $B bench propagate $G/commits-200000.txt $G/commits-1000000.txt \
+  --repeat 3 --kernels chained,blocked,plain 2>&1 | tail -16

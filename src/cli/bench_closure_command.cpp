@@ -43,7 +43,13 @@ void add_bench_closure_command(CLI::App& bench) {
   sub->add_flag("--no-boost", flags->no_boost, "Skip Boost.Graph");
   sub->add_flag("--no-classic", flags->no_classic, "Skip the classic method");
   sub->callback([flags] {
-    if (!flags->device.empty()) choose_device(flags->device);  // checked as every command does
+    // Checked as every command does, in a child: the methods run in children, and a GPU
+    // driver loaded here would not survive their fork.
+    if (!flags->device.empty())
+      as_usage_error("--device", [&] {
+        check_device_in_child(flags->device);
+        return 0;
+      });
     HostClosureBenchOptions o;
     o.repeats = flags->repeat;
     o.memory_cap_bytes = uint64_t(flags->memory_cap_gb * double(1ull << 30));

@@ -33,7 +33,7 @@ void add_bench_propagate_command(CLI::App& bench) {
     int repeat = 3;
     double download_limit_gb = 16;
     size_t slice_words = 0;
-    std::vector<std::string> kernels{"blocked", "plain"};
+    std::vector<std::string> kernels{"chained", "blocked", "plain"};
   };
   auto flags = std::make_shared<Flags>();
   auto* sub = bench.add_subcommand(
@@ -45,7 +45,10 @@ void add_bench_propagate_command(CLI::App& bench) {
                   "Download the rows (pinned, chunked) only for closures up to this many GB")
       ->capture_default_str();
   sub->add_option("--slice-words", flags->slice_words, "Most words per column slice (0: largest)");
-  sub->add_option("--kernels", flags->kernels, "Sweep kernels to time: blocked, plain")
+  sub->add_option(
+         "--kernels", flags->kernels,
+         "Sweep kernels to time: chained, blocked, plain, each optionally followed by 16 or 8 "
+         "(columns a work-item owns)")
       ->delimiter(',')
       ->capture_default_str();
   sub->callback([flags] {

@@ -17,12 +17,13 @@ namespace {
 constexpr double kHostWordS = 3.0e-9;
 constexpr double kHostLinearS = 2.0e-7;
 
-// Device: the sweep walks every component once per column slice, latency-bound:
-// 240 ns a row (200k commits, one slice) to 780 ns (1M, four slices sharing the GPU).
-// Its words move at about 0.19 TB/s. Start-up: creating the NVIDIA context and loading
-// the cached program, measured as whole process minus the phases.
-constexpr double kDeviceRowS = 2.4e-7;
-constexpr double kDeviceBytesPerS = 1.9e11;
+// Device: the chained sweep (kernels/propagate.cl) walks every component once, a block
+// of 32 at a time, latency-bound; fitted to its two H200 measurements (200k commits:
+// 0.012 s for 5.0 GB of rows; 1M commits, four slices in one launch: 0.131 s for 125 GB):
+// 42 ns a component plus the rows' bytes at 1.4 TB/s. Start-up: creating the NVIDIA
+// context and loading the cached program, measured as whole process minus the phases.
+constexpr double kDeviceRowS = 4.2e-8;
+constexpr double kDeviceBytesPerS = 1.4e12;
 constexpr double kDeviceStartS = 0.35;
 
 }  // namespace

@@ -3,6 +3,7 @@
 #include "closure/algorithms/device_propagation.hpp"
 
 #include <algorithm>
+#include <bit>
 #include <chrono>
 #include <cstdio>
 #include <cstdlib>
@@ -18,6 +19,7 @@ namespace closure {
 namespace {
 
 constexpr const char* kKernelFile = "propagate.cl";
+constexpr const char* kDefaultPropagateKernel = "chained";
 // A download's staging chunk: two are pinned at once.
 constexpr size_t kDownloadChunkBytes = size_t{64} << 20;
 
@@ -245,6 +247,67 @@ size_t env_size(const char* name) {
 
 }  // namespace
 
+std::string PropagateKernel::describe() const {
+  const char* base = sweep == kChained ? "chained" : sweep == kBlocked ? "blocked" : "plain";
+  return base + (unit_bits == 32 ? std::string() : std::to_string(unit_bits));
+}
+
+ChainedBlocks chained_blocks(const CsrDag& dag) {
+  constexpr size_t B = ChainedBlocks::kRows;
+  const size_t C = dag.offsets.size() - 1;
+  constexpr size_t P = ChainedBlocks::kFirst;
+  ChainedBlocks out;
+  out.masks.assign(C, 0);
+  const size_t blocks = ceil_div(C, B);
+  out.ext_offsets.assign(blocks + 1, 0);
+  out.first.assign(blocks * P, {uint32_t(B), ChainedBlocks::kNone});
+  std::vector<size_t> firsts(blocks, 0);
+  for (size_t c = 0; c < C; ++c) {
+    const size_t begin = c / B * B, end = std::min(begin + B, C), k = c / B;
+    for (uint64_t e = dag.offsets[c]; e < dag.offsets[c + 1]; ++e) {
+      const size_t d = dag.targets[e];
+      if (d <= c || d >= C)
+        throw std::invalid_argument("propagate: the condensation is not in topological order");
+      const std::array<uint32_t, 2> item{uint32_t(c - begin), uint32_t(d)};
+      if (d < end)
+        out.masks[c] |= uint32_t{1} << (d - begin);
+      else if (firsts[k] < P)
+        out.first[k * P + firsts[k]++] = item;
+      else
+        out.ext_items.push_back(item);
+    }
+    out.ext_offsets[c / B + 1] = out.ext_items.size();
+    // Two in-block successors besides c + 1: the block needs the kernel's general path.
+    const uint32_t others = out.masks[c] & ~(c + 1 < end ? uint32_t{1} << (c + 1 - begin) : 0);
+    if (std::popcount(others) >= 2) out.masks[begin] |= 1;
+  }
+  return out;
+}
+
+PropagateKernel resolve_propagate_kernel(const std::string& name, size_t max_work_group) {
+  std::string n = name;
+  if (n.empty()) {
+    const char* env = std::getenv("CLOSURE_PROPAGATE_KERNEL");
+    n = env && *env ? env : kDefaultPropagateKernel;
+  }
+  PropagateKernel k;
+  const size_t digits = n.find_first_of("0123456789");
+  const std::string base = n.substr(0, digits);
+  const std::string bits = digits == std::string::npos ? "32" : n.substr(digits);
+  if ((base != "chained" && base != "blocked" && base != "plain") ||
+      (bits != "32" && bits != "16" && bits != "8"))
+    throw std::invalid_argument("propagate: unknown kernel '" + n +
+                                "' (chained, blocked or plain, optionally followed by 16 or 8: "
+                                "the columns a work-item owns)");
+  k.sweep = base == "chained"   ? PropagateKernel::kChained
+            : base == "blocked" ? PropagateKernel::kBlocked
+                                : PropagateKernel::kPlain;
+  // The chained and blocked sweeps run in work-groups of 32.
+  if (max_work_group < 32) k.sweep = PropagateKernel::kPlain;
+  k.unit_bits = unsigned(std::stoul(bits));
+  return k;
+}
+
 std::string DevicePropagationStats::describe() const {
   char buf[256];
   std::snprintf(buf, sizeof buf, "%zu column slice%s of %zu words, %s; %s kernel %.3f s, %s moved",
@@ -329,26 +392,38 @@ Closure closure_propagate_device(const SccResult& scc, const CsrDag& dag, ocl::R
     stats.kernel_bytes = (uint64_t(C) * W + read_words) * sizeof(word_t);
 
     auto t1 = std::chrono::steady_clock::now();
-    // Concurrent slices on separate in-order queues: one slice alone may not fill a GPU.
-    const size_t queue_count = resident ? std::min<size_t>(stats.slices, 4) : 1;
-    std::vector<cl::CommandQueue> queues{queue};
-    for (size_t q = 1; q < queue_count; ++q)
-      queues.emplace_back(ctx, dev.device, CL_QUEUE_PROFILING_ENABLE);
-    std::string kernel_name = o.kernel;
-    if (kernel_name.empty()) {
-      const char* env = std::getenv("CLOSURE_PROPAGATE_KERNEL");
-      kernel_name = env && *env ? env : "blocked";
+    const PropagateKernel kernel = resolve_propagate_kernel(o.kernel, dev.max_work_group);
+    stats.kernel = kernel.describe();
+    const char* entry = kernel.sweep == PropagateKernel::kChained   ? "propagate_columns_chained"
+                        : kernel.sweep == PropagateKernel::kBlocked ? "propagate_columns_blocked"
+                                                                    : "propagate_columns";
+    // The chained sweep's split of the CSR (ChainedBlocks), uploaded once for every slice.
+    cl::Buffer masks_buf, first_buf, ext_offsets_buf, ext_items_buf;
+    if (kernel.sweep == PropagateKernel::kChained) {
+      const ChainedBlocks blocks = chained_blocks(dag);
+      auto upload = [&](const void* data, size_t bytes) {
+        cl::Buffer b(ctx, CL_MEM_READ_ONLY, std::max<size_t>(bytes, 8));
+        if (bytes) queue.enqueueWriteBuffer(b, CL_FALSE, 0, bytes, data);
+        return b;
+      };
+      masks_buf = upload(blocks.masks.data(), blocks.masks.size() * sizeof(uint32_t));
+      first_buf = upload(blocks.first.data(), blocks.first.size() * sizeof(blocks.first[0]));
+      ext_offsets_buf =
+          upload(blocks.ext_offsets.data(), blocks.ext_offsets.size() * sizeof(uint64_t));
+      ext_items_buf =
+          upload(blocks.ext_items.data(), blocks.ext_items.size() * sizeof(blocks.ext_items[0]));
+      queue.finish();
+      stats.csr_bytes += blocks.masks.size() * 4 + blocks.first.size() * 8 +
+                         blocks.ext_offsets.size() * 8 + blocks.ext_items.size() * 8;
     }
-    if (kernel_name != "blocked" && kernel_name != "plain")
-      throw std::invalid_argument("propagate: unknown kernel '" + kernel_name +
-                                  "' (blocked, plain)");
-    if (dev.max_work_group < 32) kernel_name = "plain";
-    stats.kernel = kernel_name;
-    const char* entry =
-        kernel_name == "blocked" ? "propagate_columns_blocked" : "propagate_columns";
+    std::string build_options = "-DUNIT_BITS=" + std::to_string(kernel.unit_bits) +
+                                " -DWEIGHTED=" + (weighted ? "1" : "0") +
+                                " -DCHAIN_PREFETCH=" + std::to_string(ChainedBlocks::kFirst);
+    // Timing experiments only: kernels/propagate.cl's DIAG_* switches.
+    if (const char* extra = std::getenv("CLOSURE_PROPAGATE_OPTIONS"))
+      build_options += std::string(" ") + extra;
+    const uint32_t units_per_word = 32 / kernel.unit_bits;
     const size_t local = dev.max_work_group >= 32 ? 32 : 1;
-    std::vector<cl::Event> kernel_events;
-    std::vector<cl::Buffer> partials, totals;
     BitMatrix host;
     if (!resident && o.rows_needed) host = BitMatrix(C, C, {}, WordOrder::kRowMajor);
     cl_ulong first_start = ~cl_ulong{0}, last_end = 0;
@@ -356,62 +431,74 @@ Closure closure_propagate_device(const SccResult& scc, const CsrDag& dag, ocl::R
       first_start = std::min(first_start, e.getProfilingInfo<CL_PROFILING_COMMAND_START>());
       last_end = std::max(last_end, e.getProfilingInfo<CL_PROFILING_COMMAND_END>());
     };
-    for (size_t k = 0; k < stats.slices; ++k) {
-      Slice s;
-      s.word_begin = uint32_t(first_word + k * max_words);
-      s.words = uint32_t(std::min(max_words, W - k * max_words));
-      s.rows = cl::Buffer(ctx, CL_MEM_READ_WRITE, C * s.words * row_bytes);
-      cl::Buffer partial(ctx, CL_MEM_READ_WRITE, s.words * sizeof(cl_ulong));
-      cl::Buffer total(ctx, CL_MEM_READ_WRITE, sizeof(cl_ulong));
-      cl::CommandQueue& q = queues[k % queues.size()];
-      q.enqueueFillBuffer(total, cl_ulong{0}, 0, sizeof(cl_ulong));
-      cl::Kernel sweep = rt.kernel(kKernelFile, "", entry);
-      sweep.setArg(0, offsets_buf);
-      sweep.setArg(1, targets_buf);
-      sweep.setArg(2, s.rows);
-      sweep.setArg(3, cl_uint(C));
-      sweep.setArg(4, cl_uint(s.word_begin));
-      sweep.setArg(5, cl_uint(s.words));
-      sweep.setArg(6, sizes_buf);
-      sweep.setArg(7, cl_int(weighted ? 1 : 0));
-      sweep.setArg(8, partial);
+    const size_t group = std::min<size_t>(256, std::max<size_t>(1, dev.max_work_group));
+    size_t pow2 = 1;
+    while (pow2 * 2 <= group) pow2 *= 2;
+    // Resident slices go up to kSlicesPerLaunch to a launch (the kernels' SLICE_ARGS): one
+    // slice does not fill the GPU, and launches on separate queues ran one after another
+    // on the H200. Streamed slices go one at a time, each freed after its download.
+    constexpr size_t kSlicesPerLaunch = 4;
+    const size_t per_launch = resident ? kSlicesPerLaunch : 1;
+    cl::Buffer total(ctx, CL_MEM_READ_WRITE, sizeof(cl_ulong));
+    queue.enqueueFillBuffer(total, cl_ulong{0}, 0, sizeof(cl_ulong));
+    for (size_t k0 = 0; k0 < stats.slices; k0 += per_launch) {
+      const size_t count = std::min(per_launch, stats.slices - k0);
+      std::vector<Slice> launch(count);
+      for (size_t i = 0; i < count; ++i) {
+        Slice& s = launch[i];
+        s.word_begin = uint32_t(first_word + (k0 + i) * max_words);
+        s.words = uint32_t(std::min(max_words, W - (k0 + i) * max_words));
+        s.rows = cl::Buffer(ctx, CL_MEM_READ_WRITE, C * s.words * row_bytes);
+      }
+      const size_t full_units = size_t(launch[0].words) * units_per_word;
+      const size_t last_units = size_t(launch.back().words) * units_per_word;
+      const size_t groups_per_slice = ceil_div(full_units, local);
+      cl::Buffer partial(ctx, CL_MEM_READ_WRITE, count * full_units * sizeof(cl_ulong));
+      queue.enqueueFillBuffer(partial, cl_ulong{0}, 0, count * full_units * sizeof(cl_ulong));
+      cl::Kernel sweep = rt.kernel(kKernelFile, build_options, entry);
+      cl_uint arg = 0;
+      if (kernel.sweep == PropagateKernel::kChained) {
+        sweep.setArg(arg++, masks_buf);
+        sweep.setArg(arg++, first_buf);
+        sweep.setArg(arg++, ext_offsets_buf);
+        sweep.setArg(arg++, ext_items_buf);
+      } else {
+        sweep.setArg(arg++, offsets_buf);
+        sweep.setArg(arg++, targets_buf);
+      }
+      for (size_t i = 0; i < kSlicesPerLaunch; ++i)  // unused pointers repeat the first
+        sweep.setArg(arg++, launch[i < count ? i : 0].rows);
+      sweep.setArg(arg++, cl_uint(C));
+      sweep.setArg(arg++, cl_uint(launch[0].word_begin * units_per_word));
+      sweep.setArg(arg++, cl_uint(full_units));
+      sweep.setArg(arg++, cl_uint(count));
+      sweep.setArg(arg++, cl_uint(last_units));
+      sweep.setArg(arg++, sizes_buf);
+      sweep.setArg(arg++, partial);
       cl::Event ev;
-      q.enqueueNDRangeKernel(sweep, cl::NullRange, cl::NDRange(round_up(s.words, local)),
-                             cl::NDRange(local), nullptr, &ev);
-      kernel_events.push_back(ev);
-      const size_t group = std::min<size_t>(256, std::max<size_t>(1, dev.max_work_group));
-      size_t pow2 = 1;
-      while (pow2 * 2 <= group) pow2 *= 2;
+      queue.enqueueNDRangeKernel(sweep, cl::NullRange,
+                                 cl::NDRange(count * groups_per_slice * local), cl::NDRange(local),
+                                 nullptr, &ev);
       cl::Kernel sum = rt.kernel(kKernelFile, "", "sum_counts");
       sum.setArg(0, partial);
-      sum.setArg(1, cl_uint(s.words));
+      sum.setArg(1, cl_uint(count * full_units));
       sum.setArg(2, total);
       sum.setArg(3, cl::Local(pow2 * sizeof(cl_ulong)));
-      q.enqueueNDRangeKernel(sum, cl::NullRange, cl::NDRange(pow2), cl::NDRange(pow2));
-      totals.push_back(total);
-      if (resident) {
-        slices.push_back(std::move(s));
-      } else {
-        // Streamed: finish this slice, keep its rows on the host if asked, free it.
-        cl_ulong t = 0;
-        q.enqueueReadBuffer(total, CL_TRUE, 0, sizeof t, &t);
-        cross += t;
-        note_event(ev);
-        if (o.rows_needed) {
+      queue.enqueueNDRangeKernel(sum, cl::NullRange, cl::NDRange(pow2), cl::NDRange(pow2));
+      ev.wait();
+      note_event(ev);
+      for (Slice& s : launch) {
+        if (resident) {
+          slices.push_back(std::move(s));
+        } else if (o.rows_needed) {
+          // Streamed: keep this slice's rows on the host, then free it.
           auto td = std::chrono::steady_clock::now();
-          download_slice(ctx, q, s, C, host);
+          download_slice(ctx, queue, s, C, host);
           stats.download_s += seconds_since(td);
         }
       }
     }
-    if (resident) {
-      for (size_t k = 0; k < totals.size(); ++k) {
-        cl_ulong t = 0;
-        queues[k % queues.size()].enqueueReadBuffer(totals[k], CL_TRUE, 0, sizeof t, &t);
-        cross += t;
-      }
-      for (const cl::Event& e : kernel_events) note_event(e);
-    }
+    queue.enqueueReadBuffer(total, CL_TRUE, 0, sizeof cross, &cross);
     if (last_end > first_start) stats.kernel_s = double(last_end - first_start) * 1e-9;
     stats.compute_s = seconds_since(t1) - stats.download_s;
     std::string where = dev.name + ", " + stats.describe();

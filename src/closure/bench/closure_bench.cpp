@@ -170,6 +170,22 @@ using BoostGraph = boost::adjacency_list<boost::vecS, boost::vecS, boost::direct
 
 }  // namespace
 
+void check_device_in_child(const std::string& spec) {
+  HostClosureBenchRow row;
+  HostClosureBenchOptions options;
+  options.repeats = 1;
+  run_in_child(
+      row, options,
+      [&] {
+        ocl::choose_device(spec);
+        return std::function<uint64_t()>([] { return uint64_t{0}; });
+      },
+      false);
+  const std::string failed = "failed: ";
+  if (row.status.rfind(failed, 0) == 0)
+    throw std::invalid_argument(row.status.substr(failed.size()));
+}
+
 std::vector<HostClosureBenchRow> bench_host_closure(const std::string& name, const Graph& g,
                                                     const HostClosureBenchOptions& options) {
   const size_t components = strongly_connected_components(g).component_count();
