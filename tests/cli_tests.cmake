@@ -22,6 +22,10 @@ cli_test(bad_device --status 2 --stderr "out of range" -- ${CLOSURE_BIN} ${DATA}
 # reach the user as usage errors, with any method.
 cli_test(bad_device_opened_while_reading --status 2 --stderr "no OpenCL device matches 'nosuch'" --
          ${CLOSURE_BIN} ${DATA}/diamond.txt --device nosuch --method propagate)
+# auto on an input of 2 MB or more opens a GPU, if any, while reading (on speculation);
+# without one (PoCL only, as in CI) it stays on the host without a word about devices.
+cli_test(auto_speculates_on_large_inputs --stdout "^speculated-ok$" --
+         bash -c "seq 0 199999 | awk '{ print 2 * \$1, 2 * \$1 + 1 }' > ${OUT}/pairs-2mb.txt && find ${OUT}/pairs-2mb.txt -size +2048k | grep -q . && env -u CLOSURE_DEVICE ${CLOSURE_BIN} ${OUT}/pairs-2mb.txt > ${OUT}/speculated.log 2>&1 && grep -q 'closure   200000 pairs' ${OUT}/speculated.log && ! grep -qi 'no OpenCL' ${OUT}/speculated.log && echo speculated-ok")
 cli_test(threads --stderr "19 pairs" -- ${CLOSURE_BIN} ${DATA}/cycle.txt --threads 1 --method sparse)
 cli_test(bad_threads --status 2 -- ${CLOSURE_BIN} ${DATA}/cycle.txt --threads 0)
 

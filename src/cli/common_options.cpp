@@ -6,6 +6,7 @@
 #include <algorithm>
 #include <cstdio>
 #include <cstdlib>
+#include <filesystem>
 #include <thread>
 
 #include "closure/distributed/communicator.hpp"
@@ -113,11 +114,44 @@ void LazyRuntime::open_in_background() {
       std::async(std::launch::async, [device = options_.device] { return open_runtime(device); });
 }
 
+void LazyRuntime::open_gpu_on_speculation() {
+  std::lock_guard lock(mutex_);
+  if (tried_ || pending_.valid()) return;
+  speculative_ = true;
+  pending_ = std::async(std::launch::async, []() -> std::unique_ptr<ocl::Runtime> {
+    try {
+      for (const auto& d : ocl::list_devices())
+        if (d.is_gpu) return std::make_unique<ocl::Runtime>(d);
+    } catch (...) {  // a GPU that fails to open is one auto does not use
+    }
+    return nullptr;
+  });
+}
+
+void LazyRuntime::release_in_background() {
+  std::lock_guard lock(mutex_);
+  if (!pending_.valid() && !runtime_) return;
+  auto pending = std::move(pending_);
+  auto runtime = std::move(runtime_);
+  if (releasing_.valid()) releasing_.get();
+  releasing_ = std::async(std::launch::async,
+                          [pending = std::move(pending), runtime = std::move(runtime)]() mutable {
+                            try {
+                              if (pending.valid()) pending.get();  // its runtime dies here
+                            } catch (...) {  // an opening nobody used: its error is not ours
+                            }
+                            runtime.reset();
+                          });
+  tried_ = false;
+  speculative_ = false;
+}
+
 ocl::Runtime* LazyRuntime::get() {
   std::lock_guard lock(mutex_);
   if (tried_) return runtime_.get();
   tried_ = true;
   runtime_ = pending_.valid() ? pending_.get() : open_runtime(options_.device);  // rethrows
+  if (!runtime_ && speculative_) return nullptr;  // no GPU: auto stays on the host, silently
   if (!runtime_) {
     const char* env = std::getenv(ocl::kDeviceEnv);
     const bool asked_for_host =
@@ -130,11 +164,12 @@ ocl::Runtime* LazyRuntime::get() {
 
 LazyRuntime::~LazyRuntime() {
   // An opening nobody asked for is waited for (futures from std::async do so), and its
-  // error, if any, dropped: it was not this run's.
+  // error, if any, dropped: it was not this run's. So is a release in progress.
   try {
     if (pending_.valid()) pending_.get();
   } catch (...) {
   }
+  if (releasing_.valid()) releasing_.get();
 }
 
 ComputeOptions compute_options(const CommonOptions& o, LazyRuntime& runtime,
@@ -160,9 +195,25 @@ ComputeOptions compute_options(const CommonOptions& o, LazyRuntime& runtime,
   if (opening == DeviceOpening::kNow && named) runtime.get();  // a named device: checked now
   if (opening == DeviceOpening::kWhileReading && spec != "host" && (named || method_needs_device)) {
     runtime.open_in_background();
-    c.open_device_first = named;
+    // A method on the host must still fail on a wrong name; one that needs the device
+    // waits for it when it needs it, after condensing.
+    c.open_device_first = named && !method_needs_device;
   }
   return c;
+}
+
+void speculate_gpu_for_auto(const CommonOptions& o, LazyRuntime& runtime, ComputeOptions& c,
+                            const std::string& input) {
+  const char* env = std::getenv(ocl::kDeviceEnv);
+  if (c.method != Method::kAuto || !o.device.empty() || (env && *env) ||
+      distributed_communicator() || !kOpenOnAnotherThread || input == "-")
+    return;
+  std::error_code ec;
+  const auto bytes = std::filesystem::file_size(input, ec);
+  if (ec || bytes < kSpeculateFromBytes) return;
+  runtime.open_gpu_on_speculation();
+  c.gpu_speculated = true;
+  c.release_unused_device = [&runtime] { runtime.release_in_background(); };
 }
 
 CLI::Validator at_least_one_source() {

@@ -64,13 +64,22 @@ class LazyRuntime {
   // Starts opening the device now, on another thread; get() waits for it and rethrows
   // what it threw (a wrong --device name, a failed context).
   void open_in_background();
+  // For auto: starts opening the first GPU, if there is one, on another thread; get()
+  // then gives it, or null without a word when there is none.
+  void open_gpu_on_speculation();
+  // Hands the runtime (or its pending opening) to another thread that tears it down, so
+  // that cost overlaps the host's work; the destructor waits for it. A later get() opens
+  // the device afresh.
+  void release_in_background();
 
  private:
   const CommonOptions& options_;
   std::mutex mutex_;
   bool tried_ = false;
+  bool speculative_ = false;
   std::future<std::unique_ptr<ocl::Runtime>> pending_;
   std::unique_ptr<ocl::Runtime> runtime_;
+  std::future<void> releasing_;
 };
 
 // When a command opens the device --device names.
@@ -78,10 +87,11 @@ enum class DeviceOpening {
   kNow,           // before any work, so that a wrong name fails first
   kWhileReading,  // on a background thread while the graph is read, when a device is
                   // named or the method needs one (NVIDIA's driver takes about 0.25 s to
-                  // load and create a context); compute_closure waits for it first, so a
-                  // wrong name still fails before the computation. Not for auto on an
-                  // unnamed device: a context opened on speculation that auto then does
-                  // not use costs its opening and its teardown at exit (benchmarks.md).
+                  // load and create a context); compute_closure waits for it before
+                  // choosing (auto, sparse) or when the method needs it (propagate: after
+                  // condensing), so a wrong name still fails before the computation. auto
+                  // on an unnamed device opens a GPU on speculation for large inputs only
+                  // (speculate_gpu_for_auto), releasing it unused while the host works.
   kInChildren,    // not here: batch forks children, which open it themselves
 };
 
@@ -90,6 +100,15 @@ enum class DeviceOpening {
 // in AddressSanitizer builds too, see common_options.cpp).
 ComputeOptions compute_options(const CommonOptions& o, LazyRuntime& runtime,
                                DeviceOpening opening = DeviceOpening::kNow);
+// Inputs from this size on are big enough for a GPU to win under auto's cost model (a
+// 2 MB edge list holds about 150,000 edges; the 200,000-commit history is 3.1 MB).
+inline constexpr uintmax_t kSpeculateFromBytes = uintmax_t{2} << 20;
+// For `closure run`: when auto will choose and the input is large enough that a GPU could
+// win (a file of kSpeculateFromBytes or more), opens the GPU, if any, while the graph is
+// read (LazyRuntime::open_gpu_on_speculation), and lets auto release it unused. Not
+// under mpirun, in sanitized builds, or when --device / CLOSURE_DEVICE names a device.
+void speculate_gpu_for_auto(const CommonOptions& o, LazyRuntime& runtime, ComputeOptions& c,
+                            const std::string& input);
 InputFormat input_format(const CommonOptions& o);
 
 // For --verify-sources / --sources: 0 sources would check nothing and must not say MATCH.

@@ -79,6 +79,7 @@ Runner add_run_command(CLI::App& app, CommonOptions& common) {
     o.input = flags->input;
     o.input_format = input_format(common);
     o.compute = compute_options(common, runtime, DeviceOpening::kWhileReading);
+    speculate_gpu_for_auto(common, runtime, o.compute, o.input);
     o.output = flags->output;
     if (!o.output.empty()) {
       std::optional<OutputFormat> requested;

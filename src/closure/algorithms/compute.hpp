@@ -43,9 +43,17 @@ struct ComputeOptions {
   ocl::Runtime* runtime = nullptr;
   std::function<ocl::Runtime*()> lazy_runtime;
   // Open the device before choosing a method, even one on the host: the CLI asks for it
-  // when --device names a device (opened while the graph was read), so a wrong name is
-  // an error whatever auto chooses.
+  // when --device names a device and the method may not open it (auto, sparse), so a
+  // wrong name is an error whatever auto chooses. Device methods open it when they need
+  // it (propagate after condensing, which overlaps an opening begun while reading).
   bool open_device_first = false;
+  // auto only: the caller started opening a GPU (if any) on speculation while the graph
+  // was read, so lazy_runtime gives that GPU's runtime or null (no GPU), and auto takes
+  // the GPU's description from it instead of listing devices. When auto keeps the work
+  // on the host it calls release_unused_device, so the unused context is torn down while
+  // the host computes rather than at exit.
+  bool gpu_speculated = false;
+  std::function<void()> release_unused_device;
   std::optional<BooleanParams> params;  // default: the tuned set for the device
   std::string params_override;          // "tile_n=4,..." applied on top of that
   // Memory the method may use; 0 = what the machine has (host: 80% of physical memory;
