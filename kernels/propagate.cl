@@ -187,6 +187,9 @@ __kernel __attribute__((reqd_work_group_size(32, 1, 1))) void propagate_columns_
 // blocks ahead; then its rows are closed from its top with everything but the chain
 // already in registers, branch-free where each row has at most one in-block successor
 // besides c + 1, so a row's step on the chain is two ORs and an AND.
+// Timing experiments only (CLOSURE_PROPAGATE_OPTIONS adds build options): DIAG_NO_EXT
+// skips the loads beyond a block, DIAG_NO_ROWS the rows' chain; both give wrong closures
+// and measured where the time goes (docs/benchmarks.md, "The chained sweep").
 #define CHAIN_BLOCK 32
 inline gpuword column_bit(const uint d, const uint gw) {
   return (d >> UNIT_SHIFT) == gw ? (gpuword)(1u << (d & (UNIT_BITS - 1))) : (gpuword)0;
