@@ -207,6 +207,11 @@ cli_test(error.bench_closure_bad_device --status 2 --stderr "--device: no OpenCL
          ${CLOSURE_BIN} bench closure ${DATA}/cycle.txt --device nosuch --no-boost)
 cli_test(bench.closure_on_a_named_device --stdout "propagate .* ok" --
          ${CLOSURE_BIN} bench closure ${DATA}/cycle.txt --device cpu --methods propagate --no-boost)
+# A sweep kernel's name is the user's: a typo is a usage error, from the variable too.
+cli_test(error.propagate_kernel_typo_is_usage --status 2 --stderr "unknown kernel 'chaned'" --
+         ${CLOSURE_BIN} bench propagate ${DATA}/cycle.txt --device cpu --kernels chained,chaned)
+cli_test(error.propagate_kernel_variable_typo_is_usage --status 2 --stderr "unknown kernel 'bogus'" --
+         env CLOSURE_PROPAGATE_KERNEL=bogus ${CLOSURE_BIN} ${DATA}/cycle.txt --method propagate --device cpu)
 cli_test(bench.scale_help_multiplies --stdout "Multiply" -- ${CLOSURE_BIN} bench closure --help)
 cli_test(progress.forced_shows_phases --stderr "closure: reading" --stderr "closure: computing" --
          env CLOSURE_PROGRESS_DELAY=0 ${CLOSURE_BIN} -q --progress ${G} -o ${OUT}/progress.txt)

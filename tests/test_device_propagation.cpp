@@ -12,6 +12,7 @@
 #include "closure/algorithms/device_propagation.hpp"
 #include "closure/algorithms/host_closure.hpp"
 #include "closure/bench/index_generators.hpp"
+#include "closure/errors.hpp"
 #include "closure/graph/read_graph.hpp"
 #include "test_support.hpp"
 
@@ -85,7 +86,7 @@ TEST(DevicePropagation, KernelNamesResolve) {
   EXPECT_EQ(resolve_propagate_kernel("plain16", 1024).describe(), "plain16");
   EXPECT_EQ(resolve_propagate_kernel("chained16", 16).sweep, PropagateKernel::kPlain);
   for (const char* bad : {"blocked4", "fast", "plain 8", "8", "blocked32x"})
-    EXPECT_THROW(resolve_propagate_kernel(bad, 1024), std::invalid_argument) << bad;
+    EXPECT_THROW(resolve_propagate_kernel(bad, 1024), UsageError) << bad;
 }
 
 // The CSR of edges over ids 0..n-1 taken as they are.

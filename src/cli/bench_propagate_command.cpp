@@ -52,6 +52,7 @@ void add_bench_propagate_command(CLI::App& bench) {
       ->delimiter(',')
       ->capture_default_str();
   sub->callback([flags] {
+    for (const std::string& k : flags->kernels) resolve_propagate_kernel(k, 32);  // typos first
     auto device = ocl::choose_device(flags->device.empty() ? "gpu" : flags->device);
     if (!device) throw std::runtime_error("bench propagate needs an OpenCL device");
     ocl::Runtime rt(*device);

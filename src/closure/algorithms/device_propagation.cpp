@@ -12,6 +12,7 @@
 #include <stdexcept>
 
 #include "closure/algorithms/compute.hpp"
+#include "closure/errors.hpp"
 #include "closure/executor.hpp"
 #include "closure/ocl/error.hpp"
 
@@ -98,11 +99,12 @@ void download_slice(cl::Context& context, cl::CommandQueue& queue, const Slice& 
 // The closure's rows on the device (or, streamed, on the host), as Closure sees them.
 class DeviceRows final : public ResidentReach {
  public:
-  DeviceRows(ocl::Runtime& rt, size_t components, std::vector<Slice> slices, uint64_t cross_pairs,
-             std::string where)
+  // build_options: the sweep's, so query_pairs comes from the program already built.
+  DeviceRows(ocl::Runtime& rt, const std::string& build_options, size_t components,
+             std::vector<Slice> slices, uint64_t cross_pairs, std::string where)
       : context_(rt.context()),
         queue_(rt.queue()),
-        program_(rt.program(kKernelFile, "")),
+        program_(rt.program(kKernelFile, build_options)),
         components_(components),
         slices_(std::move(slices)),
         cross_pairs_(cross_pairs),
@@ -296,9 +298,9 @@ PropagateKernel resolve_propagate_kernel(const std::string& name, size_t max_wor
   const std::string bits = digits == std::string::npos ? "32" : n.substr(digits);
   if ((base != "chained" && base != "blocked" && base != "plain") ||
       (bits != "32" && bits != "16" && bits != "8"))
-    throw std::invalid_argument("propagate: unknown kernel '" + n +
-                                "' (chained, blocked or plain, optionally followed by 16 or 8: "
-                                "the columns a work-item owns)");
+    throw UsageError("propagate: unknown kernel '" + n +
+                     "' (chained, blocked or plain, optionally followed by 16 or 8: "
+                     "the columns a work-item owns)");
   k.sweep = base == "chained"   ? PropagateKernel::kChained
             : base == "blocked" ? PropagateKernel::kBlocked
                                 : PropagateKernel::kPlain;
@@ -479,7 +481,8 @@ Closure closure_propagate_device(const SccResult& scc, const CsrDag& dag, ocl::R
       queue.enqueueNDRangeKernel(sweep, cl::NullRange,
                                  cl::NDRange(count * groups_per_slice * local), cl::NDRange(local),
                                  nullptr, &ev);
-      cl::Kernel sum = rt.kernel(kKernelFile, "", "sum_counts");
+      // From the sweep's program: another set of options would compile the file again.
+      cl::Kernel sum = rt.kernel(kKernelFile, build_options, "sum_counts");
       sum.setArg(0, partial);
       sum.setArg(1, cl_uint(count * full_units));
       sum.setArg(2, total);
@@ -504,14 +507,15 @@ Closure closure_propagate_device(const SccResult& scc, const CsrDag& dag, ocl::R
     std::string where = dev.name + ", " + stats.describe();
     if (out) *out = stats;
     std::shared_ptr<const ResidentReach> reach =
-        resident ? std::make_shared<DeviceRows>(rt, C, std::move(slices), cross, where)
-                 : std::make_shared<DeviceRows>(C, std::move(host), o.rows_needed, cross, where);
+        resident
+            ? std::make_shared<DeviceRows>(rt, build_options, C, std::move(slices), cross, where)
+            : std::make_shared<DeviceRows>(C, std::move(host), o.rows_needed, cross, where);
     return Closure::from_resident(scc.component_of, scc.cyclic, std::move(reach));
   }
   if (out) *out = stats;
   return Closure::from_resident(
       scc.component_of, scc.cyclic,
-      std::make_shared<DeviceRows>(rt, 0, std::vector<Slice>{}, 0, dev.name + ", empty"));
+      std::make_shared<DeviceRows>(rt, "", 0, std::vector<Slice>{}, 0, dev.name + ", empty"));
 }
 
 Closure closure_propagate_device(const Graph& g, ocl::Runtime& rt,

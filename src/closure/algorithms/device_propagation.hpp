@@ -65,7 +65,7 @@ ChainedBlocks chained_blocks(const CsrDag& dag);
 
 // Resolves `name` ("" = CLOSURE_PROPAGATE_KERNEL, else the default); the blocked kernel
 // needs work-groups of 32, so a device with smaller ones gets the plain one. Throws
-// std::invalid_argument naming the valid kernels.
+// UsageError naming the valid kernels (the name is a user's: --kernels, the variable).
 PropagateKernel resolve_propagate_kernel(const std::string& name, size_t max_work_group);
 
 struct DevicePropagationStats {
