@@ -24,6 +24,11 @@ cli_test(index.query_engine_index_says_nothing_small --stdout "^1 5 yes$" --
 cli_test(index.query_auto_large --stdout "^0 29999 yes$" --stderr "reachability index built on the fly" --
          bash -c "seq 0 29998 | awk '{print \$1, \$1+1}' > ${IDX}/chain.txt && ${CLOSURE_BIN} query ${IDX}/chain.txt 0 29999")
 cli_test(index.no_output --status 2 -- ${CLOSURE_BIN} index ${DATA}/diamond.txt)
+cli_test(index.supportive_out_of_range --status 2 --stderr "supportive" --
+         ${CLOSURE_BIN} index ${DATA}/diamond.txt -o ${IDX}/s.idx --supportive 33)
+# An index file of 32 MiB or more is read into huge pages instead of mapped: the same answers.
+cli_test(index.big_file_read_into_huge_pages --stdout "^0 649999 yes$" --stdout "^649999 0 no$" --
+         bash -c "seq 0 649998 | awk '{print \$1, \$1+1}' > ${IDX}/long.txt && ${CLOSURE_BIN} index -q ${IDX}/long.txt -o ${IDX}/long.idx && test $(stat -c %s ${IDX}/long.idx) -ge 33554432 && printf '0 649999\\n649999 0\\n' | ${CLOSURE_BIN} query ${IDX}/long.idx --pairs -")
 cli_test(index.bad_graph --status 3 --stderr "missing_column.txt:2" --no-file ${IDX}/bad.idx --
          ${CLOSURE_BIN} index ${BAD}/missing_column.txt -o ${IDX}/bad.idx)
 

@@ -3,6 +3,7 @@
 
 #include <algorithm>
 #include <map>
+#include <random>
 #include <set>
 
 #include "closure/algorithms/scc.hpp"
@@ -117,6 +118,58 @@ TEST(Scc, CondenseMatchesParts) {
   EXPECT_EQ(c.dag.vertex_count(), 3u);
   EXPECT_EQ(c.dag.edges(), (std::vector<Edge>{{0, 1}, {1, 2}}));
   EXPECT_TRUE(is_dag(c.dag));
+}
+
+TEST(Scc, KahnComponentsOfADagAreAValidCondensation) {
+  // Random DAGs over a hidden order with scattered ids, awkward sizes: every vertex its own
+  // component, ids a topological order, each row the input's row relabelled and ascending.
+  std::mt19937_64 rng(4242);
+  for (size_t n : {1u, 2u, 17u, 64u, 65u, 1000u, 4099u}) {
+    std::vector<vertex_t> hidden(n);
+    for (vertex_t i = 0; i < n; ++i) hidden[i] = i;
+    std::shuffle(hidden.begin(), hidden.end(), rng);
+    std::vector<Edge> edges;
+    std::uniform_int_distribution<size_t> pick(0, n - 1);
+    for (size_t k = 0; k < 3 * n; ++k) {
+      size_t a = pick(rng), b = pick(rng);
+      if (a == b) continue;
+      if (a > b) std::swap(a, b);
+      edges.emplace_back(hidden[a], hidden[b]);
+    }
+    const Graph g(n, std::move(edges));
+    const auto kahn = dag_components_by_kahn(g);
+    ASSERT_TRUE(kahn.has_value()) << n;
+    const auto& comp = kahn->scc.component_of;
+    ASSERT_EQ(kahn->scc.component_count(), n);
+    std::vector<uint8_t> seen(n, 0);
+    for (vertex_t c : comp) {
+      ASSERT_LT(c, n);
+      EXPECT_FALSE(seen[c]) << "two vertices share component " << c;
+      seen[c] = 1;
+    }
+    EXPECT_TRUE(std::all_of(kahn->scc.cyclic.begin(), kahn->scc.cyclic.end(),
+                            [](uint8_t f) { return f == 0; }));
+    ASSERT_EQ(kahn->dag.offsets.size(), n + 1);
+    for (vertex_t u = 0; u < n; ++u) {
+      const vertex_t c = comp[u];
+      std::vector<vertex_t> want;
+      for (vertex_t v : g.successors(u)) want.push_back(comp[v]);
+      std::sort(want.begin(), want.end());
+      const std::vector<vertex_t> got(
+          kahn->dag.targets.begin() + int64_t(kahn->dag.offsets[c]),
+          kahn->dag.targets.begin() + int64_t(kahn->dag.offsets[c + 1]));
+      EXPECT_EQ(got, want) << "n=" << n << " vertex " << u;
+      for (vertex_t d : got) EXPECT_LT(c, d);
+    }
+  }
+}
+
+TEST(Scc, KahnComponentsRefuseCyclesAndSelfLoops) {
+  EXPECT_FALSE(dag_components_by_kahn(Graph(3, {{0, 1}, {1, 2}, {2, 1}})).has_value());
+  EXPECT_FALSE(dag_components_by_kahn(Graph(3, {{0, 1}, {2, 2}})).has_value());
+  EXPECT_FALSE(dag_components_by_kahn(path_graph(100'000, true)).has_value());
+  EXPECT_TRUE(dag_components_by_kahn(path_graph(1'000'000, false)).has_value());
+  EXPECT_TRUE(dag_components_by_kahn(Graph()).has_value());
 }
 
 }  // namespace

@@ -104,7 +104,7 @@ class _IndexLabels:
 
 class Index:
     """A reachability index: answers "does u reach v?" without the closure, in space
-    linear in the graph (the library's ReachIndex: interval labels, levels and
+    linear in the graph (the library's ReachIndex: interval labels, Bloom filters and
     supportive components over the condensation, a pruned search when they cannot
     decide). Made by :func:`build_index` or :func:`load_index`; queries take labels.
 
@@ -172,11 +172,11 @@ class Index:
                 f"{self.component_count} components>")
 
 
-def build_index(graph, reflexive: bool = False, *, supportive: int = 64,
+def build_index(graph, reflexive: bool = False, *, supportive: int = 32,
                 format: str = "auto", vertices=None) -> Index:
     """The reachability index of ``graph`` (anything :func:`as_graph` takes), as
     ``closure index`` builds it: linear time and space, no closure; the index's queries
-    then take the graph's labels. ``supportive``: components (0..64) given full
+    then take the graph's labels. ``supportive``: components (0..32) given exact
     reachability bits (the CLI's ``--supportive``). Runs without the GIL; Ctrl-C stops
     the strongly-connected-components pass (the labelling after it runs to its end)."""
     g = as_graph(graph, format, vertices)

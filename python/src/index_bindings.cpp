@@ -59,8 +59,9 @@ reach::IndexData data_of(const reach::IndexView& v) {
 }
 
 PyIndex build(const Graph& g, std::optional<std::vector<std::string>> names, uint32_t supportive) {
-  if (supportive > 64)
-    throw UsageError("supportive must be 0..64, not " + std::to_string(supportive));
+  if (supportive > reach::kMaxSupportive)
+    throw UsageError("supportive must be 0.." + std::to_string(reach::kMaxSupportive) + ", not " +
+                     std::to_string(supportive));
   if (names && names->size() != g.vertex_count())
     throw std::invalid_argument("build_index: " + std::to_string(names->size()) + " names for " +
                                 std::to_string(g.vertex_count()) + " vertices");

@@ -13,7 +13,7 @@ namespace closure::cli {
 Runner add_index_command(CLI::App& app, CommonOptions& common) {
   struct Flags {
     std::string input, output;
-    uint32_t supportive = 64;
+    uint32_t supportive = reach::kMaxSupportive;
     bool json = false;
   };
   auto flags = std::make_shared<Flags>();
@@ -22,8 +22,8 @@ Runner add_index_command(CLI::App& app, CommonOptions& common) {
   sub->add_option("graph", flags->input, "Graph file")->required();
   sub->add_option("-o,--output", flags->output, "Index file to write")->required();
   sub->add_option("--supportive", flags->supportive,
-                  "Supportive components with full reachability bits (0-64)")
-      ->check(CLI::Range(0, 64))
+                  "Supportive components with exact reachability bits (0-32)")
+      ->check(CLI::Range(0u, reach::kMaxSupportive))
       ->capture_default_str();
   sub->add_flag("--json", flags->json, "Print the summary as JSON on stdout");
   return [flags, &common]() -> int {

@@ -4,6 +4,7 @@
 #include <algorithm>
 #include <limits>
 
+#include "closure/graph/huge_pages.hpp"
 #include "closure/util/cancel.hpp"
 #include "closure/util/work_meter.hpp"
 
@@ -169,6 +170,65 @@ CsrDag condensation_csr(const Graph& g, const SccResult& scc) {
     out.offsets[c + 1] = write;
   }
   out.targets.resize(write);
+  return out;
+}
+
+std::optional<SccAndCsr> dag_components_by_kahn(const Graph& g) {
+  const size_t n = g.vertex_count();
+  const auto offsets = g.offsets();
+  const auto targets = g.targets();
+  const CancelToken* cancel = current_cancel_token();
+  // rank[v]: in-degree while Kahn runs, then v's position in the order.
+  // Huge pages for every n-sized array: in a virtual machine the 4 KiB page faults of
+  // fresh arrays cost as much as the algorithm (perf, 10M commits).
+  std::vector<vertex_t> rank = detail::huge_filled<vertex_t>(n, 0);
+  for (vertex_t v : targets) ++rank[v];
+  std::vector<vertex_t> order;
+  detail::reserve_huge(order, n);
+  for (size_t v = 0; v < n; ++v)
+    if (rank[v] == 0) order.push_back(vertex_t(v));
+  // Every step is a chain of cache misses on a graph with scattered ids (the row's
+  // bounds, its targets, their counters), so the queue is software-pipelined: the bounds
+  // of the vertex kDist2 places ahead, the row of the one kDist1 ahead and the counters of
+  // this one's targets are requested before they are needed, and their misses overlap.
+  // On a 10M-commit history with scattered ids this is what makes Kahn cheaper than Tarjan.
+  constexpr size_t kDist1 = 4, kDist2 = 8;
+  for (size_t head = 0; head < order.size(); ++head) {
+    if ((head & 0xffff) == 0) throw_if_cancelled(cancel);
+    if (head + kDist2 < order.size()) __builtin_prefetch(&offsets[order[head + kDist2]]);
+    if (head + kDist1 < order.size()) __builtin_prefetch(&targets[offsets[order[head + kDist1]]]);
+    const vertex_t u = order[head];
+    const uint64_t e = offsets[u + 1];
+    for (uint64_t i = offsets[u]; i < e; ++i) __builtin_prefetch(&rank[targets[i]]);
+    for (uint64_t i = offsets[u]; i < e; ++i)
+      if (--rank[targets[i]] == 0) order.push_back(targets[i]);
+  }
+  if (order.size() != n) return std::nullopt;
+  for (size_t i = 0; i < n; ++i) rank[order[i]] = vertex_t(i);
+
+  SccAndCsr out;
+  out.scc.cyclic = detail::huge_filled<uint8_t>(n, 0);
+  out.dag.offsets = detail::huge_filled<uint64_t>(n + 1, 0);
+  out.dag.targets = detail::huge_filled<vertex_t>(targets.size(), 0);
+  uint64_t write = 0;
+  for (size_t c = 0; c < n; ++c) {
+    // The same pipelining: bounds, row and new names are requested ahead.
+    if (c + 2 * kDist2 < n) __builtin_prefetch(&offsets[order[c + 2 * kDist2]]);
+    if (c + kDist2 < n) __builtin_prefetch(&targets[offsets[order[c + kDist2]]]);
+    if (c + kDist1 < n) {
+      const vertex_t a = order[c + kDist1];
+      for (uint64_t i = offsets[a]; i < offsets[a + 1]; ++i) __builtin_prefetch(&rank[targets[i]]);
+    }
+    const vertex_t v = order[c];
+    out.dag.offsets[c] = write;
+    const uint64_t first = write;
+    for (uint64_t i = offsets[v]; i < offsets[v + 1]; ++i)
+      out.dag.targets[write++] = rank[targets[i]];
+    // Rows are short; the input's rows held no duplicates, so the relabelled ones don't.
+    std::sort(out.dag.targets.begin() + int64_t(first), out.dag.targets.begin() + int64_t(write));
+  }
+  out.dag.offsets[n] = write;
+  out.scc.component_of = std::move(rank);
   return out;
 }
 

@@ -35,6 +35,19 @@ struct CsrDag {
 };
 CsrDag condensation_csr(const Graph& g, const SccResult& scc);
 
+// For a DAG, its components and condensation straight from Kahn's algorithm: component
+// ids are Kahn's topological order (breadth-first from the sources, not Tarjan's DFS
+// order, so a DFS subtree's ids are not consecutive) and every vertex is its own
+// component. nullopt when the graph has a cycle (a self-loop counts); the caller then
+// runs Tarjan. On DAGs it is several times faster than Tarjan + condensation_csr: no DFS
+// (whose every step is a dependent cache miss) and no counting sorts, only sequential
+// passes and independent gathers.
+struct SccAndCsr {
+  SccResult scc;
+  CsrDag dag;
+};
+std::optional<SccAndCsr> dag_components_by_kahn(const Graph& g);
+
 struct Condensation {
   SccResult scc;
   Graph dag;

@@ -72,6 +72,16 @@ Timing time_queries(reach::Querier& q, const std::vector<Edge>& pairs, int repea
   t.us = pairs.empty() ? 0 : runs[runs.size() / 2] / double(pairs.size()) * 1e6;
   t.without_search =
       q.stats().queries ? double(q.stats().without_search()) / double(q.stats().queries) : 0;
+  // Which filter decided, for tuning the labels (stderr, beside the build's breakdown).
+  const auto& st = q.stats();
+  std::fprintf(stderr,
+               "bench index: %llu queries: same component %llu, intervals no %llu / yes %llu, "
+               "supportive %llu, Bloom %llu, searched %llu (%.1f components visited each)\n",
+               (unsigned long long)st.queries, (unsigned long long)st.same_component,
+               (unsigned long long)st.negative_cut, (unsigned long long)st.positive_cut,
+               (unsigned long long)st.supportive, (unsigned long long)st.bloom,
+               (unsigned long long)st.searched,
+               st.searched ? double(st.search_visits) / double(st.searched) : 0.0);
   return t;
 }
 

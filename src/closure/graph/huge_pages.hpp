@@ -30,4 +30,13 @@ void reserve_huge(std::vector<T>& v, size_t n) {
   advise_huge_pages(v.data(), v.capacity() * sizeof(T));
 }
 
+// A vector of n copies of value, on huge pages where it is big enough.
+template <class T>
+std::vector<T> huge_filled(size_t n, const T& value) {
+  std::vector<T> v;
+  reserve_huge(v, n);
+  v.assign(n, value);
+  return v;
+}
+
 }  // namespace closure::detail

@@ -109,7 +109,7 @@ std::vector<Edge> transitive_reduction(const Graph& g) {
     const auto& m = members[c];
     if (m.size() > 1) {
       for (size_t i = 0; i < m.size(); ++i) out.emplace_back(m[i], m[(i + 1) % m.size()]);
-    } else if (iv.labels[c].level_b & kCyclicBit) {
+    } else if (iv.labels[c].bloom_in & kCyclicBit) {
       out.emplace_back(m[0], m[0]);
     }
   }

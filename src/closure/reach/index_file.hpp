@@ -1,5 +1,6 @@
 // The index file: a versioned binary image of an IndexData, checksummed, written
-// atomically and memory-mapped on load. Layout (little-endian, every section 8-aligned):
+// atomically and memory-mapped on load (read into huge pages from 32 MiB on).
+// Layout (little-endian, every section 8-aligned):
 //
 //   header (96 bytes): magic "CLOSRIDX", version, header size, vertices, components,
 //                      edges, supportive count, flags, label byte count, file size,
@@ -23,7 +24,10 @@
 namespace closure::reach {
 
 inline constexpr char kIndexMagic[8] = {'C', 'L', 'O', 'S', 'R', 'I', 'D', 'X'};
-inline constexpr uint32_t kIndexVersion = 1;
+inline constexpr uint32_t kIndexVersion = 2;  // 2: Bloom filters replaced the levels
+// Index files of this size or more are read into huge pages rather than mapped (why: in
+// index_file.cpp).
+inline constexpr uint64_t kReadIntoHugePagesFrom = uint64_t{32} << 20;
 
 // A damaged, truncated, foreign or unsupported index file (exit status 3, as bad input).
 class IndexFileError : public InputError {
@@ -49,8 +53,10 @@ uint64_t write_index(const std::string& path, const IndexData& data);
 // The file image in memory (what write_index writes), for tests and the fuzzer's corpus.
 std::string index_image(const IndexData& data);
 
-// Maps and checks a file: header, sizes, checksum and every offset a query follows.
-std::unique_ptr<ReachIndex> load_index(const std::string& path);
+// Maps (or, from `huge_pages_from` bytes, reads into huge pages) and checks a file: header,
+// sizes, checksum and every offset a query follows.
+std::unique_ptr<ReachIndex> load_index(const std::string& path,
+                                       uint64_t huge_pages_from = kReadIntoHugePagesFrom);
 // The same checks over bytes in memory; the result copies them (tests, fuzzer).
 std::unique_ptr<ReachIndex> load_index_from_bytes(std::string_view bytes,
                                                   const std::string& name = "<memory>");

@@ -18,8 +18,8 @@
 namespace closure::reach {
 
 // The per-component label, 48 bytes: one or two cache lines per endpoint of a query.
-// Components are numbered topologically (Tarjan's order from scc.hpp), which is itself a
-// first topological-order filter: c reaches d (c != d) only if c < d.
+// Components are numbered in a topological order (Kahn's for a DAG, else Tarjan's; see
+// scc.hpp), which is itself a first filter: c reaches d (c != d) only if c < d.
 struct ComponentLabel {
   // Forward DFS forest over successors: post-order number, the first post number of the
   // tree subtree (so the subtree is [tree_low, post]) and the smallest post number
@@ -27,14 +27,22 @@ struct ComponentLabel {
   uint32_t post_f, tree_low_f, reach_low_f;
   // The same on the reverse graph (over predecessors).
   uint32_t post_b, tree_low_b, reach_low_b;
-  uint32_t level_f;  // longest path from a source
-  uint32_t level_b;  // bit 31: the component is cyclic; bits 0-30: longest path to a sink
-  uint64_t sup_fwd;  // bit i: supportive component i reaches this one (or is it)
-  uint64_t sup_bwd;  // bit i: this component reaches supportive component i (or is it)
+  uint32_t sup_fwd;  // bit i: supportive component i reaches this one (or is it)
+  uint32_t sup_bwd;  // bit i: this component reaches supportive component i (or is it)
+  // BFL Bloom filters (Su et al., TKDE 2017): bit h(x) for every ancestor x (bloom_in) or
+  // descendant x (bloom_out) of c, c included, where h hashes runs of consecutive post
+  // numbers (backward, resp. forward DFS) to one of 63 bits, since a reach set is mostly
+  // a few runs of a DFS order. c reaches d only if in(c) is within in(d) and out(d)
+  // within out(c).
+  uint64_t bloom_in;   // bit 63: the component is cyclic (not part of the filter)
+  uint64_t bloom_out;  // bit 63: zero
 };
 static_assert(sizeof(ComponentLabel) == 48);
 
-inline constexpr uint32_t kCyclicBit = 0x80000000u;
+inline constexpr uint64_t kCyclicBit = uint64_t{1} << 63;
+inline constexpr uint32_t kBloomBits = 63;
+inline constexpr uint64_t kBloomMask = kCyclicBit - 1;
+inline constexpr uint32_t kMaxSupportive = 32;
 
 // Where every array of an index lives: in memory after a build, or in a mapped file.
 struct IndexView {
@@ -67,8 +75,8 @@ struct IndexData {
 };
 
 struct BuildOptions {
-  uint32_t supportive = 64;  // 0..64
-  bool threads = true;       // forward and backward halves on two threads
+  uint32_t supportive = kMaxSupportive;  // 0..kMaxSupportive
+  bool threads = true;                   // forward and backward halves on two threads
 };
 
 struct BuildReport {
@@ -109,7 +117,7 @@ class ReachIndex {
 // How queries were decided, for the "answered without search" share.
 struct QueryStats {
   uint64_t queries = 0, same_component = 0, negative_cut = 0, positive_cut = 0, supportive = 0,
-           searched = 0, search_visits = 0;
+           bloom = 0, searched = 0, search_visits = 0;
   uint64_t without_search() const { return queries - searched; }
 };
 
