@@ -47,7 +47,8 @@ void add_bench_index_command(CLI::App& bench) {
       std::fputs(format_index_bench_row(row).c_str(), stdout);
       if (!flags->o.index_dir.empty())
         std::printf(
-            "<!-- %s: file written in %.2f s, loaded (mmap + checksum + checks) in %.2f s -->\n",
+            "<!-- %s: file written in %.2f s, loaded (map or read + checksum + checks) in %.2f s "
+            "-->\n",
             name.c_str(), row.write_s, row.load_s);
       std::fflush(stdout);
     };

@@ -192,7 +192,7 @@ std::optional<SccAndCsr> dag_components_by_kahn(const Graph& g) {
   // of the vertex kDist2 places ahead, the row of the one kDist1 ahead and the counters of
   // this one's targets are requested before they are needed, and their misses overlap.
   // On a 10M-commit history with scattered ids this is what makes Kahn cheaper than Tarjan.
-  constexpr size_t kDist1 = 4, kDist2 = 8;
+  constexpr size_t kDist1 = 8, kDist2 = 16;
   for (size_t head = 0; head < order.size(); ++head) {
     if ((head & 0xffff) == 0) throw_if_cancelled(cancel);
     if (head + kDist2 < order.size()) __builtin_prefetch(&offsets[order[head + kDist2]]);

@@ -79,19 +79,16 @@ void dfs_forest(size_t count, const uint32_t* offsets, const uint32_t* targets,
   }
 }
 
-// Roots for a forest: the components with no incoming rows (`is_root`) by descending
-// height, so the longest chain is the first tree's spine; then every other component (in a
-// DAG all are reached from the first group, so these only guard against leaving one out).
+// Roots for a forest: the components with no incoming rows by descending height, so the
+// longest chain is the first tree's spine. The condensation is a DAG, so every component
+// is reached from one of them.
 std::vector<uint32_t> roots_by_height(size_t count, const std::vector<uint32_t>& height,
                                       const std::vector<uint8_t>& has_pred) {
   std::vector<uint32_t> roots;
-  detail::reserve_huge(roots, count);
   for (uint32_t c = 0; c < count; ++c)
     if (!has_pred[c]) roots.push_back(c);
   std::stable_sort(roots.begin(), roots.end(),
                    [&](uint32_t a, uint32_t b) { return height[a] > height[b]; });
-  for (uint32_t c = 0; c < count; ++c)
-    if (has_pred[c]) roots.push_back(c);
   return roots;
 }
 
@@ -104,11 +101,12 @@ void reverse_csr(size_t count, const std::vector<uint32_t>& offsets,
   for (uint32_t t : targets) ++roff[t + 1];
   for (size_t c = 0; c < count; ++c) roff[c + 1] += roff[c];
   rtar = detail::huge_filled<uint32_t>(targets.size(), 0);
-  std::vector<uint32_t> fill;
-  detail::reserve_huge(fill, count);
-  fill.assign(roff.begin(), roff.end() - 1);
+  // roff[t] serves as row t's write cursor, which leaves it at row t + 1's start; shifting
+  // the array back by one restores it (no second n-sized array).
   for (uint32_t c = 0; c < count; ++c)
-    for (uint32_t i = offsets[c]; i < offsets[c + 1]; ++i) rtar[fill[targets[i]]++] = c;
+    for (uint32_t i = offsets[c]; i < offsets[c + 1]; ++i) rtar[roff[targets[i]]++] = c;
+  for (size_t c = count; c > 0; --c) roff[c] = roff[c - 1];
+  roff[0] = 0;
 }
 
 bool labels_are_identity(const Graph& g) {
@@ -238,24 +236,24 @@ IndexData build_index(const Graph& g, const BuildOptions& options, BuildReport* 
   // (weighting by depth changed nothing measurable on random DAGs, where reach sets are
   // small and no hub decides many pairs; the Bloom bits are what decide there).
   if (out.supportive > 0) {
-    std::vector<uint32_t> ids;
-    detail::reserve_huge(ids, C);
-    ids.resize(C);
-    for (uint32_t c = 0; c < C; ++c) ids[c] = c;
-    auto score = [&](uint32_t c) {
-      return double(off[c + 1] - off[c] + 1) * double(roff[c + 1] - roff[c] + 1);
-    };
-    std::nth_element(ids.begin(), ids.begin() + (out.supportive - 1), ids.end(),
-                     [&](uint32_t a, uint32_t b) {
-                       const double sa = score(a), sb = score(b);
-                       return sa != sb ? sa > sb : a < b;
-                     });
-    for (uint32_t i = 0; i < out.supportive; ++i) {
-      L[ids[i]].sup_fwd = uint32_t{1} << i;
-      L[ids[i]].sup_bwd = uint32_t{1} << i;
+    // The top k by one pass with a k-entry list (k <= 32): no sort of all C components.
+    const uint32_t k = out.supportive;
+    std::vector<std::pair<double, uint32_t>> top;  // best first; ties: smaller id first
+    top.reserve(k + 1);
+    for (uint32_t c = 0; c < C; ++c) {
+      const double score = double(off[c + 1] - off[c] + 1) * double(roff[c + 1] - roff[c] + 1);
+      if (top.size() == k && score <= top.back().first) continue;
+      auto at = std::upper_bound(top.begin(), top.end(), score,
+                                 [](double s, const auto& e) { return s > e.first; });
+      top.insert(at, {score, c});
+      if (top.size() > k) top.pop_back();
+    }
+    for (uint32_t i = 0; i < k; ++i) {
+      L[top[i].second].sup_fwd = uint32_t{1} << i;
+      L[top[i].second].sup_bwd = uint32_t{1} << i;
     }
   }
-  // Runs of about C/500 post numbers share a bit (BFL hashes DFS intervals, not vertices:
+  // Runs of about C/1000 post numbers share a bit (BFL hashes DFS intervals, not vertices:
   // a reach set then covers few runs); measured on a random 1M-vertex DAG, runs of 100 to
   // 1000 decided the same share, single vertices (no runs) and 5000 fewer.
   const uint64_t run = std::max<uint64_t>(1, C / (uint64_t{kBloomBits} * 16));
@@ -459,7 +457,8 @@ bool Querier::search(uint32_t cu, uint32_t cv) {
     // The next queued component's row bounds, and this row's labels and stamps, are
     // requested before any is used: their cache misses overlap instead of following one
     // another (the search is bound by memory latency, not by the filters' arithmetic).
-    if (head + 1 < stack_.size()) __builtin_prefetch(off + stack_[head + 1]);
+    if (head + 2 < stack_.size()) __builtin_prefetch(off + stack_[head + 2]);
+    if (head + 1 < stack_.size()) __builtin_prefetch(tar + off[stack_[head + 1]]);
     const uint32_t first = off[x], e = off[x + 1];
     for (uint32_t i = first; i < e; ++i) {
       const uint32_t w = tar[i];
