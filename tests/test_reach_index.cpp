@@ -2,6 +2,7 @@
 // loops, isolated vertices, awkward sizes; reachable, unreachable, same-SCC and self pairs.
 #include <gtest/gtest.h>
 
+#include <memory>
 #include <random>
 
 #include "closure/bench/generators.hpp"
@@ -60,6 +61,20 @@ void expect_matches_bfs(const Graph& g, const ReachIndex& index, const std::stri
   for (vertex_t u = 0; u < n; ++u)
     for (vertex_t v = 0; v < n; ++v)
       ASSERT_EQ(q.reaches(u, v), bool(reach[u][v])) << what << ": " << u << " -> " << v;
+  // Every pair again as one pipelined batch, in a scrambled order.
+  std::vector<vertex_t> us, vs;
+  for (vertex_t u = 0; u < n; ++u)
+    for (vertex_t v = 0; v < n; ++v) us.push_back(u), vs.push_back(v);
+  std::mt19937_64 rng(n);
+  for (size_t i = us.size(); i > 1; --i) {
+    const size_t j = rng() % i;
+    std::swap(us[i - 1], us[j]);
+    std::swap(vs[i - 1], vs[j]);
+  }
+  std::unique_ptr<bool[]> out(new bool[us.size() + 1]);
+  q.reaches_many(us.data(), vs.data(), us.size(), out.get());
+  for (size_t i = 0; i < us.size(); ++i)
+    ASSERT_EQ(out[i], bool(reach[us[i]][vs[i]])) << what << " batch: " << us[i] << " -> " << vs[i];
 }
 
 struct Case {

@@ -89,13 +89,16 @@ py::array_t<bool> reaches_many(const PyIndex& self, IdArray us, IdArray vs) {
   run_interruptible([&] {
     const CancelToken* cancel = current_cancel_token();
     reach::Querier querier(*self.index);
-    for (size_t i = 0; i < k; ++i) {
-      if ((i & 4095) == 0 && cancel && cancel->cancelled()) throw Cancelled();
+    // Checked first, then answered in blocks (the pipelined batch, a cancel check per block).
+    for (size_t i = 0; i < k; ++i)
       if (a[i] >= n || b[i] >= n)
         throw std::out_of_range("reaches_many: pair " + std::to_string(i) + " (" +
                                 std::to_string(a[i]) + ", " + std::to_string(b[i]) +
                                 ") has a vertex beyond the " + std::to_string(n) + " vertices");
-      o[i] = querier.reaches(a[i], b[i]);
+    constexpr size_t kBlock = 4096;
+    for (size_t i = 0; i < k; i += kBlock) {
+      if (cancel && cancel->cancelled()) throw Cancelled();
+      querier.reaches_many(a + i, b + i, std::min(kBlock, k - i), o + i);
     }
   });
   return out;

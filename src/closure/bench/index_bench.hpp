@@ -29,6 +29,7 @@ struct IndexBenchRow {
   double write_s = 0, load_s = 0;
   double random_us = 0, random_without_search = 0, random_yes = 0;
   double reach_us = 0, reach_without_search = 0;
+  double random_batch_us = 0, reach_batch_us = 0;  // Querier::reaches_many, per pair
   double bfs_random_us = 0, bfs_reach_us = 0;
   uint64_t checked = 0, mismatches = 0;
 };

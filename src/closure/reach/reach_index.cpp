@@ -417,6 +417,24 @@ inline Decision decide(const ComponentLabel* L, uint32_t c, uint32_t d, QuerySta
 
 }  // namespace
 
+void Querier::reaches_many(const vertex_t* us, const vertex_t* vs, size_t n, bool* out) {
+  // Stage 1 requests the component ids kIds pairs ahead; stage 2, kLabels pairs ahead,
+  // reads those ids (arrived by then) and requests the labels.
+  constexpr size_t kIds = 16, kLabels = 8;
+  const ComponentLabel* L = view_.labels;
+  for (size_t i = 0; i < n; ++i) {
+    if (i + kIds < n) {
+      __builtin_prefetch(comp_ + us[i + kIds]);
+      __builtin_prefetch(comp_ + vs[i + kIds]);
+    }
+    if (i + kLabels < n) {
+      __builtin_prefetch(L + comp_[us[i + kLabels]]);
+      __builtin_prefetch(L + comp_[vs[i + kLabels]]);
+    }
+    out[i] = reaches(us[i], vs[i]);
+  }
+}
+
 bool Querier::reaches_component(uint32_t cu, uint32_t cv) {
   ++stats_.queries;
   if (cu == cv) {

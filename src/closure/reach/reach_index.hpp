@@ -129,6 +129,11 @@ class Querier {
   // Strict semantics: u reaches u only when u lies on a cycle (a self-loop counts).
   bool reaches(vertex_t u, vertex_t v) { return reaches_component(comp_[u], comp_[v]); }
   bool reaches_component(uint32_t cu, uint32_t cv);
+  // out[i] = reaches(us[i], vs[i]) for i < n (every id below the vertex count). Answers the
+  // same as one call per pair, but asks for each pair's component ids and labels several
+  // pairs ahead, so the independent queries' cache misses overlap: on large indexes most of
+  // a lone query's time is waiting for those four random reads.
+  void reaches_many(const vertex_t* us, const vertex_t* vs, size_t n, bool* out);
   const QueryStats& stats() const { return stats_; }
   void reset_stats() { stats_ = {}; }
 
