@@ -3,8 +3,8 @@
 
 #include <algorithm>
 #include <limits>
-#include <thread>
 
+#include "closure/executor.hpp"
 #include "closure/graph/huge_pages.hpp"
 #include "closure/util/cancel.hpp"
 #include "closure/util/work_meter.hpp"
@@ -174,23 +174,6 @@ CsrDag condensation_csr(const Graph& g, const SccResult& scc) {
   return out;
 }
 
-namespace {
-
-// fn(begin, end) over [0, n) in two halves, the second on another thread when n is large
-// enough to pay for one.
-template <class Fn>
-void parallel_halves(size_t n, Fn fn) {
-  if (n < (size_t{1} << 20)) {
-    fn(0, n);
-    return;
-  }
-  std::thread other([&] { fn(n / 2, n); });
-  fn(0, n / 2);
-  other.join();
-}
-
-}  // namespace
-
 std::optional<SccAndCsr> dag_components_by_kahn(const Graph& g) {
   const size_t n = g.vertex_count();
   const auto offsets = g.offsets();
@@ -226,14 +209,16 @@ std::optional<SccAndCsr> dag_components_by_kahn(const Graph& g) {
   }
   if (order.size() != n) return std::nullopt;
 
-  // The rest is two gathers over disjoint ranges of positions, so both cores share it.
-  parallel_halves(n, [&](size_t b, size_t e) {
+  // The rest is two gathers over disjoint ranges of positions, run in parallel chunks
+  // (the process's executor and its thread budget).
+  constexpr size_t kGrain = size_t{1} << 19;
+  parallel_chunks(n, kGrain, [&](size_t b, size_t e) {
     for (size_t i = b; i < e; ++i) rank[order[i]] = vertex_t(i);
   });
   SccAndCsr out;
   out.scc.cyclic = detail::huge_filled<uint8_t>(n, 0);
   out.dag.targets = detail::huge_filled<vertex_t>(targets.size(), 0);
-  parallel_halves(n, [&](size_t b, size_t e) {
+  parallel_chunks(n, kGrain, [&](size_t b, size_t e) {
     for (size_t c = b; c < e; ++c) {
       // The same pipelining: bounds, row and new names are requested ahead.
       if (c + 2 * kDist2 < e) __builtin_prefetch(&offsets[order[c + 2 * kDist2]]);

@@ -12,6 +12,7 @@
 #include <fstream>
 #include <vector>
 
+#include "closure/graph/huge_pages.hpp"
 #include "closure/io/atomic_file.hpp"
 
 namespace closure::reach {
@@ -282,17 +283,13 @@ namespace {
 // on huge pages (docs/benchmarks.md). The load checks every byte's checksum anyway, so a
 // mapping saved no reading. Takes ownership of fd.
 std::unique_ptr<ReachIndex> read_into_huge_pages(int fd, uint64_t size, const std::string& path) {
-  constexpr uint64_t kHuge = uint64_t{2} << 20;
-  const uint64_t reserved = size + kHuge;
-  void* base =
-      ::mmap(nullptr, reserved, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+  void* base = ::mmap(nullptr, size, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
   if (base == MAP_FAILED) {
     ::close(fd);
     throw std::bad_alloc();
   }
-  unsigned char* bytes = reinterpret_cast<unsigned char*>(
-      (reinterpret_cast<uintptr_t>(base) + kHuge - 1) & ~uintptr_t(kHuge - 1));
-  ::madvise(bytes, (size + kHuge - 1) & ~(kHuge - 1), MADV_HUGEPAGE);
+  detail::advise_huge_pages(base, size);
+  auto* bytes = static_cast<unsigned char*>(base);
   uint64_t done = 0;
   while (done < size) {
     const ssize_t got =
@@ -301,7 +298,7 @@ std::unique_ptr<ReachIndex> read_into_huge_pages(int fd, uint64_t size, const st
     if (got <= 0) {
       const std::string why = got < 0 ? std::strerror(errno) : "the file shrank while read";
       ::close(fd);
-      ::munmap(base, reserved);
+      ::munmap(base, size);
       throw IndexFileError(path, "cannot read: " + why);
     }
     done += uint64_t(got);
@@ -309,9 +306,9 @@ std::unique_ptr<ReachIndex> read_into_huge_pages(int fd, uint64_t size, const st
   ::close(fd);
   try {
     const IndexView v = check(bytes, size, path);
-    return std::make_unique<ReachIndex>(v, base, reserved);
+    return std::make_unique<ReachIndex>(v, base, size);
   } catch (...) {
-    ::munmap(base, reserved);
+    ::munmap(base, size);
     throw;
   }
 }
