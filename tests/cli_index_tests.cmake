@@ -18,6 +18,14 @@ cli_test(index.query_unknown --status 3 --stdout "unknown vertex 'zed'" --
          bash -c "${CLOSURE_BIN} index -q ${DATA}/names.txt -o ${IDX}/n3.idx && ${CLOSURE_BIN} query ${IDX}/n3.idx alice zed")
 cli_test(index.query_pairs_same_as_closure --stdout "^same$" --
          bash -c "printf 'eve frank\\nfrank eve\\nnobody eve\\njunk\\nalice dave\\n' > ${IDX}/q.txt && ${CLOSURE_BIN} index -q ${DATA}/names.txt -o ${IDX}/n4.idx && (${CLOSURE_BIN} query -q ${DATA}/names.txt --pairs ${IDX}/q.txt > ${IDX}/a.txt || true) && (${CLOSURE_BIN} query -q ${IDX}/n4.idx --pairs ${IDX}/q.txt > ${IDX}/b.txt || true) && (${CLOSURE_BIN} query -q ${DATA}/names.txt --engine index --pairs ${IDX}/q.txt > ${IDX}/c.txt || true) && cmp ${IDX}/a.txt ${IDX}/b.txt && cmp ${IDX}/a.txt ${IDX}/c.txt && echo same")
+# Batches of 4096 pipelined answers: 10,000 lines of known and unknown names, malformed
+# lines, comments and trailing comments (named vertices, cycles) give the same lines, in the
+# same order, as the closure's answers; from a file, from a pipe, and as JSON.
+set(BIGQ "bash ${CMAKE_CURRENT_SOURCE_DIR}/cli/query_batch_fixture.sh ${IDX} && ${CLOSURE_BIN} index -q ${IDX}/bigg.txt -o ${IDX}/bigg.idx")
+cli_test(index.query_pairs_batches_same_as_closure --stdout "^same$" --
+         bash -c "${BIGQ} && (${CLOSURE_BIN} query -q ${IDX}/bigg.txt --engine closure --pairs ${IDX}/bigq.txt > ${IDX}/ba.txt || true) && (${CLOSURE_BIN} query -q ${IDX}/bigg.idx --pairs ${IDX}/bigq.txt > ${IDX}/bb.txt || true) && (cat ${IDX}/bigq.txt | ${CLOSURE_BIN} query -q ${IDX}/bigg.idx --pairs - > ${IDX}/bc.txt || true) && test $(wc -l < ${IDX}/ba.txt) -gt 9000 && grep -q ' yes$' ${IDX}/ba.txt && grep -q ' no$' ${IDX}/ba.txt && grep -q 'unknown vertex' ${IDX}/ba.txt && grep -q 'expected two labels' ${IDX}/ba.txt && cmp ${IDX}/ba.txt ${IDX}/bb.txt && sed 's|^${IDX}/bigq.txt:|-:|' ${IDX}/ba.txt | cmp - ${IDX}/bc.txt && echo same")
+cli_test(index.query_pairs_batches_json_same_as_closure --stdout "^same$" --
+         bash -c "${BIGQ} && (${CLOSURE_BIN} query -q ${IDX}/bigg.txt --engine closure --json --pairs ${IDX}/bigq.txt > ${IDX}/ja.txt || true) && (${CLOSURE_BIN} query -q ${IDX}/bigg.idx --json --pairs ${IDX}/bigq.txt > ${IDX}/jb.txt || true) && grep -q '\"reachable\":true' ${IDX}/ja.txt && cmp ${IDX}/ja.txt ${IDX}/jb.txt && echo same")
 cli_test(index.query_engine_index_says_nothing_small --stdout "^1 5 yes$" --
          ${CLOSURE_BIN} query ${DATA}/diamond.txt 1 5 --engine index)
 # A graph whose closure could exceed 64 MiB: auto answers from an index and says so.

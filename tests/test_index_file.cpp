@@ -8,6 +8,7 @@
 #include <iterator>
 
 #include "closure/reach/index_file.hpp"
+#include "closure/reach/name_table.hpp"
 #include "closure/reach/reach_index.hpp"
 
 namespace closure::reach {
@@ -56,8 +57,11 @@ TEST(IndexFile, MessagesSayWhatIsWrong) {
   EXPECT_NE(message(image.substr(0, image.size() - 8)).find("truncated"), std::string::npos);
   EXPECT_NE(message(image + "x").find("damaged"), std::string::npos);
   std::string newer = image;
-  newer[8] = 3;
-  EXPECT_NE(message(newer).find("version 3"), std::string::npos);
+  newer[8] = char(kIndexVersion + 1);
+  EXPECT_NE(message(newer).find("version " + std::to_string(kIndexVersion + 1)), std::string::npos);
+  std::string older = image;  // version 2 held sorted names where 3 holds a hash table
+  older[8] = 2;
+  EXPECT_NE(message(older).find("rebuild it"), std::string::npos);
   std::string flipped = image;
   flipped[image.size() - 1] ^= 1;
   EXPECT_NE(message(flipped).find("checksum mismatch"), std::string::npos);
@@ -76,6 +80,61 @@ TEST(IndexFile, ForgedChecksumStillCannotPointOutside) {
   d = build_index(g);
   d.offsets[2] = 100;
   EXPECT_THROW(load_index_from_bytes(index_image(d)), IndexFileError);
+}
+
+TEST(IndexFile, ForgedNameTableIsRefused) {
+  // Slots naming no vertex, a vertex past the end, or too few or too many taken slots would
+  // let a lookup read outside the names or probe forever; the loader refuses each.
+  const Graph g(5, {{0, 1}, {1, 2}}, {"a", "bb", "c", "dd", "e"});
+  const IndexData good = build_index(g);
+  ASSERT_EQ(good.name_slots.size(), name_slot_count(5));
+  ASSERT_NO_THROW(load_index_from_bytes(index_image(good)));
+  size_t taken = 0, empty = 0;
+  for (size_t i = 0; i < good.name_slots.size(); ++i) (good.name_slots[i] ? taken : empty) = i;
+  auto refused = [&](auto&& forge) {
+    IndexData d = good;
+    forge(d.name_slots);
+    EXPECT_THROW(load_index_from_bytes(index_image(d)), IndexFileError);
+  };
+  refused([&](auto& s) { s[taken] &= ~uint64_t{0xffffffff}; });  // a tag, vertex "0 - 1"
+  refused([&](auto& s) { s[taken] = (s[taken] & ~uint64_t{0xffffffff}) | 6; });  // vertex 5
+  refused([&](auto& s) { s[taken] = 0; });                                       // 4 names
+  refused([&](auto& s) { s[empty] = 1; });                                       // 6 names
+  refused([&](auto& s) {  // every slot taken: a probe for an unknown name would not end
+    for (auto& x : s) x = x ? x : 1;
+  });
+}
+
+TEST(NameTable, FindsEveryNameAndNothingElse) {
+  // 100,003 names sharing long prefixes and lengths (so tags, not lengths, separate them),
+  // looked up from a mapped-like view; unknown names, prefixes and extensions are not found.
+  const uint64_t n = 100003;
+  std::vector<uint64_t> offsets{0};
+  std::string bytes;
+  for (uint64_t v = 0; v < n; ++v) {
+    bytes += "refs/heads/topic-" + std::to_string(v * 7919 % 1000003);
+    offsets.push_back(bytes.size());
+  }
+  const uint64_t seed = name_seed(bytes);
+  const std::vector<uint64_t> slots = build_name_slots(offsets.data(), bytes.data(), n, seed);
+  EXPECT_EQ(slots.size(), name_slot_count(n));
+  EXPECT_EQ(slots.size(), uint64_t{1} << 18);  // 4/3 of 100,003 rounded up to a power of 2
+  const NameTable t{slots.data(), slots.size(), seed, offsets.data(), bytes.data()};
+  for (uint64_t v = 0; v < n; ++v) {
+    const std::string name(t.name(uint32_t(v)));
+    ASSERT_EQ(t.find(name), vertex_t(v)) << name;
+    ASSERT_FALSE(t.find(name + "/").has_value()) << name;
+    ASSERT_FALSE(t.find(name.substr(0, name.size() - 1) + "x").has_value()) << name;
+  }
+  EXPECT_FALSE(t.find("").has_value());
+  EXPECT_FALSE(t.find("refs/heads/topic-").has_value());
+  // The seed depends on the names only: the same names give the same file.
+  EXPECT_EQ(name_seed(bytes), seed);
+  EXPECT_NE(name_seed(bytes + "x"), seed);
+  EXPECT_EQ(name_slot_count(0), 2u);
+  EXPECT_EQ(name_slot_count(1), 2u);
+  EXPECT_EQ(name_slot_count(3), 4u);
+  EXPECT_EQ(name_slot_count(4), 8u);  // 4 + 2 > 4: never fuller than 3/4
 }
 
 TEST(IndexFile, WrittenAtomicallyAndMapped) {

@@ -65,8 +65,8 @@ def transitive_reduction(graph, *, format: str = "auto", vertices=None):
 
 
 class _IndexLabels:
-    """The names of a loaded index that are not all integers: looked up by the library's
-    binary search over the file's sorted names; the array of them is built only when
+    """The names of a loaded index that are not all integers: looked up in the name hash
+    table stored in the file (no dictionary built); the array of them is built only when
     asked for (:attr:`Index.vertices`). The same interface as closure._Labels."""
 
     identity = False

@@ -53,7 +53,8 @@ reach::IndexData data_of(const reach::IndexView& v) {
   if (!v.identity_labels) {
     d.label_offsets.assign(v.label_offsets, v.label_offsets + v.vertices + 1);
     d.label_bytes.assign(v.label_bytes, v.label_byte_count);
-    d.sorted_vertices.assign(v.sorted_vertices, v.sorted_vertices + v.vertices);
+    d.name_seed = v.name_seed;
+    d.name_slots.assign(v.name_slots, v.name_slots + reach::name_slot_count(v.vertices));
   }
   return d;
 }

@@ -14,6 +14,7 @@
 
 #include "closure/graph/huge_pages.hpp"
 #include "closure/io/atomic_file.hpp"
+#include "closure/reach/name_table.hpp"
 
 namespace closure::reach {
 namespace {
@@ -29,7 +30,8 @@ struct Header {
   uint64_t label_bytes;
   uint64_t file_bytes;
   uint64_t checksum;
-  uint64_t reserved[3];
+  uint64_t name_seed;  // name_table.hpp; 0 with identity labels
+  uint64_t reserved[2];
 };
 static_assert(sizeof(Header) == 96);
 static_assert(offsetof(Header, checksum) == kIndexChecksumOffset);
@@ -41,7 +43,7 @@ constexpr uint64_t pad8(uint64_t x) {
 // Byte offsets of every section for the sizes a header declares. Sizes are bounded
 // first, so no sum below can overflow.
 struct Layout {
-  uint64_t labels, component_of, offsets, targets, label_offsets, sorted, names, end;
+  uint64_t labels, component_of, offsets, targets, label_offsets, name_slots, names, end;
 };
 
 Layout layout_of(const Header& h) {
@@ -52,8 +54,8 @@ Layout layout_of(const Header& h) {
   l.offsets = l.component_of + pad8(h.vertices * 4);
   l.targets = l.offsets + pad8((h.components + 1) * 4);
   l.label_offsets = l.targets + pad8(h.edges * 4);
-  l.sorted = l.label_offsets + (names ? (h.vertices + 1) * 8 : 0);
-  l.names = l.sorted + (names ? pad8(h.vertices * 4) : 0);
+  l.name_slots = l.label_offsets + (names ? (h.vertices + 1) * 8 : 0);
+  l.names = l.name_slots + (names ? name_slot_count(h.vertices) * 8 : 0);
   l.end = l.names + (names ? pad8(h.label_bytes) : 0);
   return l;
 }
@@ -123,6 +125,7 @@ Header header_of(const IndexData& d) {
   h.supportive = d.supportive;
   h.flags = d.identity_labels ? kIdentityLabels : 0;
   h.label_bytes = d.identity_labels ? 0 : d.label_bytes.size();
+  h.name_seed = d.identity_labels ? 0 : d.name_seed;
   h.file_bytes = layout_of(h).end;
   return h;
 }
@@ -139,7 +142,7 @@ std::vector<Section> sections_of(const IndexData& d) {
                          {d.targets.data(), d.targets.size() * 4}};
   if (!d.identity_labels) {
     s.push_back({d.label_offsets.data(), d.label_offsets.size() * 8});
-    s.push_back({d.sorted_vertices.data(), d.sorted_vertices.size() * 4});
+    s.push_back({d.name_slots.data(), d.name_slots.size() * 8});
     s.push_back({d.label_bytes.data(), d.label_bytes.size()});
   }
   return s;
@@ -220,7 +223,8 @@ IndexView check(const unsigned char* bytes, uint64_t size, const std::string& na
   v.identity_labels = (h.flags & kIdentityLabels) != 0;
   if (!v.identity_labels) {
     v.label_offsets = reinterpret_cast<const uint64_t*>(bytes + l.label_offsets);
-    v.sorted_vertices = reinterpret_cast<const uint32_t*>(bytes + l.sorted);
+    v.name_slots = reinterpret_cast<const uint64_t*>(bytes + l.name_slots);
+    v.name_seed = h.name_seed;
     v.label_bytes = reinterpret_cast<const char*>(bytes + l.names);
     v.label_byte_count = h.label_bytes;
     if (v.label_offsets[0] != 0 || v.label_offsets[h.vertices] != h.label_bytes)
@@ -228,8 +232,19 @@ IndexView check(const unsigned char* bytes, uint64_t size, const std::string& na
     for (uint64_t i = 0; i < h.vertices; ++i) {
       if (v.label_offsets[i] > v.label_offsets[i + 1])
         throw fail("damaged index file: bad label offsets");
-      if (v.sorted_vertices[i] >= h.vertices) throw fail("damaged index file: bad label order");
     }
+    // Every slot empty or naming a vertex, and exactly one per vertex occupied, so that a
+    // lookup's probe meets an empty slot (there are more slots than vertices) and never
+    // leaves the names.
+    uint64_t occupied = 0;
+    for (uint64_t i = 0, n = name_slot_count(h.vertices); i < n; ++i) {
+      const uint64_t s = v.name_slots[i];
+      if (s == 0) continue;
+      if (uint32_t(s) == 0 || uint32_t(s) > h.vertices)
+        throw fail("damaged index file: bad name table");
+      ++occupied;
+    }
+    if (occupied != h.vertices) throw fail("damaged index file: bad name table");
   }
   return v;
 }

@@ -4,13 +4,15 @@
 //
 //   header (96 bytes): magic "CLOSRIDX", version, header size, vertices, components,
 //                      edges, supportive count, flags, label byte count, file size,
-//                      checksum (64-bit, over the header with this field zero + payload)
+//                      checksum (64-bit, over the header with this field zero + payload),
+//                      name seed, 16 reserved
 //   ComponentLabel[components]        48 bytes each (reach_index.hpp)
 //   uint32 component_of[vertices]
 //   uint32 offsets[components + 1]    condensation successors
 //   uint32 targets[edges]
 //   unless flags & kIdentityLabels:
-//     uint64 label_offsets[vertices + 1], uint32 sorted_vertices[vertices], label bytes
+//     uint64 label_offsets[vertices + 1], uint64 name slots[name_slot_count(vertices)]
+//     (name_table.hpp), label bytes
 #pragma once
 
 #include <cstdint>
@@ -24,7 +26,8 @@
 namespace closure::reach {
 
 inline constexpr char kIndexMagic[8] = {'C', 'L', 'O', 'S', 'R', 'I', 'D', 'X'};
-inline constexpr uint32_t kIndexVersion = 2;  // 2: Bloom filters replaced the levels
+// 2: Bloom filters replaced the levels; 3: a name hash table replaced the sorted names
+inline constexpr uint32_t kIndexVersion = 3;
 // Index files of this size or more are read into huge pages rather than mapped (why: in
 // index_file.cpp).
 inline constexpr uint64_t kReadIntoHugePagesFrom = uint64_t{32} << 20;

@@ -137,7 +137,8 @@ IndexView IndexData::view() const {
     v.label_offsets = label_offsets.data();
     v.label_bytes = label_bytes.data();
     v.label_byte_count = label_bytes.size();
-    v.sorted_vertices = sorted_vertices.data();
+    v.name_slots = name_slots.data();
+    v.name_seed = name_seed;
   }
   return v;
 }
@@ -305,9 +306,8 @@ IndexData build_index(const Graph& g, const BuildOptions& options, BuildReport* 
     if (scc.cyclic[c]) L[c].bloom_in |= kCyclicBit;
   r.labels_s = seconds_since(t0);
 
-  // Names: nothing when vertex v is called "v"; else the bytes, their offsets and the
-  // vertices sorted by name for binary search on a mapped file (no hash table to build
-  // at load time).
+  // Names: nothing when vertex v is called "v"; else the bytes, their offsets and a hash
+  // table stored with them (name_table.hpp), so a mapped file needs nothing built at load.
   t0 = std::chrono::steady_clock::now();
   out.identity_labels = labels_are_identity(g);
   if (!out.identity_labels) {
@@ -321,10 +321,9 @@ IndexData build_index(const Graph& g, const BuildOptions& options, BuildReport* 
     out.label_offsets[names.size()] = total;
     out.label_bytes.reserve(total);
     for (const auto& s : names) out.label_bytes += s;
-    out.sorted_vertices.resize(names.size());
-    for (uint32_t v = 0; v < names.size(); ++v) out.sorted_vertices[v] = v;
-    std::sort(out.sorted_vertices.begin(), out.sorted_vertices.end(),
-              [&](uint32_t a, uint32_t b) { return names[a] < names[b]; });
+    out.name_seed = name_seed(out.label_bytes);
+    out.name_slots = build_name_slots(out.label_offsets.data(), out.label_bytes.data(),
+                                      names.size(), out.name_seed);
   }
   r.names_s = seconds_since(t0);
   r.total_s = seconds_since(t_start);
@@ -354,16 +353,18 @@ std::optional<vertex_t> ReachIndex::find(std::string_view label) const {
       return std::nullopt;
     return vertex_t(x);
   }
-  auto name = [&](uint32_t v) {
-    return std::string_view(view_.label_bytes + view_.label_offsets[v],
-                            view_.label_offsets[v + 1] - view_.label_offsets[v]);
-  };
-  const uint32_t* first = view_.sorted_vertices;
-  const uint32_t* last = first + view_.vertices;
-  const uint32_t* it = std::lower_bound(
-      first, last, label, [&](uint32_t v, std::string_view s) { return name(v) < s; });
-  if (it == last || name(*it) != label) return std::nullopt;
-  return *it;
+  return names().find(label);
+}
+
+NameTable ReachIndex::names() const {
+  NameTable t;
+  if (view_.identity_labels) return t;
+  t.slots = view_.name_slots;
+  t.slot_count = name_slot_count(view_.vertices);
+  t.seed = view_.name_seed;
+  t.label_offsets = view_.label_offsets;
+  t.label_bytes = view_.label_bytes;
+  return t;
 }
 
 std::string ReachIndex::label(vertex_t v) const {

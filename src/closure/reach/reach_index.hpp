@@ -1,6 +1,6 @@
 // A reachability index over the SCC condensation: answers "does u reach v?" without the
 // closure, in linear space. Per component it keeps two DFS forests (forward and backward)
-// with PReaCH/GRAIL intervals, topological levels and the bits of up to 64 O'Reach
+// with PReaCH/GRAIL intervals, BFL Bloom filters and the bits of up to 32 O'Reach
 // "supportive" components; what those filters cannot decide goes to a pruned DFS over the
 // condensation that applies the same filters at every step.
 #pragma once
@@ -14,6 +14,7 @@
 #include <vector>
 
 #include "closure/graph/graph.hpp"
+#include "closure/reach/name_table.hpp"
 
 namespace closure::reach {
 
@@ -57,7 +58,8 @@ struct IndexView {
   const uint64_t* label_offsets = nullptr;  // vertices + 1, into label_bytes
   const char* label_bytes = nullptr;
   uint64_t label_byte_count = 0;
-  const uint32_t* sorted_vertices = nullptr;  // vertices, ordered by label bytes
+  const uint64_t* name_slots = nullptr;  // name_slot_count(vertices) slots (name_table.hpp)
+  uint64_t name_seed = 0;
 };
 
 // The arrays of a freshly built index.
@@ -70,7 +72,8 @@ struct IndexData {
   bool identity_labels = true;
   std::vector<uint64_t> label_offsets;
   std::string label_bytes;
-  std::vector<uint32_t> sorted_vertices;
+  uint64_t name_seed = 0;
+  std::vector<uint64_t> name_slots;
   IndexView view() const;
 };
 
@@ -101,6 +104,8 @@ class ReachIndex {
   uint64_t vertex_count() const { return view_.vertices; }
   // The vertex an input label names, or nullopt.
   std::optional<vertex_t> find(std::string_view label) const;
+  // The name table (labels not the identity only), for lookups that prefetch.
+  NameTable names() const;
   std::string label(vertex_t v) const;
   // Bytes of the structures a query touches besides the graph (labels + component_of).
   uint64_t label_bytes() const;

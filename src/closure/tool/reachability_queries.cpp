@@ -1,7 +1,7 @@
 // Label lookup and per-line answers for `closure query`.
 #include "closure/tool/reachability_queries.hpp"
 
-#include <sstream>
+#include <string_view>
 
 namespace closure {
 
@@ -53,11 +53,24 @@ namespace {
 
 using Questions = std::vector<std::pair<std::string, std::string>>;
 
+// The whitespace-separated fields of a line, as `>>` would split it (the C locale's spaces).
+bool is_space(char c) {
+  return c == ' ' || c == '\t' || c == '\n' || c == '\v' || c == '\f' || c == '\r';
+}
+std::string_view next_field(std::string_view line, size_t& at) {
+  while (at < line.size() && is_space(line[at])) ++at;
+  const size_t first = at;
+  while (at < line.size() && !is_space(line[at])) ++at;
+  return line.substr(first, at - first);
+}
+
 // The one reader of `--pairs` input: answers go out in input order, malformed lines as
-// FILE:LINE messages in their place; questions are answered `batch` at a time.
+// FILE:LINE messages in their place; questions are answered `batch` at a time, and also
+// whenever no more input is buffered if `flush_when_idle` (a user typing pairs sees each
+// answer at once, a file is still answered in batches).
 template <class AnswerBatch>
-QueryBatchStats answer_lines(const AnswerBatch& answer_batch, size_t batch, std::istream& in,
-                             const std::string& name, std::ostream& out) {
+QueryBatchStats answer_lines(const AnswerBatch& answer_batch, size_t batch, bool flush_when_idle,
+                             std::istream& in, const std::string& name, std::ostream& out) {
   QueryBatchStats stats;
   // Lines are kept in order: either a ready answer (malformed) or a question's index.
   std::vector<std::string> ready;
@@ -84,10 +97,12 @@ QueryBatchStats answer_lines(const AnswerBatch& answer_batch, size_t batch, std:
   size_t line_no = 0;
   while (std::getline(in, line)) {
     ++line_no;
-    std::istringstream fields(line);
-    std::string u, v, extra;
-    if (!(fields >> u) || u[0] == '#') continue;
-    if (!(fields >> v) || (fields >> extra && extra[0] != '#')) {
+    size_t at = 0;
+    const std::string_view u = next_field(line, at);
+    if (u.empty() || u[0] == '#') continue;
+    const std::string_view v = next_field(line, at);
+    const std::string_view extra = next_field(line, at);
+    if (v.empty() || (!extra.empty() && extra[0] != '#')) {
       ready.push_back(name + ":" + std::to_string(line_no) + ": expected two labels 'u v'");
       slot.push_back(-long(ready.size()));
       ++stats.malformed;
@@ -95,8 +110,8 @@ QueryBatchStats answer_lines(const AnswerBatch& answer_batch, size_t batch, std:
       continue;
     }
     slot.push_back(long(questions.size()));
-    questions.emplace_back(std::move(u), std::move(v));
-    if (questions.size() >= batch) flush();
+    questions.emplace_back(std::string(u), std::string(v));
+    if (questions.size() >= batch || (flush_when_idle && in.rdbuf()->in_avail() <= 0)) flush();
   }
   flush();
   return stats;
@@ -107,8 +122,8 @@ QueryBatchStats answer_lines(const AnswerBatch& answer_batch, size_t batch, std:
 QueryBatchStats answer_pairs(const ReachabilityIndex& index, std::istream& in,
                              const std::string& name, std::ostream& out) {
   // Batches of 2^20 let the closure answer on the device in one launch per slice.
-  return answer_lines([&](const Questions& q) { return index.answer_many(q); }, size_t{1} << 20, in,
-                      name, out);
+  return answer_lines([&](const Questions& q) { return index.answer_many(q); }, size_t{1} << 20,
+                      false, in, name, out);
 }
 
 QueryBatchStats answer_pairs(const PairAnswerer& answer, std::istream& in, const std::string& name,
@@ -121,7 +136,12 @@ QueryBatchStats answer_pairs(const PairAnswerer& answer, std::istream& in, const
     for (const auto& [u, v] : q) answers.push_back(answer(u, v));
     return answers;
   };
-  return answer_lines(one_by_one, 1, in, name, out);
+  return answer_lines(one_by_one, 1, false, in, name, out);
+}
+
+QueryBatchStats answer_pairs(const BatchAnswerer& answer_many, size_t batch, std::istream& in,
+                             const std::string& name, std::ostream& out) {
+  return answer_lines(answer_many, batch, true, in, name, out);
 }
 
 }  // namespace closure

@@ -48,5 +48,11 @@ QueryBatchStats answer_pairs(const ReachabilityIndex& index, std::istream& in,
 using PairAnswerer = std::function<QueryAnswer(std::string_view, std::string_view)>;
 QueryBatchStats answer_pairs(const PairAnswerer& answer, std::istream& in, const std::string& name,
                              std::ostream& out);
+// The same with answers `batch` questions at a time, or fewer whenever the input has no
+// more lines buffered (so a user typing pairs still sees each answer at once).
+using BatchAnswerer = std::function<std::vector<QueryAnswer>(
+    const std::vector<std::pair<std::string, std::string>>&)>;
+QueryBatchStats answer_pairs(const BatchAnswerer& answer_many, size_t batch, std::istream& in,
+                             const std::string& name, std::ostream& out);
 
 }  // namespace closure
