@@ -304,6 +304,7 @@ std::unique_ptr<ReachIndex> read_into_huge_pages(int fd, uint64_t size, const st
     throw std::bad_alloc();
   }
   detail::advise_huge_pages(base, size);
+  detail::prefault_in_parallel(base, size);
   auto* bytes = static_cast<unsigned char*>(base);
   uint64_t done = 0;
   while (done < size) {
