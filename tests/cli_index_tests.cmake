@@ -26,6 +26,10 @@ cli_test(index.query_pairs_batches_same_as_closure --stdout "^same$" --
          bash -c "${BIGQ} && (${CLOSURE_BIN} query -q ${IDX}/bigg.txt --engine closure --pairs ${IDX}/bigq.txt > ${IDX}/ba.txt || true) && (${CLOSURE_BIN} query -q ${IDX}/bigg.idx --pairs ${IDX}/bigq.txt > ${IDX}/bb.txt || true) && (cat ${IDX}/bigq.txt | ${CLOSURE_BIN} query -q ${IDX}/bigg.idx --pairs - > ${IDX}/bc.txt || true) && test $(wc -l < ${IDX}/ba.txt) -gt 9000 && grep -q ' yes$' ${IDX}/ba.txt && grep -q ' no$' ${IDX}/ba.txt && grep -q 'unknown vertex' ${IDX}/ba.txt && grep -q 'expected two labels' ${IDX}/ba.txt && cmp ${IDX}/ba.txt ${IDX}/bb.txt && sed 's|^${IDX}/bigq.txt:|-:|' ${IDX}/ba.txt | cmp - ${IDX}/bc.txt && echo same")
 cli_test(index.query_pairs_batches_json_same_as_closure --stdout "^same$" --
          bash -c "${BIGQ} && (${CLOSURE_BIN} query -q ${IDX}/bigg.txt --engine closure --json --pairs ${IDX}/bigq.txt > ${IDX}/ja.txt || true) && (${CLOSURE_BIN} query -q ${IDX}/bigg.idx --json --pairs ${IDX}/bigq.txt > ${IDX}/jb.txt || true) && grep -q '\"reachable\":true' ${IDX}/ja.txt && cmp ${IDX}/ja.txt ${IDX}/jb.txt && echo same")
+# Typed pairs are answered as they come, not when input ends: the answer to the first line
+# arrives while standard input is still open (a batch would wait for 4096 lines or EOF).
+cli_test(index.query_pairs_interactive --stdout "^first: alice dave yes$" --stdout "^second: dave alice no$" --
+         bash -c "${CLOSURE_BIN} index -q ${DATA}/names.txt -o ${IDX}/n5.idx && coproc Q { stdbuf -oL ${CLOSURE_BIN} query ${IDX}/n5.idx --pairs - -q\; } && echo 'alice dave' >&\${Q[1]} && read -t 30 a <&\${Q[0]} && echo first: \$a && echo 'dave alice' >&\${Q[1]} && read -t 30 b <&\${Q[0]} && echo second: \$b")
 cli_test(index.query_engine_index_says_nothing_small --stdout "^1 5 yes$" --
          ${CLOSURE_BIN} query ${DATA}/diamond.txt 1 5 --engine index)
 # A graph whose closure could exceed 64 MiB: auto answers from an index and says so.

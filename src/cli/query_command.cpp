@@ -6,6 +6,7 @@
 #include <chrono>
 #include <cstdio>
 #include <cstring>
+#include <ext/stdio_filebuf.h>
 #include <filesystem>
 #include <fstream>
 #include <iostream>
@@ -118,7 +119,12 @@ Runner add_query_command(CLI::App& app, CommonOptions& common) {
         std::printf("%s\n", a.text.c_str());
         return a.status == QueryAnswer::kUnknownLabel ? kExitInput : kExitOk;
       }
-      std::istream* in = flags->pairs == "-" ? &std::cin : &file;
+      // Standard input through a file buffer of its own rather than std::cin (whose buffer,
+      // synchronised with C's stdio, never says how much input is waiting): batches then
+      // fill from a pipe, and a user typing pairs still gets each answer at once.
+      __gnu_cxx::stdio_filebuf<char> stdin_buffer(0, std::ios::in, size_t{1} << 16);
+      std::istream stdin_stream(&stdin_buffer);
+      std::istream* in = flags->pairs == "-" ? &stdin_stream : &file;
       // An index answers 4096 pairs at a time, pipelining their lookups (or fewer when no
       // more input is buffered); plain answers from a closure go in batches too (one device
       // launch per slice when the closure lives on the device); JSON lines from a closure
