@@ -27,9 +27,20 @@ cli_test(index.query_pairs_batches_same_as_closure --stdout "^same$" --
 cli_test(index.query_pairs_batches_json_same_as_closure --stdout "^same$" --
          bash -c "${BIGQ} && (${CLOSURE_BIN} query -q ${IDX}/bigg.txt --engine closure --json --pairs ${IDX}/bigq.txt > ${IDX}/ja.txt || true) && (${CLOSURE_BIN} query -q ${IDX}/bigg.idx --json --pairs ${IDX}/bigq.txt > ${IDX}/jb.txt || true) && grep -q '\"reachable\":true' ${IDX}/ja.txt && cmp ${IDX}/ja.txt ${IDX}/jb.txt && echo same")
 # Typed pairs are answered as they come, not when input ends: the answer to the first line
-# arrives while standard input is still open (a batch would wait for 4096 lines or EOF).
-cli_test(index.query_pairs_interactive --stdout "^first: alice dave yes$" --stdout "^second: dave alice no$" --
-         bash -c "${CLOSURE_BIN} index -q ${DATA}/names.txt -o ${IDX}/n5.idx && coproc Q { stdbuf -oL ${CLOSURE_BIN} query ${IDX}/n5.idx --pairs - -q\; } && echo 'alice dave' >&\${Q[1]} && read -t 30 a <&\${Q[0]} && echo first: \$a && echo 'dave alice' >&\${Q[1]} && read -t 30 b <&\${Q[0]} && echo second: \$b")
+# arrives while standard input is still open (a batch would wait for 4096 lines or EOF), and
+# reaches a pipe without any help from stdbuf; a pair and a malformed line written at once
+# are both answered before the next write.
+cli_test(index.query_pairs_interactive --stdout "^first: alice dave yes$" --stdout "^second: dave alice no$"
+         --stdout "^third: dave frank yes$" --stdout "^fourth: .*n6.txt:4: expected two labels" --
+         bash -c "${CLOSURE_BIN} index -q ${DATA}/names.txt -o ${IDX}/n6.idx && ln -sf /dev/stdin ${IDX}/n6.txt && coproc Q { ${CLOSURE_BIN} query ${IDX}/n6.idx --pairs ${IDX}/n6.txt -q\; } && echo 'alice dave' >&\${Q[1]} && read -t 30 a <&\${Q[0]} && echo first: \$a && echo 'dave alice' >&\${Q[1]} && read -t 30 b <&\${Q[0]} && echo second: \$b && printf 'dave frank\\njunk\\n' >&\${Q[1]} && read -t 30 c <&\${Q[0]} && read -t 30 d <&\${Q[0]} && echo third: \$c && echo fourth: \$d")
+cli_test(index.query_pairs_interactive_stdin --stdout "^first: alice dave yes$" --
+         bash -c "${CLOSURE_BIN} index -q ${DATA}/names.txt -o ${IDX}/n5.idx && coproc Q { ${CLOSURE_BIN} query ${IDX}/n5.idx --pairs - -q\; } && echo 'alice dave' >&\${Q[1]} && read -t 30 a <&\${Q[0]} && echo first: \$a")
+cli_test(index.query_graph_and_pairs_both_stdin --status 2 --stderr "cannot both come from standard input" --
+         ${CLOSURE_BIN} query - --pairs -)
+# A label that is not UTF-8 is written with U+FFFD in JSON lines, the same from an index as
+# from the closure, and the lines before it are not lost.
+cli_test(index.query_json_non_utf8_label --stdout "^same$" --
+         bash -c "printf 'a b\\nb \\377\\n' > ${IDX}/u8.txt && printf 'a b\\nb \\377\\n\\377 a\\n' > ${IDX}/u8q.txt && ${CLOSURE_BIN} index -q ${IDX}/u8.txt -o ${IDX}/u8.idx && ${CLOSURE_BIN} query -q ${IDX}/u8.txt --engine closure --json --pairs ${IDX}/u8q.txt > ${IDX}/u8a.txt && ${CLOSURE_BIN} query -q ${IDX}/u8.idx --json --pairs ${IDX}/u8q.txt > ${IDX}/u8b.txt && test $(wc -l < ${IDX}/u8a.txt) -eq 3 && grep -q 'reachable.:true' ${IDX}/u8a.txt && grep -q $(printf '\\357\\277\\275') ${IDX}/u8a.txt && cmp ${IDX}/u8a.txt ${IDX}/u8b.txt && echo same")
 cli_test(index.query_engine_index_says_nothing_small --stdout "^1 5 yes$" --
          ${CLOSURE_BIN} query ${DATA}/diamond.txt 1 5 --engine index)
 # A graph whose closure could exceed 64 MiB: auto answers from an index and says so.

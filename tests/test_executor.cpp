@@ -61,16 +61,24 @@ TEST(HugePages, FilledVectorsHoldTheirValueWhetherPrefaultedOrNot) {
     ASSERT_EQ(v.size(), n);
     EXPECT_EQ(std::count(v.begin(), v.end(), 0xdeadbeefu), ptrdiff_t(n));
   }
-  // Every page of an odd-sized range is touched (a zero written into it), nothing outside
-  // it (ASan checks the bounds in the sanitized run).
-  std::vector<unsigned char> raw((size_t{40} << 20) + 123, 0x5a);
-  detail::prefault_in_parallel(raw.data() + 1, raw.size() - 2);
-  EXPECT_EQ(raw.front(), 0x5a);
-  EXPECT_EQ(raw.back(), 0x5a);
-  for (size_t page = 4096; page + 4096 < raw.size(); page += 4096)
-    ASSERT_NE(std::find(raw.begin() + ptrdiff_t(page), raw.begin() + ptrdiff_t(page + 4096), 0),
-              raw.begin() + ptrdiff_t(page + 4096))
-        << page;
+  // Every OS page the range overlaps gets a zero, whatever the range's alignment, and
+  // nothing outside the range is written (ASan checks the bounds in the sanitized run).
+  std::vector<unsigned char> raw((size_t{40} << 20) + 8192, 0x5a);
+  for (size_t skew : {size_t{1}, size_t{4095}, size_t{2049}}) {
+    std::fill(raw.begin(), raw.end(), 0x5a);
+    unsigned char* start = raw.data() + skew;
+    unsigned char* end = raw.data() + raw.size() - skew;
+    detail::prefault_in_parallel(start, size_t(end - start));
+    EXPECT_EQ(start[-1], 0x5a);
+    EXPECT_EQ(*end, 0x5a);
+    const uintptr_t kPage = 4096;
+    for (uintptr_t page = reinterpret_cast<uintptr_t>(start) & ~(kPage - 1);
+         page < reinterpret_cast<uintptr_t>(end); page += kPage) {
+      unsigned char* lo = std::max(start, reinterpret_cast<unsigned char*>(page));
+      unsigned char* hi = std::min(end, reinterpret_cast<unsigned char*>(page + kPage));
+      ASSERT_NE(std::find(lo, hi, 0), hi) << "skew " << skew << ", page at " << (lo - start);
+    }
+  }
 }
 
 }  // namespace

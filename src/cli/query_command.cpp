@@ -12,6 +12,7 @@
 #include <iostream>
 #include <memory>
 #include <nlohmann/json.hpp>
+#include <optional>
 #include <sstream>
 
 #include "cli/commands.hpp"
@@ -54,6 +55,12 @@ Runner add_query_command(CLI::App& app, CommonOptions& common) {
     try {
       if (flags->pairs.empty() == flags->v.empty() || flags->u.empty() != flags->v.empty()) {
         std::fprintf(stderr, "closure query: give either U V or --pairs FILE\n");
+        return kExitUsage;
+      }
+      if (flags->input == "-" && flags->pairs == "-") {
+        std::fprintf(stderr,
+                     "closure query: the graph and the pairs cannot both come from standard "
+                     "input; give one of them as a file\n");
         return kExitUsage;
       }
       // The pairs file is checked before the graph is closed: a folder given by mistake
@@ -107,7 +114,9 @@ Runner add_query_command(CLI::App& app, CommonOptions& common) {
           o["error"] = a.text.substr(u.size() + v.size() + 2);
         else
           o["reachable"] = a.status == QueryAnswer::kReachable;
-        a.text = o.dump();
+        // Labels are bytes; one that is not UTF-8 is written with U+FFFD in its place, as
+        // batch records are, rather than failing the line.
+        a.text = o.dump(-1, ' ', false, nlohmann::ordered_json::error_handler_t::replace);
       };
       const PairAnswerer answer = [&](std::string_view u, std::string_view v) {
         QueryAnswer a = index_queries ? index_queries->answer(u, v) : closure_queries->answer(u, v);
@@ -122,9 +131,13 @@ Runner add_query_command(CLI::App& app, CommonOptions& common) {
       // Standard input through a file buffer of its own rather than std::cin (whose buffer,
       // synchronised with C's stdio, never says how much input is waiting): batches then
       // fill from a pipe, and a user typing pairs still gets each answer at once.
-      __gnu_cxx::stdio_filebuf<char> stdin_buffer(0, std::ios::in, size_t{1} << 16);
-      std::istream stdin_stream(&stdin_buffer);
-      std::istream* in = flags->pairs == "-" ? &stdin_stream : &file;
+      std::optional<__gnu_cxx::stdio_filebuf<char>> stdin_buffer;
+      std::optional<std::istream> stdin_stream;
+      if (flags->pairs == "-") {
+        stdin_buffer.emplace(0, std::ios::in, size_t{1} << 16);
+        stdin_stream.emplace(&*stdin_buffer);
+      }
+      std::istream* in = flags->pairs == "-" ? &*stdin_stream : &file;
       // An index answers 4096 pairs at a time, pipelining their lookups (or fewer when no
       // more input is buffered); plain answers from a closure go in batches too (one device
       // launch per slice when the closure lives on the device); JSON lines from a closure

@@ -43,7 +43,9 @@ Runner add_reach_command(CLI::App& app, CommonOptions& common) {
           auto& labels = o["vertices"] = nlohmann::ordered_json::array();
           for (vertex_t v : list) labels.push_back(g.label(v));
         }
-        std::printf("%s\n", o.dump(2).c_str());
+        std::printf(
+            "%s\n",
+            o.dump(2, ' ', false, nlohmann::ordered_json::error_handler_t::replace).c_str());
       } else if (flags->count) {
         std::printf("%zu\n", list.size());
       } else {

@@ -1,14 +1,17 @@
 // libFuzzer target for `query --pairs` input, differential: any bytes, read as lines of
 // "u v" pairs, must get the same output lines from a reachability index (batched answers of
 // any batch size, and one by one) as from the closure itself, or the target aborts. The
-// graph is fixed and small: a cycle, a self-loop, a DAG part, an isolated vertex, names that
-// are prefixes of each other and a name that is a decimal.
+// graphs are fixed and small: a cycle, a self-loop, a DAG part, an isolated vertex; one with
+// names that are prefixes of each other and a decimal name (the index's name table), one
+// whose vertices are called 0..7 (no names stored: labels parsed as decimals).
 #include <cstddef>
 #include <cstdint>
 #include <cstdlib>
 #include <memory>
 #include <sstream>
 #include <string>
+#include <utility>
+#include <vector>
 
 #include "closure/algorithms/host_closure.hpp"
 #include "closure/reach/index_queries.hpp"
@@ -18,9 +21,9 @@
 namespace {
 
 struct Fixture {
-  closure::Graph graph{8,
-                       {{0, 1}, {1, 2}, {2, 0}, {2, 3}, {3, 4}, {5, 5}, {6, 3}},
-                       {"a", "ab", "abc", "7", "b", "loop", "x\xc3\xa9", "lone"}};
+  explicit Fixture(std::vector<std::string> labels)
+      : graph(8, {{0, 1}, {1, 2}, {2, 0}, {2, 3}, {3, 4}, {5, 5}, {6, 3}}, std::move(labels)) {}
+  closure::Graph graph;
   closure::Closure closure = closure::closure_sparse(graph);
   std::unique_ptr<closure::reach::ReachIndex> index =
       std::make_unique<closure::reach::ReachIndex>(closure::reach::build_index(graph));
@@ -36,10 +39,12 @@ std::string answered(const closure::BatchAnswerer& answer, size_t batch, const s
 }  // namespace
 
 extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
-  static const Fixture f;
+  static const Fixture named({"a", "ab", "abc", "7", "b", "loop", "x\xc3\xa9", "lone"});
+  static const Fixture numbered({});
   if (size == 0) return 0;
+  const Fixture& f = data[0] & 0x80 ? numbered : named;
   const bool reflexive = data[0] & 1;
-  const size_t batch = 1 + (data[0] >> 1) % 9;
+  const size_t batch = 1 + ((data[0] >> 1) & 0x3f) % 9;
   const std::string in(reinterpret_cast<const char*>(data + 1), size - 1);
 
   closure::ReachabilityIndex from_closure(f.graph, f.closure, reflexive);
@@ -48,8 +53,8 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   closure::answer_pairs(from_closure, input, "q.txt", expected);
 
   closure::reach::IndexQueries queries(*f.index, reflexive);
-  const std::string batched = answered(
-      [&](const auto& questions) { return queries.answer_many(questions); }, batch, in);
+  const std::string batched =
+      answered([&](const auto& questions) { return queries.answer_many(questions); }, batch, in);
   const std::string one_by_one = answered(
       [&](const auto& questions) {
         std::vector<closure::QueryAnswer> answers;

@@ -233,15 +233,18 @@ IndexView check(const unsigned char* bytes, uint64_t size, const std::string& na
       if (v.label_offsets[i] > v.label_offsets[i + 1])
         throw fail("damaged index file: bad label offsets");
     }
-    // Every slot empty or naming a vertex, and exactly one per vertex occupied, so that a
-    // lookup's probe meets an empty slot (there are more slots than vertices) and never
-    // leaves the names.
+    // Every slot empty or naming a vertex, and every vertex named by exactly one slot: a
+    // lookup's probe then meets an empty slot (there are more slots than vertices), never
+    // leaves the names, and finds every name the file holds.
+    std::vector<uint64_t> named((h.vertices + 63) / 64, 0);
     uint64_t occupied = 0;
     for (uint64_t i = 0, n = name_slot_count(h.vertices); i < n; ++i) {
       const uint64_t s = v.name_slots[i];
       if (s == 0) continue;
-      if (uint32_t(s) == 0 || uint32_t(s) > h.vertices)
+      const uint32_t vertex = uint32_t(s) - 1;
+      if (uint32_t(s) == 0 || vertex >= h.vertices || (named[vertex / 64] >> (vertex % 64)) & 1)
         throw fail("damaged index file: bad name table");
+      named[vertex / 64] |= uint64_t{1} << (vertex % 64);
       ++occupied;
     }
     if (occupied != h.vertices) throw fail("damaged index file: bad name table");
@@ -304,7 +307,13 @@ std::unique_ptr<ReachIndex> read_into_huge_pages(int fd, uint64_t size, const st
     throw std::bad_alloc();
   }
   detail::advise_huge_pages(base, size);
-  detail::prefault_in_parallel(base, size);
+  try {
+    detail::prefault_in_parallel(base, size);
+  } catch (...) {
+    ::close(fd);
+    ::munmap(base, size);
+    throw;
+  }
   auto* bytes = static_cast<unsigned char*>(base);
   uint64_t done = 0;
   while (done < size) {

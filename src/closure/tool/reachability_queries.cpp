@@ -99,19 +99,27 @@ QueryBatchStats answer_lines(const AnswerBatch& answer_batch, size_t batch, bool
     ++line_no;
     size_t at = 0;
     const std::string_view u = next_field(line, at);
-    if (u.empty() || u[0] == '#') continue;
-    const std::string_view v = next_field(line, at);
-    const std::string_view extra = next_field(line, at);
-    if (v.empty() || (!extra.empty() && extra[0] != '#')) {
-      ready.push_back(name + ":" + std::to_string(line_no) + ": expected two labels 'u v'");
-      slot.push_back(-long(ready.size()));
-      ++stats.malformed;
-      if (questions.empty()) flush();  // nothing to wait for: keep interactive use live
-      continue;
+    if (!u.empty() && u[0] != '#') {
+      const std::string_view v = next_field(line, at);
+      const std::string_view extra = next_field(line, at);
+      if (v.empty() || (!extra.empty() && extra[0] != '#')) {
+        ready.push_back(name + ":" + std::to_string(line_no) + ": expected two labels 'u v'");
+        slot.push_back(-long(ready.size()));
+        ++stats.malformed;
+        if (questions.empty()) flush();  // nothing to wait for: keep interactive use live
+      } else {
+        slot.push_back(long(questions.size()));
+        questions.emplace_back(std::string(u), std::string(v));
+        if (questions.size() >= batch) flush();
+      }
     }
-    slot.push_back(long(questions.size()));
-    questions.emplace_back(std::string(u), std::string(v));
-    if (questions.size() >= batch || (flush_when_idle && in.rdbuf()->in_avail() <= 0)) flush();
+    // After any line (a comment or a malformed one too): with nothing more buffered, answer
+    // what is pending and push it out, so whoever is typing, or a program driving us
+    // through a pipe, sees the answers before sending more.
+    if (flush_when_idle && in.rdbuf()->in_avail() <= 0) {
+      if (!slot.empty()) flush();
+      out.flush();
+    }
   }
   flush();
   return stats;
