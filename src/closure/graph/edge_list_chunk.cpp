@@ -214,6 +214,13 @@ void EdgeListChunk::parse(std::string_view text, const EdgeListDeclarations& dec
       labels.prefetch(q.ha);
       labels.prefetch(q.hb);
       ++queued;
+      // The line queued four places ago: its slots have arrived, so request the stored
+      // names they point to (a known label's second and last miss).
+      if (queued > 4) {
+        const Pending& p4 = queue[(head + queued - 5) % kDepth];
+        labels.prefetch_name(p4.ha);
+        labels.prefetch_name(p4.hb);
+      }
       ++records;
       continue;
     }

@@ -4,6 +4,7 @@
 
 #include <algorithm>
 #include <charconv>
+#include <cstring>
 #include <random>
 
 #include "closure/graph/huge_pages.hpp"
@@ -34,7 +35,7 @@ uint64_t label_hash_seed() {
 
 LabelMap::LabelMap(bool numeric_allowed, bool borrow_names)
     : numeric_(numeric_allowed), seed_(label_hash_seed()), borrow_(borrow_names) {
-  slots_.assign(size_t{1} << kInitialLog2, Slot{0, kEmpty});
+  slots_.assign(size_t{1} << kInitialLog2, Slot{0, kEmpty, 0, nullptr});
   shift_ = 64 - kInitialLog2;
 }
 
@@ -57,7 +58,7 @@ vertex_t LabelMap::find_or_insert(uint64_t key, const IsLabel& is_label, const S
       if (s.id == kEmpty) {
         if (count_ >= kMaxVertices) return kFull;
         if (2 * (count_ + 1) > slots_.size()) break;  // grow, then probe the new table
-        s = Slot{key, static_cast<vertex_t>(count_)};
+        s = Slot{key, static_cast<vertex_t>(count_), 0, nullptr};
         store();
         return static_cast<vertex_t>(count_++);
       }
@@ -77,20 +78,40 @@ vertex_t LabelMap::intern_name(std::string_view label) {
 }
 
 vertex_t LabelMap::intern_name(std::string_view label, uint64_t h) {
-  return find_or_insert(
-      h, [&](vertex_t id) { return name(id) == label; },
-      [&] {
-        if (borrow_)
+  for (;;) {
+    const size_t mask = slots_.size() - 1;
+    for (size_t i = slot_of(h);; i = (i + 1) & mask) {
+      ++probes_;
+      Slot& s = slots_[i];
+      if (s.id == kEmpty) {
+        if (count_ >= kMaxVertices) return kFull;
+        if (2 * (count_ + 1) > slots_.size()) break;  // grow, then probe the new table
+        s = Slot{h, static_cast<vertex_t>(count_), 0, nullptr};
+        if (borrow_) {
           views_.push_back(label);
-        else
+          if (label.size() < UINT32_MAX) {
+            s.name_size = static_cast<uint32_t>(label.size());
+            s.name = label.data();
+          }
+        } else {
           names_.emplace_back(label);
-      });
+        }
+        return static_cast<vertex_t>(count_++);
+      }
+      if (s.key != h) continue;
+      if (s.name
+              ? s.name_size == label.size() && std::memcmp(s.name, label.data(), label.size()) == 0
+              : name(s.id) == label)
+        return s.id;
+    }
+    grow();
+  }
 }
 
 void LabelMap::grow() {
   std::vector<Slot> old;
   reserve_huge(old, slots_.size() * 2);
-  old.assign(slots_.size() * 2, Slot{0, kEmpty});
+  old.assign(slots_.size() * 2, Slot{0, kEmpty, 0, nullptr});
   old.swap(slots_);
   --shift_;
   const size_t mask = slots_.size() - 1;
@@ -113,13 +134,17 @@ void LabelMap::switch_to_names() {
     }
   }
   numbers_ = {};
-  std::fill(slots_.begin(), slots_.end(), Slot{0, kEmpty});
+  std::fill(slots_.begin(), slots_.end(), Slot{0, kEmpty, 0, nullptr});
   const size_t mask = slots_.size() - 1;
   for (size_t id = 0; id < count_; ++id) {
     const uint64_t h = hash_label(name(static_cast<vertex_t>(id)), seed_);
     size_t i = slot_of(h);
     while (slots_[i].id != kEmpty) i = (i + 1) & mask;
-    slots_[i] = Slot{h, static_cast<vertex_t>(id)};
+    // Borrowed names of numbers live in owned_, a deque: their bytes never move.
+    const std::string_view stored = name(static_cast<vertex_t>(id));
+    slots_[i] = borrow_ ? Slot{h, static_cast<vertex_t>(id), static_cast<uint32_t>(stored.size()),
+                               stored.data()}
+                        : Slot{h, static_cast<vertex_t>(id), 0, nullptr};
   }
 }
 

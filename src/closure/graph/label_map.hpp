@@ -33,6 +33,11 @@ class LabelMap {
   // those misses is most of the speed of reading name labels.
   uint64_t name_hash(std::string_view label) const { return hash_label(label, seed_); }
   void prefetch(uint64_t hash) const { __builtin_prefetch(&slots_[slot_of(hash)]); }
+  // Once that slot has arrived: the bytes of the name it holds, if its key is this hash.
+  void prefetch_name(uint64_t hash) const {
+    const Slot& s = slots_[slot_of(hash)];
+    if (s.key == hash && s.name) __builtin_prefetch(s.name);
+  }
   vertex_t intern_name(std::string_view label, uint64_t hash);
   // The id of the canonical decimal `value`; the map must still be numeric() (a name map
   // interns std::to_string(value) through intern()).
@@ -53,6 +58,11 @@ class LabelMap {
   struct Slot {
     uint64_t key;  // the number itself, or the label's hash
     vertex_t id;   // kEmpty when unused
+    // Borrowing name mode: the stored name itself (stable text the map borrows), so a
+    // lookup compares it without first reading views_[id], a second random read that was
+    // most of a lookup's time on path labels (perf). nullptr: compare name(id) instead.
+    uint32_t name_size;
+    const char* name;
   };
   static constexpr vertex_t kEmpty = UINT32_MAX;
 
