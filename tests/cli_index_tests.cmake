@@ -21,11 +21,15 @@ cli_test(index.query_pairs_same_as_closure --stdout "^same$" --
 # Batches of 4096 pipelined answers: 10,000 lines of known and unknown names, malformed
 # lines, comments and trailing comments (named vertices, cycles) give the same lines, in the
 # same order, as the closure's answers; from a file, from a pipe, and as JSON.
-set(BIGQ "bash ${CMAKE_CURRENT_SOURCE_DIR}/cli/query_batch_fixture.sh ${IDX} && ${CLOSURE_BIN} index -q ${IDX}/bigg.txt -o ${IDX}/bigg.idx")
+# Each test writes its own folder: ctest runs them in parallel, and one test rewriting a
+# file the other had mapped was a SIGBUS.
+file(MAKE_DIRECTORY ${IDX}/plain ${IDX}/json)
+set(BIGQ_PLAIN "bash ${CMAKE_CURRENT_SOURCE_DIR}/cli/query_batch_fixture.sh ${IDX}/plain && ${CLOSURE_BIN} index -q ${IDX}/plain/bigg.txt -o ${IDX}/plain/bigg.idx")
+set(BIGQ_JSON "bash ${CMAKE_CURRENT_SOURCE_DIR}/cli/query_batch_fixture.sh ${IDX}/json && ${CLOSURE_BIN} index -q ${IDX}/json/bigg.txt -o ${IDX}/json/bigg.idx")
 cli_test(index.query_pairs_batches_same_as_closure --stdout "^same$" --
-         bash -c "${BIGQ} && (${CLOSURE_BIN} query -q ${IDX}/bigg.txt --engine closure --pairs ${IDX}/bigq.txt > ${IDX}/ba.txt || true) && (${CLOSURE_BIN} query -q ${IDX}/bigg.idx --pairs ${IDX}/bigq.txt > ${IDX}/bb.txt || true) && (cat ${IDX}/bigq.txt | ${CLOSURE_BIN} query -q ${IDX}/bigg.idx --pairs - > ${IDX}/bc.txt || true) && test $(wc -l < ${IDX}/ba.txt) -gt 9000 && grep -q ' yes$' ${IDX}/ba.txt && grep -q ' no$' ${IDX}/ba.txt && grep -q 'unknown vertex' ${IDX}/ba.txt && grep -q 'expected two labels' ${IDX}/ba.txt && cmp ${IDX}/ba.txt ${IDX}/bb.txt && sed 's|^${IDX}/bigq.txt:|-:|' ${IDX}/ba.txt | cmp - ${IDX}/bc.txt && echo same")
+         bash -c "${BIGQ_PLAIN} && (${CLOSURE_BIN} query -q ${IDX}/plain/bigg.txt --engine closure --pairs ${IDX}/plain/bigq.txt > ${IDX}/plain/ba.txt || true) && (${CLOSURE_BIN} query -q ${IDX}/plain/bigg.idx --pairs ${IDX}/plain/bigq.txt > ${IDX}/plain/bb.txt || true) && (cat ${IDX}/plain/bigq.txt | ${CLOSURE_BIN} query -q ${IDX}/plain/bigg.idx --pairs - > ${IDX}/plain/bc.txt || true) && test $(wc -l < ${IDX}/plain/ba.txt) -gt 9000 && grep -q ' yes$' ${IDX}/plain/ba.txt && grep -q ' no$' ${IDX}/plain/ba.txt && grep -q 'unknown vertex' ${IDX}/plain/ba.txt && grep -q 'expected two labels' ${IDX}/plain/ba.txt && cmp ${IDX}/plain/ba.txt ${IDX}/plain/bb.txt && sed 's|^${IDX}/plain/bigq.txt:|-:|' ${IDX}/plain/ba.txt | cmp - ${IDX}/plain/bc.txt && echo same")
 cli_test(index.query_pairs_batches_json_same_as_closure --stdout "^same$" --
-         bash -c "${BIGQ} && (${CLOSURE_BIN} query -q ${IDX}/bigg.txt --engine closure --json --pairs ${IDX}/bigq.txt > ${IDX}/ja.txt || true) && (${CLOSURE_BIN} query -q ${IDX}/bigg.idx --json --pairs ${IDX}/bigq.txt > ${IDX}/jb.txt || true) && grep -q '\"reachable\":true' ${IDX}/ja.txt && cmp ${IDX}/ja.txt ${IDX}/jb.txt && echo same")
+         bash -c "${BIGQ_JSON} && (${CLOSURE_BIN} query -q ${IDX}/json/bigg.txt --engine closure --json --pairs ${IDX}/json/bigq.txt > ${IDX}/json/ja.txt || true) && (${CLOSURE_BIN} query -q ${IDX}/json/bigg.idx --json --pairs ${IDX}/json/bigq.txt > ${IDX}/json/jb.txt || true) && grep -q '\"reachable\":true' ${IDX}/json/ja.txt && cmp ${IDX}/json/ja.txt ${IDX}/json/jb.txt && echo same")
 # Typed pairs are answered as they come, not when input ends: the answer to the first line
 # arrives while standard input is still open (a batch would wait for 4096 lines or EOF), and
 # reaches a pipe without any help from stdbuf; a pair and a malformed line written at once
