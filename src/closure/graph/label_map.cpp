@@ -59,10 +59,10 @@ vertex_t LabelMap::find_or_insert(uint64_t key, const IsLabel& is_label, const S
         if (count_ >= kMaxVertices) return kFull;
         if (2 * (count_ + 1) > slots_.size()) break;  // grow, then probe the new table
         s = Slot{key, static_cast<vertex_t>(count_), 0, nullptr};
-        store();
+        store(s);
         return static_cast<vertex_t>(count_++);
       }
-      if (s.key == key && is_label(s.id)) return s.id;
+      if (s.key == key && is_label(s)) return s.id;
     }
     grow();
   }
@@ -70,7 +70,7 @@ vertex_t LabelMap::find_or_insert(uint64_t key, const IsLabel& is_label, const S
 
 vertex_t LabelMap::intern_number(uint64_t value) {
   return find_or_insert(
-      value, [](vertex_t) { return true; }, [&] { numbers_.push_back(value); });
+      value, [](const Slot&) { return true; }, [&](Slot&) { numbers_.push_back(value); });
 }
 
 vertex_t LabelMap::intern_name(std::string_view label) {
@@ -78,34 +78,24 @@ vertex_t LabelMap::intern_name(std::string_view label) {
 }
 
 vertex_t LabelMap::intern_name(std::string_view label, uint64_t h) {
-  for (;;) {
-    const size_t mask = slots_.size() - 1;
-    for (size_t i = slot_of(h);; i = (i + 1) & mask) {
-      ++probes_;
-      Slot& s = slots_[i];
-      if (s.id == kEmpty) {
-        if (count_ >= kMaxVertices) return kFull;
-        if (2 * (count_ + 1) > slots_.size()) break;  // grow, then probe the new table
-        s = Slot{h, static_cast<vertex_t>(count_), 0, nullptr};
-        if (borrow_) {
-          views_.push_back(label);
-          if (label.size() < UINT32_MAX) {
-            s.name_size = static_cast<uint32_t>(label.size());
-            s.name = label.data();
-          }
-        } else {
+  return find_or_insert(
+      h,
+      [&](const Slot& s) {
+        return s.name ? s.name_size == label.size() &&
+                            std::memcmp(s.name, label.data(), label.size()) == 0
+                      : name(s.id) == label;
+      },
+      [&](Slot& s) {
+        if (!borrow_) {
           names_.emplace_back(label);
+          return;
         }
-        return static_cast<vertex_t>(count_++);
-      }
-      if (s.key != h) continue;
-      if (s.name
-              ? s.name_size == label.size() && std::memcmp(s.name, label.data(), label.size()) == 0
-              : name(s.id) == label)
-        return s.id;
-    }
-    grow();
-  }
+        views_.push_back(label);
+        if (label.size() < UINT32_MAX) {
+          s.name_size = static_cast<uint32_t>(label.size());
+          s.name = label.data();
+        }
+      });
 }
 
 void LabelMap::grow() {

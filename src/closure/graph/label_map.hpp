@@ -67,8 +67,9 @@ class LabelMap {
   static constexpr vertex_t kEmpty = UINT32_MAX;
 
   vertex_t intern_name(std::string_view label);
-  // The probe both modes share: the id of the slot whose key is `key` and `is_label(id)`
-  // holds, or a new id (`store()` records its label) in the first empty slot.
+  // The probe both modes share: the id of the slot whose key is `key` and `is_label(slot)`
+  // holds, or a new id in the first empty slot (`store(slot)` records its label and may
+  // fill the slot's name fields).
   template <class IsLabel, class Store>
   vertex_t find_or_insert(uint64_t key, const IsLabel& is_label, const Store& store);
   // Keys are mixed with a per-process random seed (label_hash.hpp), so no input can pick
