@@ -138,6 +138,13 @@ void LabelMap::switch_to_names() {
   }
 }
 
+std::vector<uint64_t> LabelMap::hashes_by_id() const {
+  std::vector<uint64_t> out(count_);
+  for (const Slot& s : slots_)
+    if (s.id != kEmpty) out[s.id] = s.key;
+  return out;
+}
+
 std::vector<std::string> LabelMap::take_labels() {
   if (borrow_ && !numeric_) names_.assign(views_.begin(), views_.end());
   if (numeric_) {

@@ -5,8 +5,12 @@
 // renumbered in parallel. Gzip and pipes are read in blocks through the same chunk parser.
 #include <algorithm>
 #include <atomic>
+#include <bit>
+#include <chrono>
+#include <cstdio>
 #include <cstdlib>
 #include <exception>
+#include <span>
 #include <string>
 #include <vector>
 
@@ -83,6 +87,26 @@ EdgeListDeclarations read_declarations(LineSource& src, std::string_view head) {
   return d;
 }
 
+// body(k) for k < count as tasks of the executor (closure/executor.hpp); the first error
+// in chunk order is the one reported.
+template <class F>
+void run_parallel(size_t count, F&& body) {
+  if (!use_threads) {
+    for (size_t k = 0; k < count; ++k) body(k);
+    return;
+  }
+  std::vector<std::exception_ptr> errors(count);
+  parallel_limited(count, unsigned(count), [&](size_t k) {
+    try {
+      body(k);
+    } catch (...) {
+      errors[k] = std::current_exception();
+    }
+  });
+  for (auto& e : errors)
+    if (e) std::rethrow_exception(e);
+}
+
 // Takes the chunks in file order: reports the first problem at its absolute line, merges the
 // labels, and keeps what the whole-file checks need.
 class Assembler {
@@ -138,16 +162,106 @@ class Assembler {
     return remap;
   }
 
+  // merge() of every chunk at once, on the executor's threads, when all chunks hold labels of
+  // one kind (all names or all numbers; false, nothing done, otherwise). The labels are cut
+  // into shards by hash; each shard finds, in chunk order, where each of its labels first
+  // appears (chunk, local id); ids then follow (chunk, local id) order, which is file order,
+  // so the ids are those of merging the chunks one after another. That sequential merge
+  // interned every chunk's labels into one table: most of reading path labels on 16 cores.
+  bool merge_in_parallel(std::vector<EdgeListChunk>& chunks, std::span<const size_t> line_base,
+                         std::vector<std::vector<vertex_t>>& remaps) {
+    const size_t K = chunks.size();
+    const bool numbers = chunks[0].labels.numeric();
+    for (const EdgeListChunk& c : chunks)
+      if (c.labels.numeric() != numbers) return false;
+    // A label's key: its number, or its hash (the same seed in every map of the process).
+    std::vector<std::vector<uint64_t>> keys(K);
+    const size_t S = std::clamp<size_t>(4 * thread_budget(), 1, 256);
+    const uint64_t shard_seed = label_hash_seed() ^ 0x5bd1e9955bd1e995ULL;
+    // members[k * S + s]: chunk k's local ids whose labels fall in shard s, ascending.
+    std::vector<std::vector<vertex_t>> members(K * S);
+    run_parallel(K, [&](size_t k) {
+      const LabelMap& m = chunks[k].labels;
+      keys[k] = numbers ? m.numbers() : m.hashes_by_id();
+      for (size_t i = 0; i < keys[k].size(); ++i)
+        members[k * S + mix_key(keys[k][i], shard_seed) % S].push_back(vertex_t(i));
+    });
+    // first[k][i]: (chunk << 32 | local id) of the first appearance of chunk k's label i.
+    std::vector<std::vector<uint64_t>> first(K);
+    for (size_t k = 0; k < K; ++k) first[k].resize(keys[k].size());
+    std::atomic<bool> full{false};
+    run_parallel(S, [&](size_t s) {
+      LabelMap shard(numbers, true);
+      std::vector<uint64_t> origin;  // shard id -> (chunk, local id)
+      for (size_t k = 0; k < K; ++k) {
+        const LabelMap& m = chunks[k].labels;
+        for (vertex_t i : members[k * S + s]) {
+          const vertex_t id =
+              numbers ? shard.intern_number(keys[k][i]) : shard.intern_name(m.name(i), keys[k][i]);
+          if (id == LabelMap::kFull) {  // one shard alone holds too many labels
+            full = true;
+            return;
+          }
+          if (id == origin.size()) origin.push_back(uint64_t(k) << 32 | i);
+          first[k][i] = origin[id];
+        }
+      }
+    });
+    if (full)
+      src_.fail_at(line_base[K - 1] + chunks[K - 1].lines,
+                   "more than " + std::to_string(kMaxVertices) + " distinct vertices");
+    // Ids: the labels that appear first in chunk k follow those of the chunks before it.
+    std::vector<size_t> base(K + 1, 0);
+    run_parallel(K, [&](size_t k) {
+      size_t fresh = 0;
+      for (size_t i = 0; i < first[k].size(); ++i) fresh += first[k][i] == (uint64_t(k) << 32 | i);
+      base[k + 1] = fresh;
+    });
+    for (size_t k = 0; k < K; ++k) {
+      base[k + 1] += base[k];
+      if (base[k + 1] > kMaxVertices)
+        src_.fail_at(line_base[k] + chunks[k].lines,
+                     "more than " + std::to_string(kMaxVertices) + " distinct vertices");
+    }
+    merged_.resize(base[K]);
+    for (size_t k = 0; k < K; ++k) remaps[k].assign(first[k].size(), 0);
+    run_parallel(K, [&](size_t k) {
+      vertex_t next = vertex_t(base[k]);
+      const LabelMap& m = chunks[k].labels;
+      for (size_t i = 0; i < first[k].size(); ++i) {
+        if (first[k][i] != (uint64_t(k) << 32 | i)) continue;
+        remaps[k][i] = next;
+        merged_[next++] =
+            numbers ? std::to_string(m.numbers()[i]) : std::string(m.name(vertex_t(i)));
+      }
+    });
+    // A label seen before chunk k takes the id its first chunk gave it.
+    run_parallel(K, [&](size_t k) {
+      for (size_t i = 0; i < first[k].size(); ++i)
+        if (const uint64_t f = first[k][i]; f >> 32 != k)
+          remaps[k][i] = remaps[f >> 32][f & 0xffffffffu];
+    });
+    run_parallel(K, [&](size_t k) { chunks[k].labels = LabelMap(true, true); });
+    merged_in_parallel_ = true;
+    return true;
+  }
+
   // Numbers every chunk's raw values at once: ids in order of first appearance through a flat
   // table indexed by value (`max_value` small enough to be worth it), so no label is hashed.
   // Fills `id_of` (value -> id) and the labels.
   void number_densely(std::vector<EdgeListChunk>& chunks, uint64_t max_value,
                       std::vector<vertex_t>& id_of) {
     constexpr vertex_t kUnset = UINT32_MAX;
-    reserve_huge(id_of, max_value + 1);
-    id_of.assign(max_value + 1, kUnset);
     size_t tokens = 0;
     for (const EdgeListChunk& c : chunks) tokens += c.values.size();
+    id_of = huge_filled<vertex_t>(max_value + 1, kUnset);
+    // Several chunks (at most 256, the owner of a value is a byte) with bitmaps of the
+    // values no bigger than the tokens themselves: numbered in parallel.
+    if (chunks.size() > 1 && chunks.size() <= 256 &&
+        chunks.size() * (max_value / 8) <= 4 * tokens) {
+      number_in_parallel(chunks, max_value, id_of);
+      return;
+    }
     reserve_huge(dense_, std::min<size_t>(tokens, max_value + 1));
     for (const EdgeListChunk& c : chunks)
       for (uint32_t x : c.values) {
@@ -169,7 +283,9 @@ class Assembler {
       std::vector<std::string> out;
       reserve_huge(out, dense_.size());
       out.resize(dense_.size());
-      for (size_t i = 0; i < dense_.size(); ++i) out[i] = std::to_string(dense_[i]);
+      parallel_chunks(dense_.size(), size_t{1} << 14, [&](size_t a, size_t b) {
+        for (size_t i = a; i < b; ++i) out[i] = std::to_string(dense_[i]);
+      });
       dense_ = {};
       return out;
     }
@@ -182,6 +298,7 @@ class Assembler {
       src_.fail_at(first_line_, text::quote(first_source_) + " " + text::quote(first_target_) +
                                     " looks like a header row, not an edge; delete it or start "
                                     "it with '#' to make it a comment");
+    if (merged_in_parallel_) return std::move(merged_);
     return labels_.take_labels();
   }
 
@@ -202,9 +319,57 @@ class Assembler {
            "then its successors? use --input-format adjlist)";
   }
 
+  // number_densely on the executor's threads, without atomics: each chunk marks the values
+  // it holds in its own bitmap; a value belongs to the first chunk that marks it; each chunk
+  // numbers the values it owns in the order they first appear in it; ids then follow chunk
+  // order. An atomic minimum of first positions instead had every core write the same
+  // table lines and took 0.1 s of a 0.3 s read on 16 cores.
+  void number_in_parallel(std::vector<EdgeListChunk>& chunks, uint64_t max_value,
+                          std::vector<vertex_t>& id_of) {
+    constexpr vertex_t kUnset = UINT32_MAX;
+    const size_t K = chunks.size(), words = max_value / 64 + 1;
+    std::vector<uint64_t> marks = huge_filled<uint64_t>(K * words, 0);
+    run_parallel(K, [&](size_t k) {
+      uint64_t* mine = marks.data() + k * words;
+      for (uint32_t x : chunks[k].values) mine[x / 64] |= uint64_t{1} << (x % 64);
+    });
+    std::vector<uint8_t> owner = huge_filled<uint8_t>(max_value + 1, 0);
+    parallel_chunks(words, 1024, [&](size_t w0, size_t w1) {
+      for (size_t w = w0; w < w1; ++w) {
+        uint64_t taken = 0;
+        for (size_t k = 0; k < K; ++k) {
+          uint64_t fresh = marks[k * words + w] & ~taken;
+          taken |= fresh;
+          for (; fresh; fresh &= fresh - 1)
+            owner[w * 64 + size_t(std::countr_zero(fresh))] = uint8_t(k);
+        }
+      }
+    });
+    std::vector<uint64_t> base(K + 1, 0);
+    run_parallel(K, [&](size_t k) {
+      vertex_t next = 0;  // only chunk k writes the ids of the values it owns
+      for (uint32_t x : chunks[k].values)
+        if (owner[x] == k && id_of[x] == kUnset) id_of[x] = next++;
+      base[k + 1] = next;
+    });
+    for (size_t k = 0; k < K; ++k) base[k + 1] += base[k];
+    if (base[K] > kMaxVertices)
+      src_.fail_at(0, "more than " + std::to_string(kMaxVertices) + " distinct vertices");
+    dense_.assign(base[K], 0);
+    parallel_chunks(id_of.size(), size_t{1} << 16, [&](size_t a, size_t b) {
+      for (size_t x = a; x < b; ++x) {
+        if (id_of[x] == kUnset) continue;
+        id_of[x] += static_cast<vertex_t>(base[owner[x]]);
+        dense_[id_of[x]] = x;
+      }
+    });
+  }
+
   LineSource& src_;
   LabelMap labels_{true};
-  std::vector<uint64_t> dense_;  // labels numbered by number_densely, in id order
+  std::vector<uint64_t> dense_;      // labels numbered by number_densely, in id order
+  std::vector<std::string> merged_;  // labels merged by merge_in_parallel, in id order
+  bool merged_in_parallel_ = false;
   size_t records_ = 0;
   bool columns_declared_ = false;
   size_t first_columns_ = 0, first_line_ = 0;
@@ -228,26 +393,6 @@ std::vector<std::string_view> split_lines(std::string_view text, size_t parts) {
   return out;
 }
 
-// body(k) for k < count as tasks of the executor (closure/executor.hpp); the first error
-// in chunk order is the one reported.
-template <class F>
-void run_parallel(size_t count, F&& body) {
-  if (!use_threads) {
-    for (size_t k = 0; k < count; ++k) body(k);
-    return;
-  }
-  std::vector<std::exception_ptr> errors(count);
-  parallel_limited(count, unsigned(count), [&](size_t k) {
-    try {
-      body(k);
-    } catch (...) {
-      errors[k] = std::current_exception();
-    }
-  });
-  for (auto& e : errors)
-    if (e) std::rethrow_exception(e);
-}
-
 // Writes chunk edges through `remap` to out[0..), adding the reverse of each non-loop edge
 // when undirected.
 void place_edges(const std::vector<Edge>& local, const std::vector<vertex_t>& remap,
@@ -267,13 +412,33 @@ void set_edge_list_chunking(size_t min_bytes, size_t threads, bool threaded) {
   use_threads = threaded;
 }
 
+// CLOSURE_TRACE_READ=1: each phase's seconds on stderr (docs/benchmarks.md, "Reading").
+class PhaseTrace {
+ public:
+  PhaseTrace() : on_(std::getenv("CLOSURE_TRACE_READ") != nullptr), t_(now()) {}
+  void mark(const char* phase) {
+    if (!on_) return;
+    const auto t = now();
+    std::fprintf(stderr, "read: %-8s %.4f s\n", phase,
+                 std::chrono::duration<double>(t - t_).count());
+    t_ = t;
+  }
+
+ private:
+  static std::chrono::steady_clock::time_point now() { return std::chrono::steady_clock::now(); }
+  bool on_;
+  std::chrono::steady_clock::time_point t_;
+};
+
 ReadResult read_edge_list(LineSource& src) {
+  PhaseTrace trace;
   const EdgeListDeclarations declared = read_declarations(src, src.peek(64 * 1024));
   Assembler assembler(src);
   assembler.set_columns_declared(declared.columns_declared);
   std::vector<Edge> edges;
   std::string_view all;
   if (src.take_all(all)) {
+    trace.mark("map");
     const size_t threads = reader_threads();
     const size_t parts = std::max<size_t>(1, std::min(threads, all.size() / min_chunk_bytes));
     const std::vector<std::string_view> pieces = split_lines(all, parts);
@@ -282,6 +447,7 @@ ReadResult read_edge_list(LineSource& src) {
       chunks[k].meter = src.meter();
       chunks[k].parse(pieces[k], declared);
     });
+    trace.mark("parse");
     size_t line_base = 0, tokens = 0;
     uint64_t max_value = 0;
     bool all_raw = true;
@@ -297,11 +463,15 @@ ReadResult read_edge_list(LineSource& src) {
       offset[k + 1] = offset[k] + chunks[k].records +
                       (declared.undirected ? chunks[k].records - chunks[k].loops : 0);
     reserve_huge(edges, offset.back());
+    // Fresh pages first touched by all threads; resize() then only writes zeros over them.
+    if (offset.back() * sizeof(Edge) >= (size_t{32} << 20))
+      prefault_in_parallel(edges.data(), offset.back() * sizeof(Edge));
     edges.resize(offset.back());
     // Integer labels up to a few times the number of tokens: a flat table, no hashing.
     if (all_raw && max_value < std::max<uint64_t>(uint64_t{1} << 16, 2 * uint64_t(tokens))) {
       std::vector<vertex_t> id_of;
       assembler.number_densely(chunks, max_value, id_of);
+      trace.mark("number");
       run_parallel(chunks.size(), [&](size_t k) {
         Edge* out = edges.data() + offset[k];
         const std::vector<uint32_t>& x = chunks[k].values;
@@ -317,15 +487,21 @@ ReadResult read_edge_list(LineSource& src) {
       // order (sequential: it fixes the ids) and their edges renumbered in parallel.
       std::vector<char> full(chunks.size(), 0);
       run_parallel(chunks.size(), [&](size_t k) { full[k] = !chunks[k].to_labels(); });
+      trace.mark("labels");
       std::vector<std::vector<vertex_t>> remaps(chunks.size());
+      std::vector<size_t> bases(chunks.size(), 0);
       line_base = 0;
       for (size_t k = 0; k < chunks.size(); ++k) {
         if (full[k])
           src.fail_at(line_base + chunks[k].lines,
                       "more than " + std::to_string(kMaxVertices) + " distinct vertices");
-        remaps[k] = assembler.merge(chunks[k], line_base);
+        bases[k] = line_base;
         line_base += chunks[k].lines;
       }
+      if (chunks.size() < 2 || !assembler.merge_in_parallel(chunks, bases, remaps)) {
+        for (size_t k = 0; k < chunks.size(); ++k) remaps[k] = assembler.merge(chunks[k], bases[k]);
+      }
+      trace.mark("merge");
       run_parallel(chunks.size(), [&](size_t k) {
         place_edges(chunks[k].edges, remaps[k], declared.undirected, edges.data() + offset[k]);
         chunks[k].edges = {};
@@ -349,10 +525,14 @@ ReadResult read_edge_list(LineSource& src) {
       place_edges(chunk.edges, remap, declared.undirected, edges.data() + at);
     }
   }
+  trace.mark("place");
   const size_t records = assembler.records();
   std::vector<std::string> labels = assembler.finish(declared.columns_declared);
+  trace.mark("finish");
   const size_t n = labels.size();
-  return {Graph(n, std::move(edges), std::move(labels)), InputFormat::kEdgeList, records};
+  Graph graph(n, std::move(edges), std::move(labels));
+  trace.mark("csr");
+  return {std::move(graph), InputFormat::kEdgeList, records};
 }
 
 }  // namespace closure::detail
