@@ -347,9 +347,16 @@ class Assembler {
     });
     std::vector<uint64_t> base(K + 1, 0);
     run_parallel(K, [&](size_t k) {
+      // The chunk's own bitmap, cleared as it goes, finds each value's first appearance in
+      // the chunk from cache; only then is the owner looked at.
+      uint64_t* mine = marks.data() + k * words;
       vertex_t next = 0;  // only chunk k writes the ids of the values it owns
-      for (uint32_t x : chunks[k].values)
-        if (owner[x] == k && id_of[x] == kUnset) id_of[x] = next++;
+      for (uint32_t x : chunks[k].values) {
+        const uint64_t bit = uint64_t{1} << (x % 64);
+        if (!(mine[x / 64] & bit)) continue;
+        mine[x / 64] &= ~bit;
+        if (owner[x] == k) id_of[x] = next++;
+      }
       base[k + 1] = next;
     });
     for (size_t k = 0; k < K; ++k) base[k + 1] += base[k];
