@@ -9,6 +9,7 @@
 
 #include "closure/executor.hpp"
 #include "closure/graph/huge_pages.hpp"
+#include "closure/graph/phase_trace.hpp"
 
 namespace closure {
 
@@ -35,6 +36,7 @@ void insertion_sort(vertex_t* first, vertex_t* last) {
 // reading a 14.5M-edge file (docs/benchmarks.md, "Reading").
 void build_rows_bucketed(size_t n, std::vector<Edge>& edges, std::vector<uint64_t>& offsets,
                          std::vector<vertex_t>& targets) {
+  detail::PhaseTrace trace(2, "  csr: ");
   const size_t m = edges.size();
   // Buckets of 2^shift sources: about 32k sources and 64k edges each, or fewer sources.
   const size_t want = std::clamp<size_t>(std::max(n / 32768, m / 65536), 1, 4096);
@@ -60,6 +62,7 @@ void build_rows_bucketed(size_t n, std::vector<Edge>& edges, std::vector<uint64_
     }
   });
   if (out_of_range) throw std::out_of_range("Graph: edge endpoint beyond vertex count");
+  trace.mark("count");
   // Bucket-major order: bucket b's edges from block 0, then block 1, ...
   std::vector<uint64_t> bucket_start(buckets + 1, 0);
   uint64_t total = 0;
@@ -77,6 +80,7 @@ void build_rows_bucketed(size_t n, std::vector<Edge>& edges, std::vector<uint64_
   detail::reserve_huge(sorted, m);
   detail::prefault_in_parallel(sorted.data(), m * sizeof(Edge));
   sorted.resize(m);
+  trace.mark("allocate");
   parallel_chunks(blocks, 1, [&](size_t k0, size_t k1) {
     for (size_t k = k0; k < k1; ++k) {
       uint64_t* next = at.data() + k * buckets;
@@ -84,10 +88,13 @@ void build_rows_bucketed(size_t n, std::vector<Edge>& edges, std::vector<uint64_
         sorted[next[edges[i].first >> shift]++] = edges[i];
     }
   });
+  trace.mark("bucket");
   edges = {};
+  trace.mark("free");
   detail::reserve_huge(targets, m);
   detail::prefault_in_parallel(targets.data(), m * sizeof(vertex_t));
   targets.resize(m);
+  trace.mark("targets");
   parallel_chunks(buckets, 1, [&](size_t b0, size_t b1) {
     for (size_t b = b0; b < b1; ++b) {
       const size_t lo = b << shift, hi = std::min(n, (b + 1) << shift);
@@ -106,6 +113,7 @@ void build_rows_bucketed(size_t n, std::vector<Edge>& edges, std::vector<uint64_
       // Now offsets[u + 1] is the end of u's row, which is where row u + 1 starts.
     }
   });
+  trace.mark("scatter");
 }
 
 }  // namespace
@@ -118,7 +126,9 @@ Graph::Graph(size_t n, std::vector<Edge> edges, std::vector<std::string> labels)
   offsets_.assign(n + 1, 0);
   if (edges.size() >= kParallelEdges && thread_budget() > 1) {
     build_rows_bucketed(n, edges, offsets_, targets_);
+    detail::PhaseTrace trace(2, "  csr: ");
     normalise_rows();
+    trace.mark("rows");
     return;
   }
   // Counting sort by source, then sort and de-duplicate each (short) row: linear in m

@@ -6,8 +6,6 @@
 #include <algorithm>
 #include <atomic>
 #include <bit>
-#include <chrono>
-#include <cstdio>
 #include <cstdlib>
 #include <exception>
 #include <span>
@@ -19,6 +17,7 @@
 #include "closure/graph/format_readers.hpp"
 #include "closure/graph/huge_pages.hpp"
 #include "closure/graph/label_map.hpp"
+#include "closure/graph/phase_trace.hpp"
 #include "closure/graph/text_scan.hpp"
 
 namespace closure::detail {
@@ -251,10 +250,12 @@ class Assembler {
   // Fills `id_of` (value -> id) and the labels.
   void number_densely(std::vector<EdgeListChunk>& chunks, uint64_t max_value,
                       std::vector<vertex_t>& id_of) {
+    PhaseTrace trace(2, "  number: ");
     constexpr vertex_t kUnset = UINT32_MAX;
     size_t tokens = 0;
     for (const EdgeListChunk& c : chunks) tokens += c.values.size();
     id_of = huge_filled<vertex_t>(max_value + 1, kUnset);
+    trace.mark("table");
     // Several chunks (at most 256, the owner of a value is a byte) with bitmaps of the
     // values no bigger than the tokens themselves: numbered in parallel.
     if (chunks.size() > 1 && chunks.size() <= 256 &&
@@ -326,14 +327,18 @@ class Assembler {
   // table lines and took 0.1 s of a 0.3 s read on 16 cores.
   void number_in_parallel(std::vector<EdgeListChunk>& chunks, uint64_t max_value,
                           std::vector<vertex_t>& id_of) {
+    PhaseTrace trace(2, "  number: ");
     constexpr vertex_t kUnset = UINT32_MAX;
     const size_t K = chunks.size(), words = max_value / 64 + 1;
     std::vector<uint64_t> marks = huge_filled<uint64_t>(K * words, 0);
+    trace.mark("bitmaps");
     run_parallel(K, [&](size_t k) {
       uint64_t* mine = marks.data() + k * words;
       for (uint32_t x : chunks[k].values) mine[x / 64] |= uint64_t{1} << (x % 64);
     });
+    trace.mark("mark");
     std::vector<uint8_t> owner = huge_filled<uint8_t>(max_value + 1, 0);
+    trace.mark("owners");
     parallel_chunks(words, 1024, [&](size_t w0, size_t w1) {
       for (size_t w = w0; w < w1; ++w) {
         uint64_t taken = 0;
@@ -345,6 +350,7 @@ class Assembler {
         }
       }
     });
+    trace.mark("owner");
     std::vector<uint64_t> base(K + 1, 0);
     run_parallel(K, [&](size_t k) {
       // The chunk's own bitmap, cleared as it goes, finds each value's first appearance in
@@ -359,10 +365,12 @@ class Assembler {
       }
       base[k + 1] = next;
     });
+    trace.mark("own");
     for (size_t k = 0; k < K; ++k) base[k + 1] += base[k];
     if (base[K] > kMaxVertices)
       src_.fail_at(0, "more than " + std::to_string(kMaxVertices) + " distinct vertices");
     dense_.assign(base[K], 0);
+    trace.mark("dense");
     parallel_chunks(id_of.size(), size_t{1} << 16, [&](size_t a, size_t b) {
       for (size_t x = a; x < b; ++x) {
         if (id_of[x] == kUnset) continue;
@@ -370,6 +378,7 @@ class Assembler {
         dense_[id_of[x]] = x;
       }
     });
+    trace.mark("ids");
   }
 
   LineSource& src_;
@@ -418,24 +427,6 @@ void set_edge_list_chunking(size_t min_bytes, size_t threads, bool threaded) {
   chosen_threads = threads;
   use_threads = threaded;
 }
-
-// CLOSURE_TRACE_READ=1: each phase's seconds on stderr (docs/benchmarks.md, "Reading").
-class PhaseTrace {
- public:
-  PhaseTrace() : on_(std::getenv("CLOSURE_TRACE_READ") != nullptr), t_(now()) {}
-  void mark(const char* phase) {
-    if (!on_) return;
-    const auto t = now();
-    std::fprintf(stderr, "read: %-8s %.4f s\n", phase,
-                 std::chrono::duration<double>(t - t_).count());
-    t_ = t;
-  }
-
- private:
-  static std::chrono::steady_clock::time_point now() { return std::chrono::steady_clock::now(); }
-  bool on_;
-  std::chrono::steady_clock::time_point t_;
-};
 
 ReadResult read_edge_list(LineSource& src) {
   PhaseTrace trace;
