@@ -10,6 +10,8 @@
 #include <utility>
 #include <vector>
 
+#include "closure/util/uninitialized_allocator.hpp"
+
 namespace closure {
 
 using word_t = uint32_t;  // the kernels' `gpuword`
@@ -90,25 +92,6 @@ void for_each_set_bit(const word_t* words, size_t first_word, size_t n_words, F&
       f(bits_in_words(first_word + i) + size_t(std::countr_zero(bits)));
 }
 
-// An allocator whose value-initialisation does nothing (vector::resize leaves the words
-// as they are), so that a large matrix is zeroed or filled by several threads, each
-// first-touching its own pages: one thread zeroing a 5 GB matrix took longer than
-// copying the closure into it (docs/benchmarks.md, issue 8's download).
-template <class T>
-struct UninitializedAllocator : std::allocator<T> {
-  template <class U>
-  struct rebind {
-    using other = UninitializedAllocator<U>;
-  };
-  UninitializedAllocator() = default;
-  template <class U>
-  UninitializedAllocator(const UninitializedAllocator<U>&) noexcept {}
-  // Only the no-argument form: allocator_traits constructs with arguments itself.
-  template <class U>
-  void construct(U* p) noexcept(std::is_nothrow_default_constructible_v<U>) {
-    ::new (static_cast<void*>(p)) U;
-  }
-};
 // Words whose resize() does not initialise: every user writes them before reading.
 using WordStorage = std::vector<word_t, UninitializedAllocator<word_t>>;
 

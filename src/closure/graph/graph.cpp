@@ -10,6 +10,7 @@
 #include "closure/executor.hpp"
 #include "closure/graph/huge_pages.hpp"
 #include "closure/graph/phase_trace.hpp"
+#include "closure/util/uninitialized_allocator.hpp"
 
 namespace closure {
 
@@ -17,6 +18,12 @@ namespace {
 
 // Below this many edges the CSR is built on the calling thread: tasks cost more than they save.
 constexpr size_t kParallelEdges = size_t{1} << 20;
+
+// An edge in the bucketed build's scratch array: trivially constructible (std::pair is not),
+// so the array is not zeroed before it is written.
+struct SourceTarget {
+  vertex_t source, target;
+};
 
 // Short rows sort fastest by plain insertion (std::sort's set-up costs more than the row).
 void insertion_sort(vertex_t* first, vertex_t* last) {
@@ -75,17 +82,17 @@ void build_rows_bucketed(size_t n, std::vector<Edge>& edges, std::vector<uint64_
     }
   }
   bucket_start[buckets] = total;
-  std::vector<Edge> sorted;
+  std::vector<SourceTarget, UninitializedAllocator<SourceTarget>> sorted;
   // Fresh pages first touched by all threads (resize then only writes zeros over them).
   detail::reserve_huge(sorted, m);
-  detail::prefault_in_parallel(sorted.data(), m * sizeof(Edge));
+  detail::prefault_in_parallel(sorted.data(), m * sizeof(SourceTarget));
   sorted.resize(m);
   trace.mark("allocate");
   parallel_chunks(blocks, 1, [&](size_t k0, size_t k1) {
     for (size_t k = k0; k < k1; ++k) {
       uint64_t* next = at.data() + k * buckets;
       for (size_t i = k * per_block, end = std::min(m, i + per_block); i < end; ++i)
-        sorted[next[edges[i].first >> shift]++] = edges[i];
+        sorted[next[edges[i].first >> shift]++] = {edges[i].first, edges[i].second};
     }
   });
   trace.mark("bucket");
@@ -101,7 +108,7 @@ void build_rows_bucketed(size_t n, std::vector<Edge>& edges, std::vector<uint64_
       if (lo >= hi) continue;
       // offsets[u + 1] counts u's edges, then holds where u's next edge goes.
       for (uint64_t i = bucket_start[b]; i < bucket_start[b + 1]; ++i)
-        ++offsets[sorted[i].first + 1];
+        ++offsets[sorted[i].source + 1];
       uint64_t sum = bucket_start[b];
       for (size_t u = lo; u < hi; ++u) {
         const uint64_t c = offsets[u + 1];
@@ -109,7 +116,7 @@ void build_rows_bucketed(size_t n, std::vector<Edge>& edges, std::vector<uint64_
         sum += c;
       }
       for (uint64_t i = bucket_start[b]; i < bucket_start[b + 1]; ++i)
-        targets[offsets[sorted[i].first + 1]++] = sorted[i].second;
+        targets[offsets[sorted[i].source + 1]++] = sorted[i].target;
       // Now offsets[u + 1] is the end of u's row, which is where row u + 1 starts.
     }
   });
@@ -169,7 +176,7 @@ void Graph::normalise_rows() {
   const size_t n = vertex_count();
   // Each row sorted and de-duplicated where it lies (in parallel over rows when the graph is
   // large), its new length in `kept`; then one pass closes the gaps.
-  std::vector<uint64_t> kept;
+  std::vector<uint64_t, UninitializedAllocator<uint64_t>> kept;  // every row writes its own
   detail::reserve_huge(kept, n);
   kept.resize(n);
   auto sort_rows = [&](size_t a, size_t b) {

@@ -29,8 +29,8 @@ inline void advise_huge_pages(const void* p, size_t bytes) {
 void prefault_in_parallel(void* p, size_t bytes);
 
 // v.reserve(n), with huge pages for the new storage.
-template <class T>
-void reserve_huge(std::vector<T>& v, size_t n) {
+template <class T, class A>
+void reserve_huge(std::vector<T, A>& v, size_t n) {
   if (n <= v.capacity()) return;
   v.reserve(n);
   advise_huge_pages(v.data(), v.capacity() * sizeof(T));

@@ -19,6 +19,7 @@
 #include "closure/graph/label_map.hpp"
 #include "closure/graph/phase_trace.hpp"
 #include "closure/graph/text_scan.hpp"
+#include "closure/util/uninitialized_allocator.hpp"
 
 namespace closure::detail {
 
@@ -369,7 +370,7 @@ class Assembler {
     for (size_t k = 0; k < K; ++k) base[k + 1] += base[k];
     if (base[K] > kMaxVertices)
       src_.fail_at(0, "more than " + std::to_string(kMaxVertices) + " distinct vertices");
-    dense_.assign(base[K], 0);
+    dense_.resize(base[K]);
     trace.mark("dense");
     parallel_chunks(id_of.size(), size_t{1} << 16, [&](size_t a, size_t b) {
       for (size_t x = a; x < b; ++x) {
@@ -383,7 +384,8 @@ class Assembler {
 
   LineSource& src_;
   LabelMap labels_{true};
-  std::vector<uint64_t> dense_;      // labels numbered by number_densely, in id order
+  // Labels numbered by number_densely, in id order (the parallel numbering writes each).
+  std::vector<uint64_t, UninitializedAllocator<uint64_t>> dense_;
   std::vector<std::string> merged_;  // labels merged by merge_in_parallel, in id order
   bool merged_in_parallel_ = false;
   size_t records_ = 0;
