@@ -35,14 +35,28 @@ void insertion_sort(vertex_t* first, vertex_t* last) {
   }
 }
 
+// Sorts and de-duplicates a row in place; returns its new length. Rows that are already
+// strictly ascending (a condensation's) are only checked.
+uint64_t sort_row(vertex_t* first, vertex_t* last) {
+  if (std::adjacent_find(first, last, std::greater_equal<>()) != last) {
+    if (last - first <= 16)
+      insertion_sort(first, last);  // most rows: a few targets
+    else
+      std::sort(first, last);
+    last = std::unique(first, last);
+  }
+  return uint64_t(last - first);
+}
+
 // The CSR of a large edge list in two passes, both parallel and without atomics: the edges
 // are first moved into buckets of consecutive sources (each block of edges has its own
 // write position in every bucket, so the order of a source's edges is the input's), then
 // each bucket, whose counters and targets fit in cache, is counted and scattered by one
-// task. One pass of random writes over the whole target array was most of the time of
-// reading a 14.5M-edge file (docs/benchmarks.md, "Reading").
+// task, which also sorts its rows while they are in cache (their new lengths in `kept`).
+// One pass of random writes over the whole target array was most of the time of reading a
+// 14.5M-edge file (docs/benchmarks.md, "Reading").
 void build_rows_bucketed(size_t n, std::vector<Edge>& edges, std::vector<uint64_t>& offsets,
-                         std::vector<vertex_t>& targets) {
+                         std::vector<vertex_t>& targets, uint64_t* kept) {
   detail::PhaseTrace trace(2, "  csr: ");
   const size_t m = edges.size();
   // Buckets of 2^shift sources: about 32k sources and 64k edges each, or fewer sources.
@@ -117,7 +131,12 @@ void build_rows_bucketed(size_t n, std::vector<Edge>& edges, std::vector<uint64_
       }
       for (uint64_t i = bucket_start[b]; i < bucket_start[b + 1]; ++i)
         targets[offsets[sorted[i].source + 1]++] = sorted[i].target;
-      // Now offsets[u + 1] is the end of u's row, which is where row u + 1 starts.
+      // Now offsets[u + 1] is the end of u's row, which is where row u + 1 starts (row lo
+      // starts at the bucket's start: offsets[lo] is the bucket before's to write).
+      for (size_t u = lo; u < hi; ++u) {
+        const uint64_t start = u == lo ? bucket_start[b] : offsets[u];
+        kept[u] = sort_row(targets.data() + start, targets.data() + offsets[u + 1]);
+      }
     }
   });
   trace.mark("scatter");
@@ -132,10 +151,13 @@ Graph::Graph(size_t n, std::vector<Edge> edges, std::vector<std::string> labels)
   detail::reserve_huge(offsets_, n + 1);
   offsets_.assign(n + 1, 0);
   if (edges.size() >= kParallelEdges && thread_budget() > 1) {
-    build_rows_bucketed(n, edges, offsets_, targets_);
+    std::vector<uint64_t, UninitializedAllocator<uint64_t>> kept;  // every row writes its own
+    detail::reserve_huge(kept, n);
+    kept.resize(n);
+    build_rows_bucketed(n, edges, offsets_, targets_, kept.data());
     detail::PhaseTrace trace(2, "  csr: ");
-    normalise_rows();
-    trace.mark("rows");
+    close_gaps(kept.data());
+    trace.mark("gaps");
     return;
   }
   // Counting sort by source, then sort and de-duplicate each (short) row: linear in m
@@ -180,25 +202,18 @@ void Graph::normalise_rows() {
   detail::reserve_huge(kept, n);
   kept.resize(n);
   auto sort_rows = [&](size_t a, size_t b) {
-    for (size_t u = a; u < b; ++u) {
-      auto first = targets_.begin() + int64_t(offsets_[u]);
-      auto last = targets_.begin() + int64_t(offsets_[u + 1]);
-      // Rows that are already strictly ascending (a condensation's) are only checked.
-      if (std::adjacent_find(first, last, std::greater_equal<>()) != last) {
-        if (last - first <= 16) {
-          insertion_sort(&*first, &*first + (last - first));  // most rows: a few targets
-        } else {
-          std::sort(first, last);
-        }
-        last = std::unique(first, last);
-      }
-      kept[u] = uint64_t(last - first);
-    }
+    for (size_t u = a; u < b; ++u)
+      kept[u] = sort_row(targets_.data() + offsets_[u], targets_.data() + offsets_[u + 1]);
   };
   if (targets_.size() >= kParallelEdges && thread_budget() > 1)
     parallel_chunks(n, 4096, sort_rows);
   else
     sort_rows(0, n);
+  close_gaps(kept.data());
+}
+
+void Graph::close_gaps(const uint64_t* kept) {
+  const size_t n = vertex_count();
   // Rows move down over the dropped duplicates, in blocks: a block runs from one row with
   // duplicates to the next, so a few dozen duplicates in 14.5M edges are a few dozen
   // memmoves, not one copy per row.

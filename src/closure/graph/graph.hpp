@@ -46,6 +46,9 @@ class Graph {
 
   // Sorts and de-duplicates each row of offsets_/targets_ in place.
   void normalise_rows();
+  // Moves the rows down over what de-duplication dropped: row u keeps its first kept[u]
+  // targets; offsets_ then describe the packed rows.
+  void close_gaps(const uint64_t* kept);
 };
 
 }  // namespace closure

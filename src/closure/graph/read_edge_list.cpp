@@ -344,25 +344,29 @@ class Assembler {
       for (size_t w = w0; w < w1; ++w) {
         uint64_t taken = 0;
         for (size_t k = 0; k < K; ++k) {
-          uint64_t fresh = marks[k * words + w] & ~taken;
+          // Chunk k's bitmap keeps only the values it owns, so its own pass below needs
+          // no owner lookup (a cache miss per value in a table of max_value bytes).
+          uint64_t& mine = marks[k * words + w];
+          const uint64_t fresh = mine & ~taken;
+          mine = fresh;
           taken |= fresh;
-          for (; fresh; fresh &= fresh - 1)
-            owner[w * 64 + size_t(std::countr_zero(fresh))] = uint8_t(k);
+          for (uint64_t b = fresh; b; b &= b - 1)
+            owner[w * 64 + size_t(std::countr_zero(b))] = uint8_t(k);
         }
       }
     });
     trace.mark("owner");
     std::vector<uint64_t> base(K + 1, 0);
     run_parallel(K, [&](size_t k) {
-      // The chunk's own bitmap, cleared as it goes, finds each value's first appearance in
-      // the chunk from cache; only then is the owner looked at.
+      // The chunk's bitmap of the values it owns, cleared as it goes, finds each one's
+      // first appearance in the chunk from cache.
       uint64_t* mine = marks.data() + k * words;
       vertex_t next = 0;  // only chunk k writes the ids of the values it owns
       for (uint32_t x : chunks[k].values) {
         const uint64_t bit = uint64_t{1} << (x % 64);
         if (!(mine[x / 64] & bit)) continue;
         mine[x / 64] &= ~bit;
-        if (owner[x] == k) id_of[x] = next++;
+        id_of[x] = next++;
       }
       base[k + 1] = next;
     });
