@@ -11,6 +11,7 @@
 #include <string>
 #include <vector>
 
+#include "closure/executor.hpp"
 #include "closure/graph/read_graph.hpp"
 #include "graph_test_files.hpp"
 
@@ -491,6 +492,30 @@ TEST(GraphIoErrors, BinaryFileOnDisk) {
     EXPECT_EQ(e.line(), 2u) << e.what();
     EXPECT_NE(e.message().find("binary data"), std::string::npos) << e.what();
   }
+}
+
+TEST(GraphIoErrors, BinaryByteDeepInALargeFileIsFoundByTheParallelScan) {
+  // Over 32 MB, the mapped file is scanned for binary bytes by all threads: the first bad
+  // byte is still the one reported, with its line and column, and a clean file still reads.
+  set_thread_budget(4);
+  TempDir dir;
+  std::string text;
+  text.reserve(size_t{36} << 20);
+  while (text.size() < (size_t{36} << 20)) text += "100 200\n";
+  const size_t lines = text.size() / 8;
+  EXPECT_EQ(read_graph(dir.write("clean.txt", text)).graph.vertex_count(), 2u);
+  // Two bad bytes: line lines - 10 (column 3), and a later one in another 4 MB piece.
+  text[(lines - 11) * 8 + 2] = '\x01';
+  text[(lines - 1) * 8 + 1] = '\0';
+  text[8 * 1000003 + 5] = 'x';  // a letter is not binary: names are allowed
+  try {
+    read_graph(dir.write("late.txt", text));
+    FAIL();
+  } catch (const InputError& e) {
+    EXPECT_EQ(e.line(), lines - 10) << e.what();
+    EXPECT_NE(e.message().find("byte 0x01 in column 3"), std::string::npos) << e.what();
+  }
+  set_thread_budget(0);
 }
 
 TEST(GraphIoErrors, BadGzipStreams) {
