@@ -5,6 +5,7 @@
 
 #include <algorithm>
 #include <random>
+#include <span>
 #include <string>
 #include <vector>
 
@@ -64,6 +65,30 @@ TEST(GraphBuild, LargeEdgeListWithAVertexBeyondTheCountIsRefused) {
   set_thread_budget(0);
 }
 
+TEST(GraphBuild, PairBlocksGiveTheGraphOfTheirEdgesInOrder) {
+  set_thread_budget(4);
+  for (const size_t n : {size_t{3001}, size_t{500009}}) {
+    const std::vector<Edge> edges = random_edges(n, 1200007, uint32_t(n) + 1, 7);
+    // Uneven blocks, an empty one among them, as interleaved (source, target) ids.
+    std::vector<std::vector<vertex_t>> blocks(5);
+    const size_t cuts[] = {0, 1, 400000, 400000, 1000003, edges.size()};
+    for (size_t k = 0; k < 5; ++k)
+      for (size_t i = cuts[k]; i < cuts[k + 1]; ++i) {
+        blocks[k].push_back(edges[i].first);
+        blocks[k].push_back(edges[i].second);
+      }
+    const std::vector<std::span<const vertex_t>> views(blocks.begin(), blocks.end());
+    expect_same_rows(Graph::from_pair_blocks(n, views), n, edges);
+    blocks[3].push_back(vertex_t(n));  // a source beyond the count, target missing: odd
+    const std::vector<std::span<const vertex_t>> odd(blocks.begin(), blocks.end());
+    EXPECT_THROW(Graph::from_pair_blocks(n, odd), std::invalid_argument);
+    blocks[3].push_back(0);
+    const std::vector<std::span<const vertex_t>> beyond(blocks.begin(), blocks.end());
+    EXPECT_THROW(Graph::from_pair_blocks(n, beyond), std::out_of_range);
+  }
+  set_thread_budget(0);
+}
+
 // The graph as text: "n m | label:successors ...", for comparing two reads.
 std::string describe(const Graph& g) {
   std::string out = std::to_string(g.vertex_count()) + " " + std::to_string(g.edge_count()) + " |";
@@ -92,11 +117,17 @@ TEST(GraphBuild, ManyChunksNumberAndMergeLabelsAsOneChunkDoes) {
     mixed +=
         (i > 40000 && i % 7 == 0 ? "n" : "") + std::to_string(a) + " " + std::to_string(b) + "\n";
   }
-  for (const std::string* text : {&ints, &sparse, &names, &mixed}) {
+  // Over 2^20 edges: the chunks renumbered in place and built into the graph as blocks.
+  std::string many;
+  for (int i = 0; i < 1100000; ++i)
+    many += std::to_string(rng() % 300000) + " " + std::to_string(rng() % 300000) + "\n";
+  set_thread_budget(4);
+  for (const std::string* text : {&ints, &sparse, &names, &mixed, &many}) {
     const std::string whole = read_text(*text, 1);
     for (size_t threads : {2, 3, 8, 31}) EXPECT_EQ(read_text(*text, threads), whole) << threads;
   }
   detail::set_edge_list_chunking(0, 0);
+  set_thread_budget(0);
 }
 
 }  // namespace

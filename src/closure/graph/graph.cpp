@@ -48,6 +48,31 @@ uint64_t sort_row(vertex_t* first, vertex_t* last) {
   return uint64_t(last - first);
 }
 
+// Edges in blocks, read in order by the bucketed build: one edge array cut into ranges.
+struct EdgeArrayBlocks {
+  std::vector<Edge>& edges;
+  size_t per_block, count;
+  size_t blocks() const { return count; }
+  template <class F>
+  void each(size_t k, F&& f) const {
+    for (size_t i = k * per_block, end = std::min(edges.size(), i + per_block); i < end; ++i)
+      f(edges[i].first, edges[i].second);
+  }
+  void release() const { edges = {}; }  // before the targets are allocated: a lower peak
+};
+
+// The same over blocks of interleaved (source, target) ids (the reader's chunks).
+struct PairBlocks {
+  std::span<const std::span<const vertex_t>> pairs;
+  size_t blocks() const { return pairs.size(); }
+  template <class F>
+  void each(size_t k, F&& f) const {
+    const std::span<const vertex_t> b = pairs[k];
+    for (size_t i = 0; i + 1 < b.size(); i += 2) f(b[i], b[i + 1]);
+  }
+  void release() const {}
+};
+
 // The CSR of a large edge list in two passes, both parallel and without atomics: the edges
 // are first moved into buckets of consecutive sources (each block of edges has its own
 // write position in every bucket, so the order of a source's edges is the input's), then
@@ -55,31 +80,28 @@ uint64_t sort_row(vertex_t* first, vertex_t* last) {
 // task, which also sorts its rows while they are in cache (their new lengths in `kept`).
 // One pass of random writes over the whole target array was most of the time of reading a
 // 14.5M-edge file (docs/benchmarks.md, "Reading").
-void build_rows_bucketed(size_t n, std::vector<Edge>& edges, std::vector<uint64_t>& offsets,
+template <class Blocks>
+void build_rows_bucketed(size_t n, const Blocks& in, size_t m, std::vector<uint64_t>& offsets,
                          std::vector<vertex_t>& targets, uint64_t* kept) {
   detail::PhaseTrace trace(2, "  csr: ");
-  const size_t m = edges.size();
   // Buckets of 2^shift sources: about 32k sources and 64k edges each, or fewer sources.
   const size_t want = std::clamp<size_t>(std::max(n / 32768, m / 65536), 1, 4096);
   unsigned shift = 0;
   while ((size_t{1} << shift) * want < n) ++shift;
   const size_t buckets = (n >> shift) + 1;
-  const size_t blocks = std::min<size_t>(256, std::max<size_t>(1, 4 * thread_budget()));
-  const size_t per_block = (m + blocks - 1) / blocks;
+  const size_t blocks = in.blocks();
   // at[k * buckets + b]: where block k writes its next edge of bucket b.
   std::vector<uint64_t> at(blocks * buckets + 1, 0);
   std::atomic<bool> out_of_range{false};
   parallel_chunks(blocks, 1, [&](size_t k0, size_t k1) {
     for (size_t k = k0; k < k1; ++k) {
       uint64_t* count = at.data() + k * buckets;
-      for (size_t i = k * per_block, end = std::min(m, i + per_block); i < end; ++i) {
-        const auto [u, v] = edges[i];
-        if (u >= n || v >= n) {
-          out_of_range = true;
-          return;
-        }
-        ++count[u >> shift];
-      }
+      bool bad = false;
+      in.each(k, [&](vertex_t u, vertex_t v) {
+        bad = bad || u >= n || v >= n;
+        ++count[std::min<size_t>(u, n) >> shift];
+      });
+      if (bad) out_of_range = true;
     }
   });
   if (out_of_range) throw std::out_of_range("Graph: edge endpoint beyond vertex count");
@@ -97,7 +119,6 @@ void build_rows_bucketed(size_t n, std::vector<Edge>& edges, std::vector<uint64_
   }
   bucket_start[buckets] = total;
   std::vector<SourceTarget, UninitializedAllocator<SourceTarget>> sorted;
-  // Fresh pages first touched by all threads (resize then only writes zeros over them).
   detail::reserve_huge(sorted, m);
   detail::prefault_in_parallel(sorted.data(), m * sizeof(SourceTarget));
   sorted.resize(m);
@@ -105,13 +126,11 @@ void build_rows_bucketed(size_t n, std::vector<Edge>& edges, std::vector<uint64_
   parallel_chunks(blocks, 1, [&](size_t k0, size_t k1) {
     for (size_t k = k0; k < k1; ++k) {
       uint64_t* next = at.data() + k * buckets;
-      for (size_t i = k * per_block, end = std::min(m, i + per_block); i < end; ++i)
-        sorted[next[edges[i].first >> shift]++] = {edges[i].first, edges[i].second};
+      in.each(k, [&](vertex_t u, vertex_t v) { sorted[next[u >> shift]++] = {u, v}; });
     }
   });
   trace.mark("bucket");
-  edges = {};
-  trace.mark("free");
+  in.release();
   detail::reserve_huge(targets, m);
   detail::prefault_in_parallel(targets.data(), m * sizeof(vertex_t));
   targets.resize(m);
@@ -151,13 +170,8 @@ Graph::Graph(size_t n, std::vector<Edge> edges, std::vector<std::string> labels)
   detail::reserve_huge(offsets_, n + 1);
   offsets_.assign(n + 1, 0);
   if (edges.size() >= kParallelEdges && thread_budget() > 1) {
-    std::vector<uint64_t, UninitializedAllocator<uint64_t>> kept;  // every row writes its own
-    detail::reserve_huge(kept, n);
-    kept.resize(n);
-    build_rows_bucketed(n, edges, offsets_, targets_, kept.data());
-    detail::PhaseTrace trace(2, "  csr: ");
-    close_gaps(kept.data());
-    trace.mark("gaps");
+    const size_t m = edges.size(), blocks = std::min<size_t>(256, 4 * size_t(thread_budget()));
+    build_bucketed(n, EdgeArrayBlocks{edges, (m + blocks - 1) / blocks, blocks}, m);
     return;
   }
   // Counting sort by source, then sort and de-duplicate each (short) row: linear in m
@@ -177,6 +191,41 @@ Graph::Graph(size_t n, std::vector<Edge> edges, std::vector<std::string> labels)
   }
   edges = {};
   normalise_rows();
+}
+
+template <class Blocks>
+void Graph::build_bucketed(size_t n, const Blocks& blocks, size_t m) {
+  std::vector<uint64_t, UninitializedAllocator<uint64_t>> kept;  // every row writes its own
+  detail::reserve_huge(kept, n);
+  kept.resize(n);
+  build_rows_bucketed(n, blocks, m, offsets_, targets_, kept.data());
+  detail::PhaseTrace trace(2, "  csr: ");
+  close_gaps(kept.data());
+  trace.mark("gaps");
+}
+
+Graph Graph::from_pair_blocks(size_t n, std::span<const std::span<const vertex_t>> pair_blocks,
+                              std::vector<std::string> labels) {
+  size_t m = 0;
+  for (std::span<const vertex_t> b : pair_blocks) {
+    if (b.size() % 2 != 0) throw std::invalid_argument("Graph: a block of pairs has an odd length");
+    m += b.size() / 2;
+  }
+  if (m < kParallelEdges || thread_budget() <= 1) {
+    std::vector<Edge> edges;
+    edges.reserve(m);
+    for (std::span<const vertex_t> b : pair_blocks)
+      for (size_t i = 0; i < b.size(); i += 2) edges.emplace_back(b[i], b[i + 1]);
+    return Graph(n, std::move(edges), std::move(labels));
+  }
+  Graph g;
+  g.labels_ = std::move(labels);
+  if (!g.labels_.empty() && g.labels_.size() != n)
+    throw std::invalid_argument("Graph: label count differs from vertex count");
+  detail::reserve_huge(g.offsets_, n + 1);
+  g.offsets_.assign(n + 1, 0);
+  g.build_bucketed(n, PairBlocks{pair_blocks}, m);
+  return g;
 }
 
 Graph Graph::from_rows(std::vector<uint64_t> offsets, std::vector<vertex_t> targets) {

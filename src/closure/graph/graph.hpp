@@ -25,6 +25,11 @@ class Graph {
   // adjacency). Throws std::invalid_argument on bad offsets, std::out_of_range on a target
   // beyond n.
   static Graph from_rows(std::vector<uint64_t> offsets, std::vector<vertex_t> targets);
+  // From edges given as interleaved (source, target) ids in blocks, in order (the edge-list
+  // reader's chunks, renumbered in place): the graph of the edge-list constructor over the
+  // blocks one after another, without an array of all the edges. Throws as it does.
+  static Graph from_pair_blocks(size_t n, std::span<const std::span<const vertex_t>> pair_blocks,
+                                std::vector<std::string> labels = {});
 
   size_t vertex_count() const { return offsets_.empty() ? 0 : offsets_.size() - 1; }
   size_t edge_count() const { return targets_.size(); }
@@ -46,6 +51,9 @@ class Graph {
 
   // Sorts and de-duplicates each row of offsets_/targets_ in place.
   void normalise_rows();
+  // The parallel CSR build over edge blocks (graph.cpp), then close_gaps.
+  template <class Blocks>
+  void build_bucketed(size_t n, const Blocks& blocks, size_t m);
   // Moves the rows down over what de-duplication dropped: row u keeps its first kept[u]
   // targets; offsets_ then describe the packed rows.
   void close_gaps(const uint64_t* kept);

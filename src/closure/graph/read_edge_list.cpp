@@ -466,16 +466,36 @@ ReadResult read_edge_list(LineSource& src) {
     for (size_t k = 0; k < chunks.size(); ++k)
       offset[k + 1] = offset[k] + chunks[k].records +
                       (declared.undirected ? chunks[k].records - chunks[k].loops : 0);
-    reserve_huge(edges, offset.back());
-    // Fresh pages first touched by all threads; resize() then only writes zeros over them.
-    if (offset.back() * sizeof(Edge) >= (size_t{32} << 20))
-      prefault_in_parallel(edges.data(), offset.back() * sizeof(Edge));
-    edges.resize(offset.back());
+    auto allocate_edges = [&] {
+      reserve_huge(edges, offset.back());
+      // Fresh pages first touched by all threads; resize() then only writes zeros over them.
+      if (offset.back() * sizeof(Edge) >= (size_t{32} << 20))
+        prefault_in_parallel(edges.data(), offset.back() * sizeof(Edge));
+      edges.resize(offset.back());
+    };
     // Integer labels up to a few times the number of tokens: a flat table, no hashing.
     if (all_raw && max_value < std::max<uint64_t>(uint64_t{1} << 16, 2 * uint64_t(tokens))) {
       std::vector<vertex_t> id_of;
       assembler.number_densely(chunks, max_value, id_of);
       trace.mark("number");
+      if (!declared.undirected) {
+        // Each chunk's values become vertex ids where they are, and the graph is built from
+        // the chunks (Graph::from_pair_blocks): no array of all the edges to fill and zero.
+        run_parallel(chunks.size(), [&](size_t k) {
+          for (uint32_t& x : chunks[k].values) x = id_of[x];
+        });
+        trace.mark("place");
+        const size_t records = assembler.records();
+        std::vector<std::string> labels = assembler.finish(declared.columns_declared);
+        trace.mark("finish");
+        std::vector<std::span<const vertex_t>> blocks;
+        for (const EdgeListChunk& c : chunks) blocks.emplace_back(c.values);
+        const size_t n = labels.size();
+        Graph graph = Graph::from_pair_blocks(n, blocks, std::move(labels));
+        trace.mark("csr");
+        return {std::move(graph), InputFormat::kEdgeList, records};
+      }
+      allocate_edges();
       run_parallel(chunks.size(), [&](size_t k) {
         Edge* out = edges.data() + offset[k];
         const std::vector<uint32_t>& x = chunks[k].values;
@@ -487,8 +507,9 @@ ReadResult read_edge_list(LineSource& src) {
         chunks[k].values = {};
       });
     } else {
-      // Each chunk numbers its own labels (in parallel), then the chunks are merged in file
-      // order (sequential: it fixes the ids) and their edges renumbered in parallel.
+      // Each chunk numbers its own labels (in parallel), then the chunks' labels are merged
+      // (ids in file order) and their edges renumbered in parallel.
+      allocate_edges();
       std::vector<char> full(chunks.size(), 0);
       run_parallel(chunks.size(), [&](size_t k) { full[k] = !chunks[k].to_labels(); });
       trace.mark("labels");
