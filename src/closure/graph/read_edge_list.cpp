@@ -284,6 +284,9 @@ class Assembler {
     if (!dense_.empty()) {
       std::vector<std::string> out;
       reserve_huge(out, dense_.size());
+      // Pages first touched by all threads; resize() then writes empty strings over them.
+      if (dense_.size() * sizeof(std::string) >= (size_t{32} << 20))
+        prefault_in_parallel(out.data(), dense_.size() * sizeof(std::string));
       out.resize(dense_.size());
       parallel_chunks(dense_.size(), size_t{1} << 14, [&](size_t a, size_t b) {
         for (size_t i = a; i < b; ++i) out[i] = std::to_string(dense_[i]);
