@@ -59,6 +59,20 @@ void download_slice(cl::Context& context, cl::CommandQueue& queue, const Slice& 
   const double staging_s = seconds_since(t0);
   double wait_s = 0, copy_s = 0;
   const size_t chunks = ceil_div(components, chunk_rows);
+  if (trace) {
+    // The bus alone: every chunk into the pinned staging buffers, nothing copied out, so the
+    // trace can tell the transfer's speed from the host copy's.
+    const auto tb = std::chrono::steady_clock::now();
+    for (size_t k = 0; k < chunks; ++k) {
+      const size_t r0 = k * chunk_rows, n = std::min(chunk_rows, components - r0);
+      queue.enqueueReadBuffer(s.rows, CL_FALSE, r0 * row_bytes, n * row_bytes, mapped[k % 2]);
+    }
+    queue.finish();
+    const double bus_s = seconds_since(tb);
+    std::fprintf(stderr, "download: bus alone %.3f s for %.2f GB: %.1f GB/s\n", bus_s,
+                 double(components) * double(row_bytes) / 1e9,
+                 double(components) * double(row_bytes) / 1e9 / bus_s);
+  }
   cl::Event pending[2];
   auto start = [&](size_t k) {
     const size_t r0 = k * chunk_rows, n = std::min(chunk_rows, components - r0);
