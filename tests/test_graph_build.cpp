@@ -122,7 +122,9 @@ TEST(GraphBuild, ManyChunksNumberAndMergeLabelsAsOneChunkDoes) {
   for (int i = 0; i < 1100000; ++i)
     many += std::to_string(rng() % 300000) + " " + std::to_string(rng() % 300000) + "\n";
   set_thread_budget(4);
-  for (const std::string* text : {&ints, &sparse, &names, &mixed, &many}) {
+  // Undirected (KONECT's "% sym"): each edge also reversed, through the edge array.
+  std::string sym_ints = "% sym unweighted\n" + ints, sym_many = "% sym unweighted\n" + many;
+  for (const std::string* text : {&ints, &sparse, &names, &mixed, &many, &sym_ints, &sym_many}) {
     const std::string whole = read_text(*text, 1);
     for (size_t threads : {2, 3, 8, 31}) EXPECT_EQ(read_text(*text, threads), whole) << threads;
   }

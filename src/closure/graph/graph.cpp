@@ -64,13 +64,16 @@ struct EdgeArrayBlocks {
 // The same over blocks of interleaved (source, target) ids (the reader's chunks).
 struct PairBlocks {
   std::span<const std::span<const vertex_t>> pairs;
+  const std::function<void()>& done;
   size_t blocks() const { return pairs.size(); }
   template <class F>
   void each(size_t k, F&& f) const {
     const std::span<const vertex_t> b = pairs[k];
     for (size_t i = 0; i + 1 < b.size(); i += 2) f(b[i], b[i + 1]);
   }
-  void release() const {}
+  void release() const {
+    if (done) done();
+  }
 };
 
 // The CSR of a large edge list in two passes, both parallel and without atomics: the edges
@@ -205,7 +208,8 @@ void Graph::build_bucketed(size_t n, const Blocks& blocks, size_t m) {
 }
 
 Graph Graph::from_pair_blocks(size_t n, std::span<const std::span<const vertex_t>> pair_blocks,
-                              std::vector<std::string> labels) {
+                              std::vector<std::string> labels,
+                              const std::function<void()>& blocks_read) {
   size_t m = 0;
   for (std::span<const vertex_t> b : pair_blocks) {
     if (b.size() % 2 != 0) throw std::invalid_argument("Graph: a block of pairs has an odd length");
@@ -216,6 +220,7 @@ Graph Graph::from_pair_blocks(size_t n, std::span<const std::span<const vertex_t
     edges.reserve(m);
     for (std::span<const vertex_t> b : pair_blocks)
       for (size_t i = 0; i < b.size(); i += 2) edges.emplace_back(b[i], b[i + 1]);
+    if (blocks_read) blocks_read();
     return Graph(n, std::move(edges), std::move(labels));
   }
   Graph g;
@@ -224,7 +229,7 @@ Graph Graph::from_pair_blocks(size_t n, std::span<const std::span<const vertex_t
     throw std::invalid_argument("Graph: label count differs from vertex count");
   detail::reserve_huge(g.offsets_, n + 1);
   g.offsets_.assign(n + 1, 0);
-  g.build_bucketed(n, PairBlocks{pair_blocks}, m);
+  g.build_bucketed(n, PairBlocks{pair_blocks, blocks_read}, m);
   return g;
 }
 

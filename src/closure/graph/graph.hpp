@@ -3,6 +3,7 @@
 #pragma once
 
 #include <cstdint>
+#include <functional>
 #include <span>
 #include <string>
 #include <utility>
@@ -28,8 +29,11 @@ class Graph {
   // From edges given as interleaved (source, target) ids in blocks, in order (the edge-list
   // reader's chunks, renumbered in place): the graph of the edge-list constructor over the
   // blocks one after another, without an array of all the edges. Throws as it does.
+  // `blocks_read`, if given, is called once the blocks are no longer read (the caller may
+  // free them then, before the graph's own arrays are allocated).
   static Graph from_pair_blocks(size_t n, std::span<const std::span<const vertex_t>> pair_blocks,
-                                std::vector<std::string> labels = {});
+                                std::vector<std::string> labels = {},
+                                const std::function<void()>& blocks_read = {});
 
   size_t vertex_count() const { return offsets_.empty() ? 0 : offsets_.size() - 1; }
   size_t edge_count() const { return targets_.size(); }

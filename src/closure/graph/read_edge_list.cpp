@@ -207,9 +207,9 @@ class Assembler {
         }
       }
     });
-    if (full)
-      src_.fail_at(line_base[K - 1] + chunks[K - 1].lines,
-                   "more than " + std::to_string(kMaxVertices) + " distinct vertices");
+    // One shard alone too full: the merge chunk by chunk (nothing here has changed yet)
+    // reports it at the chunk where the count passes the limit.
+    if (full) return false;
     // Ids: the labels that appear first in chunk k follow those of the chunks before it.
     std::vector<size_t> base(K + 1, 0);
     run_parallel(K, [&](size_t k) {
@@ -364,12 +364,13 @@ class Assembler {
       // The chunk's bitmap of the values it owns, cleared as it goes, finds each one's
       // first appearance in the chunk from cache.
       uint64_t* mine = marks.data() + k * words;
-      vertex_t next = 0;  // only chunk k writes the ids of the values it owns
+      size_t next = 0;  // only chunk k writes the ids of the values it owns
       for (uint32_t x : chunks[k].values) {
         const uint64_t bit = uint64_t{1} << (x % 64);
         if (!(mine[x / 64] & bit)) continue;
         mine[x / 64] &= ~bit;
-        id_of[x] = next++;
+        // Past kMaxVertices the ids are never used: the total is checked below.
+        id_of[x] = static_cast<vertex_t>(std::min<size_t>(next++, kMaxVertices));
       }
       base[k + 1] = next;
     });
@@ -487,6 +488,7 @@ ReadResult read_edge_list(LineSource& src) {
         run_parallel(chunks.size(), [&](size_t k) {
           for (uint32_t& x : chunks[k].values) x = id_of[x];
         });
+        id_of = {};
         trace.mark("place");
         const size_t records = assembler.records();
         std::vector<std::string> labels = assembler.finish(declared.columns_declared);
@@ -494,7 +496,10 @@ ReadResult read_edge_list(LineSource& src) {
         std::vector<std::span<const vertex_t>> blocks;
         for (const EdgeListChunk& c : chunks) blocks.emplace_back(c.values);
         const size_t n = labels.size();
-        Graph graph = Graph::from_pair_blocks(n, blocks, std::move(labels));
+        // The chunks are freed as soon as the build has moved their edges.
+        Graph graph = Graph::from_pair_blocks(n, blocks, std::move(labels), [&] {
+          for (EdgeListChunk& c : chunks) c.values = {};
+        });
         trace.mark("csr");
         return {std::move(graph), InputFormat::kEdgeList, records};
       }
