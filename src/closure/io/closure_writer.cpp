@@ -261,6 +261,12 @@ class Sink {
     if (buf_.size() >= kChunk) flush();
   }
   void put(char c) { buf_.push_back(c); }
+  // A large piece goes to the sink as it is, after what the buffer holds (no copy).
+  void put_block(std::string_view s) {
+    if (s.size() < kChunk / 16) return put(s);
+    flush();
+    out_.write(s.data(), s.size());
+  }
   void put_number(uint64_t v) {
     char tmp[24];
     auto [end, ec] = std::to_chars(tmp, tmp + sizeof tmp, v);
@@ -277,19 +283,57 @@ class Sink {
   std::string buf_;
 };
 
-void write_edges(Sink& out, const Graph& g, const Closure& c, bool reflexive, const Tick& tick) {
-  const auto labels = written_labels(g, OutputFormat::kEdges);
-  std::vector<vertex_t> succ;
-  for (vertex_t u = 0; u < g.vertex_count(); ++u) {
-    tick(u);
-    c.successors(u, succ, reflexive);
-    for (vertex_t v : succ) {
-      out.put(labels[u]);
-      out.put(' ');
-      out.put(labels[v]);
-      out.put('\n');
+// Rows [0, n) formatted by the pool's threads, each into its block's text, and the blocks
+// handed to `out` in order: one thread formatting 48.9M pairs (478 MB) took 1.5 s. A block
+// holds about 64k pairs (from the average row), a round a few blocks per thread, so the
+// text held at once stays near threads x 4 blocks of about 1 MB.
+template <class FormatRow>
+void put_rows(Sink& out, const Closure& c, bool reflexive, size_t n, const Tick& tick,
+              const FormatRow& format_row) {
+  const uint64_t pairs = c.pair_count(reflexive);
+  const size_t rows_per_block =
+      std::clamp<size_t>(65536 / (pairs / std::max<size_t>(n, 1) + 1), 1, 4096);
+  const size_t blocks_per_round = 4 * size_t(thread_budget());
+  std::vector<std::string> text(blocks_per_round);
+  if (n > 0) c.for_each_component_successor(c.component_of(0), [](vertex_t) {});  // lazy rows
+  for (size_t u0 = 0; u0 < n; u0 += rows_per_block * blocks_per_round) {
+    const size_t blocks = std::min(blocks_per_round, ceil_div(n - u0, rows_per_block));
+    parallel_chunks(blocks, 1, [&](size_t b0, size_t b1) {
+      std::vector<vertex_t> succ;
+      for (size_t b = b0; b < b1; ++b) {
+        text[b].clear();
+        const size_t first = u0 + b * rows_per_block, last = std::min(n, first + rows_per_block);
+        for (size_t u = first; u < last; ++u) {
+          c.successors(vertex_t(u), succ, reflexive);
+          format_row(vertex_t(u), succ, text[b]);
+        }
+      }
+    });
+    for (size_t b = 0; b < blocks; ++b) {
+      const size_t first = u0 + b * rows_per_block, last = std::min(n, first + rows_per_block);
+      for (size_t u = first; u < last; ++u) tick(u);
+      out.put_block(text[b]);
     }
   }
+}
+
+void append_number(std::string& out, uint64_t v) {
+  char tmp[24];
+  auto [end, ec] = std::to_chars(tmp, tmp + sizeof tmp, v);
+  out.append(tmp, end);
+}
+
+void write_edges(Sink& out, const Graph& g, const Closure& c, bool reflexive, const Tick& tick) {
+  const auto labels = written_labels(g, OutputFormat::kEdges);
+  put_rows(out, c, reflexive, g.vertex_count(), tick,
+           [&](vertex_t u, const std::vector<vertex_t>& succ, std::string& text) {
+             for (vertex_t v : succ) {
+               text.append(labels[u]);
+               text.push_back(' ');
+               text.append(labels[v]);
+               text.push_back('\n');
+             }
+           });
 }
 
 void write_matrix_market(Sink& out, const Graph& g, const Closure& c, bool reflexive,
@@ -311,17 +355,15 @@ void write_matrix_market(Sink& out, const Graph& g, const Closure& c, bool refle
   out.put(' ');
   out.put_number(c.pair_count(reflexive));
   out.put('\n');
-  std::vector<vertex_t> succ;
-  for (vertex_t u = 0; u < n; ++u) {
-    tick(u);
-    c.successors(u, succ, reflexive);
-    for (vertex_t v : succ) {
-      out.put_number(u + 1);
-      out.put(' ');
-      out.put_number(v + 1);
-      out.put('\n');
-    }
-  }
+  put_rows(out, c, reflexive, n, tick,
+           [&](vertex_t u, const std::vector<vertex_t>& succ, std::string& text) {
+             for (vertex_t v : succ) {
+               append_number(text, u + 1);
+               text.push_back(' ');
+               append_number(text, v + 1);
+               text.push_back('\n');
+             }
+           });
 }
 
 void write_json(Sink& out, const Graph& g, const Closure& c, bool reflexive, const Tick& tick) {
