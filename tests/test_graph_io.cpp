@@ -14,6 +14,7 @@
 #include "closure/executor.hpp"
 #include "closure/graph/read_graph.hpp"
 #include "graph_test_files.hpp"
+#include "test_support.hpp"
 
 namespace closure {
 namespace {
@@ -662,16 +663,9 @@ TEST(GraphIoGrail, AllSeventeenFilesParse) {
 std::string strict_closure_text(const Graph& g) {
   std::vector<std::string> lines;
   const size_t n = g.vertex_count();
+  std::vector<uint8_t> seen;
   for (vertex_t s = 0; s < n; ++s) {
-    std::vector<char> seen(n, 0);
-    std::vector<vertex_t> stack(g.successors(s).begin(), g.successors(s).end());
-    while (!stack.empty()) {
-      const vertex_t v = stack.back();
-      stack.pop_back();
-      if (seen[v]) continue;
-      seen[v] = 1;
-      for (vertex_t w : g.successors(v)) stack.push_back(w);
-    }
+    testing::reached_from(g, s, seen);
     for (vertex_t t = 0; t < n; ++t)
       if (seen[t]) lines.push_back(g.label(s) + " " + g.label(t));
   }

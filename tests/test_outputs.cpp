@@ -23,6 +23,7 @@
 #include "closure/io/closure_writer.hpp"
 #include "closure/ocl/error.hpp"
 #include "closure/tool/progress.hpp"
+#include "test_support.hpp"
 
 namespace closure {
 namespace {
@@ -100,18 +101,9 @@ TEST(BinaryOutput, RowsAreTheClosureBySearchAcrossBatchesAndRepresentations) {
         ASSERT_EQ(d.n, g.vertex_count());
         ASSERT_EQ(d.words, (d.n + 31) / 32);
         for (uint64_t v = 0; v < d.n; ++v) ASSERT_EQ(d.labels[v], g.label(vertex_t(v)));
-        std::vector<uint8_t> seen(d.n);
-        std::vector<vertex_t> stack;
+        std::vector<uint8_t> seen;
         for (vertex_t s = 0; s < d.n; s += 5) {  // every 5th row: the search is the slow part
-          std::fill(seen.begin(), seen.end(), 0);
-          stack.assign(g.successors(s).begin(), g.successors(s).end());
-          while (!stack.empty()) {
-            const vertex_t x = stack.back();
-            stack.pop_back();
-            if (seen[x]) continue;
-            seen[x] = 1;
-            for (vertex_t y : g.successors(x)) stack.push_back(y);
-          }
+          testing::reached_from(g, s, seen);
           if (reflexive) seen[s] = 1;
           for (vertex_t t = 0; t < d.n; ++t)
             ASSERT_EQ((d.rows[s * d.words + t / 32] >> (t % 32)) & 1u, seen[t])

@@ -52,4 +52,18 @@ inline Graph random_cyclic_graph(std::mt19937_64& rng, size_t n) {
   return Graph(n, std::move(edges));
 }
 
+// seen[t] = 1 for every t reached from s by a path of one or more edges (seen is resized
+// and cleared): the reference that closures are checked against.
+inline void reached_from(const Graph& g, vertex_t s, std::vector<uint8_t>& seen) {
+  seen.assign(g.vertex_count(), 0);
+  std::vector<vertex_t> stack(g.successors(s).begin(), g.successors(s).end());
+  while (!stack.empty()) {
+    const vertex_t x = stack.back();
+    stack.pop_back();
+    if (seen[x]) continue;
+    seen[x] = 1;
+    for (vertex_t y : g.successors(x)) stack.push_back(y);
+  }
+}
+
 }  // namespace closure::testing

@@ -150,6 +150,10 @@ class Closure {
   // cheapest walk of a row, for callers that bucket what they get (closure_csr).
   template <class F>
   void for_each_component_successor(vertex_t c, F&& f) const;
+  // Fetches rows held elsewhere (a device closure's, downloaded once) before several
+  // threads walk rows: a pool thread that met the download's lock while the holder waited
+  // for the pool could deadlock.
+  void prepare_rows() const { host_matrix(); }
   // The dense reach matrix (kDense only; nullptr otherwise).
   const BitMatrix* dense_reach() const { return std::get_if<BitMatrix>(&reach_); }
   // The resident rows (kDevice only; nullptr otherwise).

@@ -90,7 +90,7 @@ void EdgeListChunk::parse(std::string_view text, const EdgeListDeclarations& dec
     const vertex_t u = labels.intern_name(q.a, q.ha);
     const vertex_t v = labels.intern_name(q.b, q.hb);
     if (u == LabelMap::kFull || v == LabelMap::kFull) {
-      fail_at(q.line, "more than " + std::to_string(kMaxVertices) + " distinct vertices");
+      fail_at(q.line, too_many_vertices());
       return false;
     }
     edges.emplace_back(u, v);
@@ -191,7 +191,7 @@ void EdgeListChunk::parse(std::string_view text, const EdgeListDeclarations& dec
       continue;
     }
     if (raw && !to_labels()) {
-      fail("more than " + std::to_string(kMaxVertices) + " distinct vertices");
+      fail(too_many_vertices());
       return;
     }
     if (!labels.numeric()) {
@@ -228,7 +228,7 @@ void EdgeListChunk::parse(std::string_view text, const EdgeListDeclarations& dec
     const vertex_t u = vertex(a0, a1, name_a);
     const vertex_t v = vertex(b0, b1, name_b);
     if (u == LabelMap::kFull || v == LabelMap::kFull) {
-      fail("more than " + std::to_string(kMaxVertices) + " distinct vertices");
+      fail(too_many_vertices());
       return;
     }
     if ((name_a || name_b) && name_lines[1] == 0) name_lines[name_lines[0] == 0 ? 0 : 1] = line;

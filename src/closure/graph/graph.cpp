@@ -122,9 +122,7 @@ void build_rows_bucketed(size_t n, const Blocks& in, size_t m, std::vector<uint6
   }
   bucket_start[buckets] = total;
   std::vector<SourceTarget, UninitializedAllocator<SourceTarget>> sorted;
-  detail::reserve_huge(sorted, m);
-  detail::prefault_in_parallel(sorted.data(), m * sizeof(SourceTarget));
-  sorted.resize(m);
+  detail::resize_huge(sorted, m);
   trace.mark("allocate");
   parallel_chunks(blocks, 1, [&](size_t k0, size_t k1) {
     for (size_t k = k0; k < k1; ++k) {
@@ -134,9 +132,7 @@ void build_rows_bucketed(size_t n, const Blocks& in, size_t m, std::vector<uint6
   });
   trace.mark("bucket");
   in.release();
-  detail::reserve_huge(targets, m);
-  detail::prefault_in_parallel(targets.data(), m * sizeof(vertex_t));
-  targets.resize(m);
+  detail::resize_huge(targets, m);
   trace.mark("targets");
   parallel_chunks(buckets, 1, [&](size_t b0, size_t b1) {
     for (size_t b = b0; b < b1; ++b) {
@@ -166,12 +162,16 @@ void build_rows_bucketed(size_t n, const Blocks& in, size_t m, std::vector<uint6
 
 }  // namespace
 
-Graph::Graph(size_t n, std::vector<Edge> edges, std::vector<std::string> labels)
-    : labels_(std::move(labels)) {
+void Graph::start(size_t n, std::vector<std::string> labels) {
+  labels_ = std::move(labels);
   if (!labels_.empty() && labels_.size() != n)
     throw std::invalid_argument("Graph: label count differs from vertex count");
   detail::reserve_huge(offsets_, n + 1);
   offsets_.assign(n + 1, 0);
+}
+
+Graph::Graph(size_t n, std::vector<Edge> edges, std::vector<std::string> labels) {
+  start(n, std::move(labels));
   if (edges.size() >= kParallelEdges && thread_budget() > 1) {
     const size_t m = edges.size(), blocks = std::min<size_t>(256, 4 * size_t(thread_budget()));
     build_bucketed(n, EdgeArrayBlocks{edges, (m + blocks - 1) / blocks, blocks}, m);
@@ -199,8 +199,7 @@ Graph::Graph(size_t n, std::vector<Edge> edges, std::vector<std::string> labels)
 template <class Blocks>
 void Graph::build_bucketed(size_t n, const Blocks& blocks, size_t m) {
   std::vector<uint64_t, UninitializedAllocator<uint64_t>> kept;  // every row writes its own
-  detail::reserve_huge(kept, n);
-  kept.resize(n);
+  detail::resize_huge(kept, n);
   build_rows_bucketed(n, blocks, m, offsets_, targets_, kept.data());
   detail::PhaseTrace trace(2, "  csr: ");
   close_gaps(kept.data());
@@ -224,11 +223,7 @@ Graph Graph::from_pair_blocks(size_t n, std::span<const std::span<const vertex_t
     return Graph(n, std::move(edges), std::move(labels));
   }
   Graph g;
-  g.labels_ = std::move(labels);
-  if (!g.labels_.empty() && g.labels_.size() != n)
-    throw std::invalid_argument("Graph: label count differs from vertex count");
-  detail::reserve_huge(g.offsets_, n + 1);
-  g.offsets_.assign(n + 1, 0);
+  g.start(n, std::move(labels));
   g.build_bucketed(n, PairBlocks{pair_blocks, blocks_read}, m);
   return g;
 }
@@ -253,8 +248,7 @@ void Graph::normalise_rows() {
   // Each row sorted and de-duplicated where it lies (in parallel over rows when the graph is
   // large), its new length in `kept`; then one pass closes the gaps.
   std::vector<uint64_t, UninitializedAllocator<uint64_t>> kept;  // every row writes its own
-  detail::reserve_huge(kept, n);
-  kept.resize(n);
+  detail::resize_huge(kept, n);
   auto sort_rows = [&](size_t a, size_t b) {
     for (size_t u = a; u < b; ++u)
       kept[u] = sort_row(targets_.data() + offsets_[u], targets_.data() + offsets_[u + 1]);

@@ -55,6 +55,8 @@ class Graph {
 
   // Sorts and de-duplicates each row of offsets_/targets_ in place.
   void normalise_rows();
+  // Takes the labels (checked against n) and zeroes the n + 1 row offsets.
+  void start(size_t n, std::vector<std::string> labels);
   // The parallel CSR build over edge blocks (graph.cpp), then close_gaps.
   template <class Blocks>
   void build_bucketed(size_t n, const Blocks& blocks, size_t m);

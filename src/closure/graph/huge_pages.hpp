@@ -36,6 +36,16 @@ void reserve_huge(std::vector<T, A>& v, size_t n) {
   advise_huge_pages(v.data(), v.capacity() * sizeof(T));
 }
 
+// v.resize(n) into fresh storage on huge pages, its pages first touched by the executor's
+// threads when it is 32 MB or more (resize() then only writes over them, or nothing with
+// an allocator that leaves elements unwritten).
+template <class T, class A>
+void resize_huge(std::vector<T, A>& v, size_t n) {
+  reserve_huge(v, n);
+  if (n * sizeof(T) >= (size_t{32} << 20)) prefault_in_parallel(v.data(), n * sizeof(T));
+  v.resize(n);
+}
+
 // A vector of n copies of value, on huge pages where it is big enough.
 template <class T>
 std::vector<T> huge_filled(size_t n, const T& value) {

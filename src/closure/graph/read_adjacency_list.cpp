@@ -19,8 +19,7 @@ ReadResult read_adjacency_list(LineSource& src) {
         (token[1] == '#' || token[1] == '%' || token[1] == '\\'))
       token.remove_prefix(1);
     const vertex_t v = labels.intern(token);
-    if (v == LabelMap::kFull)
-      src.fail("more than " + std::to_string(kMaxVertices) + " distinct vertices");
+    if (v == LabelMap::kFull) src.fail(too_many_vertices());
     return v;
   };
   size_t vertex_lines = 0;

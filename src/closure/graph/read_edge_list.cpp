@@ -146,9 +146,7 @@ class Assembler {
     std::vector<vertex_t> remap;
     remap.reserve(c.labels.size());
     auto add = [&](vertex_t v) {
-      if (v == LabelMap::kFull)
-        src_.fail_at(line_base + c.lines,
-                     "more than " + std::to_string(kMaxVertices) + " distinct vertices");
+      if (v == LabelMap::kFull) src_.fail_at(line_base + c.lines, too_many_vertices());
       remap.push_back(v);
     };
     if (c.labels.numeric()) {
@@ -220,8 +218,7 @@ class Assembler {
     for (size_t k = 0; k < K; ++k) {
       base[k + 1] += base[k];
       if (base[k + 1] > kMaxVertices)
-        src_.fail_at(line_base[k] + chunks[k].lines,
-                     "more than " + std::to_string(kMaxVertices) + " distinct vertices");
+        src_.fail_at(line_base[k] + chunks[k].lines, too_many_vertices());
     }
     merged_.resize(base[K]);
     for (size_t k = 0; k < K; ++k) remaps[k].assign(first[k].size(), 0);
@@ -269,8 +266,7 @@ class Assembler {
       for (uint32_t x : c.values) {
         vertex_t& id = id_of[x];
         if (id == kUnset) {
-          if (dense_.size() == kMaxVertices)
-            src_.fail_at(0, "more than " + std::to_string(kMaxVertices) + " distinct vertices");
+          if (dense_.size() == kMaxVertices) src_.fail_at(0, too_many_vertices());
           id = static_cast<vertex_t>(dense_.size());
           dense_.push_back(x);
         }
@@ -283,11 +279,7 @@ class Assembler {
     (void)columns_declared;
     if (!dense_.empty()) {
       std::vector<std::string> out;
-      reserve_huge(out, dense_.size());
-      // Pages first touched by all threads; resize() then writes empty strings over them.
-      if (dense_.size() * sizeof(std::string) >= (size_t{32} << 20))
-        prefault_in_parallel(out.data(), dense_.size() * sizeof(std::string));
-      out.resize(dense_.size());
+      resize_huge(out, dense_.size());
       parallel_chunks(dense_.size(), size_t{1} << 14, [&](size_t a, size_t b) {
         for (size_t i = a; i < b; ++i) out[i] = std::to_string(dense_[i]);
       });
@@ -376,8 +368,7 @@ class Assembler {
     });
     trace.mark("own");
     for (size_t k = 0; k < K; ++k) base[k + 1] += base[k];
-    if (base[K] > kMaxVertices)
-      src_.fail_at(0, "more than " + std::to_string(kMaxVertices) + " distinct vertices");
+    if (base[K] > kMaxVertices) src_.fail_at(0, too_many_vertices());
     dense_.resize(base[K]);
     trace.mark("dense");
     parallel_chunks(id_of.size(), size_t{1} << 16, [&](size_t a, size_t b) {
@@ -444,13 +435,16 @@ ReadResult read_edge_list(LineSource& src) {
   Assembler assembler(src);
   assembler.set_columns_declared(declared.columns_declared);
   std::vector<Edge> edges;
+  // Or, for integer labels of a directed graph, the chunks' values renumbered in place.
+  std::vector<EdgeListChunk> chunks;
+  std::vector<std::span<const vertex_t>> pair_blocks;
   std::string_view all;
   if (src.take_all(all)) {
     trace.mark("map");
     const size_t threads = reader_threads();
     const size_t parts = std::max<size_t>(1, std::min(threads, all.size() / min_chunk_bytes));
     const std::vector<std::string_view> pieces = split_lines(all, parts);
-    std::vector<EdgeListChunk> chunks(pieces.size());
+    chunks.resize(pieces.size());
     run_parallel(pieces.size(), [&](size_t k) {
       chunks[k].meter = src.meter();
       chunks[k].parse(pieces[k], declared);
@@ -470,13 +464,6 @@ ReadResult read_edge_list(LineSource& src) {
     for (size_t k = 0; k < chunks.size(); ++k)
       offset[k + 1] = offset[k] + chunks[k].records +
                       (declared.undirected ? chunks[k].records - chunks[k].loops : 0);
-    auto allocate_edges = [&] {
-      reserve_huge(edges, offset.back());
-      // Fresh pages first touched by all threads; resize() then only writes zeros over them.
-      if (offset.back() * sizeof(Edge) >= (size_t{32} << 20))
-        prefault_in_parallel(edges.data(), offset.back() * sizeof(Edge));
-      edges.resize(offset.back());
-    };
     // Integer labels up to a few times the number of tokens: a flat table, no hashing.
     if (all_raw && max_value < std::max<uint64_t>(uint64_t{1} << 16, 2 * uint64_t(tokens))) {
       std::vector<vertex_t> id_of;
@@ -488,36 +475,24 @@ ReadResult read_edge_list(LineSource& src) {
         run_parallel(chunks.size(), [&](size_t k) {
           for (uint32_t& x : chunks[k].values) x = id_of[x];
         });
-        id_of = {};
-        trace.mark("place");
-        const size_t records = assembler.records();
-        std::vector<std::string> labels = assembler.finish(declared.columns_declared);
-        trace.mark("finish");
-        std::vector<std::span<const vertex_t>> blocks;
-        for (const EdgeListChunk& c : chunks) blocks.emplace_back(c.values);
-        const size_t n = labels.size();
-        // The chunks are freed as soon as the build has moved their edges.
-        Graph graph = Graph::from_pair_blocks(n, blocks, std::move(labels), [&] {
-          for (EdgeListChunk& c : chunks) c.values = {};
+        for (const EdgeListChunk& c : chunks) pair_blocks.emplace_back(c.values);
+      } else {
+        resize_huge(edges, offset.back());
+        run_parallel(chunks.size(), [&](size_t k) {
+          Edge* out = edges.data() + offset[k];
+          const std::vector<uint32_t>& x = chunks[k].values;
+          for (size_t i = 0; i < x.size(); i += 2) {
+            const vertex_t u = id_of[x[i]], v = id_of[x[i + 1]];
+            *out++ = {u, v};
+            if (u != v) *out++ = {v, u};  // undirected: the reverse too
+          }
+          chunks[k].values = {};
         });
-        trace.mark("csr");
-        return {std::move(graph), InputFormat::kEdgeList, records};
       }
-      allocate_edges();
-      run_parallel(chunks.size(), [&](size_t k) {
-        Edge* out = edges.data() + offset[k];
-        const std::vector<uint32_t>& x = chunks[k].values;
-        for (size_t i = 0; i < x.size(); i += 2) {
-          const vertex_t u = id_of[x[i]], v = id_of[x[i + 1]];
-          *out++ = {u, v};
-          if (declared.undirected && u != v) *out++ = {v, u};
-        }
-        chunks[k].values = {};
-      });
     } else {
       // Each chunk numbers its own labels (in parallel), then the chunks' labels are merged
       // (ids in file order) and their edges renumbered in parallel.
-      allocate_edges();
+      resize_huge(edges, offset.back());
       std::vector<char> full(chunks.size(), 0);
       run_parallel(chunks.size(), [&](size_t k) { full[k] = !chunks[k].to_labels(); });
       trace.mark("labels");
@@ -525,9 +500,7 @@ ReadResult read_edge_list(LineSource& src) {
       std::vector<size_t> bases(chunks.size(), 0);
       line_base = 0;
       for (size_t k = 0; k < chunks.size(); ++k) {
-        if (full[k])
-          src.fail_at(line_base + chunks[k].lines,
-                      "more than " + std::to_string(kMaxVertices) + " distinct vertices");
+        if (full[k]) src.fail_at(line_base + chunks[k].lines, too_many_vertices());
         bases[k] = line_base;
         line_base += chunks[k].lines;
       }
@@ -547,9 +520,7 @@ ReadResult read_edge_list(LineSource& src) {
       EdgeListChunk chunk;
       chunk.parse(block, declared);
       assembler.check(chunk, line_base);
-      if (!chunk.to_labels())
-        src.fail_at(line_base + chunk.lines,
-                    "more than " + std::to_string(kMaxVertices) + " distinct vertices");
+      if (!chunk.to_labels()) src.fail_at(line_base + chunk.lines, too_many_vertices());
       const std::vector<vertex_t> remap = assembler.merge(chunk, line_base);
       line_base += chunk.lines;
       const size_t at = edges.size();
@@ -563,7 +534,12 @@ ReadResult read_edge_list(LineSource& src) {
   std::vector<std::string> labels = assembler.finish(declared.columns_declared);
   trace.mark("finish");
   const size_t n = labels.size();
-  Graph graph(n, std::move(edges), std::move(labels));
+  // The chunks are freed as soon as the build has moved their edges.
+  Graph graph = pair_blocks.empty()
+                    ? Graph(n, std::move(edges), std::move(labels))
+                    : Graph::from_pair_blocks(n, pair_blocks, std::move(labels), [&] {
+                        for (EdgeListChunk& c : chunks) c.values = {};
+                      });
   trace.mark("csr");
   return {std::move(graph), InputFormat::kEdgeList, records};
 }

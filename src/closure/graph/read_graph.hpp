@@ -31,6 +31,10 @@ InputFormat detect_format(const std::string& path, std::string_view first_bytes)
 // reader allocate gigabytes, and no closure method can handle so many vertices anyway (the
 // dense closure alone would need n*n/8 bytes).
 inline constexpr size_t kMaxVertices = size_t{1} << 27;
+// The message every reader gives past that count.
+inline std::string too_many_vertices() {
+  return "more than " + std::to_string(kMaxVertices) + " distinct vertices";
+}
 
 struct ReadResult {
   Graph graph;

@@ -295,7 +295,7 @@ void put_rows(Sink& out, const Closure& c, bool reflexive, size_t n, const Tick&
       std::clamp<size_t>(65536 / (pairs / std::max<size_t>(n, 1) + 1), 1, 4096);
   const size_t blocks_per_round = 4 * size_t(thread_budget());
   std::vector<std::string> text(blocks_per_round);
-  if (n > 0) c.for_each_component_successor(c.component_of(0), [](vertex_t) {});  // lazy rows
+  c.prepare_rows();
   for (size_t u0 = 0; u0 < n; u0 += rows_per_block * blocks_per_round) {
     const size_t blocks = std::min(blocks_per_round, ceil_div(n - u0, rows_per_block));
     parallel_chunks(blocks, 1, [&](size_t b0, size_t b1) {
@@ -397,7 +397,7 @@ void write_binary(ByteSink& file, const Graph& g, const Closure& c, bool reflexi
   const size_t row_bytes = wpr * sizeof(uint32_t);
   const size_t batch = std::max<size_t>(1, std::min<size_t>(n, (size_t{16} << 20) / row_bytes));
   std::vector<uint32_t> rows(batch * wpr);
-  if (n > 0) c.for_each_component_successor(c.component_of(0), [](vertex_t) {});  // lazy rows
+  c.prepare_rows();
   for (uint64_t u0 = 0; u0 < n; u0 += batch) {
     const size_t count = std::min<uint64_t>(batch, n - u0);
     parallel_chunks(count, 64, [&](size_t a, size_t b) {
