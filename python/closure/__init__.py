@@ -25,7 +25,15 @@ import sys
 import numpy as np
 
 from . import _closure
-from ._errors import DeviceError, Error, InputError, OutOfMemoryError
+from ._errors import (
+    DeviceError,
+    Error,
+    InputError,
+    InternalError,
+    OutOfMemoryError,
+    ResourceError,
+    UsageError,
+)
 
 __version__ = _closure.__version__
 
@@ -36,7 +44,10 @@ __all__ = [
     "Graph",
     "Index",
     "InputError",
+    "InternalError",
     "OutOfMemoryError",
+    "ResourceError",
+    "UsageError",
     "ancestors",
     "as_graph",
     "build_index",

@@ -9,7 +9,10 @@ import numpy.typing as npt
 from ._errors import DeviceError as DeviceError
 from ._errors import Error as Error
 from ._errors import InputError as InputError
+from ._errors import InternalError as InternalError
 from ._errors import OutOfMemoryError as OutOfMemoryError
+from ._errors import ResourceError as ResourceError
+from ._errors import UsageError as UsageError
 
 __version__: str
 

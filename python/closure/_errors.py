@@ -26,9 +26,21 @@ class InputError(Error, ValueError):
         super().__init__(f"{where}: {message}" if where else message)
 
 
-class OutOfMemoryError(Error, MemoryError):
+class OutOfMemoryError(Error, MemoryError):  # the resource kind, for memory
     """A closure method would not fit in host or device memory (the message names sizes)."""
 
 
 class DeviceError(Error, RuntimeError):
     """An OpenCL call failed (the message names the call and the status)."""
+
+
+class UsageError(Error, ValueError):
+    """A bad option value or a refused combination (the CLI's exit status 2)."""
+
+
+class ResourceError(Error, OSError):
+    """An I/O failure or a size limit (memory failures are OutOfMemoryError)."""
+
+
+class InternalError(Error, RuntimeError):
+    """A broken invariant inside closure: a bug worth reporting."""

@@ -5,10 +5,10 @@
 
 #include <pybind11/pybind11.h>
 
+#include <new>
+
 #include "bindings.hpp"
-#include "closure/algorithms/compute.hpp"
 #include "closure/graph/input_error.hpp"
-#include "closure/ocl/error.hpp"
 #include "closure/util/cancel.hpp"
 
 namespace closure::python {
@@ -37,15 +37,15 @@ void bind_errors(py::module_&) {
       PyErr_SetObject(type.ptr(), error.ptr());
     } catch (const OutOfMemoryError& e) {
       raise("OutOfMemoryError", e);
-    } catch (const ocl::Error& e) {
-      raise("DeviceError", e);
     } catch (const Cancelled&) {
       PyErr_SetString(PyExc_KeyboardInterrupt, "cancelled");
-    } catch (const UsageError& e) {  // a bad name or value given by the caller
-      PyErr_SetString(PyExc_ValueError, e.what());
+    } catch (const Error& e) {  // every other kind through the one table (errors.hpp)
+      raise(info_of(e.kind()).python_class, e);
+    } catch (const std::bad_alloc& e) {
+      raise("OutOfMemoryError", e);
     }
     // Everything else: pybind11's defaults (invalid_argument -> ValueError,
-    // out_of_range -> IndexError, bad_alloc -> MemoryError, others -> RuntimeError).
+    // out_of_range -> IndexError, KeyError from the bindings, others -> RuntimeError).
   });
 }
 

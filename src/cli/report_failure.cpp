@@ -1,6 +1,7 @@
 // The one place that turns failures into messages and exit statuses.
 #include <cstdio>
 #include <new>
+#include <system_error>
 
 #include "cli/commands.hpp"
 #include "closure/errors.hpp"
@@ -9,19 +10,12 @@
 namespace closure::cli {
 namespace {
 
-int status_of(ErrorKind kind) {
-  switch (kind) {
-    case ErrorKind::kUsage:
-      return kExitUsage;
-    case ErrorKind::kInput:
-      return kExitInput;
-    case ErrorKind::kResource:
-    case ErrorKind::kDevice:
-    case ErrorKind::kInternal:
-      return kExitFailure;
-  }
-  return kExitFailure;
-}
+static_assert(info_of(ErrorKind::kUsage).exit_status == kExitUsage &&
+                  info_of(ErrorKind::kInput).exit_status == kExitInput &&
+                  info_of(ErrorKind::kResource).exit_status == kExitFailure &&
+                  info_of(ErrorKind::kDevice).exit_status == kExitFailure &&
+                  info_of(ErrorKind::kInternal).exit_status == kExitFailure,
+              "the exit statuses of commands.hpp are the error table's");
 
 }  // namespace
 
@@ -35,14 +29,20 @@ int report_failure(const std::exception& e) {
   // The reader of a pipe went away (`closure G -o - | head`): stop quietly, like cat.
   if (dynamic_cast<const OutputClosedError*>(&e)) return kExitOk;
   const ErrorKind kind = classify(e);
+  const auto* system = dynamic_cast<const std::system_error*>(&e);
   if (dynamic_cast<const std::bad_alloc*>(&e))
     std::fprintf(stderr,
                  "closure: out of memory (an allocation failed; the limit may be the free memory, "
                  "ulimit -v or a cgroup; try --method sparse or a smaller graph)\n");
+  else if (system && system->code() == std::errc::resource_unavailable_try_again)
+    std::fprintf(stderr,
+                 "closure: out of memory or threads: a thread could not start (%s); the limit "
+                 "may be the free memory, ulimit -v, ulimit -u or a cgroup; try --threads 1\n",
+                 e.what());
   else
     std::fprintf(stderr, "closure: %s%s\n", kind == ErrorKind::kInternal ? "internal error: " : "",
                  e.what());
-  return status_of(kind);
+  return info_of(kind).exit_status;
 }
 
 int guarded(const std::function<int()>& body) {

@@ -1,9 +1,12 @@
 // The error model: every failure the library reports has a kind, and the kind alone
-// decides the CLI's exit status (src/cli/report_failure.cpp is the one mapping):
+// decides the CLI's exit status and the Python exception class (kErrorTable below is the
+// one mapping; src/cli/report_failure.cpp and python/src/errors.cpp both read it):
 //   usage    2  a bad option value or a refused combination of options or targets
-//   input    3  unreadable or malformed input (InputError, "FILE:LINE: message")
+//   input    3  unreadable or malformed input (InputError, graph/input_error.hpp:
+//               "FILE:LINE: message")
 //   resource 4  not enough memory, an output over --max-output, an I/O failure
-//   device   4  OpenCL failures (ocl::Error) and devices that cannot run the work
+//   device   4  OpenCL failures (ocl::Error, ocl/error.hpp) and devices that cannot run the
+//               work
 //   internal 4  a broken invariant: a bug, reported as "internal error", never as usage
 // Standard exceptions that reach the CLI unwrapped are classified there too:
 // std::bad_alloc is a resource failure, std::logic_error (invalid_argument,
@@ -39,6 +42,13 @@ class ResourceError : public Error {
   explicit ResourceError(const std::string& what) : Error(ErrorKind::kResource, what) {}
 };
 
+// Memory that a method, a reader or a thread could not get; the message names what was
+// being built and how large.
+class OutOfMemoryError : public ResourceError {
+ public:
+  using ResourceError::ResourceError;
+};
+
 class DeviceError : public Error {
  public:
   explicit DeviceError(const std::string& what) : Error(ErrorKind::kDevice, what) {}
@@ -49,9 +59,34 @@ class InternalError : public Error {
   explicit InternalError(const std::string& what) : Error(ErrorKind::kInternal, what) {}
 };
 
-// The kind of any exception: closure::Error by its kind, InputError input, ocl::Error
-// device, std::bad_alloc resource, std::logic_error internal, anything else resource
-// (I/O and system failures).
+// What each kind becomes: the CLI's exit status and the class the Python module raises
+// (defined in python/closure/_errors.py; OutOfMemoryError is the resource kind's class
+// for memory).
+struct ErrorKindInfo {
+  ErrorKind kind;
+  const char* name;
+  int exit_status;
+  const char* python_class;
+};
+inline constexpr ErrorKindInfo kErrorTable[] = {
+    {ErrorKind::kUsage, "usage", 2, "UsageError"},
+    {ErrorKind::kInput, "input", 3, "InputError"},
+    {ErrorKind::kResource, "resource", 4, "ResourceError"},
+    {ErrorKind::kDevice, "device", 4, "DeviceError"},
+    {ErrorKind::kInternal, "internal", 4, "InternalError"},
+};
+constexpr const ErrorKindInfo& info_of(ErrorKind kind) {
+  for (const auto& row : kErrorTable)
+    if (row.kind == kind) return row;
+  return kErrorTable[4];
+}
+
+// The kind of any exception: closure::Error (InputError and ocl::Error included) by its
+// kind, std::bad_alloc resource, std::logic_error internal, anything else resource (I/O and
+// system failures).
 ErrorKind classify(const std::exception& e);
+
+// "1.25 GB"-style rendering of a size, for messages.
+std::string format_bytes(double bytes);
 
 }  // namespace closure

@@ -75,12 +75,6 @@ struct ComputeReport {
   double condense_s = 0, upload_s = 0, compute_s = 0, download_s = 0;
 };
 
-// Thrown when a method cannot fit in memory; the message names the sizes.
-class OutOfMemoryError : public ResourceError {
- public:
-  using ResourceError::ResourceError;
-};
-
 Closure compute_closure(const Graph& g, const ComputeOptions& options,
                         ComputeReport* report = nullptr);
 
@@ -93,7 +87,5 @@ BooleanParams dense_params(const ComputeOptions& options, const ocl::Runtime* ru
 double host_limit(const ComputeOptions& options);
 // Physical memory of this machine, in bytes.
 size_t host_physical_memory();
-// "1.25 GB"-style rendering for messages.
-std::string format_bytes(double bytes);
 
 }  // namespace closure

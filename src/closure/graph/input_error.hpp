@@ -3,16 +3,18 @@
 #pragma once
 
 #include <cstddef>
-#include <stdexcept>
 #include <string>
+
+#include "closure/errors.hpp"
 
 namespace closure {
 
-class InputError : public std::runtime_error {
+// Of the input kind (closure/errors.hpp): exit status 3, closure.InputError in Python.
+class InputError : public Error {
  public:
   // `line` is 1-based; 0 means the problem concerns the file as a whole (and is omitted).
   InputError(std::string file, size_t line, std::string message)
-      : std::runtime_error(compose(file, line, message)),
+      : Error(ErrorKind::kInput, compose(file, line, message)),
         file_(std::move(file)),
         line_(line),
         message_(std::move(message)) {}

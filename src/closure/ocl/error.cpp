@@ -63,7 +63,7 @@ static std::string compose(const std::string& call, int code, const std::string&
 }
 
 Error::Error(std::string call, int code, std::string build_log, std::string options)
-    : std::runtime_error(compose(call, code, build_log, options)),
+    : DeviceError(compose(call, code, build_log, options)),
       call_(std::move(call)),
       code_(code),
       build_log_(std::move(build_log)) {}

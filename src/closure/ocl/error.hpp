@@ -2,15 +2,17 @@
 // program builds, the build log and options.
 #pragma once
 
-#include <stdexcept>
 #include <string>
+
+#include "closure/errors.hpp"
 
 namespace closure::ocl {
 
 // Symbolic name of an OpenCL status code ("CL_OUT_OF_RESOURCES"), or the number.
 std::string error_name(int code);
 
-class Error : public std::runtime_error {
+// Of the device kind (closure/errors.hpp): exit status 4, closure.DeviceError in Python.
+class Error : public DeviceError {
  public:
   Error(std::string call, int code, std::string build_log = {}, std::string options = {});
   const std::string& call() const { return call_; }
