@@ -153,7 +153,7 @@ cli_test(output.symlink_followed --
          bash -c "rm -f ${OUT}/real.txt ${OUT}/link.txt && echo old > ${OUT}/real.txt && ln -s real.txt ${OUT}/link.txt && ${CLOSURE_BIN} -q ${G} -o ${OUT}/link.txt && test -L ${OUT}/link.txt && grep -q '^1 5$' ${OUT}/real.txt")
 cli_test(output.keeps_mode_0600 --stdout "^600$" --
          bash -c "rm -f ${OUT}/secret.txt && echo old > ${OUT}/secret.txt && chmod 600 ${OUT}/secret.txt && ${CLOSURE_BIN} -q ${G} -o ${OUT}/secret.txt && stat -c %a ${OUT}/secret.txt")
-cli_test(output.onto_input_refused --status 2 --stderr "is the input" --
+cli_test(output.onto_input_refused --status 2 --stderr "is an input of this command" --
          bash -c "cp ${G} ${OUT}/self.txt && ${CLOSURE_BIN} -q ${OUT}/self.txt -o ${OUT}/self.txt\; rc=$?\; cmp ${G} ${OUT}/self.txt && exit $rc")
 cli_test(output.hard_link_refused --status 2 --stderr "hard links" --
          bash -c "rm -f ${OUT}/hl1 ${OUT}/hl2 && echo keep > ${OUT}/hl1 && ln ${OUT}/hl1 ${OUT}/hl2 && ${CLOSURE_BIN} -q ${G} -o ${OUT}/hl1\; rc=$?\; grep -q keep ${OUT}/hl2 && exit $rc")

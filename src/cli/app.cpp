@@ -8,6 +8,7 @@
 
 #include "cli/commands.hpp"
 #include "closure/distributed/communicator.hpp"
+#include "closure/util/input_registry.hpp"
 #include "closure/version.hpp"
 
 namespace closure::cli {
@@ -106,6 +107,7 @@ int run_cli(int argc, char** argv) {
   } catch (const std::exception& e) {
     return report_failure(e);
   }
+  const InputScope command_inputs;  // no output of this command may replace its inputs
   for (auto& [sub, runner] : runners)
     if (sub->parsed()) {
       if (sub != run && distributed_communicator()) return refuse_distributed(sub->get_name());

@@ -5,6 +5,7 @@
 #include <nlohmann/json.hpp>
 
 #include "cli/commands.hpp"
+#include "closure/io/atomic_file.hpp"
 #include "closure/reach/index_file.hpp"
 #include "closure/reach/reach_index.hpp"
 
@@ -30,6 +31,7 @@ Runner add_index_command(CLI::App& app, CommonOptions& common) {
     try {
       using Clock = std::chrono::steady_clock;
       auto t0 = Clock::now();
+      refuse_output_onto_input(flags->input, flags->output);
       const ReadResult read = read_graph(flags->input, input_format(common));
       const double parse_s = std::chrono::duration<double>(Clock::now() - t0).count();
       reach::BuildOptions options;

@@ -18,6 +18,8 @@
 #include "cli/commands.hpp"
 #include "closure/algorithms/scc.hpp"
 #include "closure/graph/input_error.hpp"
+#include "closure/graph/line_source.hpp"
+#include "closure/graph/text_scan.hpp"
 #include "closure/reach/index_file.hpp"
 #include "closure/reach/index_queries.hpp"
 #include "closure/tool/reachability_queries.hpp"
@@ -79,10 +81,14 @@ Runner add_query_command(CLI::App& app, CommonOptions& common) {
       std::optional<ReadResult> read;
       std::optional<Closure> closure;
       std::unique_ptr<ReachabilityIndex> closure_queries;
-      if (reach::file_is_index(flags->input)) {
-        index = reach::load_index(flags->input);
+      // One opening of the input: its first bytes tell an index from a graph without
+      // consuming anything of a pipe, and the same source is then read as one or the other.
+      InputSource input(flags->input);
+      if (reach::is_index(input)) {
+        index = reach::load_index(std::move(input));
       } else {
-        read = read_graph(flags->input, input_format(common));
+        LineSource source(std::move(input));
+        read = read_graph(source, input_format(common));
         bool use_index = flags->engine == "index";
         if (flags->engine == "auto") {
           const double c = double(strongly_connected_components(read->graph).component_count());
@@ -124,7 +130,8 @@ Runner add_query_command(CLI::App& app, CommonOptions& common) {
         return a;
       };
       if (flags->pairs.empty()) {
-        const QueryAnswer a = answer(flags->u, flags->v);
+        const QueryAnswer a =
+            answer(text::unescape_label(flags->u), text::unescape_label(flags->v));
         std::printf("%s\n", a.text.c_str());
         return a.status == QueryAnswer::kUnknownLabel ? kExitInput : kExitOk;
       }

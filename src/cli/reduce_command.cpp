@@ -25,6 +25,7 @@ Runner add_reduce_command(CLI::App& app, CommonOptions& common) {
                 "Print a JSON summary on stdout (with the edges unless -o is given)");
   return [flags, &common]() -> int {
     try {
+      refuse_output_onto_input(flags->input, flags->output);
       const ReadResult read = read_graph(flags->input, input_format(common));
       const Graph& g = read.graph;
       const std::vector<Edge> reduced = reach::transitive_reduction(g);

@@ -53,7 +53,11 @@ const char* find_eol(const char* p, const char* end) {
 // The input read through a descriptor: plain bytes, or gzip members inflated one after another.
 class LineSource::Stream {
  public:
-  explicit Stream(int fd) : fd_(fd), in_(kReadChunk) {}
+  // `prefix`: bytes already read from fd (an InputSource's peek), delivered first.
+  Stream(int fd, const std::string& prefix)
+      : fd_(fd), in_(std::max(kReadChunk, prefix.size())), in_end_(prefix.size()) {
+    std::memcpy(in_.data(), prefix.data(), prefix.size());
+  }
   ~Stream() {
     if (gzip_) ::inflateEnd(&zs_);
     ::close(fd_);
@@ -175,50 +179,61 @@ class LineSource::Stream {
   size_t in_pos_ = 0, in_end_ = 0;
 };
 
-LineSource::LineSource(const std::string& path) : name_(path == "-" ? "<stdin>" : path) {
-  int fd = -1;
-  if (path == "-") {
-    fd = ::dup(STDIN_FILENO);
-    if (fd < 0) fail_at(0, std::string("cannot read standard input: ") + std::strerror(errno));
-  } else {
-    struct stat st {};
-    if (::stat(path.c_str(), &st) != 0)
-      fail_at(0, std::string("cannot open: ") + std::strerror(errno));
-    if (S_ISDIR(st.st_mode)) fail_at(0, "cannot open: is a directory, not a graph file");
-    fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC);
-    if (fd < 0) fail_at(0, std::string("cannot open: ") + std::strerror(errno));
-  }
-  struct stat st {};
-  unsigned char magic[2] = {0, 0};
+LineSource::LineSource(const std::string& path) : LineSource(InputSource(path)) {}
+
+LineSource::LineSource(InputSource&& input) : name_(input.name()) {
+  opened_ = input.status();
+  const bool gzip = input.peek(2) == "\x1f\x8b";
+  std::string prefix;
+  const int fd = input.release(prefix);
+  if (S_ISREG(opened_.st_mode)) watch_fd_ = ::dup(fd);
   // A regular file that is not gzip is mapped whole: no copies, and the parallel edge-list
   // reader can hand its parts to threads. (Size 0 may be a /proc file: streamed.)
-  if (::fstat(fd, &st) == 0 && S_ISREG(st.st_mode) && st.st_size > 0 &&
-      !(::pread(fd, magic, 2, 0) == 2 && magic[0] == 0x1f && magic[1] == 0x8b)) {
+  if (S_ISREG(opened_.st_mode) && opened_.st_size > 0 && !gzip) {
     // MAP_POPULATE maps every page in one call: faulting them in one by one cost more than
     // parsing them on the 2-core virtual machine. With more cores, a large file's pages are
     // instead faulted in by the threads that scan it for binary bytes (check_bytes), in
     // parallel: one thread populating 216 MB was a tenth of a 16-core read.
-    const size_t size = static_cast<size_t>(st.st_size);
+    const size_t size = static_cast<size_t>(opened_.st_size);
     const bool populate = size < kParallelScanBytes || thread_budget() <= 2;
     void* map =
         ::mmap(nullptr, size, PROT_READ, MAP_PRIVATE | (populate ? MAP_POPULATE : 0), fd, 0);
     if (map != MAP_FAILED) {
       ::close(fd);
       map_ = map;
-      map_size_ = static_cast<size_t>(st.st_size);
+      map_size_ = size;
+      guard_ = std::make_unique<SigbusGuard>(map, size);
       data_ = static_cast<const char*>(map);
       end_ = known_size_ = map_size_;
       eof_ = started_ = true;
       if (std::string_view(data_, end_).substr(0, 3) == "\xEF\xBB\xBF") pos_ = 3;
-      check_bytes(pos_, end_);
+      try {
+        check_bytes(pos_, end_);
+      } catch (const InputError&) {
+        check_unchanged();  // zeros where the file shrank are not binary data
+        throw;
+      }
       meter_start(meter_, known_size_);
       return;
     }
   }
-  stream_ = std::make_unique<Stream>(fd);
+  stream_ = std::make_unique<Stream>(fd, prefix);
   buf_.resize(kInitialBuffer);
   data_ = buf_.data();
   meter_start(meter_, 0);  // a stream's size is not known: no share, only seconds
+}
+
+void LineSource::check_unchanged() const {
+  if (watch_fd_ < 0) return;
+  struct stat now {};
+  const bool shrank = guard_ && guard_->faulted();
+  if (!shrank && ::fstat(watch_fd_, &now) == 0 && now.st_size == opened_.st_size &&
+      now.st_mtim.tv_sec == opened_.st_mtim.tv_sec &&
+      now.st_mtim.tv_nsec == opened_.st_mtim.tv_nsec)
+    return;
+  fail_at(0, "the file changed while it was read (" +
+                 std::string(shrank ? "it shrank under the reader" : "its size or time changed") +
+                 "); read it again once nothing writes to it");
 }
 
 LineSource::LineSource(std::string_view text, std::string name)
@@ -234,7 +249,9 @@ LineSource::LineSource(std::string_view text, std::string name)
 }
 
 LineSource::~LineSource() {
+  guard_.reset();
   if (map_ != nullptr) ::munmap(map_, map_size_);
+  if (watch_fd_ >= 0) ::close(watch_fd_);
 }
 
 size_t LineSource::count_lines(std::string_view text) {
@@ -402,6 +419,10 @@ bool LineSource::take_all(std::string_view& text) {
 }
 
 bool LineSource::next_block(std::string_view& block, size_t want) {
+  // Bytes after pos_ already searched and known to hold no settled line end: a line longer
+  // than a read is searched once, not again from its end after every read (which made one
+  // 64 MB line from a pipe take 18 s).
+  size_t searched = 0;
   for (;;) {
     while (end_ - pos_ < want && fill()) {
     }
@@ -411,14 +432,15 @@ bool LineSource::next_block(std::string_view& block, size_t want) {
       // The last line end whose meaning is settled: a '\r' last in the buffer may yet be
       // followed by '\n', so it does not count.
       cut = 0;
-      for (size_t i = end_; i > pos_; --i) {
+      for (size_t i = end_; i > pos_ + searched; --i) {
         const char c = data_[i - 1];
         if (c == '\n' || (c == '\r' && i < end_)) {
           cut = i;
           break;
         }
       }
-      if (cut == 0) {  // one line longer than the buffer: read more of it
+      if (cut == 0) {                // one line longer than the buffer: read more of it
+        searched = end_ - pos_ - 1;  // all but a last '\r', whose meaning is not settled
         want = end_ - pos_ + 1;
         continue;
       }

@@ -10,6 +10,8 @@
 #include <vector>
 
 #include "closure/graph/input_error.hpp"
+#include "closure/graph/input_source.hpp"
+#include "closure/util/sigbus_guard.hpp"
 #include "closure/util/work_meter.hpp"
 
 namespace closure {
@@ -20,6 +22,9 @@ class LineSource {
   // whole; gzip data (every member of a multi-member file) and pipes are streamed.
   // Throws InputError (line 0) when the file cannot be opened.
   explicit LineSource(const std::string& path);
+  // The same over an input already opened (and perhaps peeked at): its peeked bytes are read
+  // first, so nothing of a pipe is lost.
+  explicit LineSource(InputSource&& input);
   // Reads lines out of `text`, which must outlive this object; `name` appears in errors.
   LineSource(std::string_view text, std::string name);
   ~LineSource();
@@ -43,6 +48,11 @@ class LineSource {
   // ends at a line end or at the end of input); false at the end. Lines in it are not counted
   // by line_number(): block readers number lines themselves.
   bool next_block(std::string_view& block, size_t want);
+
+  // Throws InputError when a regular file changed while it was read: it shrank under the
+  // mapping (the SIGBUS guard saw it) or its size or modification time differ from when it
+  // was opened. The readers call it after reading and before reporting any other error.
+  void check_unchanged() const;
 
   // Bytes of (decompressed) input delivered so far, for checks of declared counts.
   size_t bytes_consumed() const { return consumed_base_ + pos_; }
@@ -80,6 +90,9 @@ class LineSource {
   WorkMeter* meter_ = current_work_meter();
   size_t metered_ = 0;  // bytes added to meter_ so far
   std::unique_ptr<Stream> stream_;
+  std::unique_ptr<SigbusGuard> guard_;  // over the mapping
+  int watch_fd_ = -1;                   // a regular file's descriptor, for check_unchanged
+  struct stat opened_ {};               // what it was when opened
   void* map_ = nullptr;
   size_t map_size_ = 0;
   std::vector<char> buf_;

@@ -29,6 +29,8 @@ constexpr FormatName kFormatNames[] = {
     {"mtx", InputFormat::kMatrixMarket},
     {"dot", InputFormat::kDot},
     {"adjlist", InputFormat::kAdjList},
+    {"csv", InputFormat::kCsv},
+    {"tsv", InputFormat::kTsv},
     {"edgelist", InputFormat::kEdgeList},
     {"edge-list", InputFormat::kEdgeList},
     {"snap", InputFormat::kEdgeList},
@@ -127,6 +129,19 @@ bool looks_like_dimacs(std::string_view s) {
   return false;
 }
 
+// "a,b" or "a, b" as the first line that is not blank or a comment: a CSV (read as an edge
+// list, "a," would be a vertex).
+bool first_data_line_has_comma(std::string_view s) {
+  while (!s.empty()) {
+    const size_t nl = s.find_first_of("\r\n");
+    const std::string_view line = text::trim(s.substr(0, nl));
+    s = nl == std::string_view::npos ? std::string_view() : s.substr(nl + 1);
+    if (line.empty() || line[0] == '#' || line[0] == '%') continue;
+    return line.find(',') != std::string_view::npos;
+  }
+  return false;
+}
+
 InputFormat sniff(std::string_view s) {
   if (s.starts_with("\xEF\xBB\xBF")) s.remove_prefix(3);
   const std::string_view head = text::trim(s.substr(0, s.find_first_of("\r\n")));
@@ -134,6 +149,7 @@ InputFormat sniff(std::string_view s) {
   if (head == "graph_for_greach") return InputFormat::kGra;
   if (looks_like_dot(s)) return InputFormat::kDot;
   if (looks_like_dimacs(s)) return InputFormat::kDimacs;
+  if (first_data_line_has_comma(s)) return InputFormat::kCsv;
   return InputFormat::kEdgeList;
 }
 
@@ -170,33 +186,53 @@ void refuse_unsupported(LineSource& src, std::string_view head) {
                           "nx.write_edgelist(G, 'g.txt', data=False)");
 }
 
-ReadResult read_source(LineSource& src, const std::string& path, InputFormat format) {
+ReadResult parse(LineSource& src, const std::string& path, InputFormat format) {
   const std::string_view head = src.peek(kSniffBytes);
   if (src.at_end_of_data() && text::trim(head).empty())
     src.fail_at(0, "empty file: expected a graph");
   if (format == InputFormat::kAuto) format = detect_format(path, head);
   if (format == InputFormat::kEdgeList) refuse_unsupported(src, head);
-  try {
-    switch (format) {
-      case InputFormat::kEdgeList:
-        return detail::read_edge_list(src);
-      case InputFormat::kGra:
-        return detail::read_gra(src);
-      case InputFormat::kDimacs:
-        return detail::read_dimacs(src);
-      case InputFormat::kMatrixMarket:
-        return detail::read_matrix_market(src);
-      case InputFormat::kDot:
-        return detail::read_dot(src);
-      case InputFormat::kAdjList:
-        return detail::read_adjacency_list(src);
-      case InputFormat::kAuto:
-        break;
-    }
-  } catch (const std::bad_alloc&) {
-    src.fail("out of memory while reading the graph");
+  switch (format) {
+    case InputFormat::kEdgeList:
+      return detail::read_edge_list(src);
+    case InputFormat::kGra:
+      return detail::read_gra(src);
+    case InputFormat::kDimacs:
+      return detail::read_dimacs(src);
+    case InputFormat::kMatrixMarket:
+      return detail::read_matrix_market(src);
+    case InputFormat::kDot:
+      return detail::read_dot(src);
+    case InputFormat::kAdjList:
+      return detail::read_adjacency_list(src);
+    case InputFormat::kCsv:
+      return detail::read_delimited(src, ',');
+    case InputFormat::kTsv:
+      return detail::read_delimited(src, '\t');
+    case InputFormat::kAuto:
+      break;
   }
   throw std::logic_error("read_graph: unhandled input format");
+}
+
+// Every read ends here: a file that changed under the reader is reported as such, whatever
+// else its changed bytes made the parser say; running out of memory names the input.
+ReadResult read_source(LineSource& src, const std::string& path, InputFormat format) {
+  try {
+    ReadResult result = parse(src, path, format);
+    src.check_unchanged();
+    return result;
+  } catch (const std::bad_alloc&) {
+    src.check_unchanged();
+    const size_t size = src.known_size() ? src.known_size() : src.bytes_consumed();
+    throw OutOfMemoryError("out of memory while reading " + src.name() + " (" +
+                           format_bytes(double(size)) + (src.known_size() ? "" : " read so far") +
+                           "; a graph takes about 2-3 times its text in memory while it is "
+                           "read; the limit may be free memory, ulimit -v or a cgroup)");
+  } catch (const InputError&) {
+    src.check_unchanged();
+    throw;
+  }
 }
 
 }  // namespace
@@ -204,8 +240,9 @@ ReadResult read_source(LineSource& src, const std::string& path, InputFormat for
 InputFormat parse_input_format(std::string_view name) {
   for (const auto& f : kFormatNames)
     if (text::iequals(name, f.name)) return f.format;
-  throw std::invalid_argument("unknown input format '" + std::string(name) +
-                              "' (expected auto, edges, gra, dimacs, mtx, dot or adjlist)");
+  throw std::invalid_argument(
+      "unknown input format '" + std::string(name) +
+      "' (expected auto, edges, gra, dimacs, mtx, dot, adjlist, csv or tsv)");
 }
 
 std::vector<std::string> input_format_names() {
@@ -227,12 +264,18 @@ InputFormat detect_format(const std::string& path, std::string_view first_bytes)
   if (ext == "mtx" || ext == "mm") return InputFormat::kMatrixMarket;
   if (ext == "dot" || ext == "gv") return InputFormat::kDot;
   if (ext == "dimacs" || ext == "gr" || ext == "max" || ext == "col") return InputFormat::kDimacs;
+  if (ext == "csv") return InputFormat::kCsv;
+  if (ext == "tsv") return InputFormat::kTsv;
   return sniff(first_bytes);
 }
 
 ReadResult read_graph(const std::string& path, InputFormat format) {
   LineSource src(path);
   return read_source(src, path, format);
+}
+
+ReadResult read_graph(LineSource& source, InputFormat format) {
+  return read_source(source, source.name(), format);
 }
 
 ReadResult read_graph_from_string(std::string_view text, InputFormat format,

@@ -12,9 +12,20 @@
 
 namespace closure {
 
-enum class InputFormat { kAuto, kEdgeList, kGra, kDimacs, kMatrixMarket, kDot, kAdjList };
+enum class InputFormat {
+  kAuto,
+  kEdgeList,
+  kGra,
+  kDimacs,
+  kMatrixMarket,
+  kDot,
+  kAdjList,
+  kCsv,  // comma-separated, as pandas writes it (header rule: read_delimited.cpp)
+  kTsv,  // tab-separated with the same rule
+};
 
-// Accepts "auto", "edges", "gra", "dimacs", "mtx", "dot", "adjlist" (case-insensitive; also the
+// Accepts "auto", "edges", "gra", "dimacs", "mtx", "dot", "adjlist", "csv", "tsv"
+// (case-insensitive; also the
 // aliases "edgelist", "snap", "grail", "matrix-market", "mm", "gv", "graphviz",
 // "adjacency-list"). adjlist is never detected: only named. Throws
 // std::invalid_argument listing the valid names.
@@ -46,6 +57,10 @@ struct ReadResult {
 
 // Reads `path` ("-" = standard input). Throws InputError naming the file and line.
 ReadResult read_graph(const std::string& path, InputFormat format = InputFormat::kAuto);
+// The same from an input already opened (closure/graph/line_source.hpp), e.g. one whose
+// first bytes a command peeked at to tell an index from a graph.
+class LineSource;
+ReadResult read_graph(LineSource& source, InputFormat format = InputFormat::kAuto);
 // The same over text in memory; `name` stands for the file in messages and, with kAuto, its
 // extension takes part in detection.
 ReadResult read_graph_from_string(std::string_view text, InputFormat format,

@@ -15,6 +15,8 @@
 #include <fstream>
 #include <random>
 
+#include "closure/util/input_registry.hpp"
+
 namespace closure {
 namespace {
 
@@ -123,6 +125,10 @@ OutputTarget classify_output(const std::string& path) {
   }
   if (S_ISDIR(st.st_mode)) throw UsageError("output " + path + " is a folder");
   if (!S_ISREG(st.st_mode)) return {true, path};
+  if (is_noted_input(st))
+    throw UsageError("output " + path +
+                     " is an input of this command; writing it would replace what is being "
+                     "read (choose another output)");
   if (st.st_nlink > 1)
     throw UsageError("output " + path + " has " + std::to_string(st.st_nlink) +
                      " hard links; replacing it would break them and writing it in place "
@@ -133,14 +139,10 @@ OutputTarget classify_output(const std::string& path) {
 }
 
 void refuse_output_onto_input(const std::string& input, const std::string& output) {
-  if (input.empty() || output.empty() || input == "-" || output == "-") return;
-  struct stat a {
-  }, b{};
-  if (::stat(input.c_str(), &a) != 0 || ::stat(output.c_str(), &b) != 0) return;
-  if (!S_ISREG(a.st_mode)) return;  // a pipe read and written is the caller's business
-  if (a.st_dev == b.st_dev && a.st_ino == b.st_ino)
-    throw UsageError("output " + output + " is the input " + input +
-                     "; writing the closure would replace the graph (choose another -o)");
+  struct stat st {};
+  if (input.empty() || input == "-" || ::stat(input.c_str(), &st) != 0) return;
+  note_input(st);  // what the input source will note when it opens it
+  if (!output.empty()) classify_output(output);
 }
 
 AtomicFile::AtomicFile(std::string path) : path_(std::move(path)) {

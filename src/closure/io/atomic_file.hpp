@@ -13,6 +13,8 @@
 // - A symbolic link at PATH is followed: its target's real path is replaced, the link
 //   stays (a dangling link is refused). A replaced file keeps its permission bits (a 0600
 //   file stays 0600) and, where allowed, its owner and group.
+// - A file this process opened as an input (util/input_registry.hpp: any path or hard link
+//   of it) is refused (UsageError): no command replaces the graph or index it reads.
 // - A regular file with more than one hard link is refused (UsageError): replacing it
 //   would break the links, and writing it in place could leave it half-written.
 #pragma once
@@ -43,8 +45,9 @@ struct OutputTarget {
 // (a dangling symlink, a hard-linked file, a folder).
 OutputTarget classify_output(const std::string& path);
 
-// Throws UsageError when `output` is the same file (device and inode) as `input`: the
-// closure would replace the graph it was computed from.
+// Before any work: notes `input` as an input of this process (as the input source will when
+// it opens it) and classifies `output`, so a command refuses to write over its own input
+// at once rather than after computing. The guard itself is classify_output's.
 void refuse_output_onto_input(const std::string& input, const std::string& output);
 
 class AtomicFile {

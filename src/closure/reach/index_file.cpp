@@ -265,6 +265,10 @@ bool file_is_index(const std::string& path) {
   return in.read(buf, 8) && looks_like_index(std::string_view(buf, 8));
 }
 
+bool is_index(InputSource& input) {
+  return looks_like_index(input.peek(sizeof kIndexMagic));
+}
+
 uint64_t index_checksum(const void* data, size_t size, uint64_t seed) {
   Hasher h(seed);
   h.update(data, size);
@@ -294,25 +298,30 @@ std::string index_image(const IndexData& data) {
 
 namespace {
 
-// A big index is read into anonymous memory on 2 MiB pages instead of mapped. Its queries
-// hit random labels across hundreds of MB; with 4 KiB pages nearly each one also missed
-// the TLB, and in a virtual machine a page walk is itself a chain of misses. Measured on the
-// 2-core machine at 10M vertices: random-pair queries 2.2-2.6 us on 4 KiB pages, 0.2-0.8 us
-// on huge pages (docs/benchmarks.md). The load checks every byte's checksum anyway, so a
-// mapping saved no reading. Takes ownership of fd.
-std::unique_ptr<ReachIndex> read_into_huge_pages(int fd, uint64_t size, const std::string& path) {
+// An index is read into anonymous memory, never mapped: a mapped file that another process
+// truncates or rewrites would end the process with SIGBUS at the next query, and the load
+// checks every byte's checksum anyway, so a mapping saved no reading. A big index goes on
+// 2 MiB pages: its queries hit random labels across hundreds of MB; with 4 KiB pages nearly
+// each one also missed the TLB, and in a virtual machine a page walk is itself a chain of
+// misses. Measured on the 2-core machine at 10M vertices: random-pair queries 2.2-2.6 us on
+// 4 KiB pages, 0.2-0.8 us on huge pages (docs/benchmarks.md). Takes ownership of fd.
+std::unique_ptr<ReachIndex> read_into_memory(int fd, uint64_t size, const std::string& path,
+                                             bool huge_pages) {
   void* base = ::mmap(nullptr, size, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
   if (base == MAP_FAILED) {
     ::close(fd);
-    throw std::bad_alloc();
+    throw OutOfMemoryError("out of memory loading the index " + path + " (" +
+                           format_bytes(double(size)) + ")");
   }
-  detail::advise_huge_pages(base, size);
-  try {
-    detail::prefault_in_parallel(base, size);
-  } catch (...) {
-    ::close(fd);
-    ::munmap(base, size);
-    throw;
+  if (huge_pages) {
+    detail::advise_huge_pages(base, size);
+    try {
+      detail::prefault_in_parallel(base, size);
+    } catch (...) {
+      ::close(fd);
+      ::munmap(base, size);
+      throw;
+    }
   }
   auto* bytes = static_cast<unsigned char*>(base);
   uint64_t done = 0;
@@ -338,33 +347,64 @@ std::unique_ptr<ReachIndex> read_into_huge_pages(int fd, uint64_t size, const st
   }
 }
 
+// A stream (pipe, FIFO, stdin): read up to the size its header declares, and one byte more to
+// tell a longer stream, never without bound.
+std::unique_ptr<ReachIndex> read_stream(InputSource& input) {
+  std::string bytes(input.peek(sizeof(Header)));
+  if (bytes.size() < sizeof(Header))
+    throw IndexFileError(input.name(), "truncated index file: " + std::to_string(bytes.size()) +
+                                           " bytes, shorter than its header");
+  Header h;
+  std::memcpy(&h, bytes.data(), sizeof h);
+  if (h.file_bytes < sizeof(Header) || h.file_bytes > (uint64_t{1} << 40))
+    throw IndexFileError(input.name(), "damaged index file: impossible sizes in the header");
+  const uint64_t want = h.file_bytes + 1;
+  std::string prefix;
+  const int fd = input.release(prefix);
+  try {
+    bytes = std::move(prefix);
+    bytes.resize(size_t(want));
+  } catch (const std::bad_alloc&) {
+    ::close(fd);
+    throw OutOfMemoryError("out of memory loading the index " + input.name() + " (" +
+                           format_bytes(double(want)) + ")");
+  }
+  uint64_t done = sizeof(Header);
+  while (done < want) {
+    const ssize_t got = ::read(fd, bytes.data() + done, size_t(want - done));
+    if (got < 0 && errno == EINTR) continue;
+    if (got < 0) {
+      const int e = errno;
+      ::close(fd);
+      throw IndexFileError(input.name(), std::string("cannot read: ") + std::strerror(e));
+    }
+    if (got == 0) break;
+    done += uint64_t(got);
+  }
+  ::close(fd);
+  bytes.resize(size_t(done));
+  return load_index_from_bytes(bytes, input.name());
+}
+
 }  // namespace
 
+std::unique_ptr<ReachIndex> load_index(InputSource&& input, uint64_t huge_pages_from) {
+  if (!input.regular()) return read_stream(input);
+  const uint64_t size = uint64_t(input.status().st_size);
+  const std::string name = input.name();
+  if (size == 0) throw IndexFileError(name, "not a closure index file (empty)");
+  std::string unused;
+  return read_into_memory(input.release(unused), size, name, size >= huge_pages_from);
+}
+
 std::unique_ptr<ReachIndex> load_index(const std::string& path, uint64_t huge_pages_from) {
-  const int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC);
-  if (fd < 0) throw IndexFileError(path, std::string("cannot open: ") + std::strerror(errno));
-  struct stat st {};
-  if (::fstat(fd, &st) != 0 || !S_ISREG(st.st_mode)) {
-    ::close(fd);
-    throw IndexFileError(path, "not a regular file");
-  }
-  const uint64_t size = uint64_t(st.st_size);
-  if (size == 0) {
-    ::close(fd);
-    throw IndexFileError(path, "not a closure index file (empty)");
-  }
-  if (size >= huge_pages_from) return read_into_huge_pages(fd, size, path);
-  void* map = ::mmap(nullptr, size, PROT_READ, MAP_PRIVATE, fd, 0);
-  ::close(fd);
-  if (map == MAP_FAILED)
-    throw IndexFileError(path, std::string("cannot map: ") + std::strerror(errno));
+  std::unique_ptr<InputSource> input;
   try {
-    const IndexView v = check(static_cast<const unsigned char*>(map), size, path);
-    return std::make_unique<ReachIndex>(v, map, size);
-  } catch (...) {
-    ::munmap(map, size);
-    throw;
+    input = std::make_unique<InputSource>(path);
+  } catch (const InputError& e) {
+    throw IndexFileError(e.file(), e.message());
   }
+  return load_index(std::move(*input), huge_pages_from);
 }
 
 std::unique_ptr<ReachIndex> load_index_from_bytes(std::string_view bytes, const std::string& name) {
@@ -372,7 +412,9 @@ std::unique_ptr<ReachIndex> load_index_from_bytes(std::string_view bytes, const 
   // An anonymous mapping: page-aligned like a file's, released by ReachIndex the same way.
   void* map =
       ::mmap(nullptr, bytes.size(), PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
-  if (map == MAP_FAILED) throw std::bad_alloc();
+  if (map == MAP_FAILED)
+    throw OutOfMemoryError("out of memory loading the index " + name + " (" +
+                           format_bytes(double(bytes.size())) + ")");
   std::memcpy(map, bytes.data(), bytes.size());
   try {
     const IndexView v = check(static_cast<const unsigned char*>(map), bytes.size(), name);

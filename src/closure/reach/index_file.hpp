@@ -1,5 +1,6 @@
 // The index file: a versioned binary image of an IndexData, checksummed, written
-// atomically and memory-mapped on load (read into huge pages from 32 MiB on).
+// atomically and read into memory on load (never mapped: no SIGBUS when another process
+// truncates it; into huge pages from 32 MiB on).
 // Layout (little-endian, every section 8-aligned):
 //
 //   header (96 bytes): magic "CLOSRIDX", version, header size, vertices, components,
@@ -21,6 +22,7 @@
 #include <string_view>
 
 #include "closure/graph/input_error.hpp"
+#include "closure/graph/input_source.hpp"
 #include "closure/reach/reach_index.hpp"
 
 namespace closure::reach {
@@ -42,6 +44,8 @@ class IndexFileError : public InputError {
 // True when `first_bytes` starts with the index magic (how `query` recognises an index).
 bool looks_like_index(std::string_view first_bytes);
 bool file_is_index(const std::string& path);
+// The same for an opened input, without consuming anything of a pipe (InputSource::peek).
+bool is_index(InputSource& input);
 
 // The 64-bit checksum of the file format (4-lane multiply-rotate over 8-byte words). A file's
 // checksum is index_checksum of the whole file with the 8 bytes at kIndexChecksumOffset
@@ -56,9 +60,12 @@ uint64_t write_index(const std::string& path, const IndexData& data);
 // The file image in memory (what write_index writes), for tests and the fuzzer's corpus.
 std::string index_image(const IndexData& data);
 
-// Maps (or, from `huge_pages_from` bytes, reads into huge pages) and checks a file: header,
-// sizes, checksum and every offset a query follows.
+// Reads (from `huge_pages_from` bytes into huge pages) and checks a file: header, sizes,
+// checksum and every offset a query follows. A pipe or FIFO is read up to the size its
+// header declares.
 std::unique_ptr<ReachIndex> load_index(const std::string& path,
+                                       uint64_t huge_pages_from = kReadIntoHugePagesFrom);
+std::unique_ptr<ReachIndex> load_index(InputSource&& input,
                                        uint64_t huge_pages_from = kReadIntoHugePagesFrom);
 // The same checks over bytes in memory; the result copies them (tests, fuzzer).
 std::unique_ptr<ReachIndex> load_index_from_bytes(std::string_view bytes,
