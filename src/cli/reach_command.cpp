@@ -6,6 +6,7 @@
 
 #include "cli/commands.hpp"
 #include "closure/graph/input_error.hpp"
+#include "closure/graph/text_scan.hpp"
 #include "closure/reach/descendants.hpp"
 
 namespace closure::cli {
@@ -30,7 +31,7 @@ Runner add_reach_command(CLI::App& app, CommonOptions& common) {
       vertex_t u = 0;
       bool found = false;
       for (vertex_t v = 0; v < g.vertex_count() && !found; ++v)
-        if (g.label(v) == flags->vertex) u = v, found = true;
+        if (g.label(v) == text::unescape_label(flags->vertex)) u = v, found = true;
       if (!found) throw InputError(flags->input, 0, "unknown vertex '" + flags->vertex + "'");
       const std::vector<vertex_t> list =
           flags->ancestors ? reach::ancestors(g, u) : reach::descendants(g, u);

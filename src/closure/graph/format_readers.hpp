@@ -12,6 +12,10 @@ ReadResult read_dimacs(LineSource& src);
 ReadResult read_matrix_market(LineSource& src);
 ReadResult read_dot(LineSource& src);
 ReadResult read_adjacency_list(LineSource& src);
+// CSV (delimiter ',') or TSV ('\t') with pandas' header rule.
+// A usual column title ("source", "target", "from", "node1", ...), case aside.
+bool is_header_word(std::string_view w);
+ReadResult read_delimited(LineSource& src, char delimiter);
 
 // A declared vertex count, checked against kMaxVertices; `what` names the field in messages.
 size_t checked_vertex_count(LineSource& src, std::string_view token, std::string_view what);

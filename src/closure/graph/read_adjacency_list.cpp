@@ -15,10 +15,7 @@ ReadResult read_adjacency_list(LineSource& src) {
   std::vector<Edge> edges;
   std::string_view line;
   auto vertex = [&](std::string_view token) {
-    if (token.size() >= 2 && token[0] == '\\' &&
-        (token[1] == '#' || token[1] == '%' || token[1] == '\\'))
-      token.remove_prefix(1);
-    const vertex_t v = labels.intern(token);
+    const vertex_t v = labels.intern(text::unescape_label(token));
     if (v == LabelMap::kFull) src.fail(too_many_vertices());
     return v;
   };

@@ -43,16 +43,6 @@ size_t reader_threads() {
   return thread_budget();
 }
 
-bool is_header_word(std::string_view w) {
-  static constexpr std::string_view kWords[] = {
-      "source",    "target",    "src",     "dst",   "from",  "to",  "fromnodeid", "tonodeid",
-      "node1",     "node2",     "head",    "tail",  "start", "end", "parent",     "child",
-      "source_id", "target_id", "from_id", "to_id", "u",     "v",   "id1",        "id2"};
-  for (std::string_view k : kWords)
-    if (text::iequals(w, k)) return true;
-  return false;
-}
-
 // The leading comment block, from the first 64 KiB: KONECT's first line "% sym|asym|bip
 // <weights>", SNAP's "# Undirected graph: ...".
 EdgeListDeclarations read_declarations(LineSource& src, std::string_view head) {
@@ -542,6 +532,16 @@ ReadResult read_edge_list(LineSource& src) {
                       });
   trace.mark("csr");
   return {std::move(graph), InputFormat::kEdgeList, records};
+}
+
+bool is_header_word(std::string_view w) {
+  static constexpr std::string_view kWords[] = {
+      "source",    "target",    "src",     "dst",   "from",  "to",  "fromnodeid", "tonodeid",
+      "node1",     "node2",     "head",    "tail",  "start", "end", "parent",     "child",
+      "source_id", "target_id", "from_id", "to_id", "u",     "v",   "id1",        "id2"};
+  for (std::string_view k : kWords)
+    if (text::iequals(w, k)) return true;
+  return false;
 }
 
 }  // namespace closure::detail

@@ -5,6 +5,7 @@
 #include <vector>
 
 #include "closure/graph/format_readers.hpp"
+#include "closure/graph/label_map.hpp"
 #include "closure/graph/text_scan.hpp"
 
 namespace closure::detail {
@@ -21,6 +22,48 @@ vertex_t index_of(LineSource& src, std::string_view token, size_t n, size_t size
     src.fail(std::string(role) + " index " + std::string(token) + " is outside 1.." +
              std::to_string(n) + " declared on line " + std::to_string(size_line));
   return static_cast<vertex_t>(v - 1);
+}
+
+}  // namespace
+
+namespace {
+
+// The writer's escapes undone: "\\" is '\', "\r" CR and "\n" LF (closure_writer.cpp).
+std::string unescape_label(std::string_view s) {
+  std::string out;
+  out.reserve(s.size());
+  for (size_t i = 0; i < s.size(); ++i) {
+    if (s[i] == '\\' && i + 1 < s.size() &&
+        (s[i + 1] == '\\' || s[i + 1] == 'r' || s[i + 1] == 'n')) {
+      ++i;
+      out.push_back(s[i] == 'r' ? '\r' : s[i] == 'n' ? '\n' : '\\');
+    } else {
+      out.push_back(s[i]);
+    }
+  }
+  return out;
+}
+
+// Labels from "%label" lines over the numbers; an index past the size or a label that two
+// vertices would share is refused at its line (two vertices of one name cannot be told apart
+// in the output).
+void apply_labels(LineSource& src, const std::vector<std::pair<size_t, std::string>>& named,
+                  const std::vector<size_t>& lines, std::vector<std::string>& labels) {
+  std::vector<char> seen(labels.size(), 0);
+  for (size_t k = 0; k < named.size(); ++k) {
+    const size_t i = named[k].first;
+    if (i > labels.size())
+      src.fail_at(lines[k], "%label names vertex " + std::to_string(i) + " of a " +
+                                std::to_string(labels.size()) + "-vertex matrix");
+    if (seen[i - 1]) src.fail_at(lines[k], "a second %label for vertex " + std::to_string(i));
+    seen[i - 1] = 1;
+    labels[i - 1] = named[k].second;
+  }
+  LabelMap check;
+  for (size_t v = 0; v < labels.size(); ++v)
+    if (check.intern(labels[v]) != vertex_t(v))
+      src.fail_at(0,
+                  "two vertices have the label " + text::quote(labels[v]) + " (from %label lines)");
 }
 
 }  // namespace
@@ -60,10 +103,24 @@ ReadResult read_matrix_market(LineSource& src) {
         text::quote(symmetry));
   }
 
-  // Comments, then the size line.
+  // Comments, then the size line. Comments "%label i LABEL" (what closure writes) name
+  // vertex i; they are kept until the size line says how many vertices there are.
   size_t size_line = 0, n = 0, nnz = 0;
+  std::vector<std::pair<size_t, std::string>> named;
+  std::vector<size_t> named_lines;
   while (src.next(line)) {
     const std::string_view t = text::trim(line);
+    if (line.starts_with("%label ")) {
+      const std::string_view rest = line.substr(7);
+      const size_t space = rest.find(' ');
+      size_t i = 0;
+      if (space == std::string_view::npos ||
+          text::parse_unsigned(rest.substr(0, space), i) != text::NumberStatus::kOk || i == 0)
+        src.fail("expected '%label INDEX LABEL' (INDEX from 1), found " + text::quote(line));
+      named.emplace_back(i, unescape_label(rest.substr(space + 1)));
+      named_lines.push_back(src.line_number());
+      continue;
+    }
     if (t.empty() || t[0] == '%') continue;
     text::Tokens tokens(t);
     std::string_view rows, cols, count;
@@ -113,6 +170,7 @@ ReadResult read_matrix_market(LineSource& src) {
   std::vector<std::string> labels;
   labels.reserve(n);
   for (size_t v = 1; v <= n; ++v) labels.push_back(std::to_string(v));
+  if (!named.empty()) apply_labels(src, named, named_lines, labels);
   return {Graph(n, std::move(edges), std::move(labels)), InputFormat::kMatrixMarket, records};
 }
 

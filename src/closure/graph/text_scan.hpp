@@ -13,6 +13,15 @@ inline bool is_space(char c) {
   return c == ' ' || c == '\t' || c == '\r' || c == '\f' || c == '\v' || c == '\n';
 }
 
+// A label as edge lists write it (docs/formats.md, "Escapes"): a leading '\' before '#',
+// '%' or '\' is dropped, so "\#a" is the label "#a". Queries read labels the same way.
+inline std::string_view unescape_label(std::string_view token) {
+  if (token.size() >= 2 && token[0] == '\\' &&
+      (token[1] == '#' || token[1] == '%' || token[1] == '\\'))
+    token.remove_prefix(1);
+  return token;
+}
+
 inline std::string_view trim(std::string_view s) {
   size_t b = 0, e = s.size();
   while (b < e && is_space(s[b])) ++b;

@@ -3,6 +3,8 @@
 
 #include <string_view>
 
+#include "closure/graph/text_scan.hpp"
+
 namespace closure {
 
 ReachabilityIndex::ReachabilityIndex(const Graph& g, const Closure& c, bool reflexive)
@@ -109,7 +111,7 @@ QueryBatchStats answer_lines(const AnswerBatch& answer_batch, size_t batch, bool
         if (questions.empty()) flush();  // nothing to wait for: keep interactive use live
       } else {
         slot.push_back(long(questions.size()));
-        questions.emplace_back(std::string(u), std::string(v));
+        questions.emplace_back(text::unescape_label(u), text::unescape_label(v));
         if (questions.size() >= batch) flush();
       }
     }
