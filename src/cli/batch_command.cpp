@@ -3,6 +3,7 @@
 // else 5 when a sampled verification was inconclusive.
 #include <unistd.h>
 
+#include <cmath>
 #include <cstdio>
 #include <memory>
 
@@ -71,7 +72,19 @@ Runner add_batch_command(CLI::App& app, CommonOptions& common) {
                 "Skip files whose record still matches (same input, options and closure file)");
   sub->add_option("--file-time-limit", flags->time_limit,
                   "Seconds a file may take before its worker is killed and it fails (0: none)")
-      ->check(CLI::NonNegativeNumber)
+      ->check(CLI::Validator(
+          [](std::string& text) -> std::string {
+            double seconds = 0;
+            try {
+              seconds = std::stod(text);
+            } catch (const std::exception&) {
+              return "not a number of seconds: " + text;
+            }
+            return std::isfinite(seconds) && seconds >= 0
+                       ? std::string()
+                       : "must be a finite number of seconds, 0 or more: " + text;
+          },
+          "SECONDS"))
       ->capture_default_str();
   sub->add_flag("--verify", flags->verify, "Verify every closure against Boost.Graph");
   sub->add_flag("--summary-only", flags->no_closures, "Write only the summary table, no closures");

@@ -1,4 +1,5 @@
-// The thread budget (tbb::global_control) and the two loop shapes the library uses.
+// The thread budget (tbb::global_control), the two loop shapes the library uses, and the
+// one two-thread split.
 #include "closure/executor.hpp"
 
 #include <tbb/blocked_range.h>
@@ -7,8 +8,11 @@
 #include <tbb/task_arena.h>
 
 #include <algorithm>
+#include <exception>
 #include <memory>
 #include <mutex>
+#include <optional>
+#include <system_error>
 #include <thread>
 
 namespace closure {
@@ -58,6 +62,33 @@ void parallel_limited(size_t n, unsigned concurrency, const std::function<void(s
                           tbb::this_task_arena::isolate([&] { body(i); });
                       });
   });
+}
+
+void run_pair(const std::function<void()>& a, const std::function<void()>& b) {
+  std::exception_ptr failed_a;
+  std::optional<std::thread> other;
+  try {
+    other.emplace([&] {
+      try {
+        a();
+      } catch (...) {
+        failed_a = std::current_exception();
+      }
+    });
+  } catch (const std::system_error&) {  // no thread to be had: one after the other
+    a();
+    b();
+    return;
+  }
+  std::exception_ptr failed_b;
+  try {
+    b();
+  } catch (...) {
+    failed_b = std::current_exception();
+  }
+  other->join();
+  if (failed_a) std::rethrow_exception(failed_a);
+  if (failed_b) std::rethrow_exception(failed_b);
 }
 
 }  // namespace closure

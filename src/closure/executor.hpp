@@ -18,6 +18,11 @@ unsigned thread_budget();  // the cap in force
 // within the budget (in the calling task's arena, so nested work shares it).
 void parallel_chunks(size_t n, size_t grain, const std::function<void(size_t, size_t)>& body);
 
+// Runs `a` on a thread of its own and `b` on this one, and rethrows the first exception of
+// either (a failure on the other thread never ends the process). Where no thread can be
+// started (memory, ulimit -u), runs them one after the other instead.
+void run_pair(const std::function<void()>& a, const std::function<void()>& b);
+
 // Runs body(i) for i in [0, n), at most `concurrency` at a time (and never beyond the
 // budget); work the bodies start in parallel runs on the same threads.
 void parallel_limited(size_t n, unsigned concurrency, const std::function<void(size_t)>& body);

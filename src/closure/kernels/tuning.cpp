@@ -3,7 +3,9 @@
 #include "closure/kernels/tuning.hpp"
 
 #include <cstdlib>
+#include <stdexcept>
 
+#include "closure/errors.hpp"
 #include "closure/kernels/tuning_database.hpp"
 
 namespace closure {
@@ -12,7 +14,13 @@ namespace {
 
 template <class P>
 P with_env_override(P params, const char* env) {
-  if (const char* text = std::getenv(env); text && *text) params = parse_params(text, params);
+  if (const char* text = std::getenv(env); text && *text) {
+    try {
+      params = parse_params(text, params);
+    } catch (const std::invalid_argument& e) {  // the user's setting, not a bug
+      throw UsageError(std::string(env) + ": " + e.what());
+    }
+  }
   return params;
 }
 

@@ -7,7 +7,9 @@
 #include <sstream>
 #include <stdexcept>
 
+#include "closure/errors.hpp"
 #include "closure/io/atomic_file.hpp"
+#include "closure/util/small_file.hpp"
 
 namespace closure {
 
@@ -44,12 +46,16 @@ std::string quoted_if_needed(const std::string& s) {
   return s.find_first_of(" \t#") == std::string::npos && !s.empty() ? s : "\"" + s + "\"";
 }
 
+// The overlay file: a missing one is an empty overlay; anything else that cannot be read
+// (a FIFO, a device such as /dev/zero, a huge file) is the user's configuration to fix.
+constexpr size_t kMaxOverlayBytes = size_t{1} << 20;
 std::string read_file(const std::string& path) {
-  std::ifstream in(path);
-  if (!in) return {};
-  std::stringstream text;
-  text << in.rdbuf();
-  return text.str();
+  std::string text;
+  const SmallFileStatus status = read_small_file(path, kMaxOverlayBytes, text);
+  if (status != SmallFileStatus::kOk && status != SmallFileStatus::kMissing)
+    throw UsageError(std::string("the tuning overlay ") + path + " (" + kTuningEnv + ", or " +
+                     "~/.cache/closure/tuning.txt) " + describe(status, kMaxOverlayBytes));
+  return text;
 }
 
 const std::vector<TuningRow>& builtin_rows() {
@@ -144,8 +150,13 @@ std::vector<TuningRow> parse_tuning_rows(const std::string& text, const std::str
 
 std::vector<TuningRow> tuning_rows_for(const std::string& family, const ocl::DeviceInfo& device) {
   std::vector<TuningRow> overlay;
-  if (const std::string path = tuning_overlay_path(); !path.empty())
-    overlay = parse_tuning_rows(read_file(path), path);
+  if (const std::string path = tuning_overlay_path(); !path.empty()) {
+    try {
+      overlay = parse_tuning_rows(read_file(path), path);
+    } catch (const std::invalid_argument& e) {  // a malformed row: the user's file
+      throw UsageError(std::string("tuning overlay (") + kTuningEnv + "): " + e.what());
+    }
+  }
   const std::vector<TuningRow>* sources[] = {&overlay, &builtin_rows()};
   std::vector<TuningRow> out;
   for (auto level : {TuningRow::Level::kDevice, TuningRow::Level::kVendor, TuningRow::Level::kType,

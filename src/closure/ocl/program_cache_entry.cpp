@@ -10,6 +10,7 @@
 #include <filesystem>
 
 #include "closure/io/content_hash.hpp"
+#include "closure/util/small_file.hpp"
 
 namespace closure::ocl {
 namespace {
@@ -63,22 +64,11 @@ std::optional<std::vector<unsigned char>> decode_cache_entry(
 }
 
 std::optional<std::vector<unsigned char>> read_cache_entry(const std::string& path, uint64_t key) {
-  std::FILE* f = std::fopen(path.c_str(), "rb");
-  if (!f) return std::nullopt;
-  std::vector<unsigned char> bytes;
-  unsigned char buf[1 << 16];
-  bool ok = true;
-  for (size_t got; (got = std::fread(buf, 1, sizeof buf, f)) > 0;) {
-    bytes.insert(bytes.end(), buf, buf + got);
-    if (bytes.size() > kMaxEntryBytes) {
-      ok = false;
-      break;
-    }
-  }
-  ok = ok && !std::ferror(f);
-  std::fclose(f);
-  if (!ok) return std::nullopt;
-  return decode_cache_entry(key, bytes);
+  // Non-blocking and bounded: a FIFO or device under an entry's name is a bad entry, rebuilt.
+  std::string text;
+  if (read_small_file(path, kMaxEntryBytes, text) != SmallFileStatus::kOk) return std::nullopt;
+  const auto* p = reinterpret_cast<const unsigned char*>(text.data());
+  return decode_cache_entry(key, std::vector<unsigned char>(p, p + text.size()));
 }
 
 bool write_cache_entry(const std::string& path, uint64_t key,

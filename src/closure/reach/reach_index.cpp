@@ -10,6 +10,7 @@
 #include <thread>
 
 #include "closure/algorithms/scc.hpp"
+#include "closure/executor.hpp"
 #include "closure/graph/huge_pages.hpp"
 
 namespace closure::reach {
@@ -223,9 +224,7 @@ IndexData build_index(const Graph& g, const BuildOptions& options, BuildReport* 
                low_b);
   };
   if (options.threads && C > 100000) {
-    std::thread other(backward);
-    forward();
-    other.join();
+    run_pair(backward, forward);
   } else {
     forward();
     backward();

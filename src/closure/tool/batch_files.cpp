@@ -8,6 +8,9 @@
 #include <system_error>
 #include <unordered_set>
 
+#include "closure/errors.hpp"
+#include "closure/graph/input_error.hpp"
+
 namespace closure {
 namespace fs = std::filesystem;
 
@@ -95,8 +98,12 @@ std::vector<BatchItem> collect_batch_items(const std::vector<std::string>& paths
     std::vector<BatchItem> found;
     std::error_code status_ec;
     const fs::file_status st = fs::status(root, status_ec);
+    if (paths[arg] == "-")
+      throw UsageError(
+          "batch reads files and folders, not standard input ('-'); save it to a "
+          "file first");
     if (status_ec && fs::symlink_status(root, ec).type() == fs::file_type::not_found)
-      throw std::invalid_argument("batch: " + paths[arg] + " does not exist");
+      throw InputError(paths[arg], 0, "does not exist");
     if (status_ec) {
       found.push_back(
           {root.string(), root.filename().string(), "cannot read: " + status_ec.message()});

@@ -1,0 +1,60 @@
+// read_small_file: open non-blocking, check the type, read at most max_bytes + 1.
+#include "closure/util/small_file.hpp"
+
+#include <fcntl.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <cerrno>
+
+namespace closure {
+
+SmallFileStatus read_small_file(const std::string& path, size_t max_bytes, std::string& out) {
+  out.clear();
+  const int fd = ::open(path.c_str(), O_RDONLY | O_NONBLOCK | O_CLOEXEC);
+  if (fd < 0) return errno == ENOENT ? SmallFileStatus::kMissing : SmallFileStatus::kUnreadable;
+  struct stat st {};
+  SmallFileStatus status = SmallFileStatus::kOk;
+  if (::fstat(fd, &st) != 0) {
+    status = SmallFileStatus::kUnreadable;
+  } else if (!S_ISREG(st.st_mode)) {
+    status = SmallFileStatus::kNotRegular;
+  } else if (uint64_t(st.st_size) > max_bytes) {
+    status = SmallFileStatus::kTooLarge;
+  } else {
+    out.resize(max_bytes + 1);
+    size_t got = 0;
+    while (got < out.size()) {
+      const ssize_t k = ::read(fd, out.data() + got, out.size() - got);
+      if (k < 0 && errno == EINTR) continue;
+      if (k < 0) {
+        status = SmallFileStatus::kUnreadable;
+        break;
+      }
+      if (k == 0) break;
+      got += size_t(k);
+    }
+    if (status == SmallFileStatus::kOk && got > max_bytes) status = SmallFileStatus::kTooLarge;
+    out.resize(status == SmallFileStatus::kOk ? got : 0);
+  }
+  ::close(fd);
+  return status;
+}
+
+std::string describe(SmallFileStatus status, size_t max_bytes) {
+  switch (status) {
+    case SmallFileStatus::kOk:
+      return "was read";
+    case SmallFileStatus::kMissing:
+      return "does not exist";
+    case SmallFileStatus::kNotRegular:
+      return "is not a regular file (a FIFO or a device?)";
+    case SmallFileStatus::kTooLarge:
+      return "is larger than " + std::to_string(max_bytes) + " bytes";
+    case SmallFileStatus::kUnreadable:
+      return "cannot be read";
+  }
+  return "cannot be read";
+}
+
+}  // namespace closure

@@ -1,0 +1,48 @@
+#!/usr/bin/env bash
+# The memory promise under `ulimit -v`: every command on a 1M-edge random graph ends in
+# success or in exit 4 with a message about memory that names a size; never an abort, a
+# signal or another status. Usage: memory_sweep.sh CLOSURE_BIN WORK_DIR LIMIT_MB...
+set -u
+bin=$1 work=$2
+shift 2
+mkdir -p "$work"
+graph=$work/random-1m.txt
+if [ ! -s "$graph" ]; then
+  # 1,000,000 edges over 200,000 vertices, fixed seed (awk's srand).
+  awk 'BEGIN { srand(24); for (i = 0; i < 1000000; i++) print int(rand() * 200000), int(rand() * 200000) }' > "$graph.tmp" && mv "$graph.tmp" "$graph"
+fi
+commands=(
+  "run $graph --method auto"
+  "run $graph --method sparse"
+  "run $graph --method condense --device host"
+  "run $graph -o $work/closure.bin --force"
+  "index $graph -o $work/g.idx"
+  "reduce $graph -o $work/reduced.txt"
+  "reach $graph 7 --count"
+  "query $graph 1 2 --engine index"
+  "query $graph 1 2 --engine closure"
+  "verify $graph"
+  "batch $graph --out $work/batch --jobs 1 --summary-only"
+)
+failures=0 runs=0
+for limit in "$@"; do
+  for c in "${commands[@]}"; do
+    # shellcheck disable=SC2086
+    (ulimit -v $((limit * 1024)); exec "$bin" $c -q) > "$work/out" 2> "$work/err"
+    rc=$?
+    runs=$((runs + 1))
+    ok=0
+    if [ "$rc" -eq 0 ]; then
+      ok=1
+    elif [ "$rc" -eq 4 ] && grep -qiE 'memory|thread' "$work/err" && grep -qE '[0-9]' "$work/err"; then
+      ok=1
+    fi
+    if [ "$ok" -ne 1 ]; then
+      failures=$((failures + 1))
+      echo "FAILED at ulimit -v ${limit} MB: closure $c: exit $rc"
+      head -c 600 "$work/err"
+    fi
+  done
+done
+echo "memory sweep: $runs runs, $failures broke the promise"
+[ "$failures" -eq 0 ]

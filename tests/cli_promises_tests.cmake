@@ -1,0 +1,72 @@
+# CLI tests of issue 24: the promises every command keeps by construction: one input source
+# (a pipe is never half-read to tell an index from a graph), one output guard (no command
+# writes over its own input), formats never misread (CSV, TSV, %label round trips, '#'
+# labels), errors in their class, bounded configuration files, and the memory sweep.
+set(PR ${OUT}/promises)
+file(MAKE_DIRECTORY ${PR})
+set(CHAIN ${DATA}/diamond.txt)  # 1 -> 2 -> 4 -> 5, 1 -> 3 -> 4
+
+# One input source: a pipe, process substitution or stdin gives the answers the file gives.
+cli_test(promises.query_process_substitution --stdout "^1 5 yes$" --
+         bash -c "${CLOSURE_BIN} query <(cat ${CHAIN}) 1 5")
+cli_test(promises.query_dev_stdin_pipe --stdout "^1 5 yes$" --
+         bash -c "cat ${CHAIN} | ${CLOSURE_BIN} query /dev/stdin 1 5")
+cli_test(promises.query_index_from_a_pipe --stdout "^1 5 yes$" --stdout "^5 1 no$" --
+         bash -c "${CLOSURE_BIN} index -q ${CHAIN} -o ${PR}/d.idx && cat ${PR}/d.idx | ${CLOSURE_BIN} query - 1 5 && ${CLOSURE_BIN} query <(cat ${PR}/d.idx) 5 1")
+cli_test(promises.query_pipe_same_as_file --stdout "^same$" --
+         bash ${CMAKE_CURRENT_SOURCE_DIR}/cli/pipe_vs_file.sh ${CLOSURE_BIN} ${PR}/pipe)
+
+# One output guard: index and reduce refuse their own input (by any name), as run does.
+cli_test(promises.index_onto_input_refused --status 2 --stderr "is an input of this command" --
+         bash -c "cp ${CHAIN} ${PR}/self1.txt && ${CLOSURE_BIN} index -q ${PR}/self1.txt -o ${PR}/self1.txt\; rc=$?\; cmp ${CHAIN} ${PR}/self1.txt && exit $rc")
+cli_test(promises.reduce_onto_input_refused --status 2 --stderr "is an input of this command" --
+         bash -c "cp ${CHAIN} ${PR}/self2.txt && ${CLOSURE_BIN} reduce -q ${PR}/self2.txt -o ${PR}/self2.txt\; rc=$?\; cmp ${CHAIN} ${PR}/self2.txt && exit $rc")
+cli_test(promises.reduce_onto_input_by_symlink_refused --status 2 --stderr "is an input of this command" --
+         bash -c "cp ${CHAIN} ${PR}/self3.txt && ln -sf self3.txt ${PR}/self3-link.txt && ${CLOSURE_BIN} reduce -q ${PR}/self3.txt -o ${PR}/self3-link.txt\; rc=$?\; cmp ${CHAIN} ${PR}/self3.txt && exit $rc")
+
+# Formats: CSV as pandas writes it (header, index column, quoted fields), "a, b" lines and a
+# "source, target" header, TSV with a header; never the vertices "a," or "source".
+cli_test(promises.csv_pandas_index_column --stdout "\"vertices\": 4" --stdout "\"edges\": 3" --stdout "\"pairs\": 6" --
+         ${CLOSURE_BIN} ${CMAKE_CURRENT_SOURCE_DIR}/data/csv/pandas_index.csv --json)
+cli_test(promises.csv_quoted_field_is_one_label --stdout "^a b yes$" --
+         bash -c "${CLOSURE_BIN} -q ${CMAKE_CURRENT_SOURCE_DIR}/data/csv/pandas_index.csv --json -o ${PR}/pi.json && grep -q '\"b, jr\"' ${PR}/pi.json && ${CLOSURE_BIN} query ${CMAKE_CURRENT_SOURCE_DIR}/data/csv/pandas_index.csv a b")
+cli_test(promises.csv_numbers_with_header --stdout "\"vertices\": 3" --stdout "\"pairs\": 9" --
+         ${CLOSURE_BIN} ${CMAKE_CURRENT_SOURCE_DIR}/data/csv/numbers_header.csv --json)
+cli_test(promises.comma_space_lines_are_edges --stdout "^a b$" --stdout "^a c$" --stdout "^b c$" --
+         bash -c "printf 'a, b\\nb, c\\n' > ${PR}/cs.txt && ${CLOSURE_BIN} -q ${PR}/cs.txt -o - | sort")
+cli_test(promises.comma_space_header_is_a_header --stdout "^3 pairs$" --
+         bash -c "printf 'source, target\\n1, 2\\n2, 3\\n' > ${PR}/csh.txt && ${CLOSURE_BIN} -q ${PR}/csh.txt -o - | grep -c . | sed 's/$/ pairs/' && ! ${CLOSURE_BIN} -q ${PR}/csh.txt -o - | grep -q source")
+cli_test(promises.tsv_with_header --stdout "^x z$" --
+         bash -c "printf 'source\\ttarget\\nx\\ty\\ny\\tz\\n' > ${PR}/t.tsv && ${CLOSURE_BIN} -q ${PR}/t.tsv -o - | sort")
+cli_test(promises.csv_unterminated_quote_names_the_line --status 3 --stderr ":2: a quoted field does not end" --
+         bash -c "printf 'a,b\\n\"c,d\\n' > ${PR}/bad.csv && ${CLOSURE_BIN} -q ${PR}/bad.csv")
+# Matrix Market output keeps the labels: read back, its closure is the input's, label for label.
+cli_test(promises.mtx_round_trip_keeps_labels --stdout "^same$" --
+         bash -c "${CLOSURE_BIN} -q ${CMAKE_CURRENT_SOURCE_DIR}/data/names_escaped.txt -o ${PR}/names.mtx && ${CLOSURE_BIN} -q ${PR}/names.mtx -o ${PR}/back.txt && ${CLOSURE_BIN} -q ${CMAKE_CURRENT_SOURCE_DIR}/data/names_escaped.txt -o ${PR}/direct.txt && sort ${PR}/back.txt > ${PR}/a && sort ${PR}/direct.txt > ${PR}/b && grep -q 'carol' ${PR}/a && cmp ${PR}/a ${PR}/b && echo same")
+cli_test(promises.mtx_duplicate_label_refused --status 3 --stderr "two vertices have the label" --
+         bash -c "printf '%%%%MatrixMarket matrix coordinate pattern general\\n%%label 1 a\\n%%label 2 a\\n2 2 1\\n1 2\\n' > ${PR}/dup.mtx && ${CLOSURE_BIN} -q ${PR}/dup.mtx")
+# A label starting with '#' is asked about as the writer escapes it.
+cli_test(promises.query_hash_label --stdout "yes$" --
+         bash -c "printf '\\\\#a b\\n' > ${PR}/hash.txt && ${CLOSURE_BIN} query ${PR}/hash.txt '\\#a' b && printf '\\\\#a b\\n' | ${CLOSURE_BIN} query -q ${PR}/hash.txt --pairs - | grep -q 'yes$'")
+
+# Errors in their class.
+cli_test(promises.batch_missing_input_is_input_error --status 3 --stderr "/nonexistent-graph: does not exist" --
+         ${CLOSURE_BIN} batch /nonexistent-graph --out ${PR}/b1)
+cli_test(promises.batch_stdin_is_usage --status 2 --stderr "not standard input" --
+         ${CLOSURE_BIN} batch - --out ${PR}/b2)
+cli_test(promises.batch_time_limit_nan_refused --status 2 --stderr "finite number of seconds" --
+         ${CLOSURE_BIN} batch ${CHAIN} --out ${PR}/b3 --file-time-limit nan)
+cli_test(promises.tuning_garbage_is_usage --status 2 --stderr "tuning overlay" --
+         bash -c "echo 'bool nonsense' > ${PR}/tuning.txt && CLOSURE_TUNING=${PR}/tuning.txt ${CLOSURE_BIN} -q ${CHAIN} --method square")
+cli_test(promises.bool_params_garbage_is_usage --status 2 --stderr "CLOSURE_BOOL_PARAMS" --
+         bash -c "CLOSURE_BOOL_PARAMS=garbage ${CLOSURE_BIN} -q ${CHAIN} --method square")
+# A device or FIFO as the tuning overlay is refused at once: no unbounded read, no hang.
+cli_test(promises.tuning_dev_zero_refused --status 2 --stderr "not a regular file" --
+         bash -c "CLOSURE_TUNING=/dev/zero timeout 60 ${CLOSURE_BIN} -q ${CHAIN} --method square")
+cli_test(promises.tuning_fifo_refused --status 2 --stderr "not a regular file" --
+         bash -c "rm -f ${PR}/fifo && mkfifo ${PR}/fifo && CLOSURE_TUNING=${PR}/fifo timeout 60 ${CLOSURE_BIN} -q ${CHAIN} --method square")
+
+# The memory promise at a few limits (tools and limits: tests/cli/memory_sweep.sh).
+add_test(NAME cli.promises.under_ulimit_sweep
+         COMMAND bash ${CMAKE_CURRENT_SOURCE_DIR}/cli/memory_sweep.sh ${CLOSURE_BIN} ${PR}/sweep 100 200 400)
+set_tests_properties(cli.promises.under_ulimit_sweep PROPERTIES TIMEOUT 900)
