@@ -38,6 +38,10 @@ cli_test(promises.comma_space_header_is_a_header --stdout "^3 pairs$" --
          bash -c "printf 'source, target\\n1, 2\\n2, 3\\n' > ${PR}/csh.txt && ${CLOSURE_BIN} -q ${PR}/csh.txt -o - | grep -c . | sed 's/$/ pairs/' && ! ${CLOSURE_BIN} -q ${PR}/csh.txt -o - | grep -q source")
 cli_test(promises.tsv_with_header --stdout "^x z$" --
          bash -c "printf 'source\\ttarget\\nx\\ty\\ny\\tz\\n' > ${PR}/t.tsv && ${CLOSURE_BIN} -q ${PR}/t.tsv -o - | sort")
+# A header on a tab-separated edge list: refused in a .txt (docs/formats.md, edge lists), read
+# as TSV's header in a .tsv.
+cli_test(promises.tsv_header_is_read_in_a_tsv --stdout "\"vertices\": 3" --stdout "\"pairs\": 3" --
+         bash -c "cp ${BAD}/header.txt ${PR}/header.tsv && ${CLOSURE_BIN} ${PR}/header.tsv --json")
 cli_test(promises.csv_unterminated_quote_names_the_line --status 3 --stderr ":2: a quoted field does not end" --
          bash -c "printf 'a,b\\n\"c,d\\n' > ${PR}/bad.csv && ${CLOSURE_BIN} -q ${PR}/bad.csv")
 # Matrix Market output keeps the labels: read back, its closure is the input's, label for label.

@@ -106,7 +106,7 @@ foreach(case "missing_column.txt:2: expected two columns"
              "not_square.mtx:2: .* must be square"
              # issue 9: hostile and careless input
              "deep.dot:2: subgraphs nested more than 256"
-             "header.tsv:1: 'source' 'target' looks like a header row"
+             "header.txt:1: 'source' 'target' looks like a header row"
              "trailing.txt.gz: data after the end of the gzip stream"
              "graph.graphml:1: XML"
              "huge_header.dimacs:1: declares 134217728 vertices")

@@ -191,7 +191,10 @@ ReadResult parse(LineSource& src, const std::string& path, InputFormat format) {
   if (src.at_end_of_data() && text::trim(head).empty())
     src.fail_at(0, "empty file: expected a graph");
   if (format == InputFormat::kAuto) format = detect_format(path, head);
-  if (format == InputFormat::kEdgeList) refuse_unsupported(src, head);
+  // XML and JSON hold commas too: refused with the hint before a CSV reader sees them.
+  if (format == InputFormat::kEdgeList || format == InputFormat::kCsv ||
+      format == InputFormat::kTsv)
+    refuse_unsupported(src, head);
   switch (format) {
     case InputFormat::kEdgeList:
       return detail::read_edge_list(src);

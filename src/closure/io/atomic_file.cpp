@@ -142,6 +142,11 @@ void refuse_output_onto_input(const std::string& input, const std::string& outpu
   struct stat st {};
   if (input.empty() || input == "-" || ::stat(input.c_str(), &st) != 0) return;
   note_input(st);  // what the input source will note when it opens it
+  struct stat out {};
+  if (!output.empty() && output != "-" && ::stat(output.c_str(), &out) == 0 &&
+      S_ISREG(st.st_mode) && out.st_dev == st.st_dev && out.st_ino == st.st_ino)
+    throw UsageError("output " + output + " is an input of this command (" + input +
+                     "); writing it would replace what is being read (choose another output)");
   if (!output.empty()) classify_output(output);
 }
 

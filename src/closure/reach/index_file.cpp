@@ -398,6 +398,9 @@ std::unique_ptr<ReachIndex> load_index(InputSource&& input, uint64_t huge_pages_
 }
 
 std::unique_ptr<ReachIndex> load_index(const std::string& path, uint64_t huge_pages_from) {
+  struct stat st {};
+  if (::stat(path.c_str(), &st) == 0 && S_ISDIR(st.st_mode))
+    throw IndexFileError(path, "not a regular file (a folder)");
   std::unique_ptr<InputSource> input;
   try {
     input = std::make_unique<InputSource>(path);
