@@ -19,7 +19,9 @@
 #include "closure/io/atomic_file.hpp"
 #include "closure/io/content_hash.hpp"
 #include "closure/tool/batch_files.hpp"
+#include "closure/tool/batch_out_dir.hpp"
 #include "closure/tool/worker_pool.hpp"
+#include "closure/util/small_file.hpp"
 
 namespace closure {
 namespace fs = std::filesystem;
@@ -81,13 +83,9 @@ FileKey input_key(const std::string& path) {
   return k;
 }
 
-std::optional<std::string> read_small_file(const std::string& path, size_t limit) {
-  std::ifstream in(path, std::ios::binary);
-  if (!in) return std::nullopt;
-  std::string text(limit + 1, '\0');
-  in.read(text.data(), std::streamsize(text.size()));
-  if (in.bad() || size_t(in.gcount()) > limit) return std::nullopt;
-  text.resize(size_t(in.gcount()));
+std::optional<std::string> read_record_file(const std::string& path) {
+  std::string text;
+  if (read_small_file(path, kMaxRecordBytes, text) != SmallFileStatus::kOk) return std::nullopt;
   return text;
 }
 
@@ -126,10 +124,11 @@ bool still_valid(const BatchRecord& old, const BatchOptions& o, const BatchItem&
 
 // One file's work, in the child: the resume check, the run, the record's keys. Returns
 // 'S' (resumed) or 'N' (new) followed by the record.
-std::string process_item(const BatchOptions& o, const BatchItem& item, const std::string& options) {
+std::string process_item(const BatchOptions& o, const BatchItem& item, const std::string& options,
+                         const BatchOutDir& out) {
   const ItemPaths p = paths_of(o, item);
   if (o.resume) {
-    if (auto text = read_small_file(p.record, kMaxRecordBytes)) {
+    if (auto text = read_record_file(p.record)) {
       if (auto old = parse_record(*text); old && still_valid(*old, o, item, p, options))
         return "S" + record_json(*old);
     }
@@ -140,6 +139,8 @@ std::string process_item(const BatchOptions& o, const BatchItem& item, const std
   row.file = item.input;
   const auto start = Clock::now();
   try {
+    out.check_may_write(p.record);  // never a file of the user's that has a batch's name
+    if (o.write_closures) out.check_may_write(p.output);
     rec.input = input_key(item.input);  // before reading: a later change is then seen
     fs::create_directories(fs::path(p.output).parent_path());
     RunOptions run = o.run;
@@ -160,12 +161,15 @@ std::string process_item(const BatchOptions& o, const BatchItem& item, const std
   return "N" + record_json(rec);
 }
 
-void write_record(const ItemPaths& p, const BatchRecord& rec, BatchRow& row) {
+void write_record(const ItemPaths& p, const BatchRecord& rec, BatchRow& row, BatchOutDir& out) {
   try {
+    out.check_may_write(p.record);
     fs::create_directories(fs::path(p.record).parent_path());
     AtomicFile f(p.record);
     f.write(record_json(rec));
     f.commit();
+    out.claim(p.record);
+    if (rec.output) out.claim(p.output);
   } catch (const std::exception& e) {
     if (row.error.empty()) row.error = e.what();
   }
@@ -183,7 +187,11 @@ std::vector<std::string> collect_batch_files(const std::vector<std::string>& pat
 std::vector<BatchRow> run_batch(const BatchOptions& o,
                                 const std::function<void(const BatchProgress&)>& progress) {
   const auto items = collect_batch_items(o.paths, o.out_dir);
-  fs::create_directories(o.out_dir);
+  BatchOutDir out(o.out_dir);  // the lock, and what may be written there
+  const std::string csv_path = (fs::path(o.out_dir) / "summary.csv").string();
+  const std::string json_path = (fs::path(o.out_dir) / "summary.json").string();
+  out.check_may_write(csv_path);
+  out.check_may_write(json_path);
   const std::string options = options_key(o);
   std::vector<BatchRow> rows(items.size());
   const auto t0 = Clock::now();
@@ -211,7 +219,7 @@ std::vector<BatchRow> run_batch(const BatchOptions& o,
     }
     rows[i] = rec.row;
     rows[i].skipped = resumed;
-    if (!resumed) write_record(paths_of(o, item), rec, rows[i]);
+    if (!resumed) write_record(paths_of(o, item), rec, rows[i], out);
     ++done;
     if (progress) progress({done, items.size(), item.input, seconds_since(t0)});
   };
@@ -224,7 +232,7 @@ std::vector<BatchRow> run_batch(const BatchOptions& o,
       o.jobs,
       [&](size_t i) {
         set_thread_budget(worker_threads);
-        return process_item(o, items[i], options);
+        return process_item(o, items[i], options, out);
       },
       o.file_time_limit_s);
   std::vector<Clock::time_point> started(items.size());
@@ -247,12 +255,14 @@ std::vector<BatchRow> run_batch(const BatchOptions& o,
     for (auto& [i, outcome] : pool.wait()) settle(i, outcome, started[i], "");
   }
 
-  AtomicFile csv((fs::path(o.out_dir) / "summary.csv").string());
+  AtomicFile csv(csv_path);
   csv.write(batch_csv(rows));
   csv.commit();
-  AtomicFile js((fs::path(o.out_dir) / "summary.json").string());
+  out.claim(csv_path);
+  AtomicFile js(json_path);
   js.write(batch_json(rows));
   js.commit();
+  out.claim(json_path);
   return rows;
 }
 

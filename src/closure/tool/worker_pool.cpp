@@ -6,6 +6,7 @@
 
 #include <poll.h>
 #include <signal.h>
+#include <sys/prctl.h>
 #include <sys/resource.h>
 #include <sys/socket.h>
 #include <sys/wait.h>
@@ -45,7 +46,12 @@ bool recv_all(int fd, void* data, size_t size) {
   return true;
 }
 
-[[noreturn]] void worker_loop(int fd, const std::function<std::string(size_t)>& work) {
+[[noreturn]] void worker_loop(int fd, const std::function<std::string(size_t)>& work,
+                              pid_t parent) {
+  // A worker never outlives the batch: when the driver dies (SIGTERM, SIGKILL, a crash) the
+  // kernel kills its workers, so none keeps writing into --out after the batch is gone.
+  ::prctl(PR_SET_PDEATHSIG, SIGKILL);
+  if (::getppid() != parent) ::_exit(1);  // it died before the line above took effect
   // A crashing input is an expected outcome here, not something to debug from a core
   // file; without this each one could leave a core dump of the whole process.
   const rlimit no_core{0, 0};
@@ -92,6 +98,7 @@ WorkerPool::Worker WorkerPool::start_worker() {
   if (::socketpair(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0, fds) != 0)
     throw std::runtime_error(std::string("cannot create a socket pair: ") + std::strerror(errno));
   std::fflush(nullptr);  // what the caller buffered must not be written by both processes
+  const pid_t parent = ::getpid();
   const pid_t pid = ::fork();
   if (pid < 0) {
     const int err = errno;
@@ -102,7 +109,7 @@ WorkerPool::Worker WorkerPool::start_worker() {
   if (pid == 0) {
     ::close(fds[0]);
     for (const Worker& w : workers_) ::close(w.fd);  // other workers' ends are not ours
-    worker_loop(fds[1], work_);
+    worker_loop(fds[1], work_, parent);
   }
   ::close(fds[1]);
   Worker w;
