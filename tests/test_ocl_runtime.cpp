@@ -55,10 +55,10 @@ TEST(OclDevice, UnknownSpecsAreRefusedWithAReason) {
   try {
     ocl::choose_device("4711");
     FAIL();
-  } catch (const std::invalid_argument& e) {
+  } catch (const UsageError& e) {
     EXPECT_NE(std::string(e.what()).find("out of range"), std::string::npos);
   }
-  EXPECT_THROW(ocl::choose_device("no-such-device-name"), std::invalid_argument);
+  EXPECT_THROW(ocl::choose_device("no-such-device-name"), UsageError);
 }
 
 TEST(OclDevice, DefaultPrefersGpuThenCpuAndIndicesAreStable) {

@@ -60,6 +60,50 @@ __all__ = [
 ]
 
 
+class _UnknownLabel(KeyError):
+    """A label that is not a vertex; ``label`` is the label itself."""
+
+    def __init__(self, label):
+        super().__init__(f"vertex {label!r} is not in the graph")
+        self.label = label
+
+
+def _check_label_array(a: np.ndarray, what: str) -> np.ndarray:
+    """Integer, string or object labels as they are; floats only when every one is a whole
+    number below 2^53 (what np.loadtxt gives for integer columns), as int64. Anything else
+    is a TypeError: a float label such as 1.5 names no vertex of any file, and floats from
+    2^53 on cannot tell neighbouring integers apart."""
+    if a.dtype.kind == "f":
+        if not (np.all(np.isfinite(a)) and np.all(a == np.round(a))):
+            raise TypeError(f"{what} holds floats that are not whole numbers; labels are "
+                            "integers or strings")
+        if a.size and float(np.max(np.abs(a))) >= 2.0**53:
+            raise TypeError(f"{what} holds floats of 2^53 or more, which cannot tell "
+                            "neighbouring integers apart; pass an integer array")
+        return a.astype(np.int64)
+    if a.dtype.kind in "iub" or a.dtype.kind in "OUS":
+        if a.dtype.kind == "b":
+            raise TypeError(f"{what} holds booleans; labels are integers or strings")
+        return a
+    raise TypeError(f"{what} has dtype {a.dtype}; labels are integers or strings")
+
+
+def _common_integers(a: np.ndarray, b: np.ndarray, what: str):
+    """Two integer arrays in one dtype without going through float64 (which NumPy picks for
+    int64 with uint64 and which merges distinct labels from 2^53 on)."""
+    if a.dtype.kind not in "iu" or b.dtype.kind not in "iu" or a.dtype.kind == b.dtype.kind:
+        return a, b
+    signed, unsigned = (a, b) if a.dtype.kind == "i" else (b, a)
+    if unsigned.size and int(unsigned.max()) > np.iinfo(np.int64).max:
+        if signed.size and int(signed.min()) < 0:
+            raise TypeError(f"{what} mix negative signed and unsigned labels of 2^63 or more; "
+                            "no integer type holds both")
+        conv = lambda x: x.astype(np.uint64)  # noqa: E731
+    else:
+        conv = lambda x: x.astype(np.int64)  # noqa: E731
+    return (conv(a), conv(b))
+
+
 class _Labels:
     """Vertex labels (a NumPy array in vertex order) and the way back from a label to its
     vertex index: arithmetic when the labels are 0..n-1, a sorted search for other integer
@@ -73,6 +117,26 @@ class _Labels:
         )
         self._dict = None
         self._sorter = None
+
+    def check_distinct(self) -> None:
+        """ValueError for a label listed twice (only where a caller lists the vertices)."""
+        v = self.vertices
+        if v.dtype.kind in "iu":
+            if len(v) > 1:
+                ordered = np.sort(v)
+                same = ordered[1:] == ordered[:-1]
+                if same.any():
+                    raise ValueError(f"vertex {ordered[1:][np.argmax(same)]!r} is listed twice "
+                                     "in the vertices")
+            return
+        seen = set()
+        for x in v.tolist():
+            try:
+                if x in seen:
+                    raise ValueError(f"vertex {x!r} is listed twice in the vertices")
+                seen.add(x)
+            except TypeError:
+                raise TypeError(f"vertex {x!r} cannot be a label (it is not hashable)") from None
 
     @classmethod
     def range(cls, n: int) -> "_Labels":
@@ -91,11 +155,11 @@ class _Labels:
             if isinstance(label, (int, np.integer)) and not isinstance(label, bool):
                 if 0 <= label < len(self.vertices):
                     return int(label)
-            raise KeyError(f"vertex {label!r} is not in the graph")
+            raise _UnknownLabel(label)
         try:
             return self._lookup()[label]
         except (KeyError, TypeError):
-            raise KeyError(f"vertex {label!r} is not in the graph") from None
+            raise _UnknownLabel(label) from None
 
     def indices(self, labels) -> np.ndarray:
         """Vertex indices (uint32) of an array of labels; KeyError names the first unknown."""
@@ -103,27 +167,30 @@ class _Labels:
         if arr.ndim != 1:
             arr = arr.reshape(-1)
         n = len(self.vertices)
+        if arr.dtype.kind == "f":
+            arr = _check_label_array(arr, "the labels")
         if arr.dtype.kind in "iu" and self.vertices.dtype.kind in "iu":
+            vertices, arr = _common_integers(self.vertices, arr, "the labels and the vertices")
             if self.identity:
-                bad = (arr < 0) | (arr >= n)
+                bad = (arr < 0) | (arr >= n) if arr.dtype.kind == "i" else (arr >= n)
                 if bad.any():
-                    raise KeyError(f"vertex {arr[np.argmax(bad)]!r} is not in the graph")
+                    raise _UnknownLabel(arr[np.argmax(bad)].item())
                 return arr.astype(np.uint32)
             if self._sorter is None:
                 self._sorter = np.argsort(self.vertices, kind="stable")
-            ordered = self.vertices[self._sorter]
+            ordered = vertices[self._sorter]
             pos = np.searchsorted(ordered, arr)
             pos_clipped = np.minimum(pos, max(n - 1, 0))
             bad = (pos >= n) | (ordered[pos_clipped] != arr) if n else np.ones(len(arr), bool)
             if bad.any():
-                raise KeyError(f"vertex {arr[np.argmax(bad)]!r} is not in the graph")
-            return self._sorter[pos].astype(np.uint32)
+                raise _UnknownLabel(arr[np.argmax(bad)].item())
+            return self._sorter[pos_clipped].astype(np.uint32)
         lookup = self._lookup()
         try:
             return np.fromiter(map(lookup.__getitem__, arr.tolist()), dtype=np.uint32,
                                count=len(arr))
         except KeyError as e:
-            raise KeyError(f"vertex {e.args[0]!r} is not in the graph") from None
+            raise _UnknownLabel(e.args[0]) from None
 
     def labels(self, indices: np.ndarray) -> np.ndarray:
         return indices.astype(np.int64) if self.identity else self.vertices[indices]
@@ -260,20 +327,18 @@ def _from_scipy(a) -> Graph:
 
 
 def _from_pairs(us: np.ndarray, vs: np.ndarray, vertices) -> Graph:
-    def integral(a):
-        # Files read with np.loadtxt hold floats: whole numbers are taken as integers.
-        if a.dtype.kind == "f" and np.all(np.isfinite(a)) and np.all(a == np.round(a)):
-            return a.astype(np.int64)
-        return a
-
-    us, vs = integral(us), integral(vs)
+    # Files read with np.loadtxt hold floats: whole numbers are taken as integers.
+    us = _check_label_array(us, "the sources")
+    vs = _check_label_array(vs, "the targets")
+    us, vs = _common_integers(us, vs, "the sources and the targets")
     if vertices is not None:
         labels = _labels_of(list(vertices)) if not isinstance(vertices, np.ndarray) else (
-            _Labels(vertices))
+            _Labels(_check_label_array(vertices, "the vertices")))
+        labels.check_distinct()
         try:
             sources, targets = labels.indices(us), labels.indices(vs)
-        except KeyError as e:
-            raise InputError(f"edge endpoint {e.args[0]} is not among the given vertices",
+        except _UnknownLabel as e:
+            raise InputError(f"edge endpoint {e.label!r} is not among the given vertices",
                              "<edge array>") from None
     else:
         # The vertices are the labels that occur, sorted (np.unique).

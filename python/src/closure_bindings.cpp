@@ -1,6 +1,7 @@
 // closure._closure.Closure and transitive_closure: the library's compute_closure with the
 // device chosen as the CLI chooses it, run interruptibly, and the result's queries and
 // array exports.
+#include <pthread.h>
 #include <pybind11/stl.h>
 
 #include <map>
@@ -18,11 +19,30 @@
 namespace closure::python {
 namespace {
 
+// Set in a child forked after this process opened OpenCL: the driver's threads and locks
+// did not survive the fork, and a device call there hangs.
+bool g_opencl_opened = false;
+bool g_forked_after_opencl = false;
+
 // One OpenCL runtime per device for the life of the process: its in-memory program cache
 // then serves every later call (building PoCL programs takes seconds).
 ocl::Runtime* runtime_for(const std::string& spec) {
   static std::mutex mutex;
   static std::map<size_t, std::unique_ptr<ocl::Runtime>> runtimes;
+  static const bool watching = [] {
+    ::pthread_atfork(nullptr, nullptr, [] { g_forked_after_opencl = g_opencl_opened; });
+    return true;
+  }();
+  (void)watching;
+  if (g_forked_after_opencl) {
+    // auto (no device named) works on the host instead; a named device cannot be had.
+    if (spec.empty()) return nullptr;
+    throw DeviceError(
+        "this process was forked after it opened OpenCL, whose driver does not survive a "
+        "fork: open devices in the child only (multiprocessing's 'spawn' or 'forkserver' "
+        "start method), or pass device='host'");
+  }
+  g_opencl_opened = true;
   auto device = ocl::choose_device(spec);
   if (!device) return nullptr;  // the host engine
   std::lock_guard lock(mutex);

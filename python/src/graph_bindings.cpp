@@ -138,7 +138,22 @@ void bind_graph(py::module_& m) {
       .def_property_readonly("vertex_count", &Graph::vertex_count)
       .def_property_readonly("edge_count", &Graph::edge_count)
       .def(
-          "labels", [](const Graph& g) { return g.labels(); },
+          "labels",
+          [](const Graph& g) {
+            // Labels are bytes; one that is not UTF-8 becomes a str with its bad bytes as
+            // lone surrogates (PEP 383's surrogateescape, as os.fsdecode does), so distinct
+            // labels stay distinct and label.encode("utf-8", "surrogateescape") gives the
+            // bytes back, where a plain conversion would raise UnicodeDecodeError.
+            py::list out(g.labels().size());
+            for (size_t i = 0; i < g.labels().size(); ++i) {
+              const std::string& l = g.labels()[i];
+              PyObject* text =
+                  PyUnicode_DecodeUTF8(l.data(), Py_ssize_t(l.size()), "surrogateescape");
+              if (!text) throw py::error_already_set();
+              out[i] = py::reinterpret_steal<py::object>(text);
+            }
+            return out;
+          },
           "The input's labels (empty when the vertices are unlabelled 0..n-1).")
       .def_property_readonly(
           "labelled", [](const Graph& g) { return !g.labels().empty(); },

@@ -6,6 +6,8 @@
 #include <cstdlib>
 #include <stdexcept>
 
+#include "closure/errors.hpp"
+
 namespace closure::ocl {
 
 std::string DeviceInfo::describe() const {
@@ -80,18 +82,18 @@ std::optional<DeviceInfo> choose_device(const std::string& flag) {
   }
   if (spec == "gpu" || spec == "cpu") {
     if (auto d = first(spec == "gpu")) return d;
-    throw std::invalid_argument("no OpenCL " + spec + " device found (see `closure devices`)");
+    throw UsageError("no OpenCL " + spec + " device found (see `closure devices`)");
   }
   if (std::all_of(spec.begin(), spec.end(), [](unsigned char c) { return std::isdigit(c); })) {
     const size_t i = std::stoul(spec);
     if (i < devices.size()) return devices[i];
-    throw std::invalid_argument("device index " + spec + " out of range: " +
-                                std::to_string(devices.size()) + " OpenCL device(s) found");
+    throw UsageError("device index " + spec + " out of range: " + std::to_string(devices.size()) +
+                     " OpenCL device(s) found");
   }
   for (const auto& d : devices)
     if (lower(d.name).find(spec) != std::string::npos) return d;
-  throw std::invalid_argument("no OpenCL device matches '" + spec +
-                              "' (use an index, gpu, cpu, host or part of a device name)");
+  throw UsageError("no OpenCL device matches '" + spec +
+                   "' (use an index, gpu, cpu, host or part of a device name)");
 }
 
 }  // namespace closure::ocl

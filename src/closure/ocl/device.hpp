@@ -29,7 +29,7 @@ inline constexpr const char* kDeviceEnv = "CLOSURE_DEVICE";
 
 // `spec`: "" (use CLOSURE_DEVICE, else the default), "host", "gpu", "cpu", an index from
 // list_devices(), or a case-insensitive substring of the device name. Returns nullopt for
-// the host path (asked for, or no OpenCL device exists); throws std::invalid_argument for
+// the host path (asked for, or no OpenCL device exists); throws UsageError for
 // a spec that names no device.
 std::optional<DeviceInfo> choose_device(const std::string& spec);
 
