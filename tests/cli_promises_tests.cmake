@@ -78,3 +78,10 @@ set_tests_properties(cli.promises.under_ulimit_sweep PROPERTIES TIMEOUT 900)
 # batch: owns what it writes, one at a time per --out, no worker outlives it.
 cli_test(promises.batch_guard --stdout "^batch guard ok$" --
          bash ${CMAKE_CURRENT_SOURCE_DIR}/cli/batch_guard.sh ${CLOSURE_BIN} ${PR}/batch-guard)
+
+# JSON stays JSON: two labels that are not UTF-8 stay distinct (\udcNN), and malformed
+# --pairs lines are JSON objects too.
+cli_test(promises.json_non_utf8_labels_stay_distinct --stdout "udcff" --stdout "udcfe" --stdout "\"count\": 3" --
+         bash -c "printf 'a \\377\\na \\376\\na b\\n' > ${PR}/bytes.txt && ${CLOSURE_BIN} reach ${PR}/bytes.txt a --json")
+cli_test(promises.query_pairs_json_lines_are_all_json --stdout "^4 json lines$" --
+         bash ${CMAKE_CURRENT_SOURCE_DIR}/cli/json_lines.sh ${CLOSURE_BIN} ${DATA}/diamond.txt)

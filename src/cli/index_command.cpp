@@ -6,6 +6,7 @@
 
 #include "cli/commands.hpp"
 #include "closure/io/atomic_file.hpp"
+#include "closure/io/json_text.hpp"
 #include "closure/reach/index_file.hpp"
 #include "closure/reach/reach_index.hpp"
 
@@ -56,7 +57,7 @@ Runner add_index_command(CLI::App& app, CommonOptions& common) {
         o["parse_s"] = parse_s;
         o["build_s"] = report.total_s;
         o["write_s"] = write_s;
-        std::printf("%s\n", o.dump(2).c_str());
+        std::printf("%s\n", dump_json(o, 2).c_str());
       }
       if (!common.quiet)
         std::fprintf(stderr,

@@ -20,6 +20,7 @@
 #include "closure/graph/input_error.hpp"
 #include "closure/graph/line_source.hpp"
 #include "closure/graph/text_scan.hpp"
+#include "closure/io/json_text.hpp"
 #include "closure/reach/index_file.hpp"
 #include "closure/reach/index_queries.hpp"
 #include "closure/tool/reachability_queries.hpp"
@@ -120,9 +121,8 @@ Runner add_query_command(CLI::App& app, CommonOptions& common) {
           o["error"] = a.text.substr(u.size() + v.size() + 2);
         else
           o["reachable"] = a.status == QueryAnswer::kReachable;
-        // Labels are bytes; one that is not UTF-8 is written with U+FFFD in its place, as
-        // batch records are, rather than failing the line.
-        a.text = o.dump(-1, ' ', false, nlohmann::ordered_json::error_handler_t::replace);
+        // Labels are bytes: those that are not UTF-8 follow io/json_text.hpp's rule.
+        a.text = dump_json(o);
       };
       const PairAnswerer answer = [&](std::string_view u, std::string_view v) {
         QueryAnswer a = index_queries ? index_queries->answer(u, v) : closure_queries->answer(u, v);
@@ -155,10 +155,11 @@ Runner add_query_command(CLI::App& app, CommonOptions& common) {
           as_json(questions[i].first, questions[i].second, answers[i]);
         return answers;
       };
+      const LineFormat lines = flags->json ? LineFormat::kJson : LineFormat::kPlain;
       const QueryBatchStats stats =
-          index_queries  ? answer_pairs(index_batch, 4096, *in, flags->pairs, std::cout)
+          index_queries  ? answer_pairs(index_batch, 4096, *in, flags->pairs, std::cout, lines)
           : !flags->json ? answer_pairs(*closure_queries, *in, flags->pairs, std::cout)
-                         : answer_pairs(answer, *in, flags->pairs, std::cout);
+                         : answer_pairs(answer, *in, flags->pairs, std::cout, lines);
       if (in->bad()) throw InputError(flags->pairs, 0, "read error");
       if (!common.quiet) {
         std::fprintf(stderr,

@@ -7,6 +7,7 @@
 #include "cli/commands.hpp"
 #include "closure/graph/input_error.hpp"
 #include "closure/graph/text_scan.hpp"
+#include "closure/io/json_text.hpp"
 #include "closure/reach/descendants.hpp"
 
 namespace closure::cli {
@@ -44,9 +45,7 @@ Runner add_reach_command(CLI::App& app, CommonOptions& common) {
           auto& labels = o["vertices"] = nlohmann::ordered_json::array();
           for (vertex_t v : list) labels.push_back(g.label(v));
         }
-        std::printf(
-            "%s\n",
-            o.dump(2, ' ', false, nlohmann::ordered_json::error_handler_t::replace).c_str());
+        std::printf("%s\n", dump_json(o, 2).c_str());
       } else if (flags->count) {
         std::printf("%zu\n", list.size());
       } else {

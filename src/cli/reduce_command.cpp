@@ -6,6 +6,7 @@
 
 #include "cli/commands.hpp"
 #include "closure/io/atomic_file.hpp"
+#include "closure/io/json_text.hpp"
 #include "closure/reach/descendants.hpp"
 
 namespace closure::cli {
@@ -58,7 +59,7 @@ Runner add_reduce_command(CLI::App& app, CommonOptions& common) {
         } else {
           o["output"] = flags->output;
         }
-        std::printf("%s\n", o.dump(2).c_str());
+        std::printf("%s\n", dump_json(o, 2).c_str());
       } else if (!common.quiet && !flags->output.empty() && flags->output != "-") {
         std::fprintf(stderr, "closure reduce: %zu of %zu edges kept, written to %s\n",
                      reduced.size(), g.edge_count(), flags->output.c_str());

@@ -12,6 +12,7 @@
 #include "closure/executor.hpp"
 #include "closure/io/atomic_file.hpp"
 #include "closure/io/byte_sink.hpp"
+#include "closure/io/json_text.hpp"
 
 namespace closure {
 
@@ -111,14 +112,7 @@ std::vector<std::string> written_labels(const Graph& g, OutputFormat f) {
         e += c == '\n' ? "\\n" : c == '\r' ? "\\r" : c == '\\' ? "\\\\" : std::string(1, c);
       label = std::move(e);
     } else if (f == OutputFormat::kJson) {
-      // JSON text is UTF-8: a label that is not cannot be written without changing it.
-      try {
-        label = nlohmann::json(label).dump();
-      } catch (const nlohmann::json::type_error&) {
-        throw std::runtime_error("vertex label '" + label +
-                                 "' is not UTF-8 and cannot be written as JSON; use "
-                                 "--output-format edges, matrix-market or binary");
-      }
+      label = json_string(label);  // bytes that are not UTF-8 as \udcNN (io/json_text.hpp)
     }
   }
   return out;

@@ -72,7 +72,8 @@ std::string_view next_field(std::string_view line, size_t& at) {
 // answer at once, a file is still answered in batches).
 template <class AnswerBatch>
 QueryBatchStats answer_lines(const AnswerBatch& answer_batch, size_t batch, bool flush_when_idle,
-                             std::istream& in, const std::string& name, std::ostream& out) {
+                             std::istream& in, const std::string& name, std::ostream& out,
+                             LineFormat format) {
   QueryBatchStats stats;
   // Lines are kept in order: either a ready answer (malformed) or a question's index.
   std::vector<std::string> ready;
@@ -105,7 +106,10 @@ QueryBatchStats answer_lines(const AnswerBatch& answer_batch, size_t batch, bool
       const std::string_view v = next_field(line, at);
       const std::string_view extra = next_field(line, at);
       if (v.empty() || (!extra.empty() && extra[0] != '#')) {
-        ready.push_back(name + ":" + std::to_string(line_no) + ": expected two labels 'u v'");
+        ready.push_back(format == LineFormat::kJson
+                            ? "{\"line\":" + std::to_string(line_no) +
+                                  ",\"error\":\"expected two labels 'u v'\"}"
+                            : name + ":" + std::to_string(line_no) + ": expected two labels 'u v'");
         slot.push_back(-long(ready.size()));
         ++stats.malformed;
         if (questions.empty()) flush();  // nothing to wait for: keep interactive use live
@@ -133,11 +137,11 @@ QueryBatchStats answer_pairs(const ReachabilityIndex& index, std::istream& in,
                              const std::string& name, std::ostream& out) {
   // Batches of 2^20 let the closure answer on the device in one launch per slice.
   return answer_lines([&](const Questions& q) { return index.answer_many(q); }, size_t{1} << 20,
-                      false, in, name, out);
+                      false, in, name, out, LineFormat::kPlain);
 }
 
 QueryBatchStats answer_pairs(const PairAnswerer& answer, std::istream& in, const std::string& name,
-                             std::ostream& out) {
+                             std::ostream& out, LineFormat format) {
   // One question at a time: an index answers in microseconds, and a user typing pairs into
   // stdin sees each answer at once.
   auto one_by_one = [&](const Questions& q) {
@@ -146,12 +150,12 @@ QueryBatchStats answer_pairs(const PairAnswerer& answer, std::istream& in, const
     for (const auto& [u, v] : q) answers.push_back(answer(u, v));
     return answers;
   };
-  return answer_lines(one_by_one, 1, false, in, name, out);
+  return answer_lines(one_by_one, 1, false, in, name, out, format);
 }
 
 QueryBatchStats answer_pairs(const BatchAnswerer& answer_many, size_t batch, std::istream& in,
-                             const std::string& name, std::ostream& out) {
-  return answer_lines(answer_many, batch, true, in, name, out);
+                             const std::string& name, std::ostream& out, LineFormat format) {
+  return answer_lines(answer_many, batch, true, in, name, out, format);
 }
 
 }  // namespace closure

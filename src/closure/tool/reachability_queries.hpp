@@ -39,20 +39,25 @@ struct QueryBatchStats {
   size_t answered = 0, reachable = 0, unknown = 0, malformed = 0;
 };
 
+// How a malformed line is answered: "NAME:LINE: expected two labels 'u v'", or, among JSON
+// lines, {"line": LINE, "error": "expected two labels 'u v'"} so the output stays JSON.
+enum class LineFormat { kPlain, kJson };
+
 // One output line per input line of "u v" ('#' comments and blank lines skipped).
-// Malformed lines are answered "NAME:LINE: expected two labels" and counted, not fatal.
+// Malformed lines are answered as `format` says and counted, not fatal.
 // Questions are answered in batches (answer_many), the output keeps the input's order.
 QueryBatchStats answer_pairs(const ReachabilityIndex& index, std::istream& in,
                              const std::string& name, std::ostream& out);
 // The same with any source of answers (the closure above, or a reachability index).
 using PairAnswerer = std::function<QueryAnswer(std::string_view, std::string_view)>;
 QueryBatchStats answer_pairs(const PairAnswerer& answer, std::istream& in, const std::string& name,
-                             std::ostream& out);
+                             std::ostream& out, LineFormat format = LineFormat::kPlain);
 // The same with answers `batch` questions at a time, or fewer whenever the input has no
 // more lines buffered (so a user typing pairs still sees each answer at once).
 using BatchAnswerer = std::function<std::vector<QueryAnswer>(
     const std::vector<std::pair<std::string, std::string>>&)>;
 QueryBatchStats answer_pairs(const BatchAnswerer& answer_many, size_t batch, std::istream& in,
-                             const std::string& name, std::ostream& out);
+                             const std::string& name, std::ostream& out,
+                             LineFormat format = LineFormat::kPlain);
 
 }  // namespace closure

@@ -6,6 +6,7 @@
 #include <nlohmann/json.hpp>
 
 #include "closure/io/atomic_file.hpp"
+#include "closure/io/json_text.hpp"
 
 namespace closure {
 namespace {
@@ -177,7 +178,7 @@ std::string summary_json(const RunSummary& s) {
                    {"actual_pairs", s.verify->actual_pairs},
                    {"first_mismatches", s.verify->first_mismatches}};
   }
-  return o.dump(2, ' ', false, nlohmann::ordered_json::error_handler_t::replace) + "\n";
+  return dump_json(o, 2) + "\n";
 }
 
 }  // namespace closure
