@@ -59,3 +59,10 @@ mpi_test(fault.bench_refused bash ${EXPECT} --status 2 --stderr "closure bench. 
          bash -c "source ${RUN_MPI} && mpi 2 ${CLOSURE_BIN} bench read ${DATA}/cycle.txt")
 mpi_test(fault.output_refused bash ${EXPECT} --status 2 --stderr "is a folder" --
          bash -c "source ${RUN_MPI} && mpi 2 ${CLOSURE_BIN} ${DATA}/cycle.txt -o ${MPI_OUT}")
+# Ranks that read different graphs stop with one message and exit 3, for every method
+# (before, sparse gave a count of neither graph and the dense methods hung).
+foreach(method sparse propagate condense)
+  mpi_test(fault.ranks_read_different_graphs.${method} bash ${EXPECT} --status 3
+           --stderr "read another graph than rank 0" --
+           bash -c "source ${RUN_MPI} && timeout 300 mpirun -np 1 ${CLOSURE_BIN} -q ${DATA}/cycle.txt --method ${method} : -np 1 ${CLOSURE_BIN} -q ${DATA}/diamond.txt --method ${method}")
+endforeach()

@@ -10,6 +10,8 @@
 #include "closure/distributed/column_slices.hpp"
 #include "closure/distributed/panel_squaring.hpp"
 #include "closure/distributed/slice_message.hpp"
+#include "closure/graph/input_error.hpp"
+#include "closure/io/content_hash.hpp"
 #include "closure/util/work_meter.hpp"
 
 namespace closure {
@@ -107,6 +109,37 @@ RankWork compute_range(const RunOptions& o, const Graph& g, const SccResult& scc
 
 }  // namespace
 
+namespace {
+
+// Every rank reads the input itself; they must have read the same graph (a file replaced
+// while mpirun starts, or `mpirun -np 1 closure A : -np 1 closure B`, would otherwise give
+// a count that belongs to neither graph, or hang a dense method). A hash of the CSR and the
+// labels, rank 0's sent to all: a mismatch is bad input on that rank, and collectively()
+// stops every rank with its message.
+void check_same_graph(Communicator& comm, const Graph& g, const std::string& input) {
+  ContentHash h(0x636c6f7375726531);
+  const uint64_t n = g.vertex_count();
+  h.update(&n, sizeof n);
+  h.update(g.offsets().data(), g.offsets().size_bytes());
+  h.update(g.targets().data(), g.targets().size_bytes());
+  for (const std::string& label : g.labels()) {
+    const uint64_t length = label.size();
+    h.update(&length, sizeof length);
+    h.update(label);
+  }
+  const std::string mine = hash_hex(h.digest());
+  const std::string first = comm.broadcast(mine, 0);
+  if (mine != first)
+    throw InputError(input, 0,
+                     "rank " + std::to_string(comm.rank()) + " read another graph than rank 0 (" +
+                         std::to_string(n) + " vertices, " + std::to_string(g.edge_count()) +
+                         " edges, hash " + mine + " against " + first +
+                         "): every rank must read the same file; was it changed while mpirun "
+                         "started?");
+}
+
+}  // namespace
+
 RunSummary run_graph_distributed(const RunOptions& o, Communicator& comm) {
   const Method m = o.compute.method;
   const bool dense = m == Method::kSquare || m == Method::kCondense || m == Method::kRecursive;
@@ -130,6 +163,7 @@ RunSummary run_graph_distributed(const RunOptions& o, Communicator& comm) {
   });
   s.parse_s = comm.max(t);
   const Graph& g = read.graph;
+  collectively(comm, [&] { check_same_graph(comm, g, o.input); });
   s.format = std::string(format_name(read.format));
   s.vertices = g.vertex_count();
   s.edges = g.edge_count();
