@@ -10,7 +10,7 @@
 #include "closure/algorithms/host_closure.hpp"
 #include "closure/graph/read_graph.hpp"
 #include "closure/tool/isolated.hpp"
-#include "closure/verify/available_memory.hpp"
+#include "closure/util/available_memory.hpp"
 #include "closure/verify/boost_closure.hpp"
 
 namespace closure {

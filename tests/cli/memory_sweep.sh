@@ -15,6 +15,8 @@ commands=(
   "run $graph --method auto"
   "run $graph --method sparse"
   "run $graph --method condense --device host"
+  "run $graph --method propagate"
+  "run $graph --method square"
   "run $graph -o $work/closure.bin --force"
   "index $graph -o $work/g.idx"
   "reduce $graph -o $work/reduced.txt"
@@ -44,5 +46,34 @@ for limit in "$@"; do
     fi
   done
 done
+# The Python entry points, where CLOSURE_PYTHONPATH names the built module: a MemoryError
+# (closure.OutOfMemoryError) is the promise kept; a dead interpreter is not. Limits at which
+# Python and NumPy cannot even start are skipped (and said).
+if [ -n "${CLOSURE_PYTHONPATH:-}" ]; then
+  for limit in "$@"; do
+    if ! (ulimit -v $((limit * 1024)); PYTHONPATH=$CLOSURE_PYTHONPATH exec "${CLOSURE_PYTHON:-python3}" -c 'import numpy, closure') 2>/dev/null; then
+      echo "memory sweep: python3 with NumPy does not start under ulimit -v ${limit} MB; skipped"
+      continue
+    fi
+    for call in "closure.transitive_closure(g).pair_count" "closure.build_index(g)"; do
+      (ulimit -v $((limit * 1024)); PYTHONPATH=$CLOSURE_PYTHONPATH exec "${CLOSURE_PYTHON:-python3}" -c "
+import sys, closure
+try:
+    g = closure.read_graph('$graph')
+    $call
+except MemoryError as e:
+    print('closure:', e, file=sys.stderr)
+    sys.exit(4)
+") > "$work/out" 2> "$work/err"
+      rc=$?
+      runs=$((runs + 1))
+      if ! { [ "$rc" -eq 0 ] || { [ "$rc" -eq 4 ] && grep -qiE 'memory' "$work/err" && grep -qE '[0-9]' "$work/err"; }; }; then
+        failures=$((failures + 1))
+        echo "FAILED at ulimit -v ${limit} MB: python $call: exit $rc"
+        tail -c 600 "$work/err"
+      fi
+    done
+  done
+fi
 echo "memory sweep: $runs runs, $failures broke the promise"
 [ "$failures" -eq 0 ]

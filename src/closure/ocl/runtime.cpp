@@ -13,6 +13,7 @@
 #include "closure/ocl/error.hpp"
 #include "closure/ocl/kernel_source.hpp"
 #include "closure/ocl/program_cache_entry.hpp"
+#include "closure/util/available_memory.hpp"
 
 namespace closure::ocl {
 namespace fs = std::filesystem;
@@ -50,6 +51,23 @@ Runtime::Runtime(DeviceInfo device) : device_(std::move(device)) {
   });
 }
 
+void Runtime::refuse_compile_without_headroom() const {
+  // PoCL compiles kernels with LLVM inside this process, and LLVM does not survive running
+  // out of address space: under `ulimit -v` a cold compile hung (400 MB) or crashed with
+  // SIGSEGV (800 MB) on the 2-core machine, where 900 MB and more compiled. So a compile on
+  // a CPU device needs this much room left, or it is refused with the sizes (exit 4); a
+  // program already in the disk cache needs none.
+  constexpr size_t kCompileHeadroom = size_t{400} << 20;
+  if (!device_.is_cpu) return;
+  const size_t room = available_memory_bytes();
+  if (room >= kCompileHeadroom) return;
+  throw OutOfMemoryError("compiling OpenCL kernels for " + device_.name + " needs about " +
+                         format_bytes(double(kCompileHeadroom)) + " of memory, and " +
+                         format_bytes(double(room)) +
+                         " is left (free memory, ulimit -v or a cgroup); raise the limit, or "
+                         "use --device host");
+}
+
 cl::Program Runtime::build(const std::string& source, const std::string& options) {
   const uint64_t key = program_hash(device_, options, source);
   const std::string dir = program_cache_dir();
@@ -73,6 +91,7 @@ cl::Program Runtime::build(const std::string& source, const std::string& options
     fs::remove(path, ignore);
   }
 
+  refuse_compile_without_headroom();
   cl::Program p(context_, source);
   try {
     p.build({device_.device}, options.c_str());

@@ -43,6 +43,9 @@ class Runtime {
 
  private:
   cl::Program build(const std::string& source, const std::string& options);
+  // OutOfMemoryError when a compile on a CPU device (PoCL: LLVM in this process) would run
+  // out of address space, which LLVM does not survive.
+  void refuse_compile_without_headroom() const;
 
   DeviceInfo device_;
   cl::Context context_;

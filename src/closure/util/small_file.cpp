@@ -22,7 +22,14 @@ SmallFileStatus read_small_file(const std::string& path, size_t max_bytes, std::
   } else if (uint64_t(st.st_size) > max_bytes) {
     status = SmallFileStatus::kTooLarge;
   } else {
-    out.resize(max_bytes + 1);
+    // Room for what the file holds and one byte more, to see one that grew past the bound
+    // while read (never the bound itself: a cache entry's is 1 GiB).
+    try {
+      out.resize(size_t(st.st_size) + 1);
+    } catch (...) {
+      ::close(fd);
+      throw;
+    }
     size_t got = 0;
     while (got < out.size()) {
       const ssize_t k = ::read(fd, out.data() + got, out.size() - got);
@@ -34,7 +41,8 @@ SmallFileStatus read_small_file(const std::string& path, size_t max_bytes, std::
       if (k == 0) break;
       got += size_t(k);
     }
-    if (status == SmallFileStatus::kOk && got > max_bytes) status = SmallFileStatus::kTooLarge;
+    if (status == SmallFileStatus::kOk && (got > max_bytes || got > size_t(st.st_size)))
+      status = got > max_bytes ? SmallFileStatus::kTooLarge : SmallFileStatus::kUnreadable;
     out.resize(status == SmallFileStatus::kOk ? got : 0);
   }
   ::close(fd);

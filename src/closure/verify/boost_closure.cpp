@@ -13,7 +13,7 @@
 #include <stdexcept>
 
 #include "closure/algorithms/compute.hpp"
-#include "closure/verify/available_memory.hpp"
+#include "closure/util/available_memory.hpp"
 
 namespace closure {
 

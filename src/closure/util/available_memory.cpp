@@ -1,5 +1,5 @@
 // Reads the limits that bound this process's allocations (see available_memory.hpp).
-#include "closure/verify/available_memory.hpp"
+#include "closure/util/available_memory.hpp"
 
 #include <sys/resource.h>
 #include <unistd.h>
