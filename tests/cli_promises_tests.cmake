@@ -74,7 +74,7 @@ cli_test(promises.tuning_fifo_refused --status 2 --stderr "not a regular file" -
 add_test(NAME cli.promises.under_ulimit_sweep
          COMMAND bash ${CMAKE_CURRENT_SOURCE_DIR}/cli/memory_sweep.sh ${CLOSURE_BIN} ${PR}/sweep 100 200 400)
 set_tests_properties(cli.promises.under_ulimit_sweep PROPERTIES TIMEOUT 900)
-if(TARGET closure_python)  # and Python's transitive_closure and build_index
+if(CLOSURE_PYTHON)  # and Python's transitive_closure and build_index
   set_tests_properties(cli.promises.under_ulimit_sweep PROPERTIES ENVIRONMENT
     "CLOSURE_PYTHONPATH=${CMAKE_BINARY_DIR}/python;CLOSURE_PYTHON=${Python3_EXECUTABLE}")
 endif()
