@@ -89,3 +89,7 @@ cli_test(promises.json_non_utf8_labels_stay_distinct --stdout "udcff" --stdout "
          bash -c "printf 'a \\377\\na \\376\\na b\\n' > ${PR}/bytes.txt && ${CLOSURE_BIN} reach ${PR}/bytes.txt a --json")
 cli_test(promises.query_pairs_json_lines_are_all_json --stdout "^4 json lines$" --
          bash ${CMAKE_CURRENT_SOURCE_DIR}/cli/json_lines.sh ${CLOSURE_BIN} ${DATA}/diamond.txt)
+
+# Output extensions are matched case aside.
+cli_test(promises.output_extension_case_aside --stdout "^%%MatrixMarket" --stdout "^gzip-json-ok$" --
+         bash -c "${CLOSURE_BIN} -q ${CHAIN} -o ${PR}/upper.MTX && head -1 ${PR}/upper.MTX && ${CLOSURE_BIN} -q ${CHAIN} -o ${PR}/upper.Json.GZ && gzip -dc ${PR}/upper.Json.GZ | grep -q successors && echo gzip-json-ok")

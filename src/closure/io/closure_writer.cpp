@@ -54,7 +54,10 @@ static bool ends_with(std::string_view s, std::string_view suffix) {
 
 OutputSpec output_spec(const std::string& path, std::optional<OutputFormat> requested) {
   OutputSpec spec;
-  std::string_view name = path;
+  // Extensions are matched case aside: c.MTX is Matrix Market, c.JSON.GZ gzip'ed JSON.
+  std::string lowered = path;
+  for (char& ch : lowered) ch = char(ch >= 'A' && ch <= 'Z' ? ch - 'A' + 'a' : ch);
+  std::string_view name = lowered;
   const auto slash = name.find_last_of('/');
   if (slash != std::string_view::npos) name = name.substr(slash + 1);
   if (path != "-" && ends_with(name, ".gz")) {
