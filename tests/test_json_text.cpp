@@ -41,7 +41,7 @@ TEST(JsonText, DistinctByteStringsStayDistinctAndParse) {
     // strict parser does not): with each \udcNN made a plain escape, the rest must parse.
     std::string plain = j;
     for (size_t at; (at = plain.find("\\udc")) != std::string::npos;) plain.replace(at, 4, "\\u00");
-    EXPECT_NO_THROW((void)nlohmann::json::parse(plain)) << j;
+    EXPECT_TRUE(nlohmann::json::accept(plain)) << j;
   }
 }
 

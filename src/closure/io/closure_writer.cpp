@@ -22,6 +22,8 @@ const std::vector<OutputFormatInfo>& output_formats() {
       {OutputFormat::kMatrixMarket, "matrix-market", "mtx", ".mtx"},
       {OutputFormat::kJson, "json", "", ".json"},
       {OutputFormat::kBinary, "binary", "bin", ".bin"},
+      {OutputFormat::kCsv, "csv", "", ".csv"},
+      {OutputFormat::kTsv, "tsv", "", ".tsv"},
   };
   return table;
 }
@@ -72,6 +74,17 @@ OutputSpec output_spec(const std::string& path, std::optional<OutputFormat> requ
     throw UsageError("--output-format " + std::string(output_format_name(*requested)) +
                      " conflicts with the extension of " + path + ", which means " +
                      std::string(output_format_name(*implied)));
+  // Formats closure reads but does not write, or does not know: an edge list under their
+  // name would be misread by whatever opens it.
+  if (!requested && !implied && path != "-") {
+    for (const char* foreign :
+         {".dot", ".gv", ".graphml", ".gml", ".gexf", ".xml", ".net", ".gra", ".dimacs", ".gr"})
+      if (ends_with(name, foreign))
+        throw UsageError("-o " + path + ": closure does not write " + std::string(foreign + 1) +
+                         " files; it writes an edge list (any other extension), .csv, .tsv, "
+                         ".mtx, .json or .bin, or pass --output-format edges to write an edge "
+                         "list under this name");
+  }
   spec.format = requested ? *requested : implied ? *implied : OutputFormat::kEdges;
   return spec;
 }
@@ -116,6 +129,18 @@ std::vector<std::string> written_labels(const Graph& g, OutputFormat f) {
       label = std::move(e);
     } else if (f == OutputFormat::kJson) {
       label = json_string(label);  // bytes that are not UTF-8 as \udcNN (io/json_text.hpp)
+    } else if (f == OutputFormat::kCsv || f == OutputFormat::kTsv) {
+      // Quoted where the reader would otherwise split, trim or skip it (read_delimited.cpp).
+      const char delimiter = f == OutputFormat::kCsv ? ',' : '\t';
+      const bool quote = label.empty() || label.find_first_of("\"\r\n") != std::string::npos ||
+                         label.find(delimiter) != std::string::npos || label[0] == '#' ||
+                         label.front() == ' ' || label.back() == ' ' || label.front() == '\t' ||
+                         label.back() == '\t';
+      if (quote) {
+        std::string q = "\"";
+        for (char ch : label) q += ch == '"' ? std::string("\"\"") : std::string(1, ch);
+        label = q + "\"";
+      }
     }
   }
   return out;
@@ -125,7 +150,8 @@ std::vector<std::string> written_labels(const Graph& g, OutputFormat f) {
 // pair's target (w) and as a line's source.
 std::vector<uint64_t> target_weights(const Graph& g, OutputFormat f) {
   std::vector<uint64_t> w(g.vertex_count(), 0);
-  if (f == OutputFormat::kEdges || f == OutputFormat::kJson) {
+  if (f == OutputFormat::kEdges || f == OutputFormat::kJson || f == OutputFormat::kCsv ||
+      f == OutputFormat::kTsv) {
     const auto labels = written_labels(g, f);
     for (vertex_t v = 0; v < g.vertex_count(); ++v) w[v] = labels[v].size();
   } else if (f == OutputFormat::kMatrixMarket) {
@@ -185,6 +211,10 @@ constexpr std::string_view kJsonSuffix = "\n}}\n";
 
 }  // namespace
 
+static std::string delimited_header(OutputFormat f) {
+  return f == OutputFormat::kCsv ? "source,target\n" : "source\ttarget\n";
+}
+
 uint64_t output_bytes(const Graph& g, const Closure& c, OutputFormat f, bool reflexive) {
   const uint64_t n = g.vertex_count();
   if (f == OutputFormat::kBinary)
@@ -194,6 +224,9 @@ uint64_t output_bytes(const Graph& g, const Closure& c, OutputFormat f, bool ref
   switch (f) {
     case OutputFormat::kEdges:  // "u v\n"
       return s.sources + s.targets + 2 * s.pairs;
+    case OutputFormat::kCsv:  // the header, then "u,v\n" (tabs for TSV)
+    case OutputFormat::kTsv:
+      return delimited_header(f).size() + s.sources + s.targets + 2 * s.pairs;
     case OutputFormat::kMatrixMarket: {  // "%label i label\n" per vertex, "u v\n" per pair
       uint64_t header = kMtxBanner.size() + kMtxComment.size();
       const auto labels = written_labels(g, f);
@@ -223,6 +256,8 @@ uint64_t output_bytes_lower_bound(const Graph& g, const Closure& c, OutputFormat
   if (shortest == UINT64_MAX) shortest = 0;
   switch (f) {
     case OutputFormat::kEdges:
+    case OutputFormat::kCsv:
+    case OutputFormat::kTsv:
       return pairs * (2 * shortest + 2);
     case OutputFormat::kMatrixMarket:
       return pairs * 4;
@@ -320,13 +355,18 @@ void append_number(std::string& out, uint64_t v) {
   out.append(tmp, end);
 }
 
-void write_edges(Sink& out, const Graph& g, const Closure& c, bool reflexive, const Tick& tick) {
-  const auto labels = written_labels(g, OutputFormat::kEdges);
+// Edge lists, CSV and TSV: one "u v" line per pair (',' or a tab for CSV and TSV, which
+// start with their header).
+void write_edges(Sink& out, const Graph& g, const Closure& c, bool reflexive, const Tick& tick,
+                 OutputFormat f) {
+  const auto labels = written_labels(g, f);
+  const char separator = f == OutputFormat::kCsv ? ',' : f == OutputFormat::kTsv ? '\t' : ' ';
+  if (f != OutputFormat::kEdges) out.put(delimited_header(f));
   put_rows(out, c, reflexive, g.vertex_count(), tick,
            [&](vertex_t u, const std::vector<vertex_t>& succ, std::string& text) {
              for (vertex_t v : succ) {
                text.append(labels[u]);
-               text.push_back(' ');
+               text.push_back(separator);
                text.append(labels[v]);
                text.push_back('\n');
              }
@@ -423,7 +463,7 @@ void write_binary(ByteSink& file, const Graph& g, const Closure& c, bool reflexi
 
 uint64_t write_closure(const std::string& path, const Graph& g, const Closure& c, OutputSpec spec,
                        bool reflexive, const WriteProgress& progress) {
-  if (spec.format == OutputFormat::kEdges || spec.format == OutputFormat::kJson)
+  if (spec.format != OutputFormat::kBinary && spec.format != OutputFormat::kMatrixMarket)
     written_labels(g, spec.format);  // refuses unwritable labels before opening anything
   AtomicFile file(path);
   const auto sink = make_sink(file, spec.gzip);
@@ -432,7 +472,9 @@ uint64_t write_closure(const std::string& path, const Graph& g, const Closure& c
     write_binary(*sink, g, c, reflexive, tick);
   } else {
     Sink text(*sink);
-    if (spec.format == OutputFormat::kEdges) write_edges(text, g, c, reflexive, tick);
+    if (spec.format == OutputFormat::kEdges || spec.format == OutputFormat::kCsv ||
+        spec.format == OutputFormat::kTsv)
+      write_edges(text, g, c, reflexive, tick, spec.format);
     if (spec.format == OutputFormat::kMatrixMarket)
       write_matrix_market(text, g, c, reflexive, tick);
     if (spec.format == OutputFormat::kJson) write_json(text, g, c, reflexive, tick);

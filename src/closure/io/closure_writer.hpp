@@ -15,7 +15,14 @@
 
 namespace closure {
 
-enum class OutputFormat { kEdges, kMatrixMarket, kJson, kBinary };
+enum class OutputFormat {
+  kEdges,
+  kMatrixMarket,
+  kJson,
+  kBinary,
+  kCsv,  // "source,target" then "u,v" rows, labels quoted as CSV needs (pandas reads it)
+  kTsv,  // the same with tabs
+};
 
 // The one table of output format names: what --output-format accepts, what help texts
 // list, and the extension that implies each format ("" = none; edges is the default).

@@ -44,6 +44,10 @@ std::string extension_for(OutputFormat f) {
       return ".closure.json";
     case OutputFormat::kBinary:
       return ".closure.bin";
+    case OutputFormat::kCsv:
+      return ".closure.csv";
+    case OutputFormat::kTsv:
+      return ".closure.tsv";
   }
   return ".closure";
 }

@@ -81,8 +81,8 @@ std::vector<Found> search_folder(const fs::path& root, const fs::path& out) {
 }  // namespace
 
 bool is_batch_output_name(const std::string& name) {
-  for (const char* suffix :
-       {".summary.json", ".closure.txt", ".closure.mtx", ".closure.json", ".closure.bin"})
+  for (const char* suffix : {".summary.json", ".closure.txt", ".closure.mtx", ".closure.json",
+                             ".closure.bin", ".closure.csv", ".closure.tsv"})
     if (ends_with(name, suffix)) return true;
   return name == "summary.csv" || name == "summary.json" || name.find(".tmp-") != std::string::npos;
 }
