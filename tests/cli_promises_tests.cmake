@@ -99,3 +99,7 @@ cli_test(promises.csv_output_round_trip --stdout "^source,target$" --stdout "^\"
          bash -c "printf 'a,b\\n\"x, y\",a\\n' > ${PR}/w.csv && ${CLOSURE_BIN} -q ${PR}/w.csv -o ${PR}/wc.csv && cat ${PR}/wc.csv && ${CLOSURE_BIN} -q ${PR}/wc.csv -o ${PR}/wc2.csv && ${CLOSURE_BIN} -q ${PR}/w.csv -o ${PR}/wc.tsv && ${CLOSURE_BIN} -q ${PR}/wc.tsv -o ${PR}/wc3.csv && tail -n +2 ${PR}/wc.csv | sort > ${PR}/s1 && tail -n +2 ${PR}/wc2.csv | sort > ${PR}/s2 && tail -n +2 ${PR}/wc3.csv | sort > ${PR}/s3 && cmp ${PR}/s1 ${PR}/s2 && cmp ${PR}/s1 ${PR}/s3 && echo same")
 cli_test(promises.foreign_output_extension_refused --status 2 --stderr "does not write dot files" --no-file ${PR}/g.dot --
          ${CLOSURE_BIN} -q ${CHAIN} -o ${PR}/g.dot)
+
+# The house (issue 25): the environment is read in one configuration layer only.
+add_test(NAME house.one_configuration_layer
+         COMMAND bash -c "cd ${CMAKE_SOURCE_DIR} && ! grep -rn 'getenv' src python/src | grep -v '^src/closure/config\\.[ch]pp:'")

@@ -9,6 +9,7 @@
 #include <filesystem>
 #include <thread>
 
+#include "closure/config.hpp"
 #include "closure/distributed/communicator.hpp"
 #include "closure/executor.hpp"
 #include "closure/io/byte_size.hpp"
@@ -29,8 +30,7 @@ constexpr const char* kShared = "Shared options";
 // a device was named, by --device or CLOSURE_DEVICE, other than "gpu".
 std::string device_for_this_rank(const std::string& spec) {
   Communicator* ranks = distributed_communicator();
-  const char* env = std::getenv(ocl::kDeviceEnv);
-  const std::string asked = !spec.empty() ? spec : (env ? env : "");
+  const std::string asked = !spec.empty() ? spec : config::text(config::kDevice);
   if (!ranks || !(asked.empty() || asked == "gpu")) return spec;
   std::vector<size_t> gpus;
   for (const auto& d : ocl::list_devices())
@@ -153,9 +153,9 @@ ocl::Runtime* LazyRuntime::get() {
   runtime_ = pending_.valid() ? pending_.get() : open_runtime(options_.device);  // rethrows
   if (!runtime_ && speculative_) return nullptr;  // no GPU: auto stays on the host, silently
   if (!runtime_) {
-    const char* env = std::getenv(ocl::kDeviceEnv);
     const bool asked_for_host =
-        options_.device == "host" || (options_.device.empty() && env && std::string(env) == "host");
+        options_.device == "host" ||
+        (options_.device.empty() && config::text(config::kDevice) == "host");
     if (!asked_for_host && !options_.quiet)
       std::fprintf(stderr, "closure: no OpenCL device found; computing on the host\n");
   }
@@ -188,8 +188,7 @@ ComputeOptions compute_options(const CommonOptions& o, LazyRuntime& runtime,
     as_usage_error("--kernel-params", [&] { return parse_boolean_params(o.params); });
   if ((ranks || !kOpenOnAnotherThread) && opening == DeviceOpening::kWhileReading)
     opening = DeviceOpening::kNow;
-  const char* env = std::getenv(ocl::kDeviceEnv);
-  const std::string spec = !o.device.empty() ? o.device : (env ? env : "");
+  const std::string spec = !o.device.empty() ? o.device : config::text(config::kDevice);
   const bool named = !o.device.empty();
   const bool method_needs_device = c.method != Method::kAuto && c.method != Method::kSparse;
   if (opening == DeviceOpening::kNow && named) runtime.get();  // a named device: checked now
@@ -204,8 +203,7 @@ ComputeOptions compute_options(const CommonOptions& o, LazyRuntime& runtime,
 
 void speculate_gpu_for_auto(const CommonOptions& o, LazyRuntime& runtime, ComputeOptions& c,
                             const std::string& input) {
-  const char* env = std::getenv(ocl::kDeviceEnv);
-  if (c.method != Method::kAuto || !o.device.empty() || (env && *env) ||
+  if (c.method != Method::kAuto || !o.device.empty() || !config::text(config::kDevice).empty() ||
       distributed_communicator() || !kOpenOnAnotherThread || input == "-")
     return;
   std::error_code ec;
@@ -242,7 +240,8 @@ std::unique_ptr<ProgressLine> make_progress(const CommonOptions& o) {
   if (!progress_enabled(mode, ::isatty(STDERR_FILENO) != 0, o.quiet)) return nullptr;
   // CLOSURE_PROGRESS_DELAY (seconds) exists for tests: 0 shows every phase at once.
   double delay = 1.0;
-  if (const char* env = std::getenv("CLOSURE_PROGRESS_DELAY")) delay = std::atof(env);
+  if (const std::string env = config::text(config::kProgressDelay); !env.empty())
+    delay = std::atof(env.c_str());
   return std::make_unique<ProgressLine>(stderr, std::chrono::duration<double>(delay));
 }
 

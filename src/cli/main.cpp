@@ -7,6 +7,7 @@
 #include <cstdlib>
 
 #include "cli/commands.hpp"
+#include "closure/config.hpp"
 #include "closure/distributed/communicator.hpp"
 #ifdef CLOSURE_HAVE_MPI
 #include "mpi/mpi_communicator.hpp"
@@ -16,7 +17,7 @@ namespace {
 // Under mpirun only rank 0 speaks (the summary, --json, -o -, messages, progress): the
 // other ranks' stdout and stderr go to /dev/null, unless CLOSURE_MPI_ALL_OUTPUT is set.
 void mute_unless_asked() {
-  if (const char* all = std::getenv("CLOSURE_MPI_ALL_OUTPUT"); all && *all) return;
+  if (!closure::config::text(closure::config::kMpiAllOutput).empty()) return;
   const int null_fd = ::open("/dev/null", O_WRONLY | O_CLOEXEC);
   if (null_fd < 0) return;
   ::dup2(null_fd, STDOUT_FILENO);

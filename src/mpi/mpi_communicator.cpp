@@ -10,6 +10,8 @@
 #include <string>
 #include <vector>
 
+#include "closure/config.hpp"
+
 namespace closure::mpi {
 namespace {
 
@@ -108,7 +110,7 @@ class MpiCommunicator final : public Communicator {
 
 bool launched_by_mpirun() {
   for (const char* v : {"OMPI_COMM_WORLD_SIZE", "PMIX_RANK", "PMI_RANK", "PMI_SIZE"})
-    if (const char* s = std::getenv(v); s && *s) return true;
+    if (!closure::config::text(v).empty()) return true;
   return false;
 }
 

@@ -12,6 +12,7 @@
 #include <stdexcept>
 
 #include "closure/algorithms/compute.hpp"
+#include "closure/config.hpp"
 #include "closure/errors.hpp"
 #include "closure/executor.hpp"
 #include "closure/ocl/error.hpp"
@@ -43,7 +44,7 @@ void download_slice(cl::Context& context, cl::CommandQueue& queue, const Slice& 
                     size_t components, BitMatrix& host, size_t first_word = 0) {
   const size_t to_word = s.word_begin - first_word;
   if (components == 0 || s.words == 0) return;
-  const bool trace = std::getenv("CLOSURE_TRACE_DOWNLOAD") != nullptr;
+  const bool trace = config::is_set(config::kTraceDownload);
   auto t0 = std::chrono::steady_clock::now();
   const size_t row_bytes = size_t(s.words) * sizeof(word_t);
   const size_t chunk_rows =
@@ -256,11 +257,6 @@ class DeviceRows final : public ResidentReach {
   bool counted_only_ = false;
 };
 
-size_t env_size(const char* name) {
-  const char* v = std::getenv(name);
-  return v && *v ? size_t(std::strtoull(v, nullptr, 10)) : 0;
-}
-
 }  // namespace
 
 std::string PropagateKernel::describe() const {
@@ -303,8 +299,8 @@ ChainedBlocks chained_blocks(const CsrDag& dag) {
 PropagateKernel resolve_propagate_kernel(const std::string& name, size_t max_work_group) {
   std::string n = name;
   if (n.empty()) {
-    const char* env = std::getenv("CLOSURE_PROPAGATE_KERNEL");
-    n = env && *env ? env : kDefaultPropagateKernel;
+    n = config::text(config::kPropagateKernel);
+    if (n.empty()) n = kDefaultPropagateKernel;
   }
   PropagateKernel k;
   const size_t digits = n.find_first_of("0123456789");
@@ -362,7 +358,7 @@ Closure closure_propagate_device(const SccResult& scc, const CsrDag& dag, ocl::R
   size_t max_words = W;
   if (C > 0)
     max_words = std::min(max_words, std::max<size_t>(1, dev.max_alloc_bytes / (C * row_bytes)));
-  const size_t forced = o.max_slice_words ? o.max_slice_words : env_size("CLOSURE_SLICE_WORDS");
+  const size_t forced = o.max_slice_words ? o.max_slice_words : config::count(config::kSliceWords);
   if (forced) max_words = std::min(max_words, forced);
   const uint64_t total_bytes = uint64_t(C) * W * row_bytes;
   const bool resident = total_bytes <= budget;
@@ -436,8 +432,8 @@ Closure closure_propagate_device(const SccResult& scc, const CsrDag& dag, ocl::R
                                 " -DWEIGHTED=" + (weighted ? "1" : "0") +
                                 " -DCHAIN_PREFETCH=" + std::to_string(ChainedBlocks::kFirst);
     // Timing experiments only: kernels/propagate.cl's DIAG_* switches.
-    if (const char* extra = std::getenv("CLOSURE_PROPAGATE_OPTIONS"))
-      build_options += std::string(" ") + extra;
+    if (const std::string extra = config::text(config::kPropagateOptions); !extra.empty())
+      build_options += " " + extra;
     const uint32_t units_per_word = 32 / kernel.unit_bits;
     const size_t local = dev.max_work_group >= 32 ? 32 : 1;
     BitMatrix host;

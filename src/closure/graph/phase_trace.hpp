@@ -7,6 +7,8 @@
 #include <cstdio>
 #include <cstdlib>
 
+#include "closure/config.hpp"
+
 namespace closure::detail {
 
 class PhaseTrace {
@@ -23,10 +25,7 @@ class PhaseTrace {
   }
 
  private:
-  static bool traced(int level) {
-    const char* env = std::getenv("CLOSURE_TRACE_READ");
-    return env != nullptr && std::atoi(env) >= level;
-  }
+  static bool traced(int level) { return config::count(config::kTraceRead) >= size_t(level); }
   static std::chrono::steady_clock::time_point now() { return std::chrono::steady_clock::now(); }
   bool on_;
   const char* prefix_;

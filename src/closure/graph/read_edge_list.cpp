@@ -12,6 +12,7 @@
 #include <string>
 #include <vector>
 
+#include "closure/config.hpp"
 #include "closure/executor.hpp"
 #include "closure/graph/edge_list_chunk.hpp"
 #include "closure/graph/format_readers.hpp"
@@ -36,10 +37,7 @@ constexpr size_t kBlockBytes = size_t{8} << 20;
 size_t reader_threads() {
   if (chosen_threads > 0) return chosen_threads;
   // CLOSURE_READ_THREADS pins the count (benchmarks compare 1 thread with all).
-  if (const char* env = std::getenv("CLOSURE_READ_THREADS")) {
-    const long k = std::strtol(env, nullptr, 10);
-    if (k > 0) return static_cast<size_t>(std::min(k, 256L));
-  }
+  if (const size_t k = config::count(config::kReadThreads); k > 0) return std::min<size_t>(k, 256);
   return thread_budget();
 }
 

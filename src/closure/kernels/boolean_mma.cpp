@@ -8,6 +8,7 @@
 #include <stdexcept>
 #include <string_view>
 
+#include "closure/config.hpp"
 #include "closure/kernels/param_text.hpp"
 #include "closure/ocl/error.hpp"
 #include "closure/ocl/verdict_cache.hpp"
@@ -62,7 +63,7 @@ void BooleanMma::build(Mode mode) {
     reason_ = "not an NVIDIA OpenCL device";
     return;
   }
-  if (const char* env = std::getenv(kMmaSwitchEnv); ptx && env && std::string(env) == "off") {
+  if (ptx && config::text(kMmaSwitchEnv) == "off") {
     reason_ = std::string("switched off by ") + kMmaSwitchEnv + "=off";
     return;
   }

@@ -7,6 +7,7 @@
 #include <string>
 #include <vector>
 
+#include "closure/config.hpp"
 #include "closure/kernels/boolean_kernels.hpp"
 #include "closure/ocl/runtime.hpp"
 
@@ -49,10 +50,10 @@ inline MmaParams parse_mma_params(const std::string& text, MmaParams base = {}) 
   return parse_params(text, base);
 }
 
-inline constexpr const char* kMmaParamsEnv = "CLOSURE_MMA_PARAMS";
+inline constexpr const char* kMmaParamsEnv = config::kMmaParams;
 // CLOSURE_MMA=off keeps the tensor cores out (available() false), e.g. to time the
 // portable kernels inside a closure.
-inline constexpr const char* kMmaSwitchEnv = "CLOSURE_MMA";
+inline constexpr const char* kMmaSwitchEnv = config::kMma;
 // The tuned geometry for this device (CLOSURE_MMA_PARAMS overrides).
 MmaParams tuned_mma_params(const ocl::DeviceInfo& device);
 

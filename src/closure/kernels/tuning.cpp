@@ -5,6 +5,7 @@
 #include <cstdlib>
 #include <stdexcept>
 
+#include "closure/config.hpp"
 #include "closure/errors.hpp"
 #include "closure/kernels/tuning_database.hpp"
 
@@ -14,7 +15,7 @@ namespace {
 
 template <class P>
 P with_env_override(P params, const char* env) {
-  if (const char* text = std::getenv(env); text && *text) {
+  if (const std::string text = config::text(env); !text.empty()) {
     try {
       params = parse_params(text, params);
     } catch (const std::invalid_argument& e) {  // the user's setting, not a bug

@@ -3,6 +3,7 @@
 // (e.g. CLOSURE_BOOL_PARAMS="tile_n=4,tile_m=2").
 #pragma once
 
+#include "closure/config.hpp"
 #include "closure/kernels/boolean_mma.hpp"
 #include "closure/kernels/boolean_params.hpp"
 #include "closure/kernels/sgemm_tuned_params.hpp"
@@ -10,7 +11,7 @@
 
 namespace closure {
 
-inline constexpr const char* kBooleanParamsEnv = "CLOSURE_BOOL_PARAMS";
+inline constexpr const char* kBooleanParamsEnv = config::kBoolParams;
 
 // The database's row, then CLOSURE_BOOL_PARAMS; validated (std::invalid_argument).
 BooleanParams tuned_boolean_params(const ocl::DeviceInfo& device);

@@ -7,6 +7,7 @@
 #include <sstream>
 #include <stdexcept>
 
+#include "closure/config.hpp"
 #include "closure/errors.hpp"
 #include "closure/io/atomic_file.hpp"
 #include "closure/util/small_file.hpp"
@@ -71,13 +72,10 @@ const char* device_type(const ocl::DeviceInfo& device) {
 }  // namespace
 
 std::string tuning_overlay_path() {
-  if (const char* p = std::getenv(kTuningEnv); p && *p)
-    return std::string(p) == "off" ? std::string() : std::string(p);
-  if (const char* x = std::getenv("XDG_CACHE_HOME"); x && *x)
-    return std::string(x) + "/closure/tuning.txt";
-  if (const char* h = std::getenv("HOME"); h && *h)
-    return std::string(h) + "/.cache/closure/tuning.txt";
-  return {};
+  if (const std::string p = config::text(kTuningEnv); !p.empty())
+    return p == "off" ? std::string() : p;
+  const std::string dir = config::user_cache_dir();
+  return dir.empty() ? dir : dir + "/tuning.txt";
 }
 
 std::string TuningRow::match_text() const {

@@ -17,6 +17,7 @@
 #include <string>
 #include <vector>
 
+#include "closure/config.hpp"
 #include "closure/kernels/param_table.hpp"
 #include "closure/ocl/device.hpp"
 
@@ -24,7 +25,7 @@ namespace closure {
 
 // The overlay: $CLOSURE_TUNING ("off": none), else $XDG_CACHE_HOME/closure/tuning.txt,
 // else ~/.cache/closure/tuning.txt. A missing file is an empty overlay.
-inline constexpr const char* kTuningEnv = "CLOSURE_TUNING";
+inline constexpr const char* kTuningEnv = config::kTuning;
 std::string tuning_overlay_path();
 
 struct TuningRow {

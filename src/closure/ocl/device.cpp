@@ -6,6 +6,7 @@
 #include <cstdlib>
 #include <stdexcept>
 
+#include "closure/config.hpp"
 #include "closure/errors.hpp"
 
 namespace closure::ocl {
@@ -64,8 +65,7 @@ static std::string lower(std::string s) {
 
 std::optional<DeviceInfo> choose_device(const std::string& flag) {
   std::string spec = flag;
-  if (spec.empty())
-    if (const char* env = std::getenv(kDeviceEnv)) spec = env;
+  if (spec.empty()) spec = config::text(kDeviceEnv);
   spec = lower(spec);
   if (spec == "host") return std::nullopt;
   const auto devices = list_devices();

@@ -7,6 +7,8 @@
 #include <string>
 #include <vector>
 
+#include "closure/config.hpp"
+
 namespace closure::ocl {
 
 struct DeviceInfo {
@@ -25,7 +27,7 @@ struct DeviceInfo {
 std::vector<DeviceInfo> list_devices();
 
 // The environment variable that names a device when --device is not given.
-inline constexpr const char* kDeviceEnv = "CLOSURE_DEVICE";
+inline constexpr const char* kDeviceEnv = config::kDevice;
 
 // `spec`: "" (use CLOSURE_DEVICE, else the default), "host", "gpu", "cpu", an index from
 // list_devices(), or a case-insensitive substring of the device name. Returns nullopt for

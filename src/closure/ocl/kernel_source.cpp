@@ -6,12 +6,13 @@
 #include <sstream>
 #include <stdexcept>
 
+#include "closure/config.hpp"
 #include "closure/embedded_kernels.hpp"
 
 namespace closure::ocl {
 
 std::string kernel_source(const std::string& file) {
-  if (const char* dir = std::getenv(kKernelPathEnv); dir && *dir) {
+  if (const std::string dir = config::text(kKernelPathEnv); !dir.empty()) {
     std::ifstream in(std::string(dir) + "/" + file);
     if (!in)
       throw std::runtime_error(std::string(kKernelPathEnv) + "=" + dir + ": cannot read " + file);

@@ -4,9 +4,11 @@
 
 #include <string>
 
+#include "closure/config.hpp"
+
 namespace closure::ocl {
 
-inline constexpr const char* kKernelPathEnv = "CLOSURE_KERNEL_PATH";
+inline constexpr const char* kKernelPathEnv = config::kKernelPath;
 
 // Source text of kernels/<file> (e.g. "boolean_mul.cl"); throws if there is none.
 std::string kernel_source(const std::string& file);

@@ -9,6 +9,7 @@
 #include <fstream>
 #include <sstream>
 
+#include "closure/config.hpp"
 #include "closure/io/content_hash.hpp"
 #include "closure/ocl/error.hpp"
 #include "closure/ocl/kernel_source.hpp"
@@ -19,11 +20,9 @@ namespace closure::ocl {
 namespace fs = std::filesystem;
 
 std::string program_cache_dir() {
-  if (const char* d = std::getenv("CLOSURE_CACHE_DIR"); d && *d)
-    return std::string(d) == "off" ? std::string() : std::string(d);
-  if (const char* x = std::getenv("XDG_CACHE_HOME"); x && *x) return std::string(x) + "/closure";
-  if (const char* h = std::getenv("HOME"); h && *h) return std::string(h) + "/.cache/closure";
-  return {};
+  if (const std::string d = config::text(config::kCacheDir); !d.empty())
+    return d == "off" ? std::string() : d;
+  return config::user_cache_dir();
 }
 
 // FNV-1a, 64 bits: a stable key across runs and compilers (std::hash is neither).

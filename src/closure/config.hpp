@@ -1,0 +1,56 @@
+// The one configuration layer: every environment variable the library and the CLI read is
+// named, explained and read here, and nowhere else (tests check that no other file calls
+// getenv for CLOSURE_*). Values are read when asked, so a variable a test or a script sets
+// takes effect; a Session (or the CLI's options) takes them once, flags first.
+//
+// User-facing settings:
+//   CLOSURE_DEVICE        the device when --device is not given (index, gpu, cpu, host, name)
+//   CLOSURE_TUNING        the tuning overlay file, or "off" (default ~/.cache/closure/tuning.txt)
+//   CLOSURE_CACHE_DIR     the program cache folder (default ~/.cache/closure)
+//   CLOSURE_BOOL_PARAMS   Boolean kernel parameters over the tuned ones ("tile_n=4,tile_m=2")
+//   CLOSURE_MMA_PARAMS    tensor-core kernel parameters over the tuned ones
+//   CLOSURE_MMA           "off": never the 1-bit tensor-core kernel
+//   CLOSURE_PROGRESS_DELAY seconds before a progress line appears (default 1)
+//   CLOSURE_MPI_ALL_OUTPUT under mpirun, let every rank print, not rank 0 only
+// Development and measurement (docs/benchmarks.md, tools/*.sh):
+//   CLOSURE_KERNEL_PATH   load kernels/*.cl from this folder instead of the embedded copies
+//   CLOSURE_PROPAGATE_KERNEL  the propagation kernel variant (default: the tuned one)
+//   CLOSURE_PROPAGATE_OPTIONS extra build options for it
+//   CLOSURE_SLICE_WORDS   force propagation's slice width, in words
+//   CLOSURE_READ_THREADS  threads of the edge-list reader (default: the thread budget)
+//   CLOSURE_TRACE_READ    1 or 2: the reader's phases on stderr
+//   CLOSURE_TRACE_DOWNLOAD the device download's phases on stderr
+#pragma once
+
+#include <cstddef>
+#include <string>
+
+namespace closure::config {
+
+inline constexpr const char* kDevice = "CLOSURE_DEVICE";
+inline constexpr const char* kTuning = "CLOSURE_TUNING";
+inline constexpr const char* kCacheDir = "CLOSURE_CACHE_DIR";
+inline constexpr const char* kBoolParams = "CLOSURE_BOOL_PARAMS";
+inline constexpr const char* kMmaParams = "CLOSURE_MMA_PARAMS";
+inline constexpr const char* kMma = "CLOSURE_MMA";
+inline constexpr const char* kProgressDelay = "CLOSURE_PROGRESS_DELAY";
+inline constexpr const char* kMpiAllOutput = "CLOSURE_MPI_ALL_OUTPUT";
+inline constexpr const char* kKernelPath = "CLOSURE_KERNEL_PATH";
+inline constexpr const char* kPropagateKernel = "CLOSURE_PROPAGATE_KERNEL";
+inline constexpr const char* kPropagateOptions = "CLOSURE_PROPAGATE_OPTIONS";
+inline constexpr const char* kSliceWords = "CLOSURE_SLICE_WORDS";
+inline constexpr const char* kReadThreads = "CLOSURE_READ_THREADS";
+inline constexpr const char* kTraceRead = "CLOSURE_TRACE_READ";
+inline constexpr const char* kTraceDownload = "CLOSURE_TRACE_DOWNLOAD";
+
+// The variable's value; "" when it is unset or empty.
+std::string text(const char* name);
+bool is_set(const char* name);  // set, even to ""
+// Its value as a count; 0 when unset or not a number.
+size_t count(const char* name);
+
+// The per-user cache folder: $XDG_CACHE_HOME/closure, else ~/.cache/closure; "" when
+// neither HOME nor XDG_CACHE_HOME is set.
+std::string user_cache_dir();
+
+}  // namespace closure::config
