@@ -189,7 +189,7 @@ TEST(Verify, MemoryLimitOfTheProcessBoundsTheBudget) {
     const uint64_t mapped = pages * uint64_t(::sysconf(_SC_PAGE_SIZE));
     rl.rlim_cur = rl.rlim_max = mapped + (uint64_t{300} << 20);
     if (::setrlimit(RLIMIT_AS, &rl) != 0) return std::string("setrlimit failed");
-    const size_t available = available_memory_bytes();
+    const size_t available = available_host_memory();
     if (available > (uint64_t{300} << 20)) return "available " + std::to_string(available);
     std::vector<Edge> edges;
     for (vertex_t v = 0; v + 1 < 5000; ++v) edges.emplace_back(v, v + 1);

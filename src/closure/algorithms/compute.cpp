@@ -155,10 +155,6 @@ double host_limit(const ComputeOptions& o) {
                                                      size_t(0.8 * double(host_physical_memory()))));
 }
 
-size_t host_physical_memory() {
-  return size_t(::sysconf(_SC_PHYS_PAGES)) * size_t(::sysconf(_SC_PAGE_SIZE));
-}
-
 Closure compute_closure(const Graph& g, const ComputeOptions& o, ComputeReport* report_out) {
   ComputeReport report;
   const size_t n = g.vertex_count();

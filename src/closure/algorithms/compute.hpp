@@ -14,6 +14,7 @@
 #include "closure/graph/graph.hpp"
 #include "closure/kernels/boolean_params.hpp"
 #include "closure/ocl/runtime.hpp"
+#include "closure/util/available_memory.hpp"
 
 namespace closure {
 
@@ -85,7 +86,5 @@ BooleanParams dense_params(const ComputeOptions& options, const ocl::Runtime* ru
 // Bytes a method may use on the host: options.host_memory_limit, else what is left to
 // this process (free memory, cgroup, ulimit -v), with a tenth kept for everything else.
 double host_limit(const ComputeOptions& options);
-// Physical memory of this machine, in bytes.
-size_t host_physical_memory();
 
 }  // namespace closure

@@ -1,18 +1,15 @@
-// How much host memory this process may still use, and a budget that allocations draw
-// on, so that methods refuse with the sizes named (OutOfMemoryError, exit 4) instead of
-// dying in std::bad_alloc or the OOM killer.
+// A budget that allocations draw on (against util/available_memory.hpp's figure), so that
+// methods refuse with the sizes named (OutOfMemoryError, exit 4) instead of dying in
+// std::bad_alloc or the OOM killer.
 #pragma once
 
 #include <atomic>
 #include <cstddef>
 #include <string>
 
-namespace closure {
+#include "closure/util/available_memory.hpp"
 
-// The least of: MemAvailable (/proc/meminfo; physical memory where absent), the cgroup's
-// memory.max minus memory.current (v2; limit_in_bytes minus usage_in_bytes for v1), and
-// RLIMIT_AS (ulimit -v) minus the address space already mapped. Bytes.
-size_t available_host_memory();
+namespace closure {
 
 // A shared counter of bytes charged against a limit; charge() throws OutOfMemoryError
 // naming `what`, the bytes asked for, the total and the limit, before the allocation

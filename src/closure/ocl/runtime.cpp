@@ -58,7 +58,7 @@ void Runtime::refuse_compile_without_headroom() const {
   // program already in the disk cache needs none.
   constexpr size_t kCompileHeadroom = size_t{400} << 20;
   if (!device_.is_cpu) return;
-  const size_t room = available_memory_bytes();
+  const size_t room = available_host_memory();
   if (room >= kCompileHeadroom) return;
   throw OutOfMemoryError("compiling OpenCL kernels for " + device_.name + " needs about " +
                          format_bytes(double(kCompileHeadroom)) + " of memory, and " +

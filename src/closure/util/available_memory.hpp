@@ -1,16 +1,22 @@
 // How much more memory this process may allocate: physical memory is not the limit a
 // process meets first under `ulimit -v`, `ulimit -d` or a cgroup (a container, systemd
 // unit or batch scheduler), and an estimate checked against the wrong figure ends in
-// std::bad_alloc instead of a fallback.
+// std::bad_alloc instead of a fallback. The one reader of these limits: methods, the
+// verifier and the OpenCL runtime all ask it.
 #pragma once
 
 #include <cstddef>
 
 namespace closure {
 
-// The smallest of: physical memory, RLIMIT_AS minus the address space already mapped,
-// RLIMIT_DATA minus the data segment in use, and the cgroup v2 memory.max minus
-// memory.current. Never 0 (at least one page), so callers can compare against it freely.
-size_t available_memory_bytes();
+// The least of: MemAvailable (/proc/meminfo; physical memory where absent), the cgroup's
+// memory.max minus memory.current (v2, with every parent's; limit_in_bytes minus
+// usage_in_bytes for v1), RLIMIT_AS (ulimit -v) minus the address space already mapped,
+// and RLIMIT_DATA minus the data segment in use. Never 0 (at least one page), so callers
+// can compare against it freely.
+size_t available_host_memory();
+
+// Physical memory of this machine, in bytes.
+size_t host_physical_memory();
 
 }  // namespace closure

@@ -294,7 +294,7 @@ VerifyReport verify_against_boost(const Graph& g, const Closure& c, size_t memor
     throw std::invalid_argument("a sampled verification needs at least one source");
   // The budget cannot exceed what this process may still allocate (ulimit, cgroup):
   // checked against physical memory alone, Boost's closure ended in std::bad_alloc.
-  const size_t available = available_memory_bytes();
+  const size_t available = available_host_memory();
   const size_t budget = std::min(memory_budget_bytes, available / 10 * 8);
   std::string note;
   try {
