@@ -103,3 +103,7 @@ cli_test(promises.foreign_output_extension_refused --status 2 --stderr "does not
 # The house (issue 25): the environment is read in one configuration layer only.
 add_test(NAME house.one_configuration_layer
          COMMAND bash -c "cd ${CMAKE_SOURCE_DIR} && ! grep -rn 'getenv' src python/src | grep -v '^src/closure/config\\.[ch]pp:'")
+
+# A full disk under standard output is a failure (exit 4), not a silent loss.
+cli_test(promises.stdout_on_a_full_disk --status 4 --stderr "cannot write standard output" --
+         bash -c "${CLOSURE_BIN} ${CHAIN} --json > /dev/full")

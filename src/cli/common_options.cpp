@@ -4,9 +4,12 @@
 #include <unistd.h>
 
 #include <algorithm>
+#include <cerrno>
 #include <cstdio>
 #include <cstdlib>
+#include <cstring>
 #include <filesystem>
+#include <iostream>
 #include <thread>
 
 #include "closure/config.hpp"
@@ -163,13 +166,50 @@ ocl::Runtime* LazyRuntime::get() {
 }
 
 LazyRuntime::~LazyRuntime() {
-  // An opening nobody asked for is waited for (futures from std::async do so), and its
-  // error, if any, dropped: it was not this run's. So is a release in progress.
+  // An opening nobody asked for, and a release in progress, are not this run's to wait
+  // for: where the process ends without teardown (exit_without_teardown), a detached thread
+  // takes them and the process does not wait; elsewhere they are waited for here (futures
+  // from std::async do so), an opening's error dropped: it was not this run's.
+  if (exits_without_teardown() && (pending_.valid() || releasing_.valid() || runtime_)) {
+    try {
+      std::thread([pending = std::move(pending_), releasing = std::move(releasing_),
+                   runtime = std::move(runtime_)]() mutable {
+        try {
+          if (pending.valid()) pending.get();
+        } catch (...) {
+        }
+        if (releasing.valid()) releasing.get();
+        (void)runtime.release();  // the process ends without its teardown
+      }).detach();
+      return;
+    } catch (const std::system_error&) {  // no thread: wait here instead
+    }
+  }
   try {
     if (pending_.valid()) pending_.get();
   } catch (...) {
   }
   if (releasing_.valid()) releasing_.get();
+}
+
+bool exits_without_teardown() {
+  return kOpenOnAnotherThread;  // false exactly in the sanitized builds
+}
+
+void exit_without_teardown(int status) {
+  if (!exits_without_teardown()) return;
+  std::cout.flush();
+  std::cerr.flush();
+  errno = 0;
+  const bool out_failed = std::fflush(stdout) != 0 || std::ferror(stdout);
+  const int err = errno;
+  std::fflush(stderr);
+  if (out_failed && err != EPIPE && status == 0) {
+    std::fprintf(stderr, "closure: cannot write standard output: %s\n",
+                 err ? std::strerror(err) : "a write failed (a full disk?)");
+    status = 4;
+  }
+  ::_exit(status);
 }
 
 ComputeOptions compute_options(const CommonOptions& o, LazyRuntime& runtime,

@@ -40,5 +40,9 @@ int main(int argc, char** argv) {
 #endif
   const int status = closure::cli::run_cli(argc, argv);
   closure::set_process_communicator(nullptr);
+#ifdef CLOSURE_HAVE_MPI
+  if (session) return status;  // MPI_Finalize runs in the session's destructor
+#endif
+  closure::cli::exit_without_teardown(status);  // all output is written and closed by now
   return status;
 }
