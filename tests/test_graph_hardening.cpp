@@ -131,7 +131,7 @@ TEST(ReaderHardening, LabelsCraftedAgainstTheOldHashDoNotCollide) {
 
 TEST(ReaderHardening, NameLabelsProbeLittleToo) {
   detail::LabelMap map(false);
-  for (int j = 0; j < 100000; ++j) map.intern("v" + std::to_string(j));
+  for (int j = 0; j < 100000; ++j) map.intern(std::string("v").append(std::to_string(j)));
   EXPECT_LT(map.probes(), 4u * 100000);
 }
 
@@ -327,7 +327,7 @@ std::string outcome(std::string_view text) {
     for (const auto& l : labels_of(r.graph)) out += " " + l;
     out += "; edges";
     for (const auto& [u, v] : r.graph.edges())
-      out += " " + std::to_string(u) + ">" + std::to_string(v);
+      out.append(" ").append(std::to_string(u)).append(">").append(std::to_string(v));
     return out;
   } catch (const InputError& e) {
     return std::string("error ") + e.what();
@@ -360,7 +360,7 @@ TEST(ParallelEdgeList, AnyCutGivesTheSameGraphIdsAndErrorsAsOneChunk) {
                                              : std::to_string(rng() % 40);
         };
         text += label() + (rng() % 2 ? "\t" : " ") + label();
-        if (weighted) text += " " + std::to_string(rng() % 100) + ".5";
+        if (weighted) text.append(" ").append(std::to_string(rng() % 100)).append(".5");
       }
       text += ends[rng() % 3];
     }

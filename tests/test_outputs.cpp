@@ -221,7 +221,7 @@ Graph awkward_graph(uint64_t seed, size_t n) {
   }
   std::vector<std::string> labels(n);
   for (size_t v = 0; v < n; ++v) {
-    labels[v] = "v" + std::to_string(v) + std::string(rng() % 40, 'a' + char(v % 26));
+    labels[v] = std::string("v").append(std::to_string(v)).append(rng() % 40, char('a' + v % 26));
     if (v % 7 == 3) labels[v] += "\"q\\\x01";  // JSON escapes
   }
   labels[n / 2] = std::string(5000, 'L');  // one long label, reached by many

@@ -32,13 +32,18 @@ void parse_key_values(const std::string& text, const char* keys,
 }
 
 std::string Allowed::describe() const {
+  // Appends only: GCC 12 warns (-Wrestrict, a false positive) on "/" + std::string inlined.
   std::string out;
+  auto add = [&](int v) {
+    if (!out.empty()) out += '/';
+    out += std::to_string(v);
+  };
   if (n_choices > 0) {
-    for (int i = 0; i < n_choices; ++i) out += (i ? "/" : "") + std::to_string(choices[i]);
+    for (int i = 0; i < n_choices; ++i) add(choices[i]);
     return out;
   }
   if (!pow2) return std::to_string(lo) + ".." + std::to_string(hi);
-  for (int v = lo; v <= hi; v *= 2) out += (out.empty() ? "" : "/") + std::to_string(v);
+  for (int v = lo; v <= hi; v *= 2) add(v);
   return out;
 }
 
