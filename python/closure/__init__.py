@@ -77,8 +77,9 @@ def _check_label_array(a: np.ndarray, what: str) -> np.ndarray:
         if not (np.all(np.isfinite(a)) and np.all(a == np.round(a))):
             raise TypeError(f"{what} holds floats that are not whole numbers; labels are "
                             "integers or strings")
-        if a.size and float(np.max(np.abs(a))) >= 2.0**53:
-            raise TypeError(f"{what} holds floats of 2^53 or more, which cannot tell "
+        bits = np.finfo(a.dtype).nmant + 1  # 53 for float64, 24 for float32
+        if a.size and float(np.max(np.abs(a))) >= 2.0**bits:
+            raise TypeError(f"{what} holds floats of 2^{bits} or more, which cannot tell "
                             "neighbouring integers apart; pass an integer array")
         return a.astype(np.int64)
     if a.dtype.kind in "iub" or a.dtype.kind in "OUS":
@@ -167,9 +168,11 @@ class _Labels:
         if arr.ndim != 1:
             arr = arr.reshape(-1)
         n = len(self.vertices)
-        if arr.dtype.kind == "f":
-            arr = _check_label_array(arr, "the labels")
+        if arr.dtype.kind == "f" and self.vertices.dtype.kind in "iu":
+            arr = _check_label_array(arr, "the labels")  # np.loadtxt's whole floats
         if arr.dtype.kind in "iu" and self.vertices.dtype.kind in "iu":
+            if self.vertices.dtype.kind == "u" and arr.dtype.kind == "i" and (arr < 0).any():
+                raise _UnknownLabel(arr[np.argmax(arr < 0)].item())  # no vertex is negative
             vertices, arr = _common_integers(self.vertices, arr, "the labels and the vertices")
             if self.identity:
                 bad = (arr < 0) | (arr >= n) if arr.dtype.kind == "i" else (arr >= n)
@@ -333,7 +336,7 @@ def _from_pairs(us: np.ndarray, vs: np.ndarray, vertices) -> Graph:
     us, vs = _common_integers(us, vs, "the sources and the targets")
     if vertices is not None:
         labels = _labels_of(list(vertices)) if not isinstance(vertices, np.ndarray) else (
-            _Labels(_check_label_array(vertices, "the vertices")))
+            _Labels(vertices))
         labels.check_distinct()
         try:
             sources, targets = labels.indices(us), labels.indices(vs)

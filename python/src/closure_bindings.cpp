@@ -34,6 +34,7 @@ ocl::Runtime* runtime_for(const std::string& spec) {
     return true;
   }();
   (void)watching;
+  if (spec == "host") return nullptr;  // opens nothing, in a forked child too
   if (g_forked_after_opencl) {
     // auto (no device named) works on the host instead; a named device cannot be had.
     if (spec.empty()) return nullptr;
@@ -42,8 +43,8 @@ ocl::Runtime* runtime_for(const std::string& spec) {
         "fork: open devices in the child only (multiprocessing's 'spawn' or 'forkserver' "
         "start method), or pass device='host'");
   }
+  auto device = ocl::choose_device(spec);  // lists the platforms: OpenCL is loaded from here
   g_opencl_opened = true;
-  auto device = ocl::choose_device(spec);
   if (!device) return nullptr;  // the host engine
   std::lock_guard lock(mutex);
   auto& slot = runtimes[device->index];

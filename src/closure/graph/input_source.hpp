@@ -33,6 +33,9 @@ class InputSource {
   // input is shorter. Raw bytes: no check for binary data.
   std::string_view peek(size_t n);
 
+  // A stream whose end the peek already met.
+  bool stream_ended() const { return stream_eof_; }
+
   // Hands over the descriptor (positioned after the peeked bytes for a stream, untouched for
   // a regular file) and the peeked bytes of a stream, which the new owner must read first.
   int release(std::string& stream_prefix);

@@ -53,9 +53,10 @@ const char* find_eol(const char* p, const char* end) {
 // The input read through a descriptor: plain bytes, or gzip members inflated one after another.
 class LineSource::Stream {
  public:
-  // `prefix`: bytes already read from fd (an InputSource's peek), delivered first.
-  Stream(int fd, const std::string& prefix)
-      : fd_(fd), in_(std::max(kReadChunk, prefix.size())), in_end_(prefix.size()) {
+  // `prefix`: bytes already read from fd (an InputSource's peek), delivered first; `ended`:
+  // that read already met the end of the input (a terminal is not asked twice).
+  Stream(int fd, const std::string& prefix, bool ended)
+      : fd_(fd), in_eof_(ended), in_(std::max(kReadChunk, prefix.size())), in_end_(prefix.size()) {
     std::memcpy(in_.data(), prefix.data(), prefix.size());
   }
   ~Stream() {
@@ -75,6 +76,7 @@ class LineSource::Stream {
         in_pos_ += k;
         return k;
       }
+      if (in_eof_) return 0;
       return raw_read(reinterpret_cast<unsigned char*>(out), n);
     }
     size_t produced = 0;
@@ -184,9 +186,25 @@ LineSource::LineSource(const std::string& path) : LineSource(InputSource(path)) 
 LineSource::LineSource(InputSource&& input) : name_(input.name()) {
   opened_ = input.status();
   const bool gzip = input.peek(2) == "\x1f\x8b";
+  const bool stream_ended = input.stream_ended();
   std::string prefix;
-  const int fd = input.release(prefix);
-  if (S_ISREG(opened_.st_mode)) watch_fd_ = ::dup(fd);
+  int fd = input.release(prefix);  // -1 once closed or handed to the Stream
+  // A constructor that throws runs no destructor: what is opened here is released here.
+  try {
+    open(fd, prefix, gzip, stream_ended);
+  } catch (...) {
+    guard_.reset();
+    if (map_ != nullptr) ::munmap(map_, map_size_);
+    map_ = nullptr;
+    if (watch_fd_ >= 0) ::close(watch_fd_);
+    watch_fd_ = -1;
+    if (fd >= 0 && !stream_) ::close(fd);
+    throw;
+  }
+}
+
+void LineSource::open(int& fd, const std::string& prefix, bool gzip, bool stream_ended) {
+  if (S_ISREG(opened_.st_mode)) watch_fd_ = ::fcntl(fd, F_DUPFD_CLOEXEC, 0);
   // A regular file that is not gzip is mapped whole: no copies, and the parallel edge-list
   // reader can hand its parts to threads. (Size 0 may be a /proc file: streamed.)
   if (S_ISREG(opened_.st_mode) && opened_.st_size > 0 && !gzip) {
@@ -200,6 +218,7 @@ LineSource::LineSource(InputSource&& input) : name_(input.name()) {
         ::mmap(nullptr, size, PROT_READ, MAP_PRIVATE | (populate ? MAP_POPULATE : 0), fd, 0);
     if (map != MAP_FAILED) {
       ::close(fd);
+      fd = -1;
       map_ = map;
       map_size_ = size;
       guard_ = std::make_unique<SigbusGuard>(map, size);
@@ -217,7 +236,8 @@ LineSource::LineSource(InputSource&& input) : name_(input.name()) {
       return;
     }
   }
-  stream_ = std::make_unique<Stream>(fd, prefix);
+  stream_ = std::make_unique<Stream>(fd, prefix, stream_ended);
+  fd = -1;  // the Stream's now
   buf_.resize(kInitialBuffer);
   data_ = buf_.data();
   meter_start(meter_, 0);  // a stream's size is not known: no share, only seconds

@@ -80,6 +80,8 @@ class LineSource {
 
  private:
   class Stream;  // the streamed input: a descriptor, plain or through zlib's inflate
+  // The constructor's work on the descriptor `fd` (set to -1 once it is owned elsewhere).
+  void open(int& fd, const std::string& prefix, bool gzip, bool stream_ended);
   bool fill();
   // Adds the bytes consumed since the last report to meter_ once they reach `at_least`.
   void meter_consumed(size_t at_least);

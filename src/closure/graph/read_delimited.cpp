@@ -8,7 +8,8 @@
 // target fields are column titles (source, target, from_node, node1, ...: words of the
 // edge-list reader's title list, alone or joined by '_', '-', '.' or a space), or when they
 // are names above a second row of numbers. Otherwise it is an edge: "a, b" first is the
-// edge a -> b. Further columns (weights, attributes) are ignored.
+// edge a -> b. Further columns (weights, attributes) are ignored. Blank lines are skipped;
+// there are no comment lines (pandas writes a label such as "#a" unquoted).
 #include <string>
 #include <vector>
 
@@ -115,8 +116,8 @@ ReadResult read_delimited(LineSource& src, char delimiter) {
     edges.emplace_back(ends[0], ends[1]);
   };
   while (src.next(line)) {
-    const std::string_view t = text::trim(line);
-    if (t.empty() || t[0] == '#') continue;
+    // No comment lines: pandas writes a label "#a" unquoted, so a '#' row is an edge.
+    if (text::trim(line).empty()) continue;
     if (!split_fields(line, delimiter, fields, error)) src.fail(error);
     ++row;
     if (row == 1) {

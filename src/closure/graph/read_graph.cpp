@@ -130,14 +130,25 @@ bool looks_like_dimacs(std::string_view s) {
 }
 
 // "a,b" or "a, b" as the first line that is not blank or a comment: a CSV (read as an edge
-// list, "a," would be a vertex).
+// list, "a," would be a vertex). Commas inside whitespace-separated labels ("Paris,FR
+// Lyon,FR") stay an edge list: CSV only when the line is one word, or a comma touches a
+// blank.
 bool first_data_line_has_comma(std::string_view s) {
   while (!s.empty()) {
     const size_t nl = s.find_first_of("\r\n");
     const std::string_view line = text::trim(s.substr(0, nl));
     s = nl == std::string_view::npos ? std::string_view() : s.substr(nl + 1);
     if (line.empty() || line[0] == '#' || line[0] == '%') continue;
-    return line.find(',') != std::string_view::npos;
+    if (line.find(',') == std::string_view::npos) return false;
+    text::Tokens tokens(line);
+    std::string_view token;
+    size_t words = 0;
+    bool comma_at_a_blank = false;
+    while (tokens.next(token)) {
+      ++words;
+      comma_at_a_blank = comma_at_a_blank || token.front() == ',' || token.back() == ',';
+    }
+    return words == 1 || comma_at_a_blank;
   }
   return false;
 }

@@ -130,12 +130,18 @@ std::vector<std::string> written_labels(const Graph& g, OutputFormat f) {
     } else if (f == OutputFormat::kJson) {
       label = json_string(label);  // bytes that are not UTF-8 as \udcNN (io/json_text.hpp)
     } else if (f == OutputFormat::kCsv || f == OutputFormat::kTsv) {
-      // Quoted where the reader would otherwise split, trim or skip it (read_delimited.cpp).
+      // Quoted where the reader would otherwise split or trim it (read_delimited.cpp); a
+      // row ends at its line, so a label with a line break, or an empty one, cannot be
+      // written (as in an edge list).
       const char delimiter = f == OutputFormat::kCsv ? ',' : '\t';
-      const bool quote = label.empty() || label.find_first_of("\"\r\n") != std::string::npos ||
-                         label.find(delimiter) != std::string::npos || label[0] == '#' ||
-                         label.front() == ' ' || label.back() == ' ' || label.front() == '\t' ||
-                         label.back() == '\t';
+      if (label.empty() || label.find_first_of("\r\n") != std::string::npos)
+        throw std::runtime_error("vertex label '" + label +
+                                 "' is empty or holds a line break, which a CSV row cannot "
+                                 "hold here; use --output-format json or matrix-market");
+      auto blank = [](char ch) { return ch == ' ' || (ch >= '\t' && ch <= '\r'); };
+      const bool quote = label.find('"') != std::string::npos ||
+                         label.find(delimiter) != std::string::npos || blank(label.front()) ||
+                         blank(label.back());
       if (quote) {
         std::string q = "\"";
         for (char ch : label) q += ch == '"' ? std::string("\"\"") : std::string(1, ch);

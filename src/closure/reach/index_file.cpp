@@ -166,13 +166,14 @@ void emit(const IndexData& d, Sink&& sink) {
   }
 }
 
-// Checks `bytes` (8-aligned) and returns the view into it; throws IndexFileError.
-IndexView check(const unsigned char* bytes, uint64_t size, const std::string& name) {
+// The header alone (the first bytes of a file, `prefix` of them present): magic, version and
+// sizes that agree with each other, checked before anything is allocated for the file.
+Header check_header(const unsigned char* bytes, uint64_t prefix, const std::string& name) {
   auto fail = [&](const std::string& what) -> IndexFileError { return IndexFileError(name, what); };
-  if (size < 8 || std::memcmp(bytes, kIndexMagic, 8) != 0)
+  if (prefix < 8 || std::memcmp(bytes, kIndexMagic, 8) != 0)
     throw fail("not a closure index file (no CLOSRIDX header); build one with `closure index`");
-  if (size < sizeof(Header))
-    throw fail("truncated index file: " + std::to_string(size) + " bytes, the header alone is " +
+  if (prefix < sizeof(Header))
+    throw fail("truncated index file: " + std::to_string(prefix) + " bytes, the header alone is " +
                std::to_string(sizeof(Header)));
   Header h;
   std::memcpy(&h, bytes, sizeof h);
@@ -184,8 +185,16 @@ IndexView check(const unsigned char* bytes, uint64_t size, const std::string& na
       h.supportive > kMaxSupportive || (h.flags & ~kIdentityLabels) ||
       h.label_bytes > (uint64_t{1} << 48) || (h.vertices > 0 && h.components == 0))
     throw fail("damaged index file: impossible sizes in the header");
+  if (h.file_bytes != layout_of(h).end)
+    throw fail("damaged index file: the header's sizes disagree");
+  return h;
+}
+
+// Checks `bytes` (8-aligned) and returns the view into it; throws IndexFileError.
+IndexView check(const unsigned char* bytes, uint64_t size, const std::string& name) {
+  auto fail = [&](const std::string& what) -> IndexFileError { return IndexFileError(name, what); };
+  const Header h = check_header(bytes, size, name);
   const Layout l = layout_of(h);
-  if (h.file_bytes != l.end) throw fail("damaged index file: the header's sizes disagree");
   if (size != l.end)
     throw fail((size < l.end ? "truncated index file: " : "damaged index file: ") +
                std::to_string(size) + " bytes, the header says " + std::to_string(l.end));
@@ -349,42 +358,46 @@ std::unique_ptr<ReachIndex> read_into_memory(int fd, uint64_t size, const std::s
   }
 }
 
-// A stream (pipe, FIFO, stdin): read up to the size its header declares, and one byte more to
-// tell a longer stream, never without bound.
+// A stream (pipe, FIFO, stdin): the header is checked first; then the stream is read as it
+// comes, in growing steps up to the size the header declares (and one byte more, to tell a
+// longer stream), so a forged size costs no more memory than the bytes actually sent.
 std::unique_ptr<ReachIndex> read_stream(InputSource& input) {
-  std::string bytes(input.peek(sizeof(Header)));
-  if (bytes.size() < sizeof(Header))
-    throw IndexFileError(input.name(), "truncated index file: " + std::to_string(bytes.size()) +
-                                           " bytes, shorter than its header");
-  Header h;
-  std::memcpy(&h, bytes.data(), sizeof h);
-  if (h.file_bytes < sizeof(Header) || h.file_bytes > (uint64_t{1} << 40))
-    throw IndexFileError(input.name(), "damaged index file: impossible sizes in the header");
+  const std::string_view head = input.peek(sizeof(Header));
+  const Header h =
+      check_header(reinterpret_cast<const unsigned char*>(head.data()), head.size(), input.name());
   const uint64_t want = h.file_bytes + 1;
   std::string prefix;
   const int fd = input.release(prefix);
+  std::string bytes = std::move(prefix);
+  bool ended = false;
   try {
-    bytes = std::move(prefix);
-    bytes.resize(size_t(want));
+    while (bytes.size() < want && !ended) {
+      const size_t at = bytes.size();
+      const size_t step = size_t(std::min<uint64_t>(want - at, std::max<size_t>(at, 1u << 20)));
+      bytes.resize(at + step);
+      size_t got = 0;
+      while (got < step) {
+        const ssize_t k = ::read(fd, bytes.data() + at + got, step - got);
+        if (k < 0 && errno == EINTR) continue;
+        if (k < 0)
+          throw IndexFileError(input.name(), std::string("cannot read: ") + std::strerror(errno));
+        if (k == 0) {
+          ended = true;
+          break;
+        }
+        got += size_t(k);
+      }
+      bytes.resize(at + got);
+    }
   } catch (const std::bad_alloc&) {
     ::close(fd);
     throw OutOfMemoryError("out of memory loading the index " + input.name() + " (" +
-                           format_bytes(double(want)) + ")");
-  }
-  uint64_t done = sizeof(Header);
-  while (done < want) {
-    const ssize_t got = ::read(fd, bytes.data() + done, size_t(want - done));
-    if (got < 0 && errno == EINTR) continue;
-    if (got < 0) {
-      const int e = errno;
-      ::close(fd);
-      throw IndexFileError(input.name(), std::string("cannot read: ") + std::strerror(e));
-    }
-    if (got == 0) break;
-    done += uint64_t(got);
+                           format_bytes(double(h.file_bytes)) + ")");
+  } catch (...) {
+    ::close(fd);
+    throw;
   }
   ::close(fd);
-  bytes.resize(size_t(done));
   return load_index_from_bytes(bytes, input.name());
 }
 
@@ -395,6 +408,14 @@ std::unique_ptr<ReachIndex> load_index(InputSource&& input, uint64_t huge_pages_
   const uint64_t size = uint64_t(input.status().st_size);
   const std::string name = input.name();
   if (size == 0) throw IndexFileError(name, "not a closure index file (empty)");
+  // The header before the allocation: a graph file given as an index is refused at once.
+  const std::string_view head = input.peek(sizeof(Header));
+  const Header h =
+      check_header(reinterpret_cast<const unsigned char*>(head.data()), head.size(), name);
+  if (size != h.file_bytes)
+    throw IndexFileError(
+        name, (size < h.file_bytes ? "truncated index file: " : "damaged index file: ") +
+                  std::to_string(size) + " bytes, the header says " + std::to_string(h.file_bytes));
   std::string unused;
   return read_into_memory(input.release(unused), size, name, size >= huge_pages_from);
 }

@@ -129,7 +129,7 @@ bool still_valid(const BatchRecord& old, const BatchOptions& o, const BatchItem&
 // One file's work, in the child: the resume check, the run, the record's keys. Returns
 // 'S' (resumed) or 'N' (new) followed by the record.
 std::string process_item(const BatchOptions& o, const BatchItem& item, const std::string& options,
-                         const BatchOutDir& out) {
+                         BatchOutDir& out) {
   const ItemPaths p = paths_of(o, item);
   if (o.resume) {
     if (auto text = read_record_file(p.record)) {
@@ -144,7 +144,10 @@ std::string process_item(const BatchOptions& o, const BatchItem& item, const std
   const auto start = Clock::now();
   try {
     out.check_may_write(p.record);  // never a file of the user's that has a batch's name
-    if (o.write_closures) out.check_may_write(p.output);
+    if (o.write_closures) {
+      out.check_may_write(p.output);
+      out.claim(p.output);  // before it is written: an interrupted run still owns it
+    }
     rec.input = input_key(item.input);  // before reading: a later change is then seen
     fs::create_directories(fs::path(p.output).parent_path());
     RunOptions run = o.run;

@@ -3,6 +3,7 @@
 
 #include <fcntl.h>
 #include <sys/file.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include <cerrno>
@@ -21,14 +22,29 @@ namespace {
 constexpr size_t kMaxListBytes = size_t{256} << 20;
 constexpr const char* kCsvHeader = "file,vertices,edges,components,dag,pairs,";
 
-// A file a batch of an older version wrote, recognised by what it holds.
+// The first bytes of a regular file (opened without blocking: a FIFO is not waited on).
+std::string first_bytes(const std::string& path, size_t n) {
+  const int fd = ::open(path.c_str(), O_RDONLY | O_NONBLOCK | O_CLOEXEC);
+  if (fd < 0) return {};
+  struct stat st {};
+  std::string out;
+  if (::fstat(fd, &st) == 0 && S_ISREG(st.st_mode)) {
+    out.resize(n);
+    const ssize_t got = ::pread(fd, out.data(), n, 0);
+    out.resize(got > 0 ? size_t(got) : 0);
+  }
+  ::close(fd);
+  return out;
+}
+
+// A file a batch of an older version wrote, recognised by what it holds: summary tables by
+// their first bytes (they may be large), records by parsing them whole.
 bool written_by_a_batch(const std::string& path) {
+  const std::string name = fs::path(path).filename().string();
+  if (name == "summary.csv") return first_bytes(path, 64).rfind(kCsvHeader, 0) == 0;
+  if (name == "summary.json") return first_bytes(path, 16).rfind("[\n  {\"file\":", 0) == 0;
   std::string text;
   if (read_small_file(path, kMaxRecordBytes, text) != SmallFileStatus::kOk) return false;
-  const std::string name = fs::path(path).filename().string();
-  if (name == "summary.csv") return text.rfind(kCsvHeader, 0) == 0;
-  if (name == "summary.json")
-    return text.rfind("[\n", 0) == 0 && text.find("\"file\"") != std::string::npos;
   return name.ends_with(".summary.json") && parse_record(text).has_value();
 }
 
@@ -102,6 +118,7 @@ void BatchOutDir::check_may_write(const std::string& path) const {
 
 void BatchOutDir::claim(const std::string& path) {
   std::string rel = relative(path);
+  if (rel.find('\n') != std::string::npos) return;  // one name a line: such a name cannot be listed
   if (!owned_.insert(rel).second) return;
   rel.push_back('\n');
   // One write of one short line in O_APPEND mode; a failure only loses the claim.

@@ -23,8 +23,9 @@ class BatchOutDir {
   bool may_write(const std::string& path) const;
   // Throws UsageError naming `path` unless may_write(path).
   void check_may_write(const std::string& path) const;
-  // Notes that a batch wrote `path` (appended to the list at once, so an interrupted batch
-  // still owns what it wrote).
+  // Notes that a batch writes `path` (appended to the list at once, before the file is
+  // written, so an interrupted batch still owns what it began to write). A worker process
+  // claims through the list descriptor it inherited (appends of one short line each).
   void claim(const std::string& path);
 
  private:

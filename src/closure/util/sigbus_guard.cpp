@@ -6,6 +6,7 @@
 #include <unistd.h>
 
 #include <atomic>
+#include <cerrno>
 #include <csignal>
 #include <cstdint>
 #include <mutex>
@@ -22,18 +23,25 @@ struct sigaction g_previous;
 uintptr_t g_page = 4096;  // set once, before the handler is installed
 
 extern "C" void on_sigbus(int sig, siginfo_t* info, void* context) {
-  const auto addr = reinterpret_cast<uintptr_t>(info->si_addr);
-  for (int i = 0; i < kSlots; ++i) {
+  const int saved_errno = errno;
+  // Only a fault of the kernel's has an address; one sent by kill or tgkill (si_code <= 0)
+  // is not ours to absorb.
+  const auto addr = info->si_code > 0 ? reinterpret_cast<uintptr_t>(info->si_addr) : 0;
+  for (int i = 0; addr != 0 && i < kSlots; ++i) {
     const uintptr_t b = g_begin[i].load(std::memory_order_acquire);
     const uintptr_t e = g_end[i].load(std::memory_order_acquire);
-    if (b == 0 || addr < b || addr >= e) continue;
+    // A slot released and claimed again between the two loads: begin moved, skip it.
+    if (b == 0 || addr < b || addr >= e || g_begin[i].load(std::memory_order_acquire) != b)
+      continue;
     const uintptr_t page = addr & ~(g_page - 1);
     if (::mmap(reinterpret_cast<void*>(page), size_t(g_page), PROT_READ,
                MAP_PRIVATE | MAP_ANONYMOUS | MAP_FIXED, -1, 0) == MAP_FAILED)
       break;
     g_faulted[i].store(true, std::memory_order_release);
+    errno = saved_errno;
     return;  // the load is retried and reads zeros
   }
+  errno = saved_errno;
   // Not ours: what was there before decides (by default, the process ends on SIGBUS).
   if (g_previous.sa_flags & SA_SIGINFO) {
     g_previous.sa_sigaction(sig, info, context);
