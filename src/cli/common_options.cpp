@@ -198,8 +198,7 @@ bool exits_without_teardown() {
   return kOpenOnAnotherThread && distributed_communicator() == nullptr;
 }
 
-void exit_without_teardown(int status) {
-  if (!exits_without_teardown()) return;
+int finish_output(int status) {
   // Only this final flush is judged (std::cout shares stdout's buffer, synced with stdio,
   // so it is flushed here too): an earlier EPIPE (a reader that stopped, `| head`) leaves
   // ferror set and is a quiet stop, as everywhere else.
@@ -213,7 +212,13 @@ void exit_without_teardown(int status) {
     std::fprintf(stderr, "closure: cannot write standard output: %s\n", std::strerror(err));
     status = 4;
   }
-  ::_exit(status);
+  return status;
+}
+
+int exit_without_teardown(int status) {
+  status = finish_output(status);
+  if (exits_without_teardown()) ::_exit(status);
+  return status;
 }
 
 ComputeOptions compute_options(const CommonOptions& o, LazyRuntime& runtime,

@@ -86,11 +86,14 @@ class LazyRuntime {
 // context, an opening still in progress): every build but the sanitized ones, whose leak
 // check runs at a normal exit.
 bool exits_without_teardown();
-// Flushes standard output and error and ends the process at once with `status` (4 when
-// standard output could not be written, say on a full disk): the driver's teardown, which
+// Flushes standard output and error; returns `status`, or 4 when standard output could not
+// be written (say on a full disk).
+int finish_output(int status);
+// finish_output, then ends the process at once: the driver's teardown, which
 // took 0.1-0.3 s of every GPU run on the H200, and a speculative opening still in progress
-// are not waited for. Returns (for a normal exit) where exits_without_teardown() is false.
-void exit_without_teardown(int status);
+// are not waited for. Where exits_without_teardown() is false, returns the status instead,
+// for a normal exit.
+int exit_without_teardown(int status);
 
 // When a command opens the device --device names.
 enum class DeviceOpening {

@@ -41,8 +41,7 @@ int main(int argc, char** argv) {
   const int status = closure::cli::run_cli(argc, argv);
   closure::set_process_communicator(nullptr);
 #ifdef CLOSURE_HAVE_MPI
-  if (session) return status;  // MPI_Finalize runs in the session's destructor
+  if (session) return closure::cli::finish_output(status);  // MPI_Finalize: the session's
 #endif
-  closure::cli::exit_without_teardown(status);  // all output is written and closed by now
-  return status;
+  return closure::cli::exit_without_teardown(status);  // all output is written and closed
 }
