@@ -8,6 +8,7 @@
 
 #include "closure/config.hpp"
 #include "closure/errors.hpp"
+#include "closure/util/available_memory.hpp"
 
 namespace closure::ocl {
 
@@ -19,9 +20,20 @@ std::string DeviceInfo::describe() const {
          ", " + std::to_string(compute_units) + " compute units)";
 }
 
+// Loading the OpenCL drivers maps a JIT and starts threads; PoCL aborts the process
+// ("PTHREAD ERROR in pthread_scheduler_init") when ulimit -v leaves too little for its
+// threads (seen at 350 MB on the 2-core machine; 400 MB loaded). Below this much room the
+// drivers are not loaded at all: the host path serves, and a named device says why.
+constexpr size_t kDriverHeadroom = size_t{400} << 20;
+
+bool drivers_skipped_for_memory() {
+  return address_space_headroom() < kDriverHeadroom;
+}
+
 std::vector<DeviceInfo> list_devices() {
   std::vector<DeviceInfo> out;
   std::vector<cl::Platform> platforms;
+  if (drivers_skipped_for_memory()) return out;
   try {
     cl::Platform::get(&platforms);
   } catch (const cl::Error&) {
@@ -68,6 +80,11 @@ std::optional<DeviceInfo> choose_device(const std::string& flag) {
   if (spec.empty()) spec = config::text(kDeviceEnv);
   spec = lower(spec);
   if (spec == "host") return std::nullopt;
+  if (!spec.empty() && spec != "auto" && drivers_skipped_for_memory())
+    throw OutOfMemoryError(
+        "the OpenCL drivers need about " + format_bytes(double(kDriverHeadroom)) +
+        " of address space to load and " + format_bytes(double(address_space_headroom())) +
+        " is left (ulimit -v); raise the limit or use --device host");
   const auto devices = list_devices();
   auto first = [&](bool gpu) -> std::optional<DeviceInfo> {
     for (const auto& d : devices)

@@ -85,6 +85,16 @@ size_t available_host_memory() {
   return std::max(page, std::min({meminfo_available(), cgroup_available(), rlimits_available()}));
 }
 
+size_t address_space_headroom() {
+  rlimit rl{};
+  if (::getrlimit(RLIMIT_AS, &rl) != 0 || rl.rlim_cur == RLIM_INFINITY) return SIZE_MAX;
+  std::ifstream in("/proc/self/statm");
+  uint64_t size = 0;
+  if (!(in >> size)) return SIZE_MAX;
+  const uint64_t mapped = size * uint64_t(::sysconf(_SC_PAGE_SIZE));
+  return rl.rlim_cur > mapped ? size_t(rl.rlim_cur - mapped) : 0;
+}
+
 size_t host_physical_memory() {
   return size_t(::sysconf(_SC_PHYS_PAGES)) * size_t(::sysconf(_SC_PAGE_SIZE));
 }

@@ -16,6 +16,10 @@ namespace closure {
 // can compare against it freely.
 size_t available_host_memory();
 
+// RLIMIT_AS (ulimit -v) minus the address space already mapped; SIZE_MAX without a limit.
+// What a driver that reserves address space (thread stacks, a JIT) can still map.
+size_t address_space_headroom();
+
 // Physical memory of this machine, in bytes.
 size_t host_physical_memory();
 
