@@ -2,8 +2,8 @@
 // every file it opens while a command runs (an InputScope is alive); the output guard
 // (io/atomic_file.hpp) refuses to write over any of them, whatever path or hard link names
 // it, so no command can replace the graph or index it reads. The CLI holds one scope for
-// its one command; the Python module one per call (a later call may write a file an
-// earlier one read, as pandas may). Thread-safe.
+// its one command. The Python module holds none: its calls read or write, never both, and
+// a later call may write a file an earlier one read (as with pandas). Thread-safe.
 #pragma once
 
 #include <sys/stat.h>
