@@ -9,7 +9,6 @@
 #include <cerrno>
 #include <cstddef>
 #include <cstring>
-#include <fstream>
 #include <vector>
 
 #include "closure/graph/huge_pages.hpp"
@@ -268,10 +267,13 @@ bool looks_like_index(std::string_view first_bytes) {
 }
 
 bool file_is_index(const std::string& path) {
-  if (path == "-") return false;
-  std::ifstream in(path, std::ios::binary);
-  char buf[8];
-  return in.read(buf, 8) && looks_like_index(std::string_view(buf, 8));
+  if (path == "-") return false;  // peeking would need the stream itself: use is_index
+  try {
+    InputSource input(path);
+    return is_index(input);
+  } catch (const InputError&) {
+    return false;
+  }
 }
 
 bool is_index(InputSource& input) {

@@ -43,9 +43,10 @@ class IndexFileError : public InputError {
 
 // True when `first_bytes` starts with the index magic (how `query` recognises an index).
 bool looks_like_index(std::string_view first_bytes);
-bool file_is_index(const std::string& path);
 // The same for an opened input, without consuming anything of a pipe (InputSource::peek).
 bool is_index(InputSource& input);
+// The same for a path, through the input source (false where it cannot be opened).
+bool file_is_index(const std::string& path);
 
 // The 64-bit checksum of the file format (4-lane multiply-rotate over 8-byte words). A file's
 // checksum is index_checksum of the whole file with the 8 bytes at kIndexChecksumOffset
