@@ -185,8 +185,20 @@ cli_test(output.max_output_not_for_pipes --stdout "^1 5$" --
          ${CLOSURE_BIN} -q ${G} -o - --max-output 10)
 cli_test(output.closed_pipe_is_a_quiet_stop --
          bash -c "set -o pipefail\; seq 1 3000 | awk '{ print $1, $1 + 1 }' > ${OUT}/chain3000.txt && ${CLOSURE_BIN} -q ${OUT}/chain3000.txt -o - | head -1 > /dev/null")
-cli_test(help.exit_statuses_and_shared_options --stdout "Exit status" --stdout "Shared options" --stdout "--method" --stdout "--progress"
+cli_test(help.exit_statuses_and_shared_options --stdout "Exit status" --stdout "Shared options" --stdout "--method" --stdout "--threads"
          -- ${CLOSURE_BIN} query --help)
+# --help names the program, and each subcommand lists only the shared options it uses: a
+# command that only reads a graph takes no device, method or kernel options.
+cli_test(help.names_the_program --stdout "^Usage: closure \\[OPTIONS\\]" -- ${CLOSURE_BIN} --help)
+cli_test(help.subcommand_names_the_program --stdout "^Usage: closure reduce " -- ${CLOSURE_BIN} reduce --help)
+foreach(cmd index reach reduce)
+  cli_test(help.${cmd}_lists_only_its_options --stdout "^only-its-options$" --
+           bash -c "${CLOSURE_BIN} ${cmd} --help > ${OUT}/help-${cmd}.txt && grep -q -- --input-format ${OUT}/help-${cmd}.txt && grep -q -- --threads ${OUT}/help-${cmd}.txt && ! grep -qE -- '--(kernel-params|verify-memory|device|method|progress)' ${OUT}/help-${cmd}.txt && echo only-its-options")
+  cli_test(${cmd}.refuses_kernel_params --status 2 --stderr "kernel-params" --
+           ${CLOSURE_BIN} ${cmd} ${DATA}/diamond.txt a -o ${OUT}/unused-${cmd}.out --kernel-params tile_n=4)
+endforeach()
+cli_test(help.verify_has_no_progress --stdout "^no-progress-option$" --
+         bash -c "${CLOSURE_BIN} verify --help > ${OUT}/help-verify.txt && grep -q -- --verify-memory ${OUT}/help-verify.txt && ! grep -q -- --progress ${OUT}/help-verify.txt && echo no-progress-option")
 cli_test(help.run_is_the_default --stdout "Exit status" --stdout "--max-output" --stdout "Shared options" -- ${CLOSURE_BIN} run --help)
 cli_test(run.explicit_subcommand --closure ${OUT}/explicit.txt ${DATA}/diamond.closure.txt --
          ${CLOSURE_BIN} run -q ${G} -o ${OUT}/explicit.txt)

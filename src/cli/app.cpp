@@ -70,28 +70,28 @@ int refuse_distributed(const std::string& command) {
 }  // namespace
 
 int run_cli(int argc, char** argv) {
-  CLI::App app{kDescription};
+  CLI::App app{kDescription, "closure"};
   app.footer(kExitStatusHelp);
   app.set_version_flag("--version", std::string("closure ") + CLOSURE_VERSION);
   app.require_subcommand(0, 1);
   CommonOptions common;
   CLI::App* run = nullptr;
   std::vector<std::pair<CLI::App*, Runner>> runners;
-  auto add = [&](Runner (*add_command)(CLI::App&, CommonOptions&)) {
+  auto add = [&](Runner (*add_command)(CLI::App&, CommonOptions&), unsigned shared) {
     Runner r = add_command(app, common);
     CLI::App* sub = app.get_subcommands({}).back();
-    add_common_options(*sub, common);
+    add_common_options(*sub, common, shared);
     sub->footer(kExitStatusHelp);
     runners.emplace_back(sub, std::move(r));
     return sub;
   };
-  run = add(add_run_command);
-  add(add_query_command);
-  add(add_verify_command);
-  add(add_batch_command);
-  add(add_index_command);
-  add(add_reach_command);
-  add(add_reduce_command);
+  run = add(add_run_command, kClosureOptions | kVerifyOption | kProgressOption);
+  add(add_query_command, kClosureOptions);
+  add(add_verify_command, kClosureOptions | kVerifyOption);
+  add(add_batch_command, kClosureOptions | kVerifyOption);
+  add(add_index_command, kReadOptions);
+  add(add_reach_command, kReadOptions);
+  add(add_reduce_command, kReadOptions);
   add_devices_command(app);
   add_bench_command(app);
 

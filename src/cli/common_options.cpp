@@ -38,35 +38,45 @@ CLI::Option* add_device_option(CLI::App& sub, std::string& device) {
       "(default: $CLOSURE_DEVICE, else the first GPU, else the first CPU device)");
 }
 
-void add_common_options(CLI::App& sub, CommonOptions& o) {
-  add_device_option(sub, o.device)->group(kShared);
-  sub.add_option("-m,--method", o.method, "How to compute the closure:\n" + method_help())
-      ->check(CLI::IsMember(method_names()))
-      ->capture_default_str()
-      ->group(kShared);
-  sub.add_option("-f,--input-format", o.input_format,
-                 joined(input_format_names()) + " (auto: from the extension, then the content)")
-      ->capture_default_str()
-      ->group(kShared);
-  sub.add_option("--kernel-params", o.params,
-                 "Boolean kernel parameters, e.g. tile_n=4,tile_m=2 (default: tuned per device)")
-      ->group(kShared);
-  sub.add_option("--verify-memory", o.verify_memory,
-                 "Bytes (10G, 512MiB, ...) Boost.Graph's transitive_closure may use when "
-                 "verifying; above it a sampled BFS check runs instead (default: a quarter of "
-                 "physical memory)")
-      ->group(kShared);
-  auto* on = sub.add_flag("--progress", o.progress,
-                          "Show progress on stderr for runs over a second (default: when stderr "
-                          "is a terminal and not --quiet)")
-                 ->group(kShared);
-  sub.add_flag("--no-progress", o.no_progress, "Never show progress")->group(kShared)->excludes(on);
-  sub.add_option("--threads", o.threads,
-                 "Host threads for everything: products, propagation and batch jobs share "
-                 "them (default: the hardware's threads)")
-      ->check(CLI::Range(1u, 4096u))
-      ->group(kShared);
-  sub.add_flag("-q,--quiet", o.quiet, "Print no summary or notes on stderr")->group(kShared);
+void add_common_options(CLI::App& sub, CommonOptions& o, unsigned which) {
+  if (which & kDeviceOption) add_device_option(sub, o.device)->group(kShared);
+  if (which & kMethodOption)
+    sub.add_option("-m,--method", o.method, "How to compute the closure:\n" + method_help())
+        ->check(CLI::IsMember(method_names()))
+        ->capture_default_str()
+        ->group(kShared);
+  if (which & kFormatOption)
+    sub.add_option("-f,--input-format", o.input_format,
+                   joined(input_format_names()) + " (auto: from the extension, then the content)")
+        ->capture_default_str()
+        ->group(kShared);
+  if (which & kParamsOption)
+    sub.add_option("--kernel-params", o.params,
+                   "Boolean kernel parameters, e.g. tile_n=4,tile_m=2 (default: tuned per device)")
+        ->group(kShared);
+  if (which & kVerifyOption)
+    sub.add_option("--verify-memory", o.verify_memory,
+                   "Bytes (10G, 512MiB, ...) Boost.Graph's transitive_closure may use when "
+                   "verifying; above it a sampled BFS check runs instead (default: a quarter of "
+                   "physical memory)")
+        ->group(kShared);
+  if (which & kProgressOption) {
+    auto* on = sub.add_flag("--progress", o.progress,
+                            "Show progress on stderr for runs over a second (default: when "
+                            "stderr is a terminal and not --quiet)")
+                   ->group(kShared);
+    sub.add_flag("--no-progress", o.no_progress, "Never show progress")
+        ->group(kShared)
+        ->excludes(on);
+  }
+  if (which & kThreadsOption)
+    sub.add_option("--threads", o.threads,
+                   "Host threads for everything: reading, products, propagation and batch jobs "
+                   "share them (default: the hardware's threads)")
+        ->check(CLI::Range(1u, 4096u))
+        ->group(kShared);
+  if (which & kQuietOption)
+    sub.add_flag("-q,--quiet", o.quiet, "Print no summary or notes on stderr")->group(kShared);
 }
 
 std::optional<ocl::DeviceInfo> choose_device(const std::string& spec) {

@@ -28,7 +28,22 @@ struct CommonOptions {
   unsigned threads = 0;  // --threads: the host thread budget; 0: the hardware's threads
 };
 
-void add_common_options(CLI::App& sub, CommonOptions& o);
+// The shared options a subcommand uses, so that its --help lists only those.
+enum SharedOption : unsigned {
+  kDeviceOption = 1u << 0,    // --device
+  kMethodOption = 1u << 1,    // --method
+  kFormatOption = 1u << 2,    // --input-format
+  kParamsOption = 1u << 3,    // --kernel-params
+  kVerifyOption = 1u << 4,    // --verify-memory
+  kProgressOption = 1u << 5,  // --progress, --no-progress
+  kThreadsOption = 1u << 6,   // --threads
+  kQuietOption = 1u << 7,     // --quiet
+  // What a command that computes a closure uses; one that only reads a graph uses the last.
+  kClosureOptions =
+      kDeviceOption | kMethodOption | kFormatOption | kParamsOption | kThreadsOption | kQuietOption,
+  kReadOptions = kFormatOption | kThreadsOption | kQuietOption,
+};
+void add_common_options(CLI::App& sub, CommonOptions& o, unsigned which);
 // --device with the one help text; every command with a device uses it.
 CLI::Option* add_device_option(CLI::App& sub, std::string& device);
 

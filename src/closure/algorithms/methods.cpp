@@ -28,7 +28,7 @@ constexpr std::array kRegistry{
                 "SCC condensation, then triangular repeated squaring of its matrix", true,
                 run_condensed_dense},
     MethodEntry{Method::kSquare, "square",
-                "the seed method: repeated squaring of the whole matrix (triangular for DAGs)",
+                "the seed method, repeated squaring of the whole matrix (triangular for DAGs)",
                 true, run_square},
 };
 
