@@ -22,8 +22,8 @@ for round in $(seq "${ROUNDS:-1}"); do
     for f in ints paths; do
       for b in "${bins[@]}"; do
         # The input is in the page cache after the first read; each figure is a median of 5.
-        line=$(CLOSURE_READ_THREADS=$t taskset -c "0-$((t - 1))" \
-          "build-dev/$b" bench read "$D/$f.txt" --repeat "${REPEAT:-5}" 2>&1 | tail -1)
+        line=$(taskset -c "0-$((t - 1))" \
+          "build-dev/$b" bench read "$D/$f.txt" --threads "$t" --repeat "${REPEAT:-5}" 2>&1 | tail -1)
         log "round $round $b threads $t $f.txt: $(echo "$line" | awk '{print $5 " s, " $6 " MB/s"}')"
       done
     done
@@ -32,5 +32,5 @@ done
 # One traced read per file on all the cores: where the time goes.
 for f in ints paths; do
   log "--- phases, $f.txt, $(nproc) threads"
-  CLOSURE_TRACE_READ=1 build-dev/closure bench read "$D/$f.txt" --repeat 1 2>&1 | grep '^read:' | tee -a "$OUT/read.txt"
+  build-dev/closure bench read "$D/$f.txt" --trace 1 --repeat 1 2>&1 | grep '^read:' | tee -a "$OUT/read.txt"
 done

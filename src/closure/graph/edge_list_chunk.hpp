@@ -57,7 +57,7 @@ struct EdgeListChunk {
 };
 
 // How the edge-list reader cuts an input in memory: chunks of at least `min_chunk_bytes`,
-// one per thread of `threads` (0 = the hardware's, or CLOSURE_READ_THREADS). Tests and the
+// one per thread of `threads` (0 = the thread budget). Tests and the
 // fuzzer set tiny chunks to check that any cut gives the same graph and the same errors;
 // without `use_threads` the chunks are parsed one after another (the fuzzer: thousands of
 // inputs a second instead of tens).

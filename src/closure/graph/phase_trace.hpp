@@ -1,19 +1,21 @@
 // Seconds of each phase of reading a graph on stderr, for finding what does not scale:
-// CLOSURE_TRACE_READ=1 prints the reader's phases, CLOSURE_TRACE_READ=2 the steps inside
-// them too (docs/benchmarks.md, "Reading on 16 cores").
+// `closure bench read --trace 1` prints the reader's phases, `--trace 2` the steps inside
+// them too (docs/benchmarks.md, "Reading on 16 cores"). A diagnostic of the bench command
+// only: the product never turns it on.
 #pragma once
 
 #include <chrono>
 #include <cstdio>
-#include <cstdlib>
-
-#include "closure/config.hpp"
 
 namespace closure::detail {
 
+// The level in force (0: no trace); set by the bench command before it reads.
+void set_read_trace(int level);
+int read_trace_level();
+
 class PhaseTrace {
  public:
-  // Marks print when CLOSURE_TRACE_READ is at least `level`.
+  // Marks print when the trace level is at least `level`.
   explicit PhaseTrace(int level = 1, const char* prefix = "read: ")
       : on_(traced(level)), prefix_(prefix), t_(now()) {}
   void mark(const char* phase) {
@@ -25,7 +27,7 @@ class PhaseTrace {
   }
 
  private:
-  static bool traced(int level) { return config::count(config::kTraceRead) >= size_t(level); }
+  static bool traced(int level) { return read_trace_level() >= level; }
   static std::chrono::steady_clock::time_point now() { return std::chrono::steady_clock::now(); }
   bool on_;
   const char* prefix_;

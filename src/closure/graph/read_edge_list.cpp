@@ -36,9 +36,7 @@ constexpr size_t kBlockBytes = size_t{8} << 20;
 
 size_t reader_threads() {
   if (chosen_threads > 0) return chosen_threads;
-  // CLOSURE_READ_THREADS pins the count (benchmarks compare 1 thread with all).
-  if (const size_t k = config::count(config::kReadThreads); k > 0) return std::min<size_t>(k, 256);
-  return thread_budget();
+  return thread_budget();  // --threads (benchmarks compare 1 thread with all)
 }
 
 // The leading comment block, from the first 64 KiB: KONECT's first line "% sym|asym|bip
