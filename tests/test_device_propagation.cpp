@@ -8,10 +8,10 @@
 #include <numeric>
 #include <random>
 
+#include "bench/index_generators.hpp"
 #include "closure/algorithms/compute.hpp"
 #include "closure/algorithms/device_propagation.hpp"
 #include "closure/algorithms/host_closure.hpp"
-#include "closure/bench/index_generators.hpp"
 #include "closure/errors.hpp"
 #include "closure/graph/read_graph.hpp"
 #include "test_support.hpp"

@@ -7,10 +7,10 @@
 #include <random>
 #include <sstream>
 
+#include "bench/generators.hpp"
 #include "closure/algorithms/closure.hpp"
 #include "closure/algorithms/host_closure.hpp"
 #include "closure/algorithms/scc.hpp"
-#include "closure/bench/generators.hpp"
 #include "closure/graph/read_graph.hpp"
 
 namespace closure {

@@ -13,9 +13,9 @@
 #include <fstream>
 #include <random>
 
+#include "bench/generators.hpp"
 #include "closure/algorithms/compute.hpp"
 #include "closure/algorithms/memory_budget.hpp"
-#include "closure/bench/generators.hpp"
 #include "closure/errors.hpp"
 #include "closure/graph/read_graph.hpp"
 #include "closure/io/atomic_file.hpp"

@@ -5,9 +5,9 @@
 #include <map>
 #include <memory>
 
+#include "bench/closure_bench.hpp"
+#include "bench/generators.hpp"
 #include "cli/commands.hpp"
-#include "closure/bench/closure_bench.hpp"
-#include "closure/bench/generators.hpp"
 #include "closure/graph/read_graph.hpp"
 #include "closure/tool/batch.hpp"
 

@@ -4,9 +4,9 @@
 #include <cstdio>
 #include <memory>
 
+#include "bench/index_bench.hpp"
+#include "bench/index_generators.hpp"
 #include "cli/commands.hpp"
-#include "closure/bench/index_bench.hpp"
-#include "closure/bench/index_generators.hpp"
 #include "closure/graph/read_graph.hpp"
 #include "closure/tool/batch.hpp"
 

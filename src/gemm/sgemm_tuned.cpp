@@ -1,5 +1,5 @@
 // myGEMM_tuned launches: padding to whole tiles where needed, then one unguarded kernel.
-#include "closure/kernels/sgemm_tuned.hpp"
+#include "gemm/sgemm_tuned.hpp"
 
 #include <stdexcept>
 #include <string>

@@ -1,5 +1,5 @@
 // Power-law and commit-history generators for the index benchmarks.
-#include "closure/bench/index_generators.hpp"
+#include "bench/index_generators.hpp"
 
 #include <algorithm>
 #include <cmath>
@@ -8,7 +8,7 @@
 #include <stdexcept>
 #include <vector>
 
-#include "closure/bench/generators.hpp"
+#include "bench/generators.hpp"
 
 namespace closure {
 namespace {

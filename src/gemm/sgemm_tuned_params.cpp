@@ -1,9 +1,9 @@
 // myGEMM_tuned parameters: options, padding, launch geometry, validation, defaults, grid.
-#include "closure/kernels/sgemm_tuned_params.hpp"
+#include "gemm/sgemm_tuned_params.hpp"
 
 #include <stdexcept>
 
-#include "closure/kernels/float_params.hpp"
+#include "gemm/float_params.hpp"
 
 namespace closure {
 

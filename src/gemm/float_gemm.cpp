@@ -1,6 +1,6 @@
 // Float GEMM launches: geometry from the parameter sets, shapes and buffer sizes checked
 // before launching.
-#include "closure/kernels/float_gemm.hpp"
+#include "gemm/float_gemm.hpp"
 
 #include <algorithm>
 #include <stdexcept>

@@ -1,5 +1,5 @@
 // Closure benchmark: each host method and Boost.Graph timed in a forked, memory-capped child.
-#include "closure/bench/closure_bench.hpp"
+#include "bench/closure_bench.hpp"
 
 #include <malloc.h>
 #include <poll.h>

@@ -5,9 +5,9 @@
 #include <CL/opencl.hpp>
 #include <vector>
 
-#include "closure/kernels/host_gemm.hpp"
-#include "closure/kernels/sgemm_tuned_params.hpp"
 #include "closure/ocl/runtime.hpp"
+#include "gemm/host_gemm.hpp"
+#include "gemm/sgemm_tuned_params.hpp"
 
 namespace closure {
 

@@ -1,5 +1,5 @@
 // Host matrix products: the book's loops, the double reference, error measure.
-#include "closure/kernels/host_gemm.hpp"
+#include "gemm/host_gemm.hpp"
 
 #include <algorithm>
 #include <climits>

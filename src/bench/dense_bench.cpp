@@ -1,6 +1,6 @@
 // Times one cubic product, one triangular product, triangular repeated squaring and the
 // recursive closure on the same matrix.
-#include "closure/bench/dense_bench.hpp"
+#include "bench/dense_bench.hpp"
 
 #include <algorithm>
 #include <chrono>

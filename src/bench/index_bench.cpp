@@ -1,5 +1,5 @@
 // The reachability-index benchmark.
-#include "closure/bench/index_bench.hpp"
+#include "bench/index_bench.hpp"
 
 #include <algorithm>
 #include <chrono>

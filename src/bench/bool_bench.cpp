@@ -1,6 +1,6 @@
 // Boolean product benchmarks: inputs, timing with profiling events, host checks, the
 // parameter sweeps and the repeated-squaring closures.
-#include "closure/bench/bool_bench.hpp"
+#include "bench/bool_bench.hpp"
 
 #include <algorithm>
 #include <bit>

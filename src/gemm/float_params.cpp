@@ -1,5 +1,5 @@
 // Float kernel parameters: options, launch geometry, validation, parsing.
-#include "closure/kernels/float_params.hpp"
+#include "gemm/float_params.hpp"
 
 #include <stdexcept>
 

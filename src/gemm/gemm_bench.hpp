@@ -8,10 +8,10 @@
 #include <string>
 #include <vector>
 
-#include "closure/kernels/float_params.hpp"
-#include "closure/kernels/host_gemm.hpp"
-#include "closure/kernels/sgemm_tuned_params.hpp"
 #include "closure/ocl/runtime.hpp"
+#include "gemm/float_params.hpp"
+#include "gemm/host_gemm.hpp"
+#include "gemm/sgemm_tuned_params.hpp"
 
 namespace closure {
 

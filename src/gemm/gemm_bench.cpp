@@ -1,7 +1,7 @@
 // Table 21.1 of the OpenCL book, measured: device kernels timed by profiling events, host
 // loops by steady_clock, every result compared with the double reference; then the
 // myGEMM_tuned sweep.
-#include "closure/bench/gemm_bench.hpp"
+#include "gemm/gemm_bench.hpp"
 
 #include <algorithm>
 #include <chrono>
@@ -10,8 +10,8 @@
 #include <optional>
 #include <stdexcept>
 
-#include "closure/kernels/float_gemm.hpp"
 #include "closure/ocl/error.hpp"
+#include "gemm/float_gemm.hpp"
 
 namespace closure {
 namespace {

@@ -7,9 +7,9 @@
 #include <string>
 #include <vector>
 
-#include "closure/kernels/host_gemm.hpp"
 #include "closure/kernels/param_table.hpp"
 #include "closure/ocl/device.hpp"
+#include "gemm/host_gemm.hpp"
 
 namespace closure {
 

@@ -8,10 +8,10 @@
 #include <optional>
 #include <string>
 
-#include "closure/kernels/float_gemm.hpp"
-#include "closure/kernels/host_gemm.hpp"
-#include "closure/kernels/sgemm_tuned.hpp"
-#include "closure/kernels/sgemm_tuned_params.hpp"
+#include "gemm/float_gemm.hpp"
+#include "gemm/host_gemm.hpp"
+#include "gemm/sgemm_tuned.hpp"
+#include "gemm/sgemm_tuned_params.hpp"
 #include "test_support.hpp"
 
 namespace closure {

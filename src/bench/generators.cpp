@@ -1,5 +1,5 @@
 // Synthetic benchmark graphs of issue 4: random DAG, giant SCC + tail, deep chain, dense DAG.
-#include "closure/bench/generators.hpp"
+#include "bench/generators.hpp"
 
 #include <algorithm>
 #include <cmath>
