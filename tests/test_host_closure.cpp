@@ -21,7 +21,7 @@ Graph read_gra(const std::filesystem::path& path) {
   return read_graph(path.string()).graph;
 }
 
-const std::filesystem::path kGrail = std::filesystem::path(CLOSURE_SHARED_DATA_DIR) / "grail";
+const std::filesystem::path kGrail = std::filesystem::path(CLOSURE_TEST_DATA_DIR) / "grail";
 
 TEST(HostClosure, HandGraphStrictSemantics) {
   // 0 -> 1 <-> 2 -> 3, 4 self-loop -> 3, 5 isolated.
