@@ -20,8 +20,8 @@
 #include "closure/graph/read_graph.hpp"
 #include "closure/io/atomic_file.hpp"
 #include "closure/io/byte_size.hpp"
-#include "closure/io/closure_writer.hpp"
 #include "closure/ocl/error.hpp"
+#include "closure/tool/closure_writer.hpp"
 #include "closure/tool/progress.hpp"
 #include "test_support.hpp"
 

@@ -1,5 +1,5 @@
 // Label lookup and answer lines for queries on an index.
-#include "closure/reach/index_queries.hpp"
+#include "closure/tool/index_queries.hpp"
 
 #include <memory>
 #include <optional>

@@ -1,4 +1,4 @@
-#include "closure/graph/huge_pages.hpp"
+#include "closure/util/huge_pages.hpp"
 
 #include "closure/executor.hpp"
 

@@ -1,5 +1,5 @@
 // Popcounts of word runs (see popcount.hpp).
-#include "closure/util/popcount.hpp"
+#include "closure/popcount.hpp"
 
 #include <bit>
 #include <cstring>

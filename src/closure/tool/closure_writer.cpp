@@ -1,6 +1,6 @@
 // Closure output in four formats, streamed vertex by vertex through one buffer; and the
 // exact byte count of each, computed per component from label lengths.
-#include "closure/io/closure_writer.hpp"
+#include "closure/tool/closure_writer.hpp"
 
 #include <algorithm>
 #include <charconv>
