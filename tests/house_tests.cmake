@@ -9,3 +9,7 @@ add_test(NAME house.layers_point_down
 # libraries of their own (src/bench, src/gemm).
 add_test(NAME house.library_holds_no_bench_or_gemm
          COMMAND bash -c "! ${CMAKE_AR} t $<TARGET_FILE:closure_lib> | grep -Ei 'bench|gemm|generators'")
+# docs/cpp.md's example is the program the install test builds and runs.
+add_test(NAME house.cpp_doc_shows_the_built_example
+         COMMAND bash -c "sed -n '/^```cpp$/,/^```$/p' docs/cpp.md | sed '1d;$d' | diff - examples/find_package/reach.cpp"
+         WORKING_DIRECTORY ${CMAKE_SOURCE_DIR})
