@@ -2,6 +2,7 @@
 // every row's default is the kernel's own #define (evaluated by compiling the source with
 // no options), the local memory the host refuses on is what the compiled kernel uses,
 // and the tuning database's rows parse and are searched device, vendor, type, default.
+// The Boolean families here; the float GEMM ones in tests/gemm/test_gemm_param_tables.cpp.
 #include <gtest/gtest.h>
 #include <unistd.h>
 
