@@ -1,5 +1,5 @@
-# `cmake --install`: the library (libclosure.a, exported as closure::closure), its headers
-# under include/closure/, a CMake package (find_package(closure)), a pkg-config file, the
+# `cmake --install`: the library (libclosure.a, exported as closure::closure), its public
+# headers under include/closure/, a CMake package (find_package(closure)), a pkg-config file, the
 # CLI, and (CLOSURE_PYTHON) the Python package (python/CMakeLists.txt).
 include(CMakePackageConfigHelpers)
 
@@ -9,8 +9,14 @@ install(TARGETS closure_lib EXPORT closureTargets
         ARCHIVE DESTINATION ${CMAKE_INSTALL_LIBDIR}
         INCLUDES DESTINATION ${CMAKE_INSTALL_INCLUDEDIR})
 install(TARGETS closure RUNTIME DESTINATION ${CMAKE_INSTALL_BINDIR})
-install(DIRECTORY ${CMAKE_SOURCE_DIR}/src/closure/ DESTINATION ${CMAKE_INSTALL_INCLUDEDIR}/closure
-        FILES_MATCHING PATTERN "*.hpp")
+# The public API: closure/closure.hpp and the headers it includes (cmake/public_headers.cmake),
+# each under its own folder. The rest of src/closure is the library's inside.
+include(${CMAKE_SOURCE_DIR}/cmake/public_headers.cmake)
+foreach(header ${CLOSURE_PUBLIC_HEADERS})
+  get_filename_component(folder ${header} DIRECTORY)
+  install(FILES ${CMAKE_SOURCE_DIR}/src/closure/${header}
+          DESTINATION ${CMAKE_INSTALL_INCLUDEDIR}/closure/${folder})
+endforeach()
 # Of the generated headers only version.hpp is public: embedded_kernels.hpp is the kernels'
 # source text, compiled into the library (only kernel_source.cpp includes it).
 install(FILES ${CMAKE_BINARY_DIR}/generated/closure/version.hpp

@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # CTest: `cmake --install` the build into a fresh prefix, then build examples/find_package
-# against it with find_package(closure), and the same source with pkg-config, and run both.
+# against it with find_package(closure), and main.cpp with pkg-config, and run them.
 # With PYTHON, the installed Python package is imported too.
 # Usage: install_example.sh SOURCE_DIR BUILD_DIR [PYTHON]
 set -euo pipefail
@@ -11,6 +11,10 @@ trap 'rm -rf "$work"' EXIT
 cmake --install "$build" --prefix "$work/prefix" >/dev/null
 test -f "$work/prefix/include/closure/algorithms/closure.hpp"
 test -f "$work/prefix/include/closure/version.hpp"
+# The public API is closure/closure.hpp and what it includes (cmake/public_headers.cmake):
+# the library's inside, such as the CLI's pipeline, stays out.
+test -f "$work/prefix/include/closure/closure.hpp"
+test ! -e "$work/prefix/include/closure/tool/run_graph.hpp"
 test -x "$work/prefix/bin/closure"
 
 expected="closure 0.1.0: 4 vertices, 9 pairs, method sparse
@@ -36,6 +40,10 @@ cmake -S "$src/examples/find_package" -B "$work/example" -DCMAKE_PREFIX_PATH="$w
   -DCMAKE_BUILD_TYPE=Release >/dev/null
 cmake --build "$work/example" -- -s >/dev/null
 check "$work/example/closure_example"
+# docs/cpp.md's example.
+reach=$("$work/example/closure_reach_example")
+[ "$reach" = "closure: make reaches test: yes; test reaches make: no; 9 pairs
+index: make reaches test: yes; test reaches make: no" ] || { echo "closure_reach_example: $reach"; exit 1; }
 
 export PKG_CONFIG_PATH="$(dirname "$(find "$work/prefix" -name closure.pc)")"
 # shellcheck disable=SC2046

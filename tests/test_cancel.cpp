@@ -5,11 +5,11 @@
 
 #include <thread>
 
+#include "bench/generators.hpp"
 #include "closure/algorithms/closure_arrays.hpp"
 #include "closure/algorithms/compute.hpp"
 #include "closure/algorithms/host_closure.hpp"
 #include "closure/algorithms/scc.hpp"
-#include "closure/bench/generators.hpp"
 #include "closure/util/cancel.hpp"
 
 namespace closure {

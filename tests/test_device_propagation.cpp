@@ -8,10 +8,10 @@
 #include <numeric>
 #include <random>
 
+#include "bench/index_generators.hpp"
 #include "closure/algorithms/compute.hpp"
 #include "closure/algorithms/device_propagation.hpp"
 #include "closure/algorithms/host_closure.hpp"
-#include "closure/bench/index_generators.hpp"
 #include "closure/errors.hpp"
 #include "closure/graph/read_graph.hpp"
 #include "test_support.hpp"
@@ -263,7 +263,7 @@ TEST(DevicePropagation, DataAndGrailGraphs) {
   std::vector<fs::path> files;
   for (const auto& e : fs::directory_iterator(fs::path(CLOSURE_SOURCE_DIR) / "data"))
     if (e.path().string().find(".closure.") == std::string::npos) files.push_back(e.path());
-  const fs::path grail = fs::path(CLOSURE_SHARED_DATA_DIR) / "grail";
+  const fs::path grail = fs::path(CLOSURE_TEST_DATA_DIR) / "grail";
   if (fs::is_directory(grail))
     for (const auto& e : fs::directory_iterator(grail)) files.push_back(e.path());
   std::sort(files.begin(), files.end());

@@ -11,7 +11,7 @@
 #include <vector>
 
 #include "closure/executor.hpp"
-#include "closure/graph/huge_pages.hpp"
+#include "closure/util/huge_pages.hpp"
 
 namespace closure {
 namespace {

@@ -1,4 +1,4 @@
-// The GRAIL benchmark graphs (../shared/data/grail) closed by the tool's methods and
+// The GRAIL benchmark graphs (tests/data/grail) closed by the tool's methods and
 // verified against Boost.Graph: in full where Boost's closure fits in 2 GB, else by
 // Boost BFS from sampled sources.
 #include <gtest/gtest.h>
@@ -16,7 +16,7 @@ namespace {
 namespace fs = std::filesystem;
 
 std::vector<fs::path> grail_files() {
-  const fs::path dir = fs::path(CLOSURE_SHARED_DATA_DIR) / "grail";
+  const fs::path dir = fs::path(CLOSURE_TEST_DATA_DIR) / "grail";
   std::vector<fs::path> out;
   if (fs::is_directory(dir))
     for (const auto& e : fs::directory_iterator(dir))
@@ -27,7 +27,7 @@ std::vector<fs::path> grail_files() {
 
 TEST(GrailVerify, EveryGraphMatchesBoost) {
   const auto files = grail_files();
-  if (files.empty()) GTEST_SKIP() << "no " << CLOSURE_SHARED_DATA_DIR << "/grail";
+  if (files.empty()) GTEST_SKIP() << "no " << CLOSURE_TEST_DATA_DIR << "/grail";
   ASSERT_EQ(files.size(), 17u);
   int full = 0;
   for (const auto& path : files) {

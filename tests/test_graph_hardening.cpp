@@ -17,7 +17,7 @@
 #include "closure/graph/edge_list_chunk.hpp"
 #include "closure/graph/label_map.hpp"
 #include "closure/graph/read_graph.hpp"
-#include "closure/io/closure_writer.hpp"
+#include "closure/tool/closure_writer.hpp"
 #include "graph_test_files.hpp"
 
 namespace closure {

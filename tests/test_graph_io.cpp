@@ -617,7 +617,7 @@ struct GrailFile {
   size_t m;        // distinct edges after duplicates collapse
 };
 
-// n and records agree with ../shared/data/README.md for the six graphs it lists; the rest
+// n and records agree with tests/data/README.md for the six graphs it lists; the rest
 // were counted with an independent script.
 const GrailFile kGrailFiles[] = {
     {"agrocyc_dag_uniq", 12684, 13657, 13408},
@@ -640,7 +640,7 @@ const GrailFile kGrailFiles[] = {
 };
 
 TEST(GraphIoGrail, AllSeventeenFilesParse) {
-  const fs::path dir = fs::path(CLOSURE_SHARED_DATA_DIR) / "grail";
+  const fs::path dir = fs::path(CLOSURE_TEST_DATA_DIR) / "grail";
   if (!fs::is_directory(dir)) GTEST_SKIP() << dir << " is not present";
   size_t files = 0;
   for (const auto& entry : fs::directory_iterator(dir))

@@ -7,10 +7,10 @@
 #include <random>
 #include <sstream>
 
+#include "bench/generators.hpp"
 #include "closure/algorithms/closure.hpp"
 #include "closure/algorithms/host_closure.hpp"
 #include "closure/algorithms/scc.hpp"
-#include "closure/bench/generators.hpp"
 #include "closure/graph/read_graph.hpp"
 
 namespace closure {
@@ -21,7 +21,7 @@ Graph read_gra(const std::filesystem::path& path) {
   return read_graph(path.string()).graph;
 }
 
-const std::filesystem::path kGrail = std::filesystem::path(CLOSURE_SHARED_DATA_DIR) / "grail";
+const std::filesystem::path kGrail = std::filesystem::path(CLOSURE_TEST_DATA_DIR) / "grail";
 
 TEST(HostClosure, HandGraphStrictSemantics) {
   // 0 -> 1 <-> 2 -> 3, 4 self-loop -> 3, 5 isolated.

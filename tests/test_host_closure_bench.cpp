@@ -2,10 +2,10 @@
 // memory cap refusals and failures, agreement of pair counts).
 #include <gtest/gtest.h>
 
+#include "bench/closure_bench.hpp"
+#include "bench/generators.hpp"
 #include "closure/algorithms/host_closure.hpp"
 #include "closure/algorithms/scc.hpp"
-#include "closure/bench/closure_bench.hpp"
-#include "closure/bench/generators.hpp"
 
 namespace closure {
 namespace {

@@ -11,7 +11,7 @@
 
 #include "closure/algorithms/host_closure.hpp"
 #include "closure/graph/read_graph.hpp"
-#include "closure/io/closure_writer.hpp"
+#include "closure/tool/closure_writer.hpp"
 #include "closure/tool/run_graph.hpp"
 
 namespace closure {

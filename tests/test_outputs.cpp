@@ -13,15 +13,15 @@
 #include <fstream>
 #include <random>
 
+#include "bench/generators.hpp"
 #include "closure/algorithms/compute.hpp"
 #include "closure/algorithms/memory_budget.hpp"
-#include "closure/bench/generators.hpp"
 #include "closure/errors.hpp"
 #include "closure/graph/read_graph.hpp"
 #include "closure/io/atomic_file.hpp"
 #include "closure/io/byte_size.hpp"
-#include "closure/io/closure_writer.hpp"
 #include "closure/ocl/error.hpp"
+#include "closure/tool/closure_writer.hpp"
 #include "closure/tool/progress.hpp"
 #include "test_support.hpp"
 

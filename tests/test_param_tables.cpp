@@ -2,96 +2,39 @@
 // every row's default is the kernel's own #define (evaluated by compiling the source with
 // no options), the local memory the host refuses on is what the compiled kernel uses,
 // and the tuning database's rows parse and are searched device, vendor, type, default.
+// The Boolean families here; the float GEMM ones in tests/gemm/test_gemm_param_tables.cpp.
 #include <gtest/gtest.h>
 #include <unistd.h>
 
 #include <cstdlib>
 #include <filesystem>
 #include <fstream>
-#include <regex>
-#include <set>
 #include <string>
 
 #include "closure/kernels/boolean_kernels.hpp"
 #include "closure/kernels/boolean_mma.hpp"
-#include "closure/kernels/float_params.hpp"
-#include "closure/kernels/sgemm_tuned_params.hpp"
 #include "closure/kernels/tuning.hpp"
 #include "closure/kernels/tuning_database.hpp"
-#include "closure/ocl/kernel_source.hpp"
+#include "param_table_checks.hpp"
 #include "test_support.hpp"
 
 namespace closure {
 namespace {
 
+using testing::expect_kernel_defaults_match;
+using testing::expect_local;
+using testing::expect_table_covers_kernel;
 using testing::test_runtime;
-
-// Macros a kernel file defaults with "#ifndef X / #define X": its tunables.
-std::set<std::string> kernel_tunables(const std::string& source) {
-  std::set<std::string> out;
-  const std::regex guard(R"(#ifndef\s+(\w+)\s*\n(?:\s*//[^\n]*\n)*\s*#define\s+(\w+))");
-  for (std::sregex_iterator it(source.begin(), source.end(), guard), end; it != end; ++it)
-    if ((*it)[1] == (*it)[2]) out.insert((*it)[1]);
-  return out;
-}
-
-template <class P>
-void expect_table_covers_kernel() {
-  const std::string source = ocl::kernel_source(ParamTable<P>::kernel_file);
-  std::set<std::string> table;
-  for (const auto& f : ParamTable<P>::fields)
-    if (*f.macro) table.insert(f.macro);
-  EXPECT_EQ(kernel_tunables(source), table) << ParamTable<P>::kernel_file;
-}
 
 TEST(ParamTables, EveryKernelTunableHasARowAndEveryRowAMacro) {
   expect_table_covers_kernel<BooleanParams>();
   expect_table_covers_kernel<MmaParams>();
-  expect_table_covers_kernel<SgemmTunedParams>();
-  expect_table_covers_kernel<FloatGemmParams>();
-  expect_table_covers_kernel<BookMmulParams>();
-}
-
-// Compiles the kernel file with no -D options plus a probe kernel that writes each table
-// macro's value, and compares with the table's defaults (derived ones resolved).
-template <class P>
-void expect_kernel_defaults_match() {
-  ocl::Runtime& rt = *test_runtime();
-  std::string probe = "\n__kernel void param_table_probe(__global int* out) {\n";
-  std::vector<const ParamField<P>*> fields;
-  for (const auto& f : ParamTable<P>::fields)
-    if (*f.macro) {
-      probe += "  out[" + std::to_string(fields.size()) + "] = " + f.macro + ";\n";
-      fields.push_back(&f);
-    }
-  probe += "}\n";
-  const std::string source = ocl::kernel_source(ParamTable<P>::kernel_file) + probe;
-  cl::Program program(rt.context(), source);
-  try {
-    program.build({rt.device().device}, "-cl-std=CL1.2");
-  } catch (const cl::Error&) {
-    FAIL() << ParamTable<P>::kernel_file << " does not build with its defaults:\n"
-           << program.getBuildInfo<CL_PROGRAM_BUILD_LOG>(rt.device().device);
-  }
-  cl::Kernel kernel(program, "param_table_probe");
-  cl::Buffer out(rt.context(), CL_MEM_READ_WRITE, fields.size() * sizeof(cl_int));
-  kernel.setArg(0, out);
-  rt.queue().enqueueNDRangeKernel(kernel, cl::NullRange, cl::NDRange(1), cl::NullRange);
-  std::vector<cl_int> got(fields.size());
-  rt.queue().enqueueReadBuffer(out, CL_TRUE, 0, got.size() * sizeof(cl_int), got.data());
-  const P defaults = resolved_params(P{});
-  for (size_t i = 0; i < fields.size(); ++i)
-    EXPECT_EQ(got[i], defaults.*(fields[i]->member))
-        << ParamTable<P>::kernel_file << ": " << fields[i]->macro << " defaults differ";
 }
 
 TEST(ParamTables, KernelDefaultsAreTheTableDefaults) {
   CLOSURE_REQUIRE_DEVICE();
   expect_kernel_defaults_match<BooleanParams>();
   expect_kernel_defaults_match<MmaParams>();
-  expect_kernel_defaults_match<SgemmTunedParams>();
-  expect_kernel_defaults_match<FloatGemmParams>();
-  expect_kernel_defaults_match<BookMmulParams>();
 }
 
 TEST(ParamTables, RenderParseAndRefuseFromTheTable) {
@@ -103,9 +46,6 @@ TEST(ParamTables, RenderParseAndRefuseFromTheTable) {
   EXPECT_EQ(parse_mma_params(m.to_string(), MmaParams{16, 32, 1, 1, 1, 1, 3}), m);
   EXPECT_NE(m.build_options(false).find("-DMMA_STAGES=0"), std::string::npos);
   EXPECT_NE(m.build_options(true).find("-DMMA_PTX=1"), std::string::npos);
-  // Launch-only values (group) are in the text but not in the build options.
-  EXPECT_EQ(FloatGemmParams{}.to_string(), "ts=16,tile_width=16,group=16");
-  EXPECT_EQ(FloatGemmParams{}.build_options(), "-cl-std=CL1.2 -DTS=16 -DTILE_WIDTH=16");
   ocl::DeviceInfo big;
   big.max_work_group = 1 << 20;
   big.local_mem_bytes = size_t(1) << 30;
@@ -116,14 +56,6 @@ TEST(ParamTables, RenderParseAndRefuseFromTheTable) {
     EXPECT_NE(std::string(e.what()).find("stages 0/3/4"), std::string::npos) << e.what();
     EXPECT_NE(std::string(e.what()).find("warp_m 16/32/64/128"), std::string::npos) << e.what();
   }
-}
-
-// The host's local-memory sizes (what validate refuses on) are what the compiled kernels
-// declare. PoCL reports exactly that; NVIDIA's driver adds a few bytes of its own (4 to
-// 16 seen on the H200), so up to 64 more are allowed.
-void expect_local(cl_ulong reported, size_t host, const std::string& what) {
-  EXPECT_GE(reported, host) << what;
-  EXPECT_LE(reported, host + 64) << what;
 }
 
 TEST(ParamTables, LocalMemoryIsWhatTheKernelsDeclare) {
@@ -139,14 +71,6 @@ TEST(ParamTables, LocalMemoryIsWhatTheKernelsDeclare) {
     expect_local(local_of("boolean_mul.cl", p.build_options(), "clutri_mul"), p.local_bytes(),
                  p.to_string());
   }
-  for (const SgemmTunedParams& p : {SgemmTunedParams{}, kSgemmTunedMinimal}) {
-    if (p.group_items() > rt.device().max_work_group) continue;
-    expect_local(local_of("sgemm_tuned.cl", p.build_options(), "myGEMM_tuned"), p.local_bytes(),
-                 p.to_string());
-  }
-  const BookMmulParams book{64, 512};
-  expect_local(local_of("book_mmul.cl", book.build_options(), "mmul_row_private_local"),
-               book.local_bytes(), book.to_string());
   const MmaParams mma{32, 32, 1, 1, 1, 4, 0};
   expect_local(local_of("boolean_mma.cl", mma.build_options(false), "mma_mul"), mma.local_bytes(),
                mma.to_string());
@@ -162,7 +86,6 @@ TEST(TuningDatabase, BuiltInRowsParseAndValidateForEveryFamily) {
   ::setenv(kTuningEnv, "off", 1);
   EXPECT_EQ(tuned_boolean_params(h200), (BooleanParams{4, 4, 8, 4}));
   EXPECT_EQ(tuned_params<MmaParams>(h200), MmaParams{});
-  EXPECT_EQ(sgemm_tuned_params_for(h200), kSgemmTunedGpuDefault);
   ocl::DeviceInfo other = h200;
   other.name = "GeForce something";
   EXPECT_EQ(tuned_boolean_params(other), (BooleanParams{4, 4, 8, 4}));  // by vendor

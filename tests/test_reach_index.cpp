@@ -5,8 +5,8 @@
 #include <memory>
 #include <random>
 
-#include "closure/bench/generators.hpp"
-#include "closure/bench/index_generators.hpp"
+#include "bench/generators.hpp"
+#include "bench/index_generators.hpp"
 #include "closure/reach/descendants.hpp"
 #include "closure/reach/index_file.hpp"
 #include "closure/reach/reach_index.hpp"

@@ -114,7 +114,7 @@ TEST(Verify, SampledModeCatchesWidespreadCorruption) {
 }
 
 TEST(Verify, EstimateOnHumanIsBoostsElevenGigabytes) {
-  const auto path = std::filesystem::path(CLOSURE_SHARED_DATA_DIR) / "grail/human_dag_uniq.gra";
+  const auto path = std::filesystem::path(CLOSURE_TEST_DATA_DIR) / "grail/human_dag_uniq.gra";
   if (!std::filesystem::exists(path)) GTEST_SKIP() << "no " << path;
   const Graph g = read_gra(path);
   const Closure c = closure_sparse(g);
@@ -129,7 +129,7 @@ TEST(Verify, EstimateOnHumanIsBoostsElevenGigabytes) {
 }
 
 TEST(Verify, SmallGrailGraphFullyAgainstBoost) {
-  const auto path = std::filesystem::path(CLOSURE_SHARED_DATA_DIR) / "grail/kegg_dag_uniq.gra";
+  const auto path = std::filesystem::path(CLOSURE_TEST_DATA_DIR) / "grail/kegg_dag_uniq.gra";
   if (!std::filesystem::exists(path)) GTEST_SKIP() << "no " << path;
   const Graph g = read_gra(path);
   const VerifyReport r = verify_against_boost(g, closure_sparse(g), size_t{2} << 30, 10, 1);

@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """From Python: closure.transitive_closure(G) + .to_scipy() against
 networkx.transitive_closure(G) on graphs given as files (default: the GRAIL graphs in
-../shared/data/grail), and the cost of converting a networkx graph against the closure.
+tests/data/grail), and the cost of converting a networkx graph against the closure.
 
   PYTHONPATH=build/python python3 tools/bench_python.py [--repeat 5] [--skip-networkx] [FILES]
   PYTHONPATH=build/python python3 tools/bench_python.py --convert [--repeat 5]
@@ -154,9 +154,9 @@ def main():
     if a.convert:
         conversion_vs_closure(a.repeat)
         return
-    files = a.files or sorted((ROOT.parent / "shared" / "data" / "grail").glob("*.gra"))
+    files = a.files or sorted((ROOT / "tests" / "data" / "grail").glob("*.gra"))
     if not files:
-        sys.exit("no graphs: pass files, or put the GRAIL graphs in ../shared/data/grail")
+        sys.exit("no graphs: pass files (tests/data/grail holds the GRAIL graphs)")
     grail_vs_networkx(files, a.repeat, a.skip_networkx, a.sample, a.networkx_full, a.rounds)
 
 

@@ -8,7 +8,7 @@ cd "$(dirname "$0")/.."
 case "${1:-}" in
   pack)
     mkdir -p build-dev
-    cp build/tests/closure_tests build/closure build-dev/
+    cp build/tests/closure_tests build/tests/gemm/closure_gemm_tests build/closure build-dev/
     cp -L "$(ldd build/tests/closure_tests | awk '/libtbb/ {print $3}')" build-dev/
     ;;
   run)
@@ -19,7 +19,12 @@ case "${1:-}" in
     build-dev/closure devices
     CLOSURE_DEVICE=gpu build-dev/closure_tests --gtest_brief=1 \
       --gtest_filter='-*Grail*:*HostClosureBench*' 2>&1 | tee "${OUT:-.}/gtest_gpu.log" | tail -40
-    exit "${PIPESTATUS[0]}"
+    status=${PIPESTATUS[0]}
+    # The float GEMM family's tests (tests/gemm/) are their own binary.
+    CLOSURE_DEVICE=gpu build-dev/closure_gemm_tests --gtest_brief=1 2>&1 |
+      tee "${OUT:-.}/gtest_gemm_gpu.log" | tail -20
+    [ "${PIPESTATUS[0]}" = 0 ] || status=1
+    exit "$status"
     ;;
   *) echo "usage: tools/gpu-gtest.sh pack|run" >&2; exit 2 ;;
 esac

@@ -1,8 +1,6 @@
 // Closes a small graph with the installed closure library and prints its pairs:
 // a -> b -> c -> b (a cycle through b and c) and c -> d.
-#include <closure/algorithms/compute.hpp>
-#include <closure/graph/read_graph.hpp>
-#include <closure/version.hpp>
+#include <closure/closure.hpp>
 #include <cstdio>
 
 int main() {

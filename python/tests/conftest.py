@@ -13,7 +13,7 @@ import pytest
 SOURCE_DIR = pathlib.Path(os.environ.get("CLOSURE_SOURCE_DIR",
                                          pathlib.Path(__file__).resolve().parents[2]))
 DATA_DIR = SOURCE_DIR / "data"
-GRAIL_DIR = SOURCE_DIR.parent / "shared" / "data" / "grail"
+GRAIL_DIR = SOURCE_DIR / "tests" / "data" / "grail"
 
 
 def closure_pairs(c):

@@ -1,5 +1,5 @@
 """Graphs from files: the examples in data/ (against networkx and against their expected
-closure files) and the GRAIL benchmark graphs in ../shared/data/grail when present
+closure files) and the GRAIL benchmark graphs in tests/data/grail
 (every row against a scipy BFS reference, sampled rows against networkx)."""
 
 import random

@@ -9,8 +9,8 @@
 #include <string>
 #include <vector>
 
+#include "bench/bool_bench.hpp"
 #include "cli/commands.hpp"
-#include "closure/bench/bool_bench.hpp"
 #include "closure/kernels/tuning.hpp"
 #include "closure/kernels/tuning_database.hpp"
 #include "closure/ocl/device.hpp"

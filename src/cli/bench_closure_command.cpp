@@ -5,9 +5,9 @@
 #include <map>
 #include <memory>
 
+#include "bench/closure_bench.hpp"
+#include "bench/generators.hpp"
 #include "cli/commands.hpp"
-#include "closure/bench/closure_bench.hpp"
-#include "closure/bench/generators.hpp"
 #include "closure/graph/read_graph.hpp"
 #include "closure/tool/batch.hpp"
 
@@ -24,7 +24,7 @@ void add_bench_closure_command(CLI::App& bench) {
   auto flags = std::make_shared<Flags>();
   auto* sub = bench.add_subcommand(
       "closure", "Closure methods vs the classic bitset method vs Boost.Graph, per graph");
-  sub->add_option("paths", flags->paths, "Graph files or folders (e.g. ../shared/data/grail)");
+  sub->add_option("paths", flags->paths, "Graph files or folders (e.g. tests/data/grail)");
   sub->add_option("--generated", flags->generated,
                   "Generated graphs: all, names from: random-dag, giant-scc, chain, dense-dag, or "
                   "random-dag:N:M")

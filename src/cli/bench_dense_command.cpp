@@ -2,9 +2,9 @@
 #include <cstdio>
 #include <memory>
 
+#include "bench/dense_bench.hpp"
 #include "cli/commands.hpp"
 #include "closure/algorithms/square.hpp"
-#include "closure/bench/dense_bench.hpp"
 #include "closure/kernels/tuning.hpp"
 #include "closure/ocl/device.hpp"
 

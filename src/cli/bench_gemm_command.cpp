@@ -9,12 +9,12 @@
 #include <string>
 
 #include "cli/commands.hpp"
-#include "closure/bench/gemm_bench.hpp"
-#include "closure/kernels/sgemm_tuned_params.hpp"
 #include "closure/kernels/tuning.hpp"
 #include "closure/kernels/tuning_database.hpp"
 #include "closure/ocl/device.hpp"
 #include "closure/ocl/runtime.hpp"
+#include "gemm/gemm_bench.hpp"
+#include "gemm/sgemm_tuned_params.hpp"
 
 namespace closure::cli {
 namespace {

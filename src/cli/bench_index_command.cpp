@@ -4,9 +4,9 @@
 #include <cstdio>
 #include <memory>
 
+#include "bench/index_bench.hpp"
+#include "bench/index_generators.hpp"
 #include "cli/commands.hpp"
-#include "closure/bench/index_bench.hpp"
-#include "closure/bench/index_generators.hpp"
 #include "closure/graph/read_graph.hpp"
 #include "closure/tool/batch.hpp"
 
@@ -20,7 +20,7 @@ void add_bench_index_command(CLI::App& bench) {
   auto flags = std::make_shared<Flags>();
   auto* sub = bench.add_subcommand(
       "index", "Reachability index: build time, size, query time, share without search, vs BFS");
-  sub->add_option("paths", flags->paths, "Graph files or folders (e.g. ../shared/data/grail)");
+  sub->add_option("paths", flags->paths, "Graph files or folders (e.g. tests/data/grail)");
   sub->add_option("--generated", flags->generated,
                   "Generated graphs: random-dag:N:M, power-law:N:M, commits:N (1M = 10^6)")
       ->delimiter(',');

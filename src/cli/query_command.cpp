@@ -22,7 +22,7 @@
 #include "closure/graph/text_scan.hpp"
 #include "closure/io/json_text.hpp"
 #include "closure/reach/index_file.hpp"
-#include "closure/reach/index_queries.hpp"
+#include "closure/tool/index_queries.hpp"
 #include "closure/tool/reachability_queries.hpp"
 #include "closure/tool/run_graph.hpp"
 

@@ -8,8 +8,8 @@
 #include <stdexcept>
 
 #include "closure/executor.hpp"
-#include "closure/graph/huge_pages.hpp"
 #include "closure/util/cancel.hpp"
+#include "closure/util/huge_pages.hpp"
 
 namespace closure {
 

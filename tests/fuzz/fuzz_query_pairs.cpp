@@ -14,8 +14,8 @@
 #include <vector>
 
 #include "closure/algorithms/host_closure.hpp"
-#include "closure/reach/index_queries.hpp"
 #include "closure/reach/reach_index.hpp"
+#include "closure/tool/index_queries.hpp"
 #include "closure/tool/reachability_queries.hpp"
 
 namespace {

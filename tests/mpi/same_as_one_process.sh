@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Usage: same_as_one_process.sh CLOSURE RANKS SET [closure options...]
-# For every graph of SET (data: the example graphs; grail: ../shared/data/grail; random:
+# For every graph of SET (data: the example graphs; grail: tests/data/grail; random:
 # $RANDOM_GRAPHS (default 40) random graphs with cycles and self-loops, fixed seeds), runs one process and
 # `mpirun -np RANKS` with the same options, and fails unless the output files are
 # byte-identical and the JSON summaries give the same pair count.
@@ -16,8 +16,8 @@ case $set in
   data) for g in "$here"/../../data/*.{txt,gra,dimacs,mtx,dot}; do
           case $g in *.closure.txt) ;; *) [ -f "$g" ] && graphs+=("$g") ;; esac
         done ;;
-  grail) for g in "$here"/../../../shared/data/grail/*.gra; do [ -f "$g" ] && graphs+=("$g"); done
-         [ ${#graphs[@]} -gt 0 ] || { echo "no GRAIL graphs in ../shared/data/grail: skipped"; exit 0; } ;;
+  grail) for g in "$here"/../data/grail/*.gra; do [ -f "$g" ] && graphs+=("$g"); done
+         [ ${#graphs[@]} -gt 0 ] || { echo "no GRAIL graphs in tests/data/grail: skipped"; exit 0; } ;;
   random)
     for seed in $(seq 1 "${RANDOM_GRAPHS:-40}"); do
       # n from 1 to ~700 (sizes around 32-multiples too), out-degree 0.3..4, 10% back

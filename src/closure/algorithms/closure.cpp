@@ -7,7 +7,7 @@
 #include <stdexcept>
 #include <string>
 
-#include "closure/util/popcount.hpp"
+#include "closure/popcount.hpp"
 
 namespace closure {
 

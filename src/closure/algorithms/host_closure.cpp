@@ -17,8 +17,8 @@
 #include <stdexcept>
 
 #include "closure/executor.hpp"
+#include "closure/popcount.hpp"
 #include "closure/util/cancel.hpp"
-#include "closure/util/popcount.hpp"
 #include "closure/util/work_meter.hpp"
 
 namespace closure {

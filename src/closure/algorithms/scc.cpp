@@ -5,8 +5,8 @@
 #include <limits>
 
 #include "closure/executor.hpp"
-#include "closure/graph/huge_pages.hpp"
 #include "closure/util/cancel.hpp"
+#include "closure/util/huge_pages.hpp"
 #include "closure/util/work_meter.hpp"
 
 namespace closure {

@@ -6,9 +6,9 @@
 #include <charconv>
 #include <cstdint>
 
-#include "closure/graph/huge_pages.hpp"
 #include "closure/graph/read_graph.hpp"
 #include "closure/graph/text_scan.hpp"
+#include "closure/util/huge_pages.hpp"
 
 namespace closure::detail {
 

@@ -3,13 +3,14 @@
 
 #include <algorithm>
 #include <atomic>
+#include <charconv>
 #include <cstring>
 #include <functional>
 #include <stdexcept>
 
 #include "closure/executor.hpp"
-#include "closure/graph/huge_pages.hpp"
 #include "closure/graph/phase_trace.hpp"
+#include "closure/util/huge_pages.hpp"
 #include "closure/util/uninitialized_allocator.hpp"
 
 namespace closure {
@@ -299,6 +300,21 @@ std::vector<Edge> Graph::edges() const {
   for (vertex_t u = 0; u < vertex_count(); ++u)
     for (vertex_t v : successors(u)) out.emplace_back(u, v);
   return out;
+}
+
+std::optional<vertex_t> Graph::find(std::string_view label) const {
+  if (labels_.empty()) {
+    // Labels are the numbers "0".."n-1", as label() spells them: no sign, no leading zeros.
+    vertex_t v = 0;
+    const char* end = label.data() + label.size();
+    const auto [stop, error] = std::from_chars(label.data(), end, v);
+    if (error != std::errc() || stop != end || v >= vertex_count() || std::to_string(v) != label)
+      return std::nullopt;
+    return v;
+  }
+  for (size_t v = 0; v < labels_.size(); ++v)
+    if (labels_[v] == label) return static_cast<vertex_t>(v);
+  return std::nullopt;
 }
 
 bool Graph::has_self_loop() const {

@@ -4,8 +4,10 @@
 
 #include <cstdint>
 #include <functional>
+#include <optional>
 #include <span>
 #include <string>
+#include <string_view>
 #include <utility>
 #include <vector>
 
@@ -45,6 +47,10 @@ class Graph {
   // The input's label of vertex v.
   std::string label(vertex_t v) const { return labels_.empty() ? std::to_string(v) : labels_[v]; }
   const std::vector<std::string>& labels() const { return labels_; }
+  // The vertex with the input's label `label` (label(v) == label), or none; the first such
+  // vertex should two share it (the readers give every vertex its own). A scan of the
+  // labels, O(n) a call: for many look-ups, build a map from labels() once.
+  std::optional<vertex_t> find(std::string_view label) const;
   std::vector<Edge> edges() const;
   bool has_self_loop() const;
 

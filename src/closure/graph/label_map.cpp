@@ -7,8 +7,8 @@
 #include <cstring>
 #include <random>
 
-#include "closure/graph/huge_pages.hpp"
 #include "closure/graph/read_graph.hpp"
+#include "closure/util/huge_pages.hpp"
 
 namespace closure::detail {
 

@@ -16,10 +16,10 @@
 #include "closure/executor.hpp"
 #include "closure/graph/edge_list_chunk.hpp"
 #include "closure/graph/format_readers.hpp"
-#include "closure/graph/huge_pages.hpp"
 #include "closure/graph/label_map.hpp"
 #include "closure/graph/phase_trace.hpp"
 #include "closure/graph/text_scan.hpp"
+#include "closure/util/huge_pages.hpp"
 #include "closure/util/uninitialized_allocator.hpp"
 
 namespace closure::detail {

@@ -25,15 +25,7 @@ P with_env_override(P params, const char* env) {
   return params;
 }
 
-template <class P>
-P builtin_params(const char* match_text) {
-  return parse_params(builtin_tuning_row(ParamTable<P>::family, match_text).params, P{});
-}
-
 }  // namespace
-
-const SgemmTunedParams kSgemmTunedGpuDefault = builtin_params<SgemmTunedParams>("type=gpu");
-const SgemmTunedParams kSgemmTunedCpuDefault = builtin_params<SgemmTunedParams>("type=cpu");
 
 BooleanParams tuned_boolean_params(const ocl::DeviceInfo& device) {
   BooleanParams params = with_env_override(tuned_params<BooleanParams>(device), kBooleanParamsEnv);
@@ -43,10 +35,6 @@ BooleanParams tuned_boolean_params(const ocl::DeviceInfo& device) {
 
 MmaParams tuned_mma_params(const ocl::DeviceInfo& device) {
   return with_env_override(tuned_params<MmaParams>(device), kMmaParamsEnv);
-}
-
-SgemmTunedParams sgemm_tuned_params_for(const ocl::DeviceInfo& device) {
-  return tuned_params<SgemmTunedParams>(device, kSgemmTunedMinimal);
 }
 
 }  // namespace closure

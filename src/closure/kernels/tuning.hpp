@@ -6,7 +6,6 @@
 #include "closure/config.hpp"
 #include "closure/kernels/boolean_mma.hpp"
 #include "closure/kernels/boolean_params.hpp"
-#include "closure/kernels/sgemm_tuned_params.hpp"
 #include "closure/ocl/device.hpp"
 
 namespace closure {

@@ -11,9 +11,9 @@
 #include <cstring>
 #include <vector>
 
-#include "closure/graph/huge_pages.hpp"
 #include "closure/io/atomic_file.hpp"
 #include "closure/reach/name_table.hpp"
+#include "closure/util/huge_pages.hpp"
 
 namespace closure::reach {
 namespace {

@@ -9,7 +9,7 @@
 #include "closure/algorithms/compute.hpp"
 #include "closure/errors.hpp"
 #include "closure/graph/read_graph.hpp"
-#include "closure/io/closure_writer.hpp"
+#include "closure/tool/closure_writer.hpp"
 #include "closure/tool/graph_facts.hpp"
 #include "closure/tool/progress.hpp"
 #include "closure/verify/boost_closure.hpp"

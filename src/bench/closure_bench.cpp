@@ -1,0 +1,323 @@
+// Closure benchmark: each host method and Boost.Graph timed in a forked, memory-capped child.
+#include "bench/closure_bench.hpp"
+
+#include <malloc.h>
+#include <poll.h>
+#include <signal.h>
+#include <sys/resource.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <algorithm>
+#include <boost/graph/adjacency_list.hpp>
+#include <boost/graph/transitive_closure.hpp>
+#include <cerrno>
+#include <chrono>
+#include <cstdio>
+#include <cstring>
+#include <functional>
+#include <map>
+#include <new>
+
+#include "closure/algorithms/compute.hpp"
+#include "closure/algorithms/host_closure.hpp"
+#include "closure/algorithms/scc.hpp"
+#include "closure/ocl/device.hpp"
+#include "closure/verify/boost_closure.hpp"
+
+namespace closure {
+
+namespace {
+
+// What a child sends back through its pipe: plain bytes, no allocation on the way.
+struct ChildReport {
+  int ok = 0;
+  int runs = 0;
+  double seconds[16] = {};
+  uint64_t pairs = 0;
+  char error[240] = {};
+};
+
+// Virtual size of this process, from /proc/self/statm (pages).
+uint64_t virtual_size() {
+  uint64_t vsize = 0;
+  if (FILE* f = std::fopen("/proc/self/statm", "r")) {
+    unsigned long size = 0;
+    if (std::fscanf(f, "%lu", &size) == 1) {
+      const uint64_t page = uint64_t(sysconf(_SC_PAGESIZE));
+      vsize = size * page;
+    }
+    std::fclose(f);
+  }
+  return vsize;
+}
+
+std::string gib(uint64_t bytes) {
+  char buf[32];
+  std::snprintf(buf, sizeof buf, "%.2f GB", double(bytes) / double(uint64_t{1} << 30));
+  return buf;
+}
+
+// Runs `prepare` once and then `timed` up to repeats times in a forked child; `timed`
+// returns the closure's pair count. Fills status, runs, seconds, pairs, peak_bytes.
+// `limit_address_space` is off for OpenCL methods: GPU drivers reserve far more address
+// space than they use, and RLIMIT_AS would make them fail at start-up.
+void run_in_child(HostClosureBenchRow& row, const HostClosureBenchOptions& options,
+                  const std::function<std::function<uint64_t()>()>& prepare,
+                  bool limit_address_space = true) {
+  int fds[2];
+  if (pipe(fds) != 0) {
+    row.status = "failed: pipe()";
+    return;
+  }
+  std::fflush(nullptr);
+  // Free heap pages the caller still holds would count in the child's resident set from
+  // the moment of the fork (its high-water mark starts there): hand them back first.
+  malloc_trim(0);
+  const pid_t pid = fork();
+  if (pid < 0) {
+    close(fds[0]);
+    close(fds[1]);
+    row.status = "failed: fork()";
+    return;
+  }
+  if (pid == 0) {
+    close(fds[0]);
+    ChildReport report;
+    const uint64_t vsize = virtual_size();
+    // The cap on top of what the child already maps: Boost's allocations then fail with
+    // bad_alloc instead of the machine swapping or the OOM killer picking a victim.
+    const rlimit limit{vsize + options.memory_cap_bytes, vsize + options.memory_cap_bytes};
+    if (limit_address_space) setrlimit(RLIMIT_AS, &limit);
+    try {
+      auto timed = prepare();
+      double spent = 0;
+      const int repeats = std::clamp(options.repeats, 1, 16);
+      while (report.runs < repeats && (report.runs == 0 || spent < options.repeat_budget_s)) {
+        const auto t0 = std::chrono::steady_clock::now();
+        report.pairs = timed();
+        const double s =
+            std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+        report.seconds[report.runs++] = s;
+        spent += s;
+      }
+      report.ok = 1;
+    } catch (const std::bad_alloc&) {
+      std::snprintf(report.error, sizeof report.error, "out of memory (cap %s)",
+                    gib(options.memory_cap_bytes).c_str());
+    } catch (const std::exception& e) {
+      std::snprintf(report.error, sizeof report.error, "%s", e.what());
+    }
+    const char* p = reinterpret_cast<const char*>(&report);
+    for (size_t done = 0; done < sizeof report;) {
+      const ssize_t w = write(fds[1], p + done, sizeof report - done);
+      if (w <= 0) break;
+      done += size_t(w);
+    }
+    _exit(0);
+  }
+  close(fds[1]);
+  ChildReport report;
+  size_t got = 0;
+  bool timed_out = false;
+  const auto deadline =
+      std::chrono::steady_clock::now() + std::chrono::duration<double>(options.timeout_s);
+  while (got < sizeof report) {
+    const auto left = std::chrono::duration_cast<std::chrono::milliseconds>(
+                          deadline - std::chrono::steady_clock::now())
+                          .count();
+    if (left <= 0) {
+      timed_out = true;
+      break;
+    }
+    pollfd pfd{fds[0], POLLIN, 0};
+    if (poll(&pfd, 1, int(std::min<long long>(left, 1000))) <= 0) continue;
+    const ssize_t r = read(fds[0], reinterpret_cast<char*>(&report) + got, sizeof report - got);
+    if (r <= 0) break;  // the child died without reporting
+    got += size_t(r);
+  }
+  close(fds[0]);
+  if (timed_out) kill(pid, SIGKILL);
+  int wstatus = 0;
+  rusage usage{};
+  while (wait4(pid, &wstatus, 0, &usage) < 0 && errno == EINTR) {
+  }
+  const uint64_t max_rss = uint64_t(usage.ru_maxrss) * 1024;  // Linux reports KB
+  if (timed_out) {
+    row.status = "failed: timeout after " + std::to_string(int(options.timeout_s)) + " s";
+  } else if (got < sizeof report) {
+    row.status = WIFSIGNALED(wstatus)
+                     ? "failed: killed by signal " + std::to_string(WTERMSIG(wstatus))
+                     : "failed: child exited without a report";
+  } else if (!report.ok) {
+    row.status = std::string("failed: ") + report.error;
+  } else {
+    row.status = "ok";
+  }
+  if (got == sizeof report) {
+    row.runs.assign(report.seconds, report.seconds + report.runs);
+    row.pairs = report.pairs;
+    row.peak_bytes = max_rss;
+  }
+  if (!row.runs.empty()) {
+    std::vector<double> sorted = row.runs;
+    std::sort(sorted.begin(), sorted.end());
+    row.seconds = (sorted[(sorted.size() - 1) / 2] + sorted[sorted.size() / 2]) / 2;  // median
+  }
+}
+
+using BoostGraph = boost::adjacency_list<boost::vecS, boost::vecS, boost::directedS>;
+
+}  // namespace
+
+void check_device_in_child(const std::string& spec) {
+  HostClosureBenchRow row;
+  HostClosureBenchOptions options;
+  options.repeats = 1;
+  run_in_child(
+      row, options,
+      [&] {
+        ocl::choose_device(spec);
+        return std::function<uint64_t()>([] { return uint64_t{0}; });
+      },
+      false);
+  const std::string failed = "failed: ";
+  if (row.status.rfind(failed, 0) == 0)
+    throw std::invalid_argument(row.status.substr(failed.size()));
+}
+
+std::vector<HostClosureBenchRow> bench_host_closure(const std::string& name, const Graph& g,
+                                                    const HostClosureBenchOptions& options) {
+  const size_t components = strongly_connected_components(g).component_count();
+  auto make_row = [&](const char* method) {
+    HostClosureBenchRow row;
+    row.graph = name;
+    row.method = method;
+    row.vertices = g.vertex_count();
+    row.edges = g.edge_count();
+    row.components = components;
+    return row;
+  };
+  std::vector<HostClosureBenchRow> rows;
+  uint64_t known_pairs = 0;
+
+  if (options.run_sparse) {
+    HostClosureBenchRow row = make_row("sparse");
+    run_in_child(row, options, [&] {
+      return std::function<uint64_t()>(
+          [&] { return closure_sparse(g, {options.sparse_threads}).pair_count(); });
+    });
+    if (row.ok()) known_pairs = row.pairs;
+    rows.push_back(std::move(row));
+  }
+
+  for (const std::string& method : options.product_methods) {
+    HostClosureBenchRow row = make_row(method.c_str());
+    const Method m = parse_method(method);
+    run_in_child(
+        row, options,
+        [&] {
+          // Opened only if the method asks for a device, as the CLI does: auto on a
+          // small graph never loads OpenCL, and its peak memory shows that.
+          auto rt = std::make_shared<std::unique_ptr<ocl::Runtime>>();
+          std::string spec = options.device;
+          return std::function<uint64_t()>([&g, m, rt, spec] {
+            ComputeOptions o;
+            o.method = m;
+            o.lazy_runtime = [rt, spec]() -> ocl::Runtime* {
+              if (!*rt)
+                if (auto device = ocl::choose_device(spec))
+                  *rt = std::make_unique<ocl::Runtime>(*device);
+              return rt->get();
+            };
+            return compute_closure(g, o).pair_count();
+          });
+        },
+        false);
+    if (row.ok() && !known_pairs) known_pairs = row.pairs;
+    rows.push_back(std::move(row));
+  }
+
+  if (options.run_classic) {
+    HostClosureBenchRow row = make_row("classic");
+    // Its C x C matrix plus the condensation's own copies of the graph.
+    row.estimate_bytes = classic_memory_bytes(components) + uint64_t(g.vertex_count()) * 24 +
+                         uint64_t(g.edge_count()) * 16;
+    if (row.estimate_bytes > options.memory_cap_bytes) {
+      row.status =
+          "refused: needs ~" + gib(row.estimate_bytes) + " > cap " + gib(options.memory_cap_bytes);
+    } else {
+      run_in_child(row, options, [&] {
+        return std::function<uint64_t()>([&] { return closure_classic(g).pair_count(); });
+      });
+      if (row.ok() && !known_pairs) known_pairs = row.pairs;
+    }
+    rows.push_back(std::move(row));
+  }
+
+  if (options.run_boost) {
+    HostClosureBenchRow row = make_row("boost");
+    row.estimate_bytes = estimate_boost_closure(g, known_pairs).bytes;
+    if (row.estimate_bytes > options.memory_cap_bytes) {
+      row.status =
+          "refused: needs ~" + gib(row.estimate_bytes) + " > cap " + gib(options.memory_cap_bytes);
+    } else {
+      run_in_child(row, options, [&] {
+        auto bg = std::make_shared<BoostGraph>(g.vertex_count());
+        for (vertex_t u = 0; u < g.vertex_count(); ++u)
+          for (vertex_t v : g.successors(u)) boost::add_edge(u, v, *bg);
+        return std::function<uint64_t()>([bg] {
+          BoostGraph tc;
+          boost::transitive_closure(*bg, tc);
+          // No duplicates: g has none, and Boost adds each closure edge once.
+          return uint64_t(boost::num_edges(tc));
+        });
+      });
+    }
+    rows.push_back(std::move(row));
+  }
+
+  // All ok methods must agree on the pair count.
+  uint64_t reference = 0;
+  bool have_reference = false;
+  for (const auto& r : rows)
+    if (r.ok() && !have_reference) reference = r.pairs, have_reference = true;
+  for (auto& r : rows) r.agrees = !r.ok() || r.pairs == reference;
+  return rows;
+}
+
+std::string format_host_closure_bench(const std::vector<HostClosureBenchRow>& rows) {
+  std::string out;
+  char line[512];
+  std::snprintf(line, sizeof line, "%-24s %9s %9s %9s  %-8s %10s %10s %14s %6s %10s %10s  %s\n",
+                "graph", "n", "m", "SCCs", "method", "seconds", "peak MB", "pairs", "agree",
+                "x classic", "x boost", "status");
+  out += line;
+  // Speed-ups of each method against classic and Boost of the same graph.
+  std::map<std::pair<std::string, std::string>, const HostClosureBenchRow*> by;
+  for (const auto& r : rows) by[{r.graph, r.method}] = &r;
+  auto ratio = [&](const HostClosureBenchRow& r, const char* peer) -> std::string {
+    auto it = by.find({r.graph, peer});
+    if (it == by.end() || !it->second->ok() || !r.ok() || r.seconds <= 0) return "-";
+    char buf[32];
+    const double x = it->second->seconds / r.seconds;
+    std::snprintf(buf, sizeof buf, x >= 10 ? "%.0fx" : x >= 0.1 ? "%.2fx" : "%.4fx", x);
+    return buf;
+  };
+  for (const auto& r : rows) {
+    char secs[32] = "-", peak[32] = "-";
+    if (r.ok()) {
+      std::snprintf(secs, sizeof secs, "%.4f", r.seconds);
+      std::snprintf(peak, sizeof peak, "%.1f", double(r.peak_bytes) / (1 << 20));
+    }
+    std::snprintf(line, sizeof line,
+                  "%-24s %9zu %9zu %9zu  %-8s %10s %10s %14llu %6s %10s %10s  %s\n",
+                  r.graph.c_str(), r.vertices, r.edges, r.components, r.method.c_str(), secs, peak,
+                  (unsigned long long)r.pairs, r.ok() ? (r.agrees ? "yes" : "NO") : "-",
+                  ratio(r, "classic").c_str(), ratio(r, "boost").c_str(), r.status.c_str());
+    out += line;
+  }
+  return out;
+}
+
+}  // namespace closure

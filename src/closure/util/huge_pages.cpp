@@ -1,0 +1,21 @@
+#include "closure/util/huge_pages.hpp"
+
+#include "closure/executor.hpp"
+
+namespace closure::detail {
+
+void prefault_in_parallel(void* p, size_t bytes) {
+  constexpr uintptr_t kPage = 4096;
+  constexpr size_t kGrain = size_t{8} << 20;
+  auto* base = static_cast<unsigned char*>(p);
+  parallel_chunks(bytes, kGrain, [&](size_t a, size_t b) {
+    // The chunk's first byte, then the first byte of every page that starts inside it, so
+    // every page the range touches is touched whatever the alignment of p.
+    base[a] = 0;
+    const uintptr_t first = (reinterpret_cast<uintptr_t>(base + a) + kPage) & ~(kPage - 1);
+    for (uintptr_t q = first; q < reinterpret_cast<uintptr_t>(base + b); q += kPage)
+      *reinterpret_cast<unsigned char*>(q) = 0;
+  });
+}
+
+}  // namespace closure::detail
