@@ -15,6 +15,7 @@
 #include "closure/kernels/boolean_kernels.hpp"
 #include "closure/kernels/boolean_mma.hpp"
 #include "closure/kernels/float_params.hpp"
+#include "closure/kernels/propagate_params.hpp"
 #include "closure/kernels/sgemm_tuned_params.hpp"
 #include "closure/kernels/tuning.hpp"
 #include "closure/kernels/tuning_database.hpp"
@@ -50,6 +51,7 @@ TEST(ParamTables, EveryKernelTunableHasARowAndEveryRowAMacro) {
   expect_table_covers_kernel<SgemmTunedParams>();
   expect_table_covers_kernel<FloatGemmParams>();
   expect_table_covers_kernel<BookMmulParams>();
+  expect_table_covers_kernel<PropagateParams>();
 }
 
 // Compiles the kernel file with no -D options plus a probe kernel that writes each table
@@ -92,6 +94,7 @@ TEST(ParamTables, KernelDefaultsAreTheTableDefaults) {
   expect_kernel_defaults_match<SgemmTunedParams>();
   expect_kernel_defaults_match<FloatGemmParams>();
   expect_kernel_defaults_match<BookMmulParams>();
+  expect_kernel_defaults_match<PropagateParams>();
 }
 
 TEST(ParamTables, RenderParseAndRefuseFromTheTable) {
