@@ -29,18 +29,7 @@
 #ifndef UNIT_BITS
 #define UNIT_BITS 32
 #endif
-#if UNIT_BITS == 32
-typedef uint gpuword;
-#define UNIT_SHIFT 5
-#elif UNIT_BITS == 16
-typedef ushort gpuword;
-#define UNIT_SHIFT 4
-#elif UNIT_BITS == 8
-typedef uchar gpuword;
-#define UNIT_SHIFT 3
-#else
-#error "UNIT_BITS must be 32, 16 or 8"
-#endif
+#include "gpuword.cl"
 #ifndef WEIGHTED
 #define WEIGHTED 0
 #endif
@@ -77,7 +66,7 @@ inline gpuword successor_word(const uint d, const uint c, const gpuword prev, co
     r = prev;
   else if (d < limit)
     r = rows[(ulong)d * slice_units + w];
-  if ((d >> UNIT_SHIFT) == gw) r |= (gpuword)(1u << (d & (UNIT_BITS - 1)));
+  if ((d >> GPUWORD_SHIFT) == gw) r |= word_bit(d);
   return r;
 }
 
@@ -187,7 +176,7 @@ __kernel __attribute__((reqd_work_group_size(32, 1, 1))) void propagate_columns_
 // besides c + 1, so a row's step on the chain is two ORs and an AND.
 #define CHAIN_BLOCK 32
 inline gpuword column_bit(const uint d, const uint gw) {
-  return (d >> UNIT_SHIFT) == gw ? (gpuword)(1u << (d & (UNIT_BITS - 1))) : (gpuword)0;
+  return (d >> GPUWORD_SHIFT) == gw ? word_bit(d) : (gpuword)0;
 }
 
 #ifndef CHAIN_PREFETCH
@@ -295,7 +284,7 @@ __kernel __attribute__((reqd_work_group_size(32, 1, 1))) void propagate_columns_
     // local load whose address is known before the chain reaches the row.
     const bool general = (mk[0] & 1u) != 0;
     mk[0] &= ~1u;
-    const uint q = gw - (begin >> UNIT_SHIFT);  // the block's unit this lane owns, if any
+    const uint q = gw - (begin >> GPUWORD_SHIFT);  // the block's unit this lane owns, if any
     if (nb == CHAIN_BLOCK && !general) {
       uint pairs = 0;
 #pragma unroll
@@ -305,7 +294,7 @@ __kernel __attribute__((reqd_work_group_size(32, 1, 1))) void propagate_columns_
           const uint j = (uint)r + 1;
           const gpuword take = (gpuword)(0u - ((mk[r] >> j) & 1u));
           const gpuword bit =
-              (j >> UNIT_SHIFT) == q ? (gpuword)(1u << (j & (UNIT_BITS - 1))) : (gpuword)0;
+              (j >> GPUWORD_SHIFT) == q ? word_bit(j) : (gpuword)0;
           const uint other = mk[r] & ~(1u << j);
           if (other) {
             const uint j2 = 31 - clz(other);
