@@ -2,7 +2,7 @@
 # Instructions per call of closure.transitive_closure(G).to_scipy() on a graph file, under
 # callgrind: runs of 1 and 11 calls, differenced, so start-up and imports drop out. The
 # 2-core VM's timings drift by 30% from minute to minute; instruction counts do not, so
-# this is how a change to the Python path is compared (docs/benchmarks.md, issue 12).
+# this is how a change to the Python path is compared (docs/benchmarks.md, "Python").
 #
 #   tools/count_instructions.sh GRAPH [PYTHONPATH (default build/python)]   (PYTHON: the
 #   interpreter, default /usr/bin/python3, which has Debian's numpy, scipy and networkx)

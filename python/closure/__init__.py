@@ -502,7 +502,7 @@ class Closure:
 
 
 def transitive_closure(graph, method: str = "auto", device=None, reflexive: bool = False, *,
-                       format: str = "auto", vertices=None) -> Closure:
+                       format: str = "auto", vertices=None, threads: int | None = None) -> Closure:
     """The transitive closure of ``graph`` (anything :func:`as_graph` takes).
 
     method: "auto" (the default: sparse propagation, the fastest measured), "sparse",
@@ -511,6 +511,8 @@ def transitive_closure(graph, method: str = "auto", device=None, reflexive: bool
     only opened when the method needs one, which auto never does), "host", "gpu", "cpu",
     an index from :func:`devices`, or part of a device's name.
     reflexive: add every (v, v) (as networkx's reflexive=True).
+    threads: host threads the computation may use (None: the hardware's, as the CLI's
+    --threads).
 
     The computation runs without the GIL; Ctrl-C stops it within a second
     (KeyboardInterrupt). Raises InputError for bad input, ValueError for a bad method or
@@ -519,8 +521,16 @@ def transitive_closure(graph, method: str = "auto", device=None, reflexive: bool
     """
     g = as_graph(graph, format, vertices)
     spec = "" if device is None else str(device)
-    core = _closure.transitive_closure(g._core, method, spec)
+    core = _closure.transitive_closure(g._core, method, spec, _threads(threads))
     return Closure(core, g._labels, reflexive)
+
+
+def _threads(threads) -> int:
+    if threads is None:
+        return 0
+    if isinstance(threads, bool) or not isinstance(threads, int) or not 1 <= threads <= 4096:
+        raise ValueError(f"threads must be an integer from 1 to 4096, not {threads!r}")
+    return threads
 
 
 def devices() -> list[dict]:

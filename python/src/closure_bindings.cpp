@@ -1,6 +1,6 @@
-// closure._closure.Closure and transitive_closure: the library's compute_closure with the
-// device chosen as the CLI chooses it, run interruptibly, and the result's queries and
-// array exports.
+// closure._closure.Closure and transitive_closure: the library's compute_closure through a
+// Session, as the CLI runs it (the same device choice and defaults, threads= as --threads),
+// run interruptibly, and the result's queries and array exports.
 #include <pthread.h>
 #include <pybind11/stl.h>
 
@@ -14,6 +14,7 @@
 #include "closure/algorithms/compute.hpp"
 #include "closure/ocl/device.hpp"
 #include "closure/ocl/runtime.hpp"
+#include "closure/session/session.hpp"
 #include "interruptible.hpp"
 
 namespace closure::python {
@@ -24,11 +25,11 @@ namespace {
 bool g_opencl_opened = false;
 bool g_forked_after_opencl = false;
 
-// One OpenCL runtime per device for the life of the process: its in-memory program cache
-// then serves every later call (building PoCL programs takes seconds).
+// One Session per device for the life of the process: its runtime's in-memory program
+// cache then serves every later call (building PoCL programs takes seconds).
 ocl::Runtime* runtime_for(const std::string& spec) {
   static std::mutex mutex;
-  static std::map<size_t, std::unique_ptr<ocl::Runtime>> runtimes;
+  static std::map<size_t, std::unique_ptr<Session>> sessions;
   static const bool watching = [] {
     ::pthread_atfork(nullptr, nullptr, [] { g_forked_after_opencl = g_opencl_opened; });
     return true;
@@ -47,9 +48,14 @@ ocl::Runtime* runtime_for(const std::string& spec) {
   g_opencl_opened = true;
   if (!device) return nullptr;  // the host engine
   std::lock_guard lock(mutex);
-  auto& slot = runtimes[device->index];
-  if (!slot) slot = std::make_unique<ocl::Runtime>(*device);
-  return slot.get();
+  auto& slot = sessions[device->index];
+  if (!slot) {
+    SessionOptions o;
+    o.device = std::to_string(device->index);
+    o.quiet = true;  // Python reports through its return values and exceptions
+    slot = std::make_unique<Session>(o);
+  }
+  return slot->runtime();
 }
 
 struct PyClosure {
@@ -65,7 +71,8 @@ void check_vertex(const PyClosure& c, int64_t v) {
                             std::to_string(c.closure.vertex_count()) + " vertices");
 }
 
-PyClosure compute(const Graph& g, const std::string& method, const std::string& device) {
+PyClosure compute(const Graph& g, const std::string& method, const std::string& device,
+                  unsigned threads) {
   ComputeOptions options;
   options.method = parse_method(method);
   options.lazy_runtime = [device] { return runtime_for(device); };
@@ -83,7 +90,7 @@ PyClosure compute(const Graph& g, const std::string& method, const std::string& 
     // OpenCL platforms (a second on PoCL), so it happens here, without the GIL.
     if (!device.empty()) options.runtime = runtime_for(device);
     PyClosure out;
-    out.closure = compute_closure(g, options, &out.report);
+    with_thread_budget(threads, [&] { out.closure = compute_closure(g, options, &out.report); });
     return out;
   });
 }
@@ -163,7 +170,7 @@ void bind_closure(py::module_& m) {
           "(indptr int64, indices int32): row u = the vertices u reaches, ascending.");
 
   m.def("transitive_closure", &compute, py::arg("graph"), py::arg("method") = "auto",
-        py::arg("device") = "",
+        py::arg("device") = "", py::arg("threads") = 0,
         "The strict closure of a Graph; device: '' (CLOSURE_DEVICE, else the default), 'host', "
         "'gpu', 'cpu', an index or part of a name.");
 }

@@ -111,7 +111,10 @@ int run_cli(int argc, char** argv) {
   for (auto& [sub, runner] : runners)
     if (sub->parsed()) {
       if (sub != run && distributed_communicator()) return refuse_distributed(sub->get_name());
-      return guarded(runner);
+      return guarded([&, &runner = runner] {
+        Session session(session_options(common));
+        return session.run([&] { return runner(session); });
+      });
     }
   return kExitOk;
 }

@@ -101,12 +101,12 @@ Runner add_batch_command(CLI::App& app, CommonOptions& common) {
                   "BFS sources of a sampled verification")
       ->check(at_least_one_source())
       ->capture_default_str();
-  return [flags, &common]() -> int {
+  return [flags, &common](Session&) -> int {
     check_device_spec(common.device);
     // Each file's child opens the device itself, quietly: the table names it.
     CommonOptions child_common = common;
     child_common.quiet = true;
-    LazyRuntime runtime(child_common);
+    Session children(session_options(child_common));
     BatchOptions o;
     o.paths = flags->paths;
     o.out_dir = flags->out;
@@ -115,7 +115,7 @@ Runner add_batch_command(CLI::App& app, CommonOptions& common) {
     o.resume = flags->resume;
     o.write_closures = !flags->no_closures;
     o.run.input_format = input_format(common);
-    o.run.compute = compute_options(common, runtime, DeviceOpening::kInChildren);
+    o.run.compute = compute_options(common, children, DeviceOpening::kInChildren);
     o.run.output_format = parse_output_format(flags->output_format);
     o.run.verify = flags->verify;
     o.run.verify_memory = verify_memory(common);

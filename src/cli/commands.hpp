@@ -34,7 +34,8 @@ int run_cli(int argc, char** argv);
 
 // Subcommands that read graphs: each adds itself with the shared options and sets `run`,
 // the callback main calls after parsing (so that failures map to exit statuses).
-using Runner = std::function<int()>;
+// It runs within the command's Session (made from the shared options after parsing).
+using Runner = std::function<int(Session&)>;
 Runner add_run_command(CLI::App& app, CommonOptions& common);
 Runner add_query_command(CLI::App& app, CommonOptions& common);
 Runner add_verify_command(CLI::App& app, CommonOptions& common);

@@ -28,7 +28,7 @@ Runner add_index_command(CLI::App& app, CommonOptions& common) {
       ->check(CLI::Range(0u, reach::kMaxSupportive))
       ->capture_default_str();
   sub->add_flag("--json", flags->json, "Print the summary as JSON on stdout");
-  return [flags, &common]() -> int {
+  return [flags, &common](Session&) -> int {
     try {
       using Clock = std::chrono::steady_clock;
       auto t0 = Clock::now();

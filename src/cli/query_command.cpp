@@ -54,7 +54,7 @@ Runner add_query_command(CLI::App& app, CommonOptions& common) {
                   "closure could exceed 64 MiB)")
       ->check(CLI::IsMember({"auto", "closure", "index"}))
       ->capture_default_str();
-  return [flags, &common]() -> int {
+  return [flags, &common](Session& session) -> int {
     try {
       if (flags->pairs.empty() == flags->v.empty() || flags->u.empty() != flags->v.empty()) {
         std::fprintf(stderr, "closure query: give either U V or --pairs FILE\n");
@@ -104,8 +104,7 @@ Runner add_query_command(CLI::App& app, CommonOptions& common) {
         if (use_index) {
           index = std::make_unique<reach::ReachIndex>(reach::build_index(read->graph));
         } else {
-          LazyRuntime runtime(common);
-          closure = compute_closure(read->graph, compute_options(common, runtime));
+          closure = compute_closure(read->graph, compute_options(common, session));
           closure_queries =
               std::make_unique<ReachabilityIndex>(read->graph, *closure, flags->reflexive);
         }

@@ -25,7 +25,7 @@ Runner add_reach_command(CLI::App& app, CommonOptions& common) {
   sub->add_flag("--ancestors", flags->ancestors, "List the vertices that reach u instead");
   sub->add_flag("--count", flags->count, "Print only how many there are");
   sub->add_flag("--json", flags->json, "Print a JSON object on stdout");
-  return [flags, &common]() -> int {
+  return [flags, &common](Session&) -> int {
     try {
       const ReadResult read = read_graph(flags->input, input_format(common));
       const Graph& g = read.graph;

@@ -24,7 +24,7 @@ Runner add_reduce_command(CLI::App& app, CommonOptions& common) {
                   "Edge list to write (- for stdout; the default without --json)");
   sub->add_flag("--json", flags->json,
                 "Print a JSON summary on stdout (with the edges unless -o is given)");
-  return [flags, &common]() -> int {
+  return [flags, &common](Session&) -> int {
     try {
       refuse_output_onto_input(flags->input, flags->output);
       const ReadResult read = read_graph(flags->input, input_format(common));

@@ -73,19 +73,18 @@ Runner add_run_command(CLI::App& app, CommonOptions& common) {
                   "Refuse (without --force) to write a file larger than this many bytes (10G, "
                   "512MiB, ...; exact size, before compression; pipes and stdout are not limited)")
       ->capture_default_str();
-  return [flags, &common]() -> int {
+  return [flags, &common](Session& session) -> int {
     if (flags->input.empty()) {
       std::fprintf(stderr, "closure: no graph given (try closure --help)\n");
       return kExitUsage;
     }
     check_output_flags(*flags);
-    LazyRuntime runtime(common);
     RunOptions o;
     o.input = flags->input;
     o.input_format = input_format(common);
-    o.compute = compute_options(common, runtime, DeviceOpening::kWhileReading);
+    o.compute = compute_options(common, session, DeviceOpening::kWhileReading);
     o.compute.propagate.max_slice_words = flags->slice_words;
-    speculate_gpu_for_auto(common, runtime, o.compute, o.input);
+    speculate_gpu_for_auto(session, o.compute, o.input);
     o.output = flags->output;
     if (!o.output.empty()) {
       std::optional<OutputFormat> requested;

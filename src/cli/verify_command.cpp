@@ -27,12 +27,11 @@ Runner add_verify_command(CLI::App& app, CommonOptions& common) {
   sub->add_option("--seed", flags->seed, "Seed that picks the sampled sources")
       ->capture_default_str();
   sub->add_flag("--json", flags->json, "Print the summary as JSON on stdout");
-  return [flags, &common]() -> int {
-    LazyRuntime runtime(common);
+  return [flags, &common](Session& session) -> int {
     RunOptions o;
     o.input = flags->input;
     o.input_format = input_format(common);
-    o.compute = compute_options(common, runtime);
+    o.compute = compute_options(common, session);
     o.verify = true;
     o.verify_memory = verify_memory(common);
     o.verify_sources = flags->sources;

@@ -4,6 +4,7 @@
 
 #include <tbb/blocked_range.h>
 #include <tbb/global_control.h>
+#include <tbb/info.h>
 #include <tbb/parallel_for.h>
 #include <tbb/task_arena.h>
 
@@ -24,16 +25,33 @@ std::unique_ptr<tbb::global_control> budget_control;
 }  // namespace
 
 void set_thread_budget(unsigned threads) {
-  if (threads == 0) threads = std::max(1u, std::thread::hardware_concurrency());
   std::lock_guard lock(budget_mutex);
   budget_control.reset();  // one control at a time: TBB takes the smallest of those alive
+  if (threads == 0) return;  // no cap: the hardware's threads, or a session's
   budget_control = std::make_unique<tbb::global_control>(
       tbb::global_control::max_allowed_parallelism, size_t(threads));
 }
 
+void with_thread_budget(unsigned threads, const std::function<void()>& body) {
+  if (threads == 0) threads = std::max(1u, std::thread::hardware_concurrency());
+  // More threads than the hardware's (--threads 8 on 2 cores, as batch's waiting jobs want)
+  // need the process's worker limit raised too; a smaller cap already set still wins, as
+  // TBB takes the smallest control alive.
+  std::optional<tbb::global_control> raise;
+  if (threads > tbb::global_control::active_value(tbb::global_control::max_allowed_parallelism))
+    raise.emplace(tbb::global_control::max_allowed_parallelism, size_t(threads));
+  tbb::task_arena arena{int(threads)};
+  arena.execute(body);
+}
+
 unsigned thread_budget() {
-  return unsigned(std::max<size_t>(
-      1, tbb::global_control::active_value(tbb::global_control::max_allowed_parallelism)));
+  const size_t cap =
+      tbb::global_control::active_value(tbb::global_control::max_allowed_parallelism);
+  // Outside a session's arena (the implicit one, of the hardware's width) the process cap
+  // is the budget; inside one, the arena's width within that cap.
+  const int here = tbb::this_task_arena::max_concurrency();
+  if (here == tbb::info::default_concurrency()) return unsigned(std::max<size_t>(1, cap));
+  return unsigned(std::max<size_t>(1, std::min(cap, size_t(std::max(1, here)))));
 }
 
 void parallel_chunks(size_t n, size_t grain, const std::function<void(size_t, size_t)>& body) {
@@ -65,12 +83,21 @@ void parallel_limited(size_t n, unsigned concurrency, const std::function<void(s
 }
 
 void run_pair(const std::function<void()>& a, const std::function<void()>& b) {
+  // Within the budget: one thread runs them one after the other; otherwise the other
+  // thread's parallel work gets half of it (joining this thread's arena instead could
+  // deadlock: its slots may all be taken while this thread waits in join).
+  const unsigned budget = thread_budget();
+  if (budget <= 1) {
+    a();
+    b();
+    return;
+  }
   std::exception_ptr failed_a;
   std::optional<std::thread> other;
   try {
     other.emplace([&] {
       try {
-        a();
+        with_thread_budget(budget / 2, a);
       } catch (...) {
         failed_a = std::current_exception();
       }

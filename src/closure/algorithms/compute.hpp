@@ -1,5 +1,7 @@
-// compute_closure: one entry point for every closure method, with the memory check before
-// allocating, `auto`'s choice and its reason, and the per-phase report the CLI prints.
+// compute_closure: one entry point for every closure method. It asks the planner
+// (planner.hpp) which method, gathers the facts the plan needs, opens the device when the
+// method needs one and runs the method's registry entry (methods.hpp); the report says
+// what ran, where, why, and how long each phase took.
 #pragma once
 
 #include <functional>
@@ -10,6 +12,8 @@
 
 #include "closure/algorithms/closure.hpp"
 #include "closure/algorithms/device_propagation.hpp"
+#include "closure/algorithms/methods.hpp"
+#include "closure/algorithms/planner.hpp"
 #include "closure/errors.hpp"
 #include "closure/graph/graph.hpp"
 #include "closure/kernels/boolean_params.hpp"
@@ -17,24 +21,6 @@
 #include "closure/util/available_memory.hpp"
 
 namespace closure {
-
-// Below this many vertices + edges, auto does not model costs nor look for a device: it
-// runs sparse on the host, which takes milliseconds there.
-inline constexpr size_t kAutoModelFrom = 50'000;
-
-enum class Method {
-  kAuto,       // picks among the others from n, m, density, memory and device
-  kSquare,     // the seed method: repeated squaring of the whole matrix (DAGs: triangular)
-  kCondense,   // SCC condensation, then triangular repeated squaring of the DAG
-  kRecursive,  // SCC condensation, then the blocked recursive closure of the DAG
-  kSparse,     // SCC condensation, then propagation in reverse topological order (CPU)
-  kPropagate,  // SCC condensation, then the same propagation on the OpenCL device, whose
-               // memory keeps the closure (column slices); falls back to sparse without one
-};
-Method parse_method(std::string_view name);  // throws UsageError listing the names
-std::string_view method_name(Method m);
-// Every method's name, auto first: the one list the CLI, its help and validation use.
-std::vector<std::string> method_names();
 
 struct ComputeOptions {
   Method method = Method::kAuto;

@@ -1,0 +1,38 @@
+// What a method's run gets from compute_closure, and the runs the registry (methods.cpp)
+// names. Internal to the algorithms folder: callers go through compute_closure.
+#pragma once
+
+#include <optional>
+
+#include "closure/algorithms/compute.hpp"
+#include "closure/algorithms/scc.hpp"
+
+namespace closure {
+
+struct MethodContext {
+  MethodContext(const Graph& g, const ComputeOptions& o, ComputeReport& r)
+      : graph(g), options(o), report(r), runtime(o.runtime) {}
+
+  const Graph& graph;
+  const ComputeOptions& options;
+  ComputeReport& report;
+  Method method = Method::kSparse;
+  ocl::Runtime* runtime = nullptr;  // the device once opened; null: the host
+  // The condensation, when auto made it to plan (handed over, not redone), and the
+  // seconds it took.
+  std::optional<SccResult> scc;
+  std::optional<CsrDag> dag;
+  double condense_s = 0;
+
+  // Opens the device the options name, if not yet open (null: the host engine).
+  ocl::Runtime* open_device();
+  // Condenses the graph into scc and dag unless that is done, timing it in condense_s.
+  void condense();
+};
+
+Closure run_sparse(MethodContext& c);
+Closure run_propagate(MethodContext& c);
+Closure run_square(MethodContext& c);
+Closure run_condensed_dense(MethodContext& c);  // condense and recursive
+
+}  // namespace closure

@@ -1,0 +1,46 @@
+// The closure methods, as one registry: each entry's name, the line --help and the docs
+// show, whether it may use an OpenCL device, and its run. --method's closed list, the
+// name parser and the help text are all made from it, so a new method is one entry here
+// and one run function (method_runs.hpp).
+#pragma once
+
+#include <span>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "closure/algorithms/closure.hpp"
+
+namespace closure {
+
+enum class Method {
+  kAuto,       // picks among the others (planner.hpp)
+  kSquare,     // the seed method: repeated squaring of the whole matrix (DAGs: triangular)
+  kCondense,   // SCC condensation, then triangular repeated squaring of the DAG
+  kRecursive,  // SCC condensation, then the blocked recursive closure of the DAG
+  kSparse,     // SCC condensation, then propagation in reverse topological order (CPU)
+  kPropagate,  // SCC condensation, then the same propagation on the OpenCL device, whose
+               // memory keeps the closure (column slices); falls back to sparse without one
+};
+
+struct MethodContext;  // what a run gets: method_runs.hpp
+
+struct MethodEntry {
+  Method method;
+  std::string_view name;
+  std::string_view summary;        // one line, for --help and docs/architecture.md
+  bool may_use_device;             // whether it runs OpenCL kernels when a device is open
+  Closure (*run)(MethodContext&);  // null for auto, which the planner resolves
+};
+
+// Every method, auto first, in the order --help lists them.
+std::span<const MethodEntry> method_registry();
+const MethodEntry& method_entry(Method m);
+
+Method parse_method(std::string_view name);  // throws UsageError listing the names
+std::string_view method_name(Method m);
+std::vector<std::string> method_names();
+// "name: summary" lines, one a method, for --help.
+std::string method_help();
+
+}  // namespace closure

@@ -1,0 +1,53 @@
+// auto's rule: sparse propagation on the host was the fastest method end to end on every
+// small and shallow graph measured (the GRAIL graphs, road, social and dependency graphs);
+// on large graphs with large closures, such as commit histories, propagation on a GPU wins
+// by 10-30x (docs/benchmarks.md, "Closures"). The cost model (cost_model.hpp) decides
+// between the two; the dense methods remain for callers that ask.
+#include "closure/algorithms/planner.hpp"
+
+#include <cstdio>
+
+namespace closure {
+namespace {
+
+Plan chosen(Method m, std::string reason, double host_s = 0, double device_s = 0) {
+  return Plan{Plan::Need::kNothing, m, std::move(reason), host_s, device_s};
+}
+
+Plan needs(Plan::Need what) {
+  return Plan{what, Method::kSparse, "", 0, 0};
+}
+
+Plan auto_plan(const PlanFacts& f) {
+  if (f.vertices + f.edges < kAutoModelFrom) {
+    char why[160];
+    std::snprintf(why, sizeof why,
+                  "auto: %zu vertices, %.1f edges each; small, so sparse on the host", f.vertices,
+                  f.vertices ? double(f.edges) / double(f.vertices) : 0.0);
+    return chosen(Method::kSparse, why);
+  }
+  if (!f.condensed) return needs(Plan::Need::kCondensation);
+  const CostInputs& in = *f.condensed;
+  const double host_s = predict_host_sparse_s(in);
+  double device_s = 1e30;  // no device considered
+  // Only a GPU can win (cost_model.hpp), and only where the host takes long enough to pay
+  // for its start-up; the prediction needs the GPU's description, not a context.
+  if (host_s >= kDeviceWorthLookingS && predict_gpu_propagate_s(in) < host_s) {
+    if (!f.gpu_looked_up) return needs(Plan::Need::kGpuDescription);
+    if (f.gpu) device_s = predict_device_propagate_s(in, *f.gpu);
+  }
+  const bool device = device_s < host_s;
+  return chosen(device ? Method::kPropagate : Method::kSparse,
+                "auto: " + describe_costs(in, host_s, device_s) +
+                    (device ? "; so propagate on the device" : "; so sparse on the host"),
+                host_s, device_s < 1e30 ? device_s : 0);
+}
+
+}  // namespace
+
+Plan plan(const PlanFacts& facts) {
+  if (facts.requested != Method::kAuto) return chosen(facts.requested, "requested");
+  return auto_plan(facts);
+}
+
+}  // namespace closure

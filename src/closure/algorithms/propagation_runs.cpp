@@ -1,0 +1,91 @@
+// The propagation methods' runs: sparse on host threads, propagate on the device.
+#include <algorithm>
+#include <chrono>
+
+#include "closure/algorithms/device_propagation.hpp"
+#include "closure/algorithms/host_closure.hpp"
+#include "closure/algorithms/memory_budget.hpp"
+#include "closure/algorithms/method_runs.hpp"
+
+namespace closure {
+namespace {
+
+double seconds_since(std::chrono::steady_clock::time_point t0) {
+  return std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+}
+
+// Bytes the sparse method holds besides its reach rows, for n vertices and m edges (every
+// component counted as a vertex): SCC arrays and Tarjan's stacks (~30n), the
+// condensation's CSR (8n + 8m while deduplicating), the rows' headers and the threaded
+// path's dependency arrays (~41n + 4m), the Closure's member lists (8n).
+double sparse_fixed_bytes(size_t n, size_t m) {
+  return 88.0 * double(n) + 12.0 * double(m);
+}
+
+bool any_cyclic(const std::vector<uint8_t>& cyclic) {
+  return std::any_of(cyclic.begin(), cyclic.end(), [](uint8_t f) { return f != 0; });
+}
+
+}  // namespace
+
+ocl::Runtime* MethodContext::open_device() {
+  if (!runtime && options.lazy_runtime) runtime = options.lazy_runtime();
+  return runtime;
+}
+
+void MethodContext::condense() {
+  if (scc) return;
+  const auto t0 = std::chrono::steady_clock::now();
+  scc = strongly_connected_components(graph);
+  dag = condensation_csr(graph, *scc);
+  condense_s += seconds_since(t0);
+}
+
+Closure run_sparse(MethodContext& c) {
+  // The propagation condenses on its own, into bare CSR arrays (no Graph re-sort).
+  // The fixed part is known before anything is allocated; the reach rows are charged to
+  // the rest of the budget as they are made, so an over-large closure is refused with
+  // its size named instead of ending in std::bad_alloc or the OOM killer.
+  const size_t n = c.graph.vertex_count();
+  const double limit = host_limit(c.options), fixed = sparse_fixed_bytes(n, c.graph.edge_count());
+  const std::string what = "sparse on " + std::to_string(n) + " vertices";
+  if (fixed > limit)
+    throw OutOfMemoryError(what + " needs about " + format_bytes(fixed) +
+                           " of host memory before its closure rows; " + format_bytes(limit) +
+                           " is available");
+  MemoryBudget budget(size_t(limit), size_t(fixed), what);
+  SparseOptions sparse;
+  sparse.budget = &budget;
+  const auto t0 = std::chrono::steady_clock::now();
+  Closure result =
+      c.scc ? closure_sparse(std::move(*c.scc), *c.dag, sparse) : closure_sparse(c.graph, sparse);
+  // auto's condensation is part of what sparse would have done itself.
+  c.report.compute_s = seconds_since(t0) + c.condense_s;
+  c.report.components = result.component_count();
+  bool cyclic = false;
+  for (vertex_t k = 0; k < result.component_count() && !cyclic; ++k)
+    cyclic = result.component_cyclic(k);
+  c.report.dag = c.report.components == n && !cyclic;
+  return result;
+}
+
+Closure run_propagate(MethodContext& c) {
+  c.condense();
+  SccResult scc = std::move(*c.scc);
+  const CsrDag dag = std::move(*c.dag);
+  ComputeReport& r = c.report;
+  r.condense_s = c.condense_s;
+  r.components = scc.component_count();
+  r.dag = r.components == c.graph.vertex_count() && !any_cyclic(scc.cyclic);
+  DevicePropagationStats stats;
+  Closure result = closure_propagate_device(scc, dag, *c.runtime, c.options.propagate, &stats);
+  r.device = c.runtime->device().name;
+  r.upload_s = stats.upload_s;
+  r.compute_s = stats.compute_s;
+  r.download_s = stats.download_s;
+  r.detail = stats.describe();
+  r.reason += "; " + r.detail;
+  return result;
+}
+
+}  // namespace closure

@@ -1,0 +1,63 @@
+// The session's choices, each made once: the device spec, the thread budget, and how and
+// when its device is opened for a computation.
+#include "closure/session/session.hpp"
+
+#include <algorithm>
+#include <thread>
+
+#include "closure/config.hpp"
+#include "closure/distributed/communicator.hpp"
+
+namespace closure {
+namespace {
+
+std::string resolved_spec(const SessionOptions& o) {
+  return !o.device.empty() ? o.device : config::text(config::kDevice);
+}
+
+unsigned resolved_threads(const SessionOptions& o) {
+  if (o.threads) return o.threads;
+  const unsigned hardware = std::max(1u, std::thread::hardware_concurrency());
+  // Ranks on one host share its cores: each takes its part unless threads says otherwise.
+  if (Communicator* ranks = distributed_communicator())
+    return std::max(1u, hardware / unsigned(ranks->local_size()));
+  return hardware;
+}
+
+}  // namespace
+
+Session::Session(SessionOptions options)
+    : options_(std::move(options)),
+      spec_(resolved_spec(options_)),
+      threads_(resolved_threads(options_)),
+      device_(spec_, options_.quiet, options_.process_ends_after) {}
+
+ComputeOptions Session::compute_options(Method method, DeviceOpening opening) {
+  ComputeOptions c;
+  c.method = method;
+  c.lazy_runtime = [this] { return device_.get(); };
+  if ((distributed_communicator() || !may_open_devices_on_another_thread()) &&
+      opening == DeviceOpening::kWhileReading)
+    opening = DeviceOpening::kNow;
+  const bool method_needs_device = method != Method::kAuto && method != Method::kSparse;
+  if (opening == DeviceOpening::kNow && device_named()) device_.get();  // checked now
+  if (opening == DeviceOpening::kWhileReading && spec_ != "host" &&
+      (device_named() || method_needs_device)) {
+    device_.open_in_background();
+    // A method on the host must still fail on a wrong name; one that needs the device
+    // waits for it when it needs it, after condensing.
+    c.open_device_first = device_named() && !method_needs_device;
+  }
+  return c;
+}
+
+void Session::speculate_gpu_for_auto(ComputeOptions& c, std::optional<uintmax_t> input_bytes) {
+  if (c.method != Method::kAuto || !spec_.empty() || distributed_communicator() ||
+      !may_open_devices_on_another_thread() || !input_bytes || *input_bytes < kSpeculateFromBytes)
+    return;
+  device_.open_gpu_on_speculation();
+  c.gpu_speculated = true;
+  c.release_unused_device = [this] { device_.release_in_background(); };
+}
+
+}  // namespace closure

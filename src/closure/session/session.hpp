@@ -1,0 +1,83 @@
+// closure::Session: what every command and every Python call shares, decided once: the
+// device (the option, else $CLOSURE_DEVICE, read here through config.hpp), its runtime and
+// program cache, GPU speculation for auto, and the host thread budget. The CLI makes one
+// session per process from its flags; the Python module keeps one per device spec for the
+// life of the interpreter (one context, one program cache), with threads= per call.
+#pragma once
+
+#include <optional>
+#include <string>
+#include <type_traits>
+
+#include "closure/algorithms/compute.hpp"
+#include "closure/executor.hpp"
+#include "closure/session/device_opener.hpp"
+
+namespace closure {
+
+struct SessionOptions {
+  std::string device;    // --device / device=; "" = $CLOSURE_DEVICE, else the default
+  unsigned threads = 0;  // host threads for all work; 0 = the hardware's (under mpirun, the
+                         // host's share of each rank)
+  bool quiet = false;    // no notes on stderr
+  bool process_ends_after = false;  // the CLI: see DeviceOpener
+};
+
+// When a command opens the device.
+enum class DeviceOpening {
+  kNow,           // before any work, so that a wrong name fails first
+  kWhileReading,  // on a background thread while the graph is read, when a device is
+                  // named or the method needs one (NVIDIA's driver takes about 0.25 s to
+                  // load and create a context); compute_closure waits for it before
+                  // choosing (auto, sparse) or when the method needs it (propagate: after
+                  // condensing), so a wrong name still fails before the computation
+  kInChildren,    // not here: batch forks children, which open it themselves
+};
+
+// Inputs from this size on are big enough for a GPU to win under auto's cost model (a
+// 2 MB edge list holds about 150,000 edges; the 200,000-commit history is 3.1 MB).
+inline constexpr uintmax_t kSpeculateFromBytes = uintmax_t{2} << 20;
+
+class Session {
+ public:
+  explicit Session(SessionOptions options = {});
+
+  const std::string& device_spec() const { return spec_; }  // the option, else the environment
+  bool device_named() const { return !options_.device.empty(); }  // by the option itself
+  unsigned threads() const { return threads_; }
+  bool quiet() const { return options_.quiet; }
+
+  // Runs `body` within the session's thread budget (thread_budget() reads it inside) and
+  // gives back what it returns; exceptions pass through.
+  template <class F>
+  auto run(F&& body) -> std::invoke_result_t<F&> {
+    using R = std::invoke_result_t<F&>;
+    if constexpr (std::is_void_v<R>) {
+      with_thread_budget(threads_, [&] { body(); });
+    } else {
+      std::optional<R> out;
+      with_thread_budget(threads_, [&] { out.emplace(body()); });
+      return std::move(*out);
+    }
+  }
+
+  // The runtime of the session's device, opened now if it is not yet (null: the host).
+  ocl::Runtime* runtime() { return device_.get(); }
+
+  // ComputeOptions for `method` whose device comes from this session, opened as `opening`
+  // says (under mpirun, and in sanitized builds, kWhileReading is kNow).
+  ComputeOptions compute_options(Method method, DeviceOpening opening = DeviceOpening::kNow);
+  // For a run of auto on an input of `input_bytes` (nullopt: unknown, a pipe): when a GPU
+  // could win (kSpeculateFromBytes or more) and no device was named, opens the GPU, if any,
+  // while the graph is read, and lets auto release it unused while the host works. Not
+  // under mpirun or in sanitized builds.
+  void speculate_gpu_for_auto(ComputeOptions& c, std::optional<uintmax_t> input_bytes);
+
+ private:
+  SessionOptions options_;
+  std::string spec_;
+  unsigned threads_;
+  DeviceOpener device_;
+};
+
+}  // namespace closure

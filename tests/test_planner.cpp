@@ -1,0 +1,118 @@
+// The planner is a pure function: the same facts give the same plan, with no device and
+// no graph. These cases pin auto's rule (planner.cpp) at its boundaries.
+#include <gtest/gtest.h>
+
+#include "closure/algorithms/planner.hpp"
+#include "closure/errors.hpp"
+
+namespace closure {
+namespace {
+
+// A commit history's shape: a million components, one edge and a bit each, every
+// component reaching a quarter of the others (a closure of 2.5e11 pairs).
+PlanFacts large_closure() {
+  PlanFacts f;
+  f.vertices = 1'000'000;
+  f.edges = 1'200'000;
+  CostInputs in;
+  in.vertices = f.vertices;
+  in.edges = f.edges;
+  in.components = f.vertices;
+  in.condensed_edges = f.edges;
+  in.mean_reach = 250'000;
+  f.condensed = in;
+  return f;
+}
+
+ocl::DeviceInfo h200() {
+  ocl::DeviceInfo d;
+  d.name = "NVIDIA H200";
+  d.vendor = "NVIDIA Corporation";
+  d.is_gpu = true;
+  d.compute_units = 132;
+  d.global_mem_bytes = size_t{140} << 30;
+  d.max_alloc_bytes = size_t{35} << 30;
+  d.local_mem_bytes = 48 << 10;
+  d.max_work_group = 1024;
+  return d;
+}
+
+TEST(Planner, ARequestedMethodIsTakenAsItIs) {
+  for (const auto& entry : method_registry()) {
+    if (entry.method == Method::kAuto) continue;
+    PlanFacts f = large_closure();
+    f.requested = entry.method;
+    const Plan p = plan(f);
+    EXPECT_EQ(p.need, Plan::Need::kNothing);
+    EXPECT_EQ(p.method, entry.method);
+    EXPECT_EQ(p.reason, "requested");
+  }
+}
+
+TEST(Planner, SmallGraphsGoToTheHostWithoutCondensing) {
+  PlanFacts f;
+  f.vertices = 1000;
+  f.edges = kAutoModelFrom - 1001;  // one short of the model's threshold
+  const Plan p = plan(f);
+  EXPECT_EQ(p.need, Plan::Need::kNothing);
+  EXPECT_EQ(p.method, Method::kSparse);
+  EXPECT_NE(p.reason.find("small"), std::string::npos) << p.reason;
+  f.edges += 1;  // at the threshold: the condensation is needed first
+  EXPECT_EQ(plan(f).need, Plan::Need::kCondensation);
+}
+
+TEST(Planner, AShallowClosureStaysOnTheHostWithoutLookingForADevice) {
+  PlanFacts f = large_closure();
+  f.condensed->mean_reach = 3;  // a road network's kind of closure
+  const Plan p = plan(f);
+  EXPECT_EQ(p.need, Plan::Need::kNothing);
+  EXPECT_EQ(p.method, Method::kSparse);
+  EXPECT_EQ(p.device_s, 0) << "no device was modelled";
+}
+
+TEST(Planner, ALargeClosureAsksForTheGpuThenTakesIt) {
+  PlanFacts f = large_closure();
+  EXPECT_EQ(plan(f).need, Plan::Need::kGpuDescription);
+  f.gpu_looked_up = true;
+  f.gpu = h200();
+  const Plan p = plan(f);
+  EXPECT_EQ(p.need, Plan::Need::kNothing);
+  EXPECT_EQ(p.method, Method::kPropagate);
+  EXPECT_GT(p.host_s, p.device_s);
+  EXPECT_GT(p.device_s, 0);
+  EXPECT_NE(p.reason.find("so propagate on the device"), std::string::npos) << p.reason;
+}
+
+TEST(Planner, ALargeClosureWithoutAGpuStaysOnTheHost) {
+  PlanFacts f = large_closure();
+  f.gpu_looked_up = true;  // looked, none found
+  const Plan p = plan(f);
+  EXPECT_EQ(p.need, Plan::Need::kNothing);
+  EXPECT_EQ(p.method, Method::kSparse);
+  EXPECT_NE(p.reason.find("so sparse on the host"), std::string::npos) << p.reason;
+}
+
+TEST(Planner, TheSameFactsGiveTheSamePlan) {
+  PlanFacts f = large_closure();
+  f.gpu_looked_up = true;
+  f.gpu = h200();
+  const Plan a = plan(f), b = plan(f);
+  EXPECT_EQ(a.method, b.method);
+  EXPECT_EQ(a.reason, b.reason);
+}
+
+TEST(MethodRegistry, NamesParseBackAndEveryMethodButAutoRuns) {
+  ASSERT_EQ(method_registry().front().method, Method::kAuto);
+  for (const auto& e : method_registry()) {
+    EXPECT_EQ(parse_method(e.name), e.method);
+    EXPECT_EQ(method_name(e.method), e.name);
+    EXPECT_EQ(e.run == nullptr, e.method == Method::kAuto) << e.name;
+    EXPECT_FALSE(e.summary.empty()) << e.name;
+    EXPECT_NE(method_help().find(std::string(e.name) + ": " + std::string(e.summary)),
+              std::string::npos);
+  }
+  EXPECT_THROW(parse_method("fast"), UsageError);
+}
+
+}  // namespace
+}  // namespace closure

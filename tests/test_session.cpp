@@ -1,0 +1,110 @@
+// A Session decides once: the device spec (the option over $CLOSURE_DEVICE), the thread
+// budget its work runs under, and a host session never opens a device.
+#include <gtest/gtest.h>
+#include <stdlib.h>
+
+#include <atomic>
+#include <mutex>
+#include <set>
+#include <thread>
+
+#include "closure/session/session.hpp"
+#include "closure/verify/boost_closure.hpp"
+
+namespace closure {
+namespace {
+
+struct ScopedEnv {
+  ScopedEnv(const char* name, const char* value) : name_(name) {
+    if (const char* old = ::getenv(name)) old_ = old, had_ = true;
+    ::setenv(name, value, 1);
+  }
+  ~ScopedEnv() { had_ ? ::setenv(name_, old_.c_str(), 1) : ::unsetenv(name_); }
+  const char* name_;
+  std::string old_;
+  bool had_ = false;
+};
+
+TEST(Session, TheDeviceOptionWinsOverTheEnvironment) {
+  ScopedEnv env("CLOSURE_DEVICE", "host");
+  EXPECT_EQ(Session().device_spec(), "host");
+  EXPECT_FALSE(Session().device_named());
+  SessionOptions o;
+  o.device = "cpu";
+  EXPECT_EQ(Session(o).device_spec(), "cpu");
+  EXPECT_TRUE(Session(o).device_named());
+}
+
+TEST(Session, ItsWorkRunsWithinItsThreads) {
+  for (unsigned threads : {1u, 2u, 3u}) {
+    SessionOptions o;
+    o.threads = threads;
+    Session s(o);
+    EXPECT_EQ(s.threads(), threads);
+    EXPECT_EQ(s.run([] { return thread_budget(); }), threads);
+    std::mutex m;
+    std::set<std::thread::id> ids;
+    s.run([&] {
+      parallel_chunks(1 << 16, 1, [&](size_t, size_t) {
+        std::lock_guard lock(m);
+        ids.insert(std::this_thread::get_id());
+      });
+    });
+    EXPECT_LE(ids.size(), threads);
+  }
+  // Outside any session the budget is the process's again.
+  EXPECT_EQ(thread_budget(), std::max(1u, std::thread::hardware_concurrency()));
+}
+
+TEST(Session, RunPairWithinOneThreadRunsBothInOrder) {
+  SessionOptions o;
+  o.threads = 1;
+  Session s(o);
+  std::vector<int> order;
+  s.run([&] { run_pair([&] { order.push_back(1); }, [&] { order.push_back(2); }); });
+  EXPECT_EQ(order, (std::vector<int>{1, 2}));
+  o.threads = 2;
+  Session two(o);
+  std::atomic<int> done{0};
+  two.run([&] { run_pair([&] { ++done; }, [&] { ++done; }); });
+  EXPECT_EQ(done.load(), 2);
+}
+
+TEST(Session, AHostSessionComputesWithoutADevice) {
+  SessionOptions o;
+  o.device = "host";
+  Session s(o);
+  EXPECT_EQ(s.runtime(), nullptr);
+  const Graph g(5, {{0, 1}, {1, 2}, {2, 0}, {2, 3}});
+  for (const auto& entry : method_registry()) {
+    ComputeOptions c = s.compute_options(entry.method, DeviceOpening::kWhileReading);
+    ComputeReport report;
+    const Closure closure = s.run([&] { return compute_closure(g, c, &report); });
+    EXPECT_EQ(report.device, "host") << entry.name;
+    EXPECT_NE(report.method, Method::kAuto);
+    EXPECT_EQ(closure.pair_count(), 12u) << entry.name;  // 3 x 3 in the cycle, + 3 to vertex 3
+  }
+}
+
+TEST(Session, SpeculationIsOnlyForAutoOnLargeInputsWithNoDeviceNamed) {
+  ScopedEnv env("CLOSURE_DEVICE", "");
+  Session s;
+  ComputeOptions sparse = s.compute_options(Method::kSparse);
+  s.speculate_gpu_for_auto(sparse, kSpeculateFromBytes);
+  EXPECT_FALSE(sparse.gpu_speculated);
+  ComputeOptions small = s.compute_options(Method::kAuto);
+  s.speculate_gpu_for_auto(small, kSpeculateFromBytes - 1);
+  EXPECT_FALSE(small.gpu_speculated);
+  ComputeOptions piped = s.compute_options(Method::kAuto);
+  s.speculate_gpu_for_auto(piped, std::nullopt);
+  EXPECT_FALSE(piped.gpu_speculated);
+  SessionOptions named;
+  named.device = "host";
+  Session host(named);
+  ComputeOptions c = host.compute_options(Method::kAuto);
+  host.speculate_gpu_for_auto(c, kSpeculateFromBytes);
+  EXPECT_FALSE(c.gpu_speculated);
+}
+
+}  // namespace
+}  // namespace closure
