@@ -12,10 +12,10 @@
 namespace closure {
 
 // member, kernel macro, default (= the kernel's #define), allowed, meaning
-#define CLOSURE_PROPAGATE_PARAMS(X)                                                         \
-  X(sweep, "", 0, range(0, 2), "0 chained, 1 blocked, 2 plain (PropagateParams::Sweep)")    \
-  X(unit_bits, "UNIT_BITS", 32, one_of(32, 16, 8), "columns a work-item owns")              \
-  X(weighted, "WEIGHTED", 0, range(0, 1), "components hold several vertices: counts weigh") \
+#define CLOSURE_PROPAGATE_PARAMS(X)                                                       \
+  X(sweep, "", 0, range(0, 2), "0 chained, 1 blocked, 2 plain (PropagateParams::Sweep)")  \
+  X(unit_bits, "UNIT_BITS", 32, one_of(32, 16, 8), "columns a work-item owns")            \
+  X(weighted, "WEIGHTED", 0, range(0, 1), "1: pair counts weigh bits by component sizes") \
   X(chain_prefetch, "CHAIN_PREFETCH", 8, range(1, 32), "items of a block fetched a block ahead")
 
 struct PropagateParams {
