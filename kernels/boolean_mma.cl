@@ -18,7 +18,7 @@
 // warp's 32 loads are 512 contiguous bytes (no bank conflicts), and a block's tile of A
 // for one K block is contiguous in global memory.
 
-typedef unsigned int gpuword;
+#include "gpuword.cl"
 
 #ifndef MMA_WM
 #define MMA_WM 64  // rows of C per warp (multiple of 16)

@@ -32,7 +32,7 @@
 #define TILE_K (tile_n * TILE_M)  // words of the K dimension per local-memory tile
 #endif
 
-typedef unsigned int gpuword;  // a GPU word has 32 bits
+#include "gpuword.cl"
 
 #define read_only_global __global const gpuword*
 #define write_only_global __global gpuword*

@@ -1,6 +1,6 @@
 // Element-wise helpers for repeated squaring, so nothing but a flag crosses the bus.
 
-typedef unsigned int gpuword;
+#include "gpuword.cl"
 
 // *changed = 1 if a and b differ in any of their `count` words. Racing writers all store
 // the same value, so no atomic is needed.

@@ -29,18 +29,7 @@
 #ifndef UNIT_BITS
 #define UNIT_BITS 32
 #endif
-#if UNIT_BITS == 32
-typedef uint gpuword;
-#define UNIT_SHIFT 5
-#elif UNIT_BITS == 16
-typedef ushort gpuword;
-#define UNIT_SHIFT 4
-#elif UNIT_BITS == 8
-typedef uchar gpuword;
-#define UNIT_SHIFT 3
-#else
-#error "UNIT_BITS must be 32, 16 or 8"
-#endif
+#include "gpuword.cl"
 #ifndef WEIGHTED
 #define WEIGHTED 0
 #endif
@@ -77,7 +66,7 @@ inline gpuword successor_word(const uint d, const uint c, const gpuword prev, co
     r = prev;
   else if (d < limit)
     r = rows[(ulong)d * slice_units + w];
-  if ((d >> UNIT_SHIFT) == gw) r |= (gpuword)(1u << (d & (UNIT_BITS - 1)));
+  if ((d >> GPUWORD_SHIFT) == gw) r |= word_bit(d);
   return r;
 }
 
@@ -123,9 +112,7 @@ __kernel void propagate_columns(__global const ulong* offsets, __global const ui
 // The same sweep with the CSR of each block of 32 rows staged in local memory by the
 // work-group (one warp on NVIDIA) in two coalesced loads, so a row's step waits on local
 // memory instead of two dependent global loads. Launched with 32 work-items a group.
-#ifndef CSR_CACHE
 #define CSR_CACHE 512  // targets staged per block; a block with more reads them globally
-#endif
 __kernel __attribute__((reqd_work_group_size(32, 1, 1))) void propagate_columns_blocked(
     __global const ulong* offsets, __global const uint* targets, SLICE_ARGS) {
   __local ulong offs[33];
@@ -174,7 +161,7 @@ __kernel __attribute__((reqd_work_group_size(32, 1, 1))) void propagate_columns_
 // merge row loaded and nothing stored: a GPU issues in order, a warp stalls at every
 // use of a load, and every warp sweeps every row, so more warps do not help.
 // Here the host has already split each aligned block of 32 rows [32k, 32k + 32)
-// (ChainedBlocks in device_propagation.hpp):
+// (ChainedBlocks in src/closure/kernels/chained_blocks.hpp):
 //   masks[c]:     bit j set when row c's successor 32k + j lies in the same block; bit 0
 //                 of masks[32k] set when some row of the block has two or more such
 //                 successors other than c + 1;
@@ -187,12 +174,9 @@ __kernel __attribute__((reqd_work_group_size(32, 1, 1))) void propagate_columns_
 // blocks ahead; then its rows are closed from its top with everything but the chain
 // already in registers, branch-free where each row has at most one in-block successor
 // besides c + 1, so a row's step on the chain is two ORs and an AND.
-// Timing experiments only (CLOSURE_PROPAGATE_OPTIONS adds build options): DIAG_NO_EXT
-// skips the loads beyond a block, DIAG_NO_ROWS the rows' chain; both give wrong closures
-// and measured where the time goes (docs/benchmarks.md, "The chained sweep").
 #define CHAIN_BLOCK 32
 inline gpuword column_bit(const uint d, const uint gw) {
-  return (d >> UNIT_SHIFT) == gw ? (gpuword)(1u << (d & (UNIT_BITS - 1))) : (gpuword)0;
+  return (d >> GPUWORD_SHIFT) == gw ? word_bit(d) : (gpuword)0;
 }
 
 #ifndef CHAIN_PREFETCH
@@ -238,7 +222,6 @@ __kernel __attribute__((reqd_work_group_size(32, 1, 1))) void propagate_columns_
       e1_next = e0;
     }
     for (uint r = 0; r < CHAIN_BLOCK; ++r) ext[r * 32 + lid] = 0;
-#ifndef DIAG_NO_EXT
     // The prefetched items; `closed` still holds the block closed before (rows from end).
 #pragma unroll
     for (uint i = 0; i < CHAIN_PREFETCH; ++i) {
@@ -272,7 +255,6 @@ __kernel __attribute__((reqd_work_group_size(32, 1, 1))) void propagate_columns_
       for (uint i = 0; i < 8; ++i)
         if (at[i] < CHAIN_BLOCK) ext[at[i] * 32 + lid] |= v[i];
     }
-#endif
     barrier(CLK_LOCAL_MEM_FENCE);  // block_mask is shared; ext and closed are per lane
     // Everything a row needs but its successors' rows goes to registers before the chain
     // starts, so the chain waits on no memory: loads at each row's step were most of it.
@@ -302,11 +284,7 @@ __kernel __attribute__((reqd_work_group_size(32, 1, 1))) void propagate_columns_
     // local load whose address is known before the chain reaches the row.
     const bool general = (mk[0] & 1u) != 0;
     mk[0] &= ~1u;
-    const uint q = gw - (begin >> UNIT_SHIFT);  // the block's unit this lane owns, if any
-#ifdef DIAG_NO_ROWS
-    if (active) out[0] = ex[0] | mk[0] | ex[31];
-    next = ex[0];
-#else
+    const uint q = gw - (begin >> GPUWORD_SHIFT);  // the block's unit this lane owns, if any
     if (nb == CHAIN_BLOCK && !general) {
       uint pairs = 0;
 #pragma unroll
@@ -316,7 +294,7 @@ __kernel __attribute__((reqd_work_group_size(32, 1, 1))) void propagate_columns_
           const uint j = (uint)r + 1;
           const gpuword take = (gpuword)(0u - ((mk[r] >> j) & 1u));
           const gpuword bit =
-              (j >> UNIT_SHIFT) == q ? (gpuword)(1u << (j & (UNIT_BITS - 1))) : (gpuword)0;
+              (j >> GPUWORD_SHIFT) == q ? word_bit(j) : (gpuword)0;
           const uint other = mk[r] & ~(1u << j);
           if (other) {
             const uint j2 = 31 - clz(other);
@@ -353,7 +331,6 @@ __kernel __attribute__((reqd_work_group_size(32, 1, 1))) void propagate_columns_
         }
       }
     }
-#endif
     prev = next;
   }
   if (active) counts[count_at] = count;

@@ -83,7 +83,7 @@ cli_test(query.pairs.propagate --stdout "^eve frank yes$" --stdout "^frank eve n
 cli_test(help.methods --stdout "propagate" -- ${CLOSURE_BIN} --help)
 # A 100-vertex chain (4 words of columns) in slices of one word: 4 slices, 4950 pairs.
 cli_test(propagate.slices --stderr "^closure   4950 pairs" --stderr "4 column slices of 1 words" --
-         bash -c "seq 0 98 | awk '{print \$1, \$1 + 1}' | CLOSURE_SLICE_WORDS=1 ${CLOSURE_BIN} - --method propagate --device cpu")
+         bash -c "seq 0 98 | awk '{print \$1, \$1 + 1}' | ${CLOSURE_BIN} - --method propagate --device cpu --slice-words 1")
 
 
 cli_test(verify.match --stdout "^MATCH$" --stderr "full" -- ${CLOSURE_BIN} verify ${DATA}/loops.dimacs)
@@ -219,11 +219,9 @@ cli_test(error.bench_closure_bad_device --status 2 --stderr "--device: no OpenCL
          ${CLOSURE_BIN} bench closure ${DATA}/cycle.txt --device nosuch --no-boost)
 cli_test(bench.closure_on_a_named_device --stdout "propagate .* ok" --
          ${CLOSURE_BIN} bench closure ${DATA}/cycle.txt --device cpu --methods propagate --no-boost)
-# A sweep kernel's name is the user's: a typo is a usage error, from the variable too.
+# A sweep kernel's name is the user's: a typo is a usage error.
 cli_test(error.propagate_kernel_typo_is_usage --status 2 --stderr "unknown kernel 'chaned'" --
          ${CLOSURE_BIN} bench propagate ${DATA}/cycle.txt --device cpu --kernels chained,chaned)
-cli_test(error.propagate_kernel_variable_typo_is_usage --status 2 --stderr "unknown kernel 'bogus'" --
-         env CLOSURE_PROPAGATE_KERNEL=bogus ${CLOSURE_BIN} ${DATA}/cycle.txt --method propagate --device cpu)
 cli_test(bench.scale_help_multiplies --stdout "Multiply" -- ${CLOSURE_BIN} bench closure --help)
 cli_test(progress.forced_shows_phases --stderr "closure: reading" --stderr "closure: computing" --
          env CLOSURE_PROGRESS_DELAY=0 ${CLOSURE_BIN} -q --progress ${G} -o ${OUT}/progress.txt)

@@ -4,6 +4,7 @@
 // slices, closures larger than the device budget (streamed), data/ and the GRAIL graphs.
 #include <gtest/gtest.h>
 
+#include <cstdlib>
 #include <filesystem>
 #include <numeric>
 #include <random>
@@ -34,8 +35,17 @@ uint64_t pairs_hash(const Closure& c) {
 
 using testing::random_cyclic_graph;
 
-Closure on_device(const Graph& g, const DevicePropagationOptions& o,
+// The sweep of every test that names none: the default, or the one ctest's
+// DevicePropagation.PlainKernel names (tests/CMakeLists.txt), so those tests reach the
+// other kernels too.
+std::string kernel_under_test() {
+  const char* k = std::getenv("CLOSURE_TEST_PROPAGATE_KERNEL");
+  return k ? k : "";
+}
+
+Closure on_device(const Graph& g, DevicePropagationOptions o,
                   DevicePropagationStats* stats = nullptr) {
+  if (o.kernel.empty()) o.kernel = kernel_under_test();
   return closure_propagate_device(g, *testing::test_runtime(), o, stats);
 }
 
@@ -80,13 +90,30 @@ TEST(DevicePropagation, EqualsSparseOnRandomCyclicGraphs) {
 }
 
 TEST(DevicePropagation, KernelNamesResolve) {
-  EXPECT_EQ(resolve_propagate_kernel("blocked", 1024).sweep, PropagateKernel::kBlocked);
+  EXPECT_EQ(resolve_propagate_kernel("blocked", 1024).sweep, PropagateParams::kBlocked);
   EXPECT_EQ(resolve_propagate_kernel("chained", 1024).unit_bits, 32u);
   EXPECT_EQ(resolve_propagate_kernel("blocked8", 1024).unit_bits, 8u);
   EXPECT_EQ(resolve_propagate_kernel("plain16", 1024).describe(), "plain16");
-  EXPECT_EQ(resolve_propagate_kernel("chained16", 16).sweep, PropagateKernel::kPlain);
+  EXPECT_EQ(resolve_propagate_kernel("chained16", 16).sweep, PropagateParams::kPlain);
   for (const char* bad : {"blocked4", "fast", "plain 8", "8", "blocked32x"})
     EXPECT_THROW(resolve_propagate_kernel(bad, 1024), UsageError) << bad;
+}
+
+// The default variant's program is the one it always was: the same options, so the same
+// compiled kernel (and program cache entry).
+TEST(DevicePropagation, VariantsRenderTheirBuildOptions) {
+  PropagateParams p = parse_propagate_kernel("");
+  EXPECT_EQ(p.describe(), "chained");
+  EXPECT_EQ(p.build_options(), "-DUNIT_BITS=32 -DWEIGHTED=0 -DCHAIN_PREFETCH=8");
+  EXPECT_STREQ(p.entry_point(), "propagate_columns_chained");
+  p = parse_propagate_kernel("blocked8");
+  p.weighted = 1;
+  EXPECT_EQ(p.build_options(), "-DUNIT_BITS=8 -DWEIGHTED=1 -DCHAIN_PREFETCH=8");
+  EXPECT_STREQ(p.entry_point(), "propagate_columns_blocked");
+  EXPECT_EQ(p.to_string(), "sweep=1,unit_bits=8,weighted=1,chain_prefetch=8");
+  EXPECT_STREQ(parse_propagate_kernel("plain").entry_point(), "propagate_columns");
+  p.chain_prefetch = 0;
+  EXPECT_THROW(p.validate(), std::invalid_argument);
 }
 
 // The CSR of edges over ids 0..n-1 taken as they are.
@@ -238,6 +265,7 @@ TEST(DevicePropagation, ComputeClosureMethodAndReport) {
   ComputeOptions o;
   o.method = Method::kPropagate;
   o.runtime = testing::test_runtime();
+  o.propagate.kernel = kernel_under_test();
   ComputeReport report;
   const Closure c = compute_closure(g, o, &report);
   EXPECT_EQ(report.method, Method::kPropagate);

@@ -82,6 +82,19 @@ TEST(OclKernelSource, EmbeddedAndFolderOverride) {
   EXPECT_THROW(ocl::kernel_source("boolean_mul.cl"), std::runtime_error);
 }
 
+TEST(OclKernelSource, SharedHeadersAreInlinedOnce) {
+  for (const char* file : {"boolean_mul.cl", "boolean_mma.cl", "boolean_util.cl", "propagate.cl"}) {
+    const std::string text = ocl::kernel_source(file);
+    EXPECT_EQ(text.find("\n#include \""), std::string::npos) << file;  // no directive left
+    EXPECT_NE(text.find("typedef uint gpuword;"), std::string::npos) << file;
+  }
+  const fs::path dir = fresh_dir("includes");
+  std::ofstream(dir / "main.cl") << "#include \"h.cl\"\n#include \"h.cl\"\nmain\n";
+  std::ofstream(dir / "h.cl") << "header\n";
+  ScopedEnv env(ocl::kKernelPathEnv, dir.string());
+  EXPECT_EQ(ocl::kernel_source("main.cl"), "header\nmain\n");
+}
+
 TEST(OclRuntime, BuildFailureCarriesLogAndOptions) {
   auto device = ocl::choose_device("");
   if (!device) GTEST_SKIP() << "no OpenCL device";

@@ -13,6 +13,7 @@
 
 #include "closure/kernels/boolean_kernels.hpp"
 #include "closure/kernels/boolean_mma.hpp"
+#include "closure/kernels/propagate_params.hpp"
 #include "closure/kernels/tuning.hpp"
 #include "closure/kernels/tuning_database.hpp"
 #include "param_table_checks.hpp"
@@ -29,12 +30,14 @@ using testing::test_runtime;
 TEST(ParamTables, EveryKernelTunableHasARowAndEveryRowAMacro) {
   expect_table_covers_kernel<BooleanParams>();
   expect_table_covers_kernel<MmaParams>();
+  expect_table_covers_kernel<PropagateParams>();
 }
 
 TEST(ParamTables, KernelDefaultsAreTheTableDefaults) {
   CLOSURE_REQUIRE_DEVICE();
   expect_kernel_defaults_match<BooleanParams>();
   expect_kernel_defaults_match<MmaParams>();
+  expect_kernel_defaults_match<PropagateParams>();
 }
 
 TEST(ParamTables, RenderParseAndRefuseFromTheTable) {

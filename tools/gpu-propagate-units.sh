@@ -1,8 +1,8 @@
 #!/usr/bin/env bash
 # The propagation sweep kernels compared on the H200 machine, in one call: the device's
 # unit tests for `propagate` (every kernel and unit width against the host's sparse
-# closure), the kernels' bytes/s against a device copy (`bench propagate`), whole
-# processes with each kernel (rounds interleaved), and the SM clock during a 1M run.
+# closure), the kernels' bytes/s against a device copy (`bench propagate`), and the SM
+# clock during a 1M run (the default kernel).
 # KERNELS picks them (names as --kernels takes them: chained, blocked8, plain16, ...).
 #   device tool, carry ["build-dev"] (tools/gpu-gtest.sh pack first):
 #   bash tools/gpu-propagate-units.sh > $OUT/log.txt 2>&1
@@ -20,17 +20,6 @@ CLOSURE_DEVICE=gpu timeout 200 build-dev/closure_tests --gtest_brief=1 \
 echo "== bench propagate --kernels $KERNELS"
 timeout 300 $B bench propagate $G/commits-200000.txt $G/commits-1000000.txt --repeat 3 \
   --kernels "$KERNELS" 2>&1 | tail -20
-w() { local a b; a=$(date +%s%N); timeout 100 "$@" > /tmp/last.log 2>&1; b=$(date +%s%N); awk -v a=$a -v b=$b 'BEGIN{printf "%.3f ", (b-a)/1e9}'; }
-for n in 200000 1000000; do
-  echo "== whole process, commits $n, rounds of: ${KERNELS//,/ }"
-  for i in 1 2 3; do
-    for k in ${KERNELS//,/ }; do
-      CLOSURE_PROPAGATE_KERNEL=$k w $B $G/commits-$n.txt --method propagate --device gpu
-    done
-    echo
-  done
-  grep -i "kernel\|total" /tmp/last.log | head -5
-done
 echo "== SM clock (MHz) every 20 ms during a 1M-commit run"
 nvidia-smi --query-gpu=clocks.sm --format=csv,noheader,nounits -lms 20 > /tmp/clocks.txt 2>&1 &
 SMI=$!

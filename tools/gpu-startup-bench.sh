@@ -37,6 +37,6 @@ echo "== classic vs sparse vs propagate in process, 200k (bench closure)"
 timeout 120 $B bench closure $G/commits-200000.txt --methods propagate --device gpu --no-boost --repeat 3 2>&1 | tail -6
 echo "== 2-vertex graph, propagate (start-up floor)"; printf '0 1\n' > /tmp/t.txt
 for i in 1 2 3; do w $B /tmp/t.txt --method propagate --device gpu; done; echo
-echo "== kernels and download phases (bench propagate)"
-CLOSURE_TRACE_DOWNLOAD=1 timeout 200 $B bench propagate $G/commits-200000.txt $G/commits-1000000.txt \
+echo "== kernels and download (bench propagate)"
+timeout 200 $B bench propagate $G/commits-200000.txt $G/commits-1000000.txt \
   --repeat 3 --kernels chained,blocked,plain 2>&1 | tail -16

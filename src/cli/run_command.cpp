@@ -17,6 +17,7 @@ struct RunFlags {
   std::string input, output, output_format, max_output = "1000000000";
   bool reflexive = false, json = false, verify = false, force = false;
   size_t verify_sources = 64;
+  size_t slice_words = 0;  // --slice-words (hidden): method propagate's widest slice
   CLI::Option* output_option = nullptr;
 };
 
@@ -64,6 +65,10 @@ Runner add_run_command(CLI::App& app, CommonOptions& common) {
       ->check(at_least_one_source())
       ->capture_default_str();
   sub->add_flag("--force", flags->force, "Write outputs larger than --max-output");
+  // For tests of the slicing end to end (tests/cli_tests.cmake); hidden from --help.
+  sub->add_option("--slice-words", flags->slice_words,
+                  "Most words per column slice of method propagate (0: the largest)")
+      ->group("");
   sub->add_option("--max-output", flags->max_output,
                   "Refuse (without --force) to write a file larger than this many bytes (10G, "
                   "512MiB, ...; exact size, before compression; pipes and stdout are not limited)")
@@ -78,6 +83,7 @@ Runner add_run_command(CLI::App& app, CommonOptions& common) {
     o.input = flags->input;
     o.input_format = input_format(common);
     o.compute = compute_options(common, session, DeviceOpening::kWhileReading);
+    o.compute.propagate.max_slice_words = flags->slice_words;
     speculate_gpu_for_auto(session, o.compute, o.input);
     o.output = flags->output;
     if (!o.output.empty()) {

@@ -14,10 +14,6 @@
 //   CLOSURE_MPI_ALL_OUTPUT under mpirun, let every rank print, not rank 0 only
 // Development and measurement (docs/benchmarks.md, tools/*.sh):
 //   CLOSURE_KERNEL_PATH   load kernels/*.cl from this folder instead of the embedded copies
-//   CLOSURE_PROPAGATE_KERNEL  the propagation kernel variant (default: the tuned one)
-//   CLOSURE_PROPAGATE_OPTIONS extra build options for it
-//   CLOSURE_SLICE_WORDS   force propagation's slice width, in words
-//   CLOSURE_TRACE_DOWNLOAD the device download's phases on stderr
 #pragma once
 
 #include <cstddef>
@@ -34,10 +30,6 @@ inline constexpr const char* kMma = "CLOSURE_MMA";
 inline constexpr const char* kProgressDelay = "CLOSURE_PROGRESS_DELAY";
 inline constexpr const char* kMpiAllOutput = "CLOSURE_MPI_ALL_OUTPUT";
 inline constexpr const char* kKernelPath = "CLOSURE_KERNEL_PATH";
-inline constexpr const char* kPropagateKernel = "CLOSURE_PROPAGATE_KERNEL";
-inline constexpr const char* kPropagateOptions = "CLOSURE_PROPAGATE_OPTIONS";
-inline constexpr const char* kSliceWords = "CLOSURE_SLICE_WORDS";
-inline constexpr const char* kTraceDownload = "CLOSURE_TRACE_DOWNLOAD";
 
 // The variable's value; "" when it is unset or empty.
 std::string text(const char* name);

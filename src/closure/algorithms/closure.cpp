@@ -33,6 +33,114 @@ std::vector<uint64_t> row_popcounts(const BitMatrix& m) {
   return counts;
 }
 
+// What a row's pair count needs besides the row: weight(c) = the vertices in the
+// components c reaches, c itself excluded, so the components' sizes, and the components
+// of more than one vertex ("big"), which a popcount counts as one vertex each.
+class RowWeights {
+ public:
+  explicit RowWeights(const std::vector<vertex_t>& member_offsets) : offsets_(member_offsets) {
+    for (size_t c = 0; c + 1 < offsets_.size(); ++c)
+      if (size_of(c) > 1) big_.push_back(vertex_t(c));
+    few_big_ = big_.size() <= 64;
+  }
+  size_t components() const { return offsets_.size() - 1; }
+  uint64_t size_of(size_t c) const { return offsets_[c + 1] - offsets_[c]; }
+  bool any_big() const { return !big_.empty(); }
+  bool few_big() const { return few_big_; }
+
+  // A bitset row's weight: its popcount, the few big components corrected by a bit test,
+  // unless there are so many that walking the bits is cheaper.
+  template <class Popcount, class Test, class ForEach>
+  uint64_t of_bits(size_t c, Popcount&& popcount, Test&& test, ForEach&& for_each) const {
+    uint64_t weight = 0;
+    if (few_big_) {
+      weight = popcount() - (test(c) ? 1 : 0);
+      for (vertex_t d : big_)
+        if (d != c && test(d)) weight += size_of(d) - 1;
+    } else {
+      for_each([&](vertex_t d) {
+        if (d != c) weight += size_of(d);
+      });
+    }
+    return weight;
+  }
+
+ private:
+  const std::vector<vertex_t>& offsets_;
+  std::vector<vertex_t> big_;
+  bool few_big_ = true;
+};
+
+// Each row's weight, to add(c, weight), for each representation.
+template <class Add>
+void sparse_weights(const SparseReach& sparse, const RowWeights& w, Add&& add) {
+  for (size_t c = 0; c < w.components(); ++c) {
+    uint64_t weight = 0;
+    for (uint64_t i = sparse.offsets[c]; i < sparse.offsets[c + 1]; ++i)
+      if (sparse.targets[i] != c) weight += w.size_of(sparse.targets[i]);
+    add(c, weight);
+  }
+}
+
+template <class Add>
+void ragged_weights(const RaggedReach& ragged, const RowWeights& w, Add&& add) {
+  const size_t comps = w.components();
+  std::vector<uint64_t> prefix;  // prefix[c] = vertices in components < c
+  if (w.any_big()) {
+    prefix.assign(comps + 1, 0);
+    for (size_t c = 0; c < comps; ++c) prefix[c + 1] = prefix[c] + w.size_of(c);
+  }
+  for (size_t c = 0; c < comps; ++c) {
+    const RaggedRow& r = ragged.rows[c];
+    uint64_t weight =
+        !w.any_big() ? r.run_end - r.run_begin : prefix[r.run_end] - prefix[r.run_begin];
+    if (c >= r.run_begin && c < r.run_end) weight -= w.size_of(c);
+    if (r.id_count > 0) {
+      const auto ids = r.id_list();
+      auto test = [&](size_t d) { return std::binary_search(ids.begin(), ids.end(), d); };
+      auto popcount = [&] { return uint64_t(ids.size()); };
+      auto for_each = [&](auto&& f) {
+        for (vertex_t d : ids) f(d);
+      };
+      weight += w.of_bits(c, popcount, test, for_each);
+    } else {
+      const BitWindow bits{r.words, r.word_lo, r.word_count};
+      auto test = [&](size_t d) { return bits.test(d); };
+      auto popcount = [&] { return popcount_words(r.words, r.word_count); };
+      auto for_each = [&](auto&& f) { bits.for_each([&](size_t d) { f(vertex_t(d)); }); };
+      weight += w.of_bits(c, popcount, test, for_each);
+    }
+    add(c, weight);
+  }
+}
+
+template <class Add>
+void dense_weights(const BitMatrix& dense, const RowWeights& w, Add&& add) {
+  const size_t comps = w.components();
+  if (!w.few_big() && dense.order() == WordOrder::kColumnMajor) {
+    // Many multi-vertex components in a device-layout matrix: walking each row's bits
+    // would stride through memory, so sum the sizes word-column by word-column instead.
+    std::vector<uint64_t> weight(comps, 0);
+    for (size_t word = 0; word < dense.words_per_row(); ++word) {
+      const word_t* col = dense.data() + word * dense.rows_padded();
+      for (size_t r = 0; r < comps; ++r)
+        for_each_set_bit(col + r, word, 1, [&](size_t d) {
+          if (d != r) weight[r] += w.size_of(d);
+        });
+    }
+    for (size_t c = 0; c < comps; ++c) add(c, weight[c]);
+    return;
+  }
+  std::vector<uint64_t> counts;
+  if (w.few_big()) counts = row_popcounts(dense);
+  for (size_t c = 0; c < comps; ++c) {
+    auto test = [&](size_t d) { return dense.get(c, d); };
+    auto popcount = [&] { return counts[c]; };
+    auto for_each = [&](auto&& f) { for_each_in_row(dense, c, f); };
+    add(c, w.of_bits(c, popcount, test, for_each));
+  }
+}
+
 }  // namespace
 
 Closure Closure::from_dense(std::vector<vertex_t> component_of, std::vector<uint8_t> cyclic,
@@ -136,16 +244,11 @@ void Closure::finish() {
 }
 
 void Closure::count_pairs() {
-  const size_t comps = cyclic_.size();
-  // weight(c) = number of vertices in the components c reaches, c itself excluded.
-  auto size_of = [&](size_t c) -> uint64_t { return member_offsets_[c + 1] - member_offsets_[c]; };
-  std::vector<vertex_t> big;  // components of more than one vertex
-  for (size_t c = 0; c < comps; ++c)
-    if (size_of(c) > 1) big.push_back(vertex_t(c));
+  const RowWeights weights(member_offsets_);
   pairs_ = 0;
   self_pairs_ = 0;
   auto add_row = [&](size_t c, uint64_t weight) {
-    const uint64_t s = size_of(c);
+    const uint64_t s = weights.size_of(c);
     if (cyclic_[c]) {
       pairs_ += s * s;
       self_pairs_ += s;
@@ -154,87 +257,14 @@ void Closure::count_pairs() {
   };
   if (const DeviceReach* device = std::get_if<DeviceReach>(&reach_)) {
     // The rows were counted where they are; only the components' own pairs remain.
-    for (size_t c = 0; c < comps; ++c) add_row(c, 0);
+    for (size_t c = 0; c < cyclic_.size(); ++c) add_row(c, 0);
     pairs_ += (*device)->cross_pairs();
-    return;
-  }
-  if (const SparseReach* sparse = std::get_if<SparseReach>(&reach_)) {
-    for (size_t c = 0; c < comps; ++c) {
-      uint64_t weight = 0;
-      for (uint64_t i = sparse->offsets[c]; i < sparse->offsets[c + 1]; ++i)
-        if (sparse->targets[i] != c) weight += size_of(sparse->targets[i]);
-      add_row(c, weight);
-    }
-    return;
-  }
-  // Bitset rows: a popcount per row, then the few big components corrected by a bit
-  // test, unless there are so many that walking the bits is cheaper.
-  const bool few_big = big.size() <= 64;
-  auto bits_weight = [&](size_t c, auto&& popcount, auto&& test, auto&& for_each) {
-    uint64_t weight = 0;
-    if (few_big) {
-      weight = popcount() - (test(c) ? 1 : 0);
-      for (vertex_t d : big)
-        if (d != c && test(d)) weight += size_of(d) - 1;
-    } else {
-      for_each([&](vertex_t d) {
-        if (d != c) weight += size_of(d);
-      });
-    }
-    return weight;
-  };
-  if (const RaggedReach* ragged = std::get_if<RaggedReach>(&reach_)) {
-    std::vector<uint64_t> prefix;  // prefix[c] = vertices in components < c
-    if (!big.empty()) {
-      prefix.assign(comps + 1, 0);
-      for (size_t c = 0; c < comps; ++c) prefix[c + 1] = prefix[c] + size_of(c);
-    }
-    for (size_t c = 0; c < comps; ++c) {
-      const RaggedRow& r = ragged->rows[c];
-      uint64_t weight =
-          big.empty() ? r.run_end - r.run_begin : prefix[r.run_end] - prefix[r.run_begin];
-      if (c >= r.run_begin && c < r.run_end) weight -= size_of(c);
-      if (r.id_count > 0) {
-        const auto ids = r.id_list();
-        auto test = [&](size_t d) { return std::binary_search(ids.begin(), ids.end(), d); };
-        auto popcount = [&] { return uint64_t(ids.size()); };
-        auto for_each = [&](auto&& f) {
-          for (vertex_t d : ids) f(d);
-        };
-        weight += bits_weight(c, popcount, test, for_each);
-      } else {
-        const BitWindow bits{r.words, r.word_lo, r.word_count};
-        auto test = [&](size_t d) { return bits.test(d); };
-        auto popcount = [&] { return popcount_words(r.words, r.word_count); };
-        auto for_each = [&](auto&& f) { bits.for_each([&](size_t d) { f(vertex_t(d)); }); };
-        weight += bits_weight(c, popcount, test, for_each);
-      }
-      add_row(c, weight);
-    }
-    return;
-  }
-  const BitMatrix& dense = std::get<BitMatrix>(reach_);
-  if (!few_big && dense.order() == WordOrder::kColumnMajor) {
-    // Many multi-vertex components in a device-layout matrix: walking each row's bits
-    // would stride through memory, so sum the sizes word-column by word-column instead.
-    std::vector<uint64_t> weight(comps, 0);
-    for (size_t w = 0; w < dense.words_per_row(); ++w) {
-      const word_t* col = dense.data() + w * dense.rows_padded();
-      for (size_t r = 0; r < comps; ++r)
-        for_each_set_bit(col + r, w, 1, [&](size_t d) {
-          if (d != r) weight[r] += size_of(d);
-        });
-    }
-    for (size_t c = 0; c < comps; ++c) add_row(c, weight[c]);
-    return;
-  }
-  std::vector<uint64_t> counts;
-  if (few_big) counts = row_popcounts(dense);
-  for (size_t c = 0; c < comps; ++c) {
-    auto test = [&](size_t d) { return dense.get(c, d); };
-    auto popcount = [&] { return counts[c]; };
-    auto for_each = [&](auto&& f) { for_each_in_row(dense, c, f); };
-    add_row(c, bits_weight(c, popcount, test, for_each));
+  } else if (const SparseReach* sparse = std::get_if<SparseReach>(&reach_)) {
+    sparse_weights(*sparse, weights, add_row);
+  } else if (const RaggedReach* ragged = std::get_if<RaggedReach>(&reach_)) {
+    ragged_weights(*ragged, weights, add_row);
+  } else {
+    dense_weights(std::get<BitMatrix>(reach_), weights, add_row);
   }
 }
 

@@ -12,38 +12,35 @@
 
 namespace closure {
 
-ClosureCsr closure_csr(const Closure& closure, bool reflexive) {
+namespace {
+
+// When every component is one vertex (any DAG), component d is the vertex single[d]: no
+// member list to look up per pair (a tenth of the export's instructions). Else null.
+const vertex_t* singleton_members(const Closure& closure) {
+  const size_t n = closure.vertex_count();
+  if (closure.component_count() != n || n == 0) return nullptr;
+  for (vertex_t c = 0; c < n; ++c)
+    if (closure.members(c).size() != 1) return nullptr;
+  return closure.members(0).data();
+}
+
+// 1. Rows in vertex order straight into out (out.indices sized to the pair count), each
+// unsorted, with the column counts taken on the way (col_ptr[v + 1]: the rows holding
+// v). A component's row is read from the closure once (reading a ragged row costs its
+// span, which on scattered reach sets can be far more than its length): a multi-vertex
+// component's is expanded into `shared` for its first member and copied for the others.
+void unsorted_rows(const Closure& closure, bool reflexive, ClosureCsr& out,
+                   std::vector<int64_t>& col_ptr) {
   const size_t n = closure.vertex_count();
   const CancelToken* cancel = current_cancel_token();
-  if (n > size_t(std::numeric_limits<int32_t>::max()))
-    throw std::length_error("closure_csr: more vertices than int32 column indices can hold");
-
-  // 1. Rows in vertex order straight into the result (its size is the pair count), each
-  // unsorted, with the column counts taken on the way. A component's row is read from the
-  // closure once (reading a ragged row costs its span, which on scattered reach sets can
-  // be far more than its length): a multi-vertex component's is expanded into `shared`
-  // for its first member and copied for the others.
-  const uint64_t pairs = closure.pair_count(reflexive);
-  ClosureCsr out;
-  out.indptr.resize(n + 1);
-  out.indptr[0] = 0;
-  out.indices.resize(size_t(pairs));
-  std::vector<int64_t> col_ptr(n + 1, 0);
   int32_t* row = out.indices.data();
-  int32_t* const end = row + pairs;
+  int32_t* const end = row + out.indices.size();
   auto put = [&](vertex_t v) {
     if (row == end) throw std::logic_error("closure_csr: rows exceed the pair count");
     *row++ = int32_t(v);
     ++col_ptr[v + 1];
   };
-  // When every component is one vertex (any DAG), component d is the vertex single[d]:
-  // no member list to look up per pair (a tenth of the export's instructions).
-  const bool singletons = closure.component_count() == n && n > 0 && [&] {
-    for (vertex_t c = 0; c < n; ++c)
-      if (closure.members(c).size() != 1) return false;
-    return true;
-  }();
-  const vertex_t* single = singletons ? closure.members(0).data() : nullptr;
+  const vertex_t* single = singleton_members(closure);
   auto walk = [&](vertex_t c, auto&& emit) {
     auto add = [&](vertex_t d) {
       if (single)
@@ -76,9 +73,14 @@ ClosureCsr closure_csr(const Closure& closure, bool reflexive) {
     out.indptr[u + 1] = row - out.indices.data();
   }
   if (row != end) throw std::logic_error("closure_csr: rows fall short of the pair count");
-  shared = {};
+}
 
-  // 2. A counting sort by column lists each column's rows ascending...
+// 2. A counting sort by column lists each column's rows ascending (col_ptr: the column
+// counts of step 1)...
+void sort_rows(ClosureCsr& out, std::vector<int64_t>& col_ptr) {
+  const size_t n = out.indptr.size() - 1;
+  const uint64_t pairs = out.indices.size();
+  const CancelToken* cancel = current_cancel_token();
   for (size_t v = 0; v < n; ++v) col_ptr[v + 1] += col_ptr[v];
   std::unique_ptr<int32_t[]> col_rows(new int32_t[pairs]);  // every slot is written below
   {
@@ -97,6 +99,22 @@ ClosureCsr closure_csr(const Closure& closure, bool reflexive) {
     for (int64_t i = col_ptr[v]; i < col_ptr[v + 1]; ++i)
       out.indices[size_t(fill[size_t(col_rows[size_t(i)])]++)] = int32_t(v);
   }
+}
+
+}  // namespace
+
+ClosureCsr closure_csr(const Closure& closure, bool reflexive) {
+  const size_t n = closure.vertex_count();
+  if (n > size_t(std::numeric_limits<int32_t>::max()))
+    throw std::length_error("closure_csr: more vertices than int32 column indices can hold");
+  const uint64_t pairs = closure.pair_count(reflexive);
+  ClosureCsr out;
+  out.indptr.resize(n + 1);
+  out.indptr[0] = 0;
+  out.indices.resize(size_t(pairs));
+  std::vector<int64_t> col_ptr(n + 1, 0);
+  unsorted_rows(closure, reflexive, out, col_ptr);
+  sort_rows(out, col_ptr);
   return out;
 }
 

@@ -2,7 +2,6 @@
 // rows (kernels/propagate.cl), the rows kept there in column slices.
 #pragma once
 
-#include <array>
 #include <cstddef>
 #include <cstdint>
 #include <string>
@@ -11,13 +10,15 @@
 #include "closure/algorithms/closure.hpp"
 #include "closure/algorithms/scc.hpp"
 #include "closure/graph/graph.hpp"
+#include "closure/kernels/chained_blocks.hpp"
+#include "closure/kernels/propagate_params.hpp"
 #include "closure/ocl/runtime.hpp"
 
 namespace closure {
 
 struct DevicePropagationOptions {
   // Most word-columns (32 target components each) in one slice; 0 = as many as one
-  // device allocation holds. Tests force tiny slices with it (CLOSURE_SLICE_WORDS too).
+  // device allocation holds. Tests force tiny slices with it (bench propagate too).
   size_t max_slice_words = 0;
   // Device bytes the rows may take; 0 = 85% of the device's global memory. When the
   // closure is larger, slices are computed one after another (streamed), counted, and
@@ -30,43 +31,11 @@ struct DevicePropagationOptions {
   // word_end = 0: all of them. A distributed run gives each rank its own range; the
   // other columns of the result read as zero.
   uint32_t word_begin = 0, word_end = 0;
-  // The sweep kernel: "chained" (the default: blocks of 32 rows split on the host into
-  // in-block chains and successors beyond, loaded together), "blocked" (the CSR staged in
-  // local memory a block of rows at a time) or "plain", optionally followed by the
-  // columns a work-item owns (32, 16 or 8, e.g. "blocked8");
-  // CLOSURE_PROPAGATE_KERNEL overrides the default.
+  // The sweep variant by name (parse_propagate_kernel: "chained", the default, "blocked"
+  // or "plain", optionally followed by the columns a work-item owns, e.g. "blocked8"), for
+  // tests and measurements (bench propagate --kernels).
   std::string kernel;
 };
-
-// A sweep kernel resolved from its name (see DevicePropagationOptions::kernel).
-struct PropagateKernel {
-  enum Sweep { kChained, kBlocked, kPlain } sweep = kChained;
-  unsigned unit_bits = 32;       // columns per work-item
-  std::string describe() const;  // "blocked8" form, as --kernels takes it
-};
-// What the chained sweep reads besides the rows: the condensation split into aligned
-// blocks of kRows rows [32k, 32k + 32). masks[c] has bit j set when row c's successor
-// 32k + j lies in c's block (j > 0, as c < 32k + j); bit 0 of masks[32k] is set when some
-// row c of block k has two or more such successors other than c + 1. Block k's other
-// successors d (beyond the block) are items (c - 32k, d): its first kFirst in
-// first[kFirst k ..], padded with (kRows, kNone) (the kernel loads them a block ahead),
-// the rest in ext_items[ext_offsets[k] .. ext_offsets[k + 1]). Throws
-// std::invalid_argument unless every edge c -> d has c < d (topological ids).
-struct ChainedBlocks {
-  static constexpr size_t kRows = 32;
-  static constexpr size_t kFirst = 8;  // kernels/propagate.cl's CHAIN_PREFETCH
-  static constexpr uint32_t kNone = 0xffffffffu;
-  std::vector<uint32_t> masks;
-  std::vector<std::array<uint32_t, 2>> first;
-  std::vector<uint64_t> ext_offsets;
-  std::vector<std::array<uint32_t, 2>> ext_items;
-};
-ChainedBlocks chained_blocks(const CsrDag& dag);
-
-// Resolves `name` ("" = CLOSURE_PROPAGATE_KERNEL, else the default); the blocked kernel
-// needs work-groups of 32, so a device with smaller ones gets the plain one. Throws
-// UsageError naming the valid kernels (the name is a user's: --kernels, the variable).
-PropagateKernel resolve_propagate_kernel(const std::string& name, size_t max_work_group);
 
 struct DevicePropagationStats {
   size_t slices = 0, slice_words = 0;

@@ -3,6 +3,7 @@
 
 #include <algorithm>
 #include <limits>
+#include <span>
 
 #include "closure/executor.hpp"
 #include "closure/util/cancel.hpp"
@@ -11,32 +12,22 @@
 
 namespace closure {
 
-SccResult strongly_connected_components(const Graph& g) {
-  constexpr vertex_t kNone = std::numeric_limits<vertex_t>::max();  // not visited yet
-  constexpr vertex_t kDone = kNone - 1;                             // in a component
-  const size_t n = g.vertex_count();
-  const auto offsets = g.offsets();
-  const auto targets = g.targets();
+namespace {
 
-  // Per vertex one 8-byte record, so a DFS step on a graph with scattered ids costs one
-  // cache miss, not one per array: index = DFS number (kNone before, kDone after the
-  // vertex joins a component), low = low-link, and afterwards its component number.
-  struct State {
-    vertex_t index, low;
-  };
-  std::vector<State> state(n, State{kNone, 0});
-  std::vector<vertex_t> stack;  // Tarjan's stack: visited vertices not yet in a component
-  struct Frame {
-    vertex_t v;
-    uint64_t next_edge, end_edge;
-  };
-  std::vector<Frame> call;  // the explicit DFS stack that replaces recursion
-  std::vector<uint8_t> cyclic;
-  vertex_t counter = 0, found = 0;
+constexpr vertex_t kNone = std::numeric_limits<vertex_t>::max();  // not visited yet
+constexpr vertex_t kDone = kNone - 1;                             // in a component
 
-  // Roots: sources (in-degree 0) first, then the rest. A DFS started inside a path would
-  // cut it into blocks numbered out of order; from the sources, each DFS subtree gets
-  // consecutive topological ids, which the sparse method stores as one run per row.
+// Per vertex one 8-byte record, so a DFS step on a graph with scattered ids costs one
+// cache miss, not one per array: index = DFS number (kNone before, kDone after the
+// vertex joins a component), low = low-link, and afterwards its component number.
+struct TarjanState {
+  vertex_t index, low;
+};
+
+// The DFS roots: sources (in-degree 0) first, then the rest. A DFS started inside a path
+// would cut it into blocks numbered out of order; from the sources, each DFS subtree gets
+// consecutive topological ids, which the sparse method stores as one run per row.
+std::vector<vertex_t> dfs_roots(size_t n, std::span<const vertex_t> targets) {
   std::vector<uint8_t> has_pred(n, 0);
   for (vertex_t v : targets) has_pred[v] = 1;
   std::vector<vertex_t> roots;
@@ -45,7 +36,53 @@ SccResult strongly_connected_components(const Graph& g) {
     if (!has_pred[v]) roots.push_back(vertex_t(v));
   for (size_t v = 0; v < n; ++v)
     if (has_pred[v]) roots.push_back(vertex_t(v));
-  has_pred = {};
+  return roots;
+}
+
+// Pops the component v roots off Tarjan's stack, its vertices numbered `id`. Returns
+// whether it is cyclic: several vertices, or one with a self-loop.
+bool pop_component(const Graph& g, vertex_t v, vertex_t id, std::vector<vertex_t>& stack,
+                   std::vector<TarjanState>& state) {
+  size_t size = 0;
+  vertex_t w;
+  do {
+    w = stack.back();
+    stack.pop_back();
+    state[w] = {kDone, id};
+    ++size;
+  } while (w != v);
+  if (size > 1) return true;
+  const auto succ = g.successors(v);
+  return std::binary_search(succ.begin(), succ.end(), v);
+}
+
+// Tarjan finds components sinks first: reversed, its numbers are topological ids.
+SccResult topological_ids(const std::vector<TarjanState>& state, vertex_t found,
+                          std::vector<uint8_t> cyclic) {
+  SccResult out;
+  out.component_of.resize(state.size());
+  for (size_t v = 0; v < state.size(); ++v) out.component_of[v] = found - 1 - state[v].low;
+  std::reverse(cyclic.begin(), cyclic.end());
+  out.cyclic = std::move(cyclic);
+  return out;
+}
+
+}  // namespace
+
+SccResult strongly_connected_components(const Graph& g) {
+  const size_t n = g.vertex_count();
+  const auto offsets = g.offsets();
+  const auto targets = g.targets();
+  std::vector<TarjanState> state(n, TarjanState{kNone, 0});
+  std::vector<vertex_t> stack;  // Tarjan's stack: visited vertices not yet in a component
+  struct Frame {
+    vertex_t v;
+    uint64_t next_edge, end_edge;
+  };
+  std::vector<Frame> call;  // the explicit DFS stack that replaces recursion
+  std::vector<uint8_t> cyclic;
+  vertex_t counter = 0, found = 0;
+  const std::vector<vertex_t> roots = dfs_roots(n, targets);
 
   auto visit = [&](vertex_t v) {
     state[v] = {counter, counter};
@@ -70,7 +107,7 @@ SccResult strongly_connected_components(const Graph& g) {
       const vertex_t v = f.v;
       if (f.next_edge < f.end_edge) {
         const vertex_t w = targets[f.next_edge++];
-        const State sw = state[w];
+        const TarjanState sw = state[w];
         if (sw.index == kNone) {
           visit(w);  // invalidates f
         } else if (sw.index != kDone) {
@@ -80,38 +117,17 @@ SccResult strongly_connected_components(const Graph& g) {
         continue;
       }
       call.pop_back();
-      const State sv = state[v];
+      const TarjanState sv = state[v];
       if (!call.empty()) {
-        State& parent = state[call.back().v];
+        TarjanState& parent = state[call.back().v];
         parent.low = std::min(parent.low, sv.low);
       }
       if (sv.low != sv.index) continue;
-      // v roots a component: pop it. Tarjan finds components sinks first.
-      size_t size = 0;
-      vertex_t w;
-      do {
-        w = stack.back();
-        stack.pop_back();
-        state[w] = {kDone, found};
-        ++size;
-      } while (w != v);
-      bool self_loop = false;
-      if (size == 1) {
-        const auto succ = g.successors(v);
-        self_loop = std::binary_search(succ.begin(), succ.end(), v);
-      }
-      cyclic.push_back(size > 1 || self_loop ? 1 : 0);
+      cyclic.push_back(pop_component(g, v, found, stack, state) ? 1 : 0);
       ++found;
     }
   }
-
-  // Reverse Tarjan's order to get topological ids.
-  SccResult out;
-  out.component_of.resize(n);
-  for (size_t v = 0; v < n; ++v) out.component_of[v] = found - 1 - state[v].low;
-  std::reverse(cyclic.begin(), cyclic.end());
-  out.cyclic = std::move(cyclic);
-  return out;
+  return topological_ids(state, found, std::move(cyclic));
 }
 
 CsrDag condensation_csr(const Graph& g, const SccResult& scc) {

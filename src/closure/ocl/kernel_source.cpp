@@ -1,8 +1,10 @@
-// Kernel source lookup: the development folder first, then the embedded copies.
+// Kernel source lookup: the development folder first, then the embedded copies; shared
+// headers inlined.
 #include "closure/ocl/kernel_source.hpp"
 
 #include <cstdlib>
 #include <fstream>
+#include <set>
 #include <sstream>
 #include <stdexcept>
 
@@ -10,8 +12,9 @@
 #include "closure/embedded_kernels.hpp"
 
 namespace closure::ocl {
+namespace {
 
-std::string kernel_source(const std::string& file) {
+std::string file_text(const std::string& file) {
   if (const std::string dir = config::text(kKernelPathEnv); !dir.empty()) {
     std::ifstream in(std::string(dir) + "/" + file);
     if (!in)
@@ -23,6 +26,35 @@ std::string kernel_source(const std::string& file) {
   for (const auto& [name, text] : embedded::kKernels)
     if (name == file) return std::string(text);
   throw std::runtime_error("no kernel source named " + file);
+}
+
+// `text` with every line `#include "name.cl"` replaced by that file's text (once per
+// program: the headers have no include guards, which would read as tunables to
+// tests/test_param_tables.cpp).
+std::string inline_includes(const std::string& text, std::set<std::string>& included) {
+  static const std::string kDirective = "#include \"";
+  std::string out;
+  for (size_t pos = 0; pos < text.size();) {
+    size_t end = text.find('\n', pos);
+    end = end == std::string::npos ? text.size() : end + 1;
+    const size_t close = text.find('"', pos + kDirective.size());
+    if (text.compare(pos, kDirective.size(), kDirective) == 0 && close < end) {
+      const std::string name =
+          text.substr(pos + kDirective.size(), close - pos - kDirective.size());
+      if (included.insert(name).second) out += inline_includes(file_text(name), included);
+    } else {
+      out.append(text, pos, end - pos);
+    }
+    pos = end;
+  }
+  return out;
+}
+
+}  // namespace
+
+std::string kernel_source(const std::string& file) {
+  std::set<std::string> included{file};
+  return inline_includes(file_text(file), included);
 }
 
 }  // namespace closure::ocl

@@ -10,7 +10,8 @@ namespace closure::ocl {
 
 inline constexpr const char* kKernelPathEnv = config::kKernelPath;
 
-// Source text of kernels/<file> (e.g. "boolean_mul.cl"); throws if there is none.
+// Source text of kernels/<file> (e.g. "boolean_mul.cl"), each line `#include "x.cl"` (a
+// shared header: gpuword.cl) replaced by that file's text, once; throws if there is none.
 std::string kernel_source(const std::string& file);
 
 }  // namespace closure::ocl
