@@ -23,6 +23,23 @@ TEST(MemoryHint, NamesTheIndexForTheFile) {
   EXPECT_NE(without_closure_hint("-").find("save the input to a file"), std::string::npos);
 }
 
+TEST(MemoryHint, EarlyRefusalFromTheSampledReach) {
+  // 80,000 components reaching 40,000 each: at least 400 MB of rows.
+  EXPECT_DOUBLE_EQ(closure_rows_lower_bound(80000, 40000), 400e6);
+  EXPECT_NO_THROW(refuse_early_if_closure_cannot_fit(80000, 40000, 1e9, 16e6, "sparse"));
+  // Half the bound is room for the sample's error: 216 MB fits 250 MB, not 150 MB.
+  EXPECT_NO_THROW(refuse_early_if_closure_cannot_fit(80000, 40000, 250e6, 16e6, "sparse"));
+  try {
+    refuse_early_if_closure_cannot_fit(80000, 40000, 150e6, 16e6, "sparse on 80000 vertices");
+    FAIL() << "no refusal";
+  } catch (const OutOfMemoryError& e) {
+    const std::string m = e.what();
+    EXPECT_NE(m.find("sparse on 80000 vertices would need at least about"), std::string::npos) << m;
+    EXPECT_NE(m.find("reaching 40000 each"), std::string::npos) << m;
+    EXPECT_NE(m.find("`closure index GRAPH -o GRAPH.idx`"), std::string::npos) << m;
+  }
+}
+
 TEST(MemoryHint, RunGraphRefusesWithTheCommandsForItsInput) {
   // A random DAG whose closure rows need several MB, under a 4 MB limit (as
   // MemoryBudget.SparseRefusesWithTheSizesNamed), read from a file.
