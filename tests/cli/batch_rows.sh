@@ -38,6 +38,11 @@ grep "b.edges," "$dir/out/summary.csv" | grep -q ",false," || fail "CSV dag is n
 grep -q ",yes,\|,no," "$dir/out/summary.csv" && fail "CSV still says yes/no"
 # 4. stderr is not a terminal here: no line per file (a short batch writes none).
 grep -q "closure batch: " "$dir/err1" && fail "per-file progress lines without a terminal: $(cat "$dir/err1")"
+# ... while on a terminal (script(1) gives it one) the progress bar is drawn.
+if command -v script > /dev/null; then
+  script -qec "$bin batch $dir/in/a.txt --out $dir/out-tty" /dev/null > "$dir/tty" 2>&1
+  tr '\r' '\n' < "$dir/tty" | grep -q "1/1 .*ETA" || fail "no progress bar on a terminal: $(cat "$dir/tty")"
+fi
 
 # 5. --include / --exclude, repeatable; a pattern does not eat the path after it.
 "$bin" batch -q --include '*.md' --include 'README' "$dir/in" --out "$dir/out-md" > "$dir/log2"
