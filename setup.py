@@ -22,6 +22,26 @@ def project_version() -> str:
     return re.search(r"project\(closure VERSION ([0-9.]+)", text).group(1)
 
 
+def require_wheel() -> None:
+    """setuptools before 70 builds wheels (and pip's metadata step) through the `wheel`
+    package; without it the failure is setuptools' bare "invalid command 'bdist_wheel'".
+    Say what is missing and the offline command that has it instead."""
+    if not {"bdist_wheel", "dist_info"} & set(sys.argv[1:]):
+        return
+    try:
+        import wheel  # noqa: F401
+    except ImportError:
+        sys.exit(
+            f"closure: building a wheel needs the 'wheel' package, which {sys.executable} "
+            "cannot import. Offline on Debian (tools/setup.sh installs python3-wheel, "
+            "python3-setuptools and python3-numpy), make the environment with Debian's "
+            "interpreter so that it sees them:\n"
+            "  /usr/bin/python3 -m venv --system-site-packages v && "
+            "v/bin/pip install --no-build-isolation .\n"
+            "With access to PyPI, plain `pip install .` (build isolation) fetches wheel itself."
+        )
+
+
 class CMakeBuild(build_ext):
     def build_extension(self, ext):
         target = Path(self.get_ext_fullpath(ext.name)).resolve()
@@ -37,6 +57,7 @@ class CMakeBuild(build_ext):
         shutil.copyfile(built, target)
 
 
+require_wheel()
 setup(
     version=project_version(),
     ext_modules=[Extension("closure._closure", sources=[])],

@@ -79,6 +79,11 @@ if(CLOSURE_PYTHON)  # and Python's transitive_closure and build_index
     "CLOSURE_PYTHONPATH=${CMAKE_BINARY_DIR}/python;CLOSURE_PYTHON=${Python3_EXECUTABLE}")
 endif()
 
+# A closure that cannot fit names `closure index` / `query` / `reach` for the user's file, and
+# following that hint works under the same ulimit -v (tests/cli/memory_hint.sh).
+cli_test(promises.out_of_memory_names_the_index --stdout "^memory hint ok$" --
+         bash ${CMAKE_CURRENT_SOURCE_DIR}/cli/memory_hint.sh ${CLOSURE_BIN} ${PR}/memory-hint)
+
 # batch: owns what it writes, one at a time per --out, no worker outlives it.
 cli_test(promises.batch_guard --stdout "^batch guard ok$" --
          bash ${CMAKE_CURRENT_SOURCE_DIR}/cli/batch_guard.sh ${CLOSURE_BIN} ${PR}/batch-guard)

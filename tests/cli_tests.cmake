@@ -93,6 +93,10 @@ cli_test(verify.flag --stderr "MATCH against Boost.Graph" -- ${CLOSURE_BIN} ${DA
 
 cli_test(batch.mixed --status 4 --stdout "2 ok, 1 failed" --
          ${CLOSURE_BIN} batch ${DATA}/diamond.txt ${DATA}/dag.gra ${BAD}/missing_column.txt --out ${OUT}/batch -j 2)
+# Issue 27 items 5 and 6: --include/--exclude, failed rows without made-up facts, true/false
+# in CSV and JSON, no per-file lines without a terminal, deleted inputs' records removed.
+cli_test(batch.rows_and_names --stdout "^batch rows ok$" --
+         bash ${CMAKE_CURRENT_SOURCE_DIR}/cli/batch_rows.sh ${CLOSURE_BIN} ${OUT}/batch-rows)
 cli_test(batch.resume --stdout "2 resumed" --
          bash -c "${CLOSURE_BIN} batch ${DATA}/diamond.txt ${DATA}/dag.gra --out ${OUT}/resume -q && ${CLOSURE_BIN} batch ${DATA}/diamond.txt ${DATA}/dag.gra --out ${OUT}/resume --resume -q")
 

@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # CTest: the README's pip command in a fresh virtual environment, offline
 # (--no-index: nothing may come from a package index), from a copy of the source tree;
-# then the installed package closes a graph from outside the source tree.
+# then the installed package closes a graph from outside the source tree. First, a venv
+# without Debian's packages gets setup.py's advice instead of a bare setuptools error.
 # Usage: pip_install.sh PYTHON SOURCE_DIR
 set -euo pipefail
 python=$1 src=$2
@@ -16,6 +17,21 @@ if git -C "$src" rev-parse --git-dir >/dev/null 2>&1; then
 else
   tar -C "$src" --exclude='./build*' -cf - . | tar -C "$work/src" -xf -
 fi
+
+# A venv that sees no system packages has no `wheel` (Debian's venv seeds pip and setuptools
+# only; so has a pyenv interpreter's): the build must stop with the way out (setup.py's
+# require_wheel), not setuptools' "invalid command 'bdist_wheel'".
+"$python" -m venv "$work/bare"
+if "$work/bare/bin/python" -c 'import wheel' 2>/dev/null; then
+  echo "note: this venv has wheel; the missing-wheel message is not checked"
+elif PIP_DISABLE_PIP_VERSION_CHECK=1 "$work/bare/bin/pip" install --no-build-isolation --no-index \
+  "$work/src" >"$work/bare.log" 2>&1; then
+  echo "a venv without wheel installed the package?"; exit 1
+else
+  grep -q "venv --system-site-packages v && v/bin/pip install --no-build-isolation" "$work/bare.log" ||
+    { cat "$work/bare.log"; echo "no advice for a venv without wheel"; exit 1; }
+fi
+rm -rf "$work/bare" "$work/src/build-pip"
 
 "$python" -m venv --system-site-packages "$work/v"
 # ccache (when CMake finds it) hashes paths relative to the copy, so that a later run of

@@ -292,6 +292,77 @@ TEST(Batch, RecordsRoundTripLabelsAndPathsWithEscapes) {
             "file,vertices,edges,components,dag,pairs,method,device,seconds,verify,error\n");
 }
 
+TEST(Batch, AFailedRowHasNoFacts) {
+  BatchRow failed;
+  failed.file = "x.txt";
+  failed.error = "x.txt:1: expected two columns";
+  failed.facts_known = false;  // as when the run threw
+  BatchRow good;
+  good.file = "g.txt";
+  good.vertices = 3;
+  good.dag = true;
+  good.method = "sparse";
+  const std::string json = batch_json({failed, good});
+  EXPECT_NE(json.find("\"vertices\":null,\"edges\":null,\"components\":null,\"dag\":null,"
+                      "\"pairs\":null,\"method\":null,\"device\":null"),
+            std::string::npos)
+      << json;
+  EXPECT_NE(json.find("\"vertices\":3,"), std::string::npos) << json;
+  EXPECT_NE(json.find("\"dag\":true"), std::string::npos) << json;
+  // The CSV spells booleans as the JSON does, and leaves unknown facts empty.
+  const std::string csv = batch_csv({failed, good});
+  EXPECT_NE(csv.find("\nx.txt,,,,,,,,0.0000,-,x.txt:1: expected two columns\n"), std::string::npos)
+      << csv;
+  EXPECT_NE(csv.find("\ng.txt,3,0,0,true,0,sparse,,"), std::string::npos) << csv;
+  // A failed record round-trips with its facts null; nulls are refused in a good record.
+  BatchRecord r;
+  r.row = failed;
+  const std::string text = record_json(r);
+  EXPECT_NE(text.find("\"vertices\":null"), std::string::npos) << text;
+  const auto back = parse_record(text);
+  ASSERT_TRUE(back.has_value());
+  EXPECT_EQ(back->row.error, failed.error);
+  EXPECT_EQ(record_json(*back), text);
+  BatchRecord ok;
+  ok.row = good;
+  std::string bad = record_json(ok);
+  bad.replace(bad.find("\"vertices\":3"), 12, "\"vertices\":null");
+  EXPECT_FALSE(parse_record(bad).has_value()) << bad;
+}
+
+TEST(Batch, DeletedInputsLoseTheirRecords) {
+  const fs::path dir = fresh_dir("stale"), in = dir / "in", other = dir / "other",
+                 out = dir / "out";
+  fs::create_directories(in);
+  fs::create_directories(other);
+  three_graphs(in);
+  write(other / "z.txt", "1 2\n");
+  BatchOptions o = options_for(in, out);
+  o.paths.push_back((other / "z.txt").string());
+  run_batch(o);
+  ASSERT_TRUE(fs::exists(out / "b.txt.summary.json"));
+  fs::remove(in / "b.txt");
+  fs::remove(other / "z.txt");
+  // z.txt was named, not found in a folder: the next batch without it leaves its record.
+  BatchOptions next = options_for(in, out);
+  next.resume = true;
+  std::vector<std::string> removed;
+  const auto rows = run_batch(next, {}, &removed);
+  EXPECT_EQ(removed, std::vector<std::string>{(in / "b.txt").string()});
+  EXPECT_FALSE(fs::exists(out / "b.txt.summary.json"));
+  EXPECT_FALSE(fs::exists(out / "b.txt.closure.txt"));
+  EXPECT_TRUE(fs::exists(out / "z.txt.summary.json"));
+  ASSERT_EQ(rows.size(), 2u);
+  EXPECT_EQ(count_skipped(rows), 2u);
+  // A file left out by --exclude still exists: its record stays.
+  next.names.exclude = {"c.txt"};
+  removed.clear();
+  EXPECT_EQ(run_batch(next, {}, &removed).size(), 1u);
+  EXPECT_TRUE(removed.empty());
+  EXPECT_TRUE(fs::exists(out / "c.txt.summary.json"));
+  fs::remove_all(dir);
+}
+
 TEST(Batch, OutputNamesAreRecognised) {
   for (const char* name :
        {"g.txt.summary.json", "g.txt.closure.txt", "g.closure.mtx", "g.closure.json",

@@ -324,7 +324,10 @@ std::string outcome(std::string_view text) {
   try {
     const auto r = read_graph_from_string(text, InputFormat::kEdgeList, "e");
     std::string out = std::to_string(r.edge_records) + " records; labels";
-    for (const auto& l : labels_of(r.graph)) out += " " + l;
+    for (const auto& l : labels_of(r.graph)) {
+      out += ' ';  // two appends: `" " + l` may trip GCC 12's -Wrestrict false positive
+      out += l;
+    }
     out += "; edges";
     for (const auto& [u, v] : r.graph.edges())
       out.append(" ").append(std::to_string(u)).append(">").append(std::to_string(v));

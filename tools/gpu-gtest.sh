@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # The GoogleTest suite on the GPU machine (issue 13), whose image has no GoogleTest: the test
 # binary built here is carried there with the one library that image lacks (oneTBB).
-#   here:  tools/gpu-gtest.sh pack          (after tools/build; fills build-dev/)
+#   here:  tools/gpu-gtest.sh pack          (after tools/build --all; fills build-dev/)
 #   there: tools/gpu-gtest.sh run           (device tool, carry ["build-dev"]; log in $OUT)
 set -euo pipefail
 cd "$(dirname "$0")/.."

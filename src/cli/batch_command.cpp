@@ -1,6 +1,6 @@
 // `closure batch PATHS... --out DIR`: many files, one summary table; a progress bar on a
-// terminal, plain lines otherwise; exit status 4 if any file failed, else 1 on a mismatch,
-// else 5 when a sampled verification was inconclusive.
+// terminal, otherwise a line every 30 s at most; exit status 4 if any file failed, else 1 on a
+// mismatch, else 5 when a sampled verification was inconclusive.
 #include <unistd.h>
 
 #include <cmath>
@@ -16,7 +16,12 @@
 namespace closure::cli {
 namespace {
 
-void print_progress(const BatchProgress& p, bool tty) {
+// Without a terminal (a log, CI), a line per file would bury the output of a large
+// batch: a line only every kLogInterval seconds, so a long batch still shows it is alive,
+// and a short one writes nothing to stderr (its summary line goes to stdout).
+constexpr double kLogInterval = 30;
+
+void print_progress(const BatchProgress& p, bool tty, double& last_logged_s) {
   const double eta = p.done ? p.elapsed_s / double(p.done) * double(p.total - p.done) : 0;
   if (tty) {
     const int width = 30, filled = int(width * p.done / std::max<size_t>(p.total, 1));
@@ -24,9 +29,10 @@ void print_progress(const BatchProgress& p, bool tty) {
                  "##############################", width - filled, "", p.done, p.total,
                  p.current.c_str(), eta);
     if (p.done == p.total) std::fputc('\n', stderr);
-  } else {
-    std::fprintf(stderr, "closure batch: %zu/%zu %s (%.1f s elapsed, about %.0f s left)\n", p.done,
-                 p.total, p.current.c_str(), p.elapsed_s, eta);
+  } else if (p.done < p.total && p.elapsed_s - last_logged_s >= kLogInterval) {
+    last_logged_s = p.elapsed_s;
+    std::fprintf(stderr, "closure batch: %zu/%zu files (%.0f s elapsed, about %.0f s left)\n",
+                 p.done, p.total, p.elapsed_s, eta);
   }
 }
 
@@ -51,7 +57,7 @@ void check_device_spec(const std::string& spec) {
 
 Runner add_batch_command(CLI::App& app, CommonOptions& common) {
   struct Flags {
-    std::vector<std::string> paths;
+    std::vector<std::string> paths, include, exclude;
     std::string out, output_format = "edges";
     unsigned jobs = 1;
     double time_limit = 0;
@@ -67,6 +73,16 @@ Runner add_batch_command(CLI::App& app, CommonOptions& common) {
       "verification was inconclusive");
   sub->add_option("paths", flags->paths, "Graph files and folders")->required();
   sub->add_option("--out", flags->out, "Output folder")->required();
+  // One pattern per occurrence (allow_extra_args(false)): `--include '*.txt' DIR` must leave
+  // DIR to the paths.
+  sub->add_option("--include", flags->include,
+                  "Glob on the file name of files found in folders (repeatable; default: the "
+                  "graph extensions, .gz too: *.txt *.edges *.gra *.mtx *.dot *.csv ...)")
+      ->allow_extra_args(false);
+  sub->add_option("--exclude", flags->exclude,
+                  "Glob on the file name: files found in folders that match are not read "
+                  "(repeatable)")
+      ->allow_extra_args(false);
   sub->add_option("-j,--jobs", flags->jobs, "Files processed in parallel")->capture_default_str();
   sub->add_flag("--resume", flags->resume,
                 "Skip files whose record still matches (same input, options and closure file)");
@@ -110,6 +126,7 @@ Runner add_batch_command(CLI::App& app, CommonOptions& common) {
     BatchOptions o;
     o.paths = flags->paths;
     o.out_dir = flags->out;
+    o.names = {flags->include, flags->exclude};
     o.jobs = flags->jobs;
     o.file_time_limit_s = flags->time_limit;
     o.resume = flags->resume;
@@ -125,22 +142,32 @@ Runner add_batch_command(CLI::App& app, CommonOptions& common) {
     o.run.verify_sources = flags->verify_sources;
     const bool tty = ::isatty(STDERR_FILENO);
     const bool quiet = common.quiet;
-    const auto rows = run_batch(o, [tty, quiet](const BatchProgress& p) {
-      if (!quiet) print_progress(p, tty);
-    });
+    double last_logged_s = 0;
+    std::vector<std::string> stale;
+    const auto rows = run_batch(
+        o,
+        [tty, quiet, &last_logged_s](const BatchProgress& p) {
+          if (!quiet) print_progress(p, tty, last_logged_s);
+        },
+        &stale);
     size_t failed = 0, mismatched = 0, inconclusive = 0, skipped = 0;
     std::printf("%-50s %9s %10s %4s %12s %-9s %9s %-12s %s\n", "file", "vertices", "edges", "DAG",
                 "pairs", "method", "seconds", "verify", "error");
     for (const auto& r : rows) {
-      std::printf("%-50.50s %9llu %10llu %4s %12llu %-9s %9.3f %-12s %s%s\n", r.file.c_str(),
-                  (unsigned long long)r.vertices, (unsigned long long)r.edges, r.dag ? "yes" : "no",
-                  (unsigned long long)r.pairs, r.method.c_str(), r.seconds, r.verify.c_str(),
-                  r.error.c_str(), r.skipped ? "(resumed)" : "");
+      // A failed file's facts are unknown: blank, not "0 ... no".
+      auto fact = [&r](const std::string& v) { return r.facts_known ? v : std::string(); };
+      std::printf("%-50.50s %9s %10s %4s %12s %-9s %9.3f %-12s %s%s\n", r.file.c_str(),
+                  fact(std::to_string(r.vertices)).c_str(), fact(std::to_string(r.edges)).c_str(),
+                  fact(r.dag ? "yes" : "no").c_str(), fact(std::to_string(r.pairs)).c_str(),
+                  fact(r.method).c_str(), r.seconds, r.verify.c_str(), r.error.c_str(),
+                  r.skipped ? "(resumed)" : "");
       failed += !r.error.empty();
       mismatched += r.error.empty() && r.verify == "MISMATCH";
       inconclusive += r.error.empty() && r.verify == "INCONCLUSIVE";
       skipped += r.skipped;
     }
+    for (const auto& file : stale)
+      std::printf("removed the record of %s: the input no longer exists\n", file.c_str());
     std::printf(
         "%zu files: %zu ok, %zu failed, %zu mismatched, %zu inconclusive, %zu resumed; "
         "summary in %s/summary.csv\n",

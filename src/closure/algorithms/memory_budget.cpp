@@ -1,9 +1,36 @@
 // The memory budget's charges (the limits themselves: util/available_memory.cpp).
 #include "closure/algorithms/memory_budget.hpp"
 
+#include <cstdint>
+
 #include "closure/errors.hpp"
 
 namespace closure {
+
+std::string without_closure_hint(const std::string& input) {
+  if (input == "-")
+    return "to answer reachability without the closure, save the input to a file G, then "
+           "`closure index G -o G.idx` and `closure query G.idx U V` (or `closure reach G U`)";
+  const std::string g = input.empty() ? "GRAPH" : input;
+  return "to answer reachability without the closure: `closure index " + g + " -o " + g +
+         ".idx`, then `closure query " + g + ".idx U V` (or `closure reach " + g + " U`)";
+}
+
+double closure_rows_lower_bound(size_t components, double mean_reach) {
+  return double(components) * (mean_reach / 8);
+}
+
+void refuse_early_if_closure_cannot_fit(size_t components, double mean_reach, double limit,
+                                        double fixed, const std::string& what) {
+  const double rows = closure_rows_lower_bound(components, mean_reach);
+  if (fixed + rows / 2 <= limit) return;
+  throw OutOfMemoryError(
+      what + " would need at least about " + format_bytes(fixed + rows) + " of host memory (" +
+      format_bytes(rows) + " of closure rows for " + std::to_string(components) +
+      " components reaching " + std::to_string(uint64_t(mean_reach + 0.5)) + " each, sampled); " +
+      format_bytes(limit) + " is available (free memory, ulimit -v or a cgroup limit); " +
+      without_closure_hint());
+}
 
 void MemoryBudget::charge(size_t bytes) {
   const size_t before = used_.fetch_add(bytes, std::memory_order_relaxed);
@@ -13,7 +40,8 @@ void MemoryBudget::charge(size_t bytes) {
       what_ + " needs more than " + format_bytes(double(fixed_ + before + bytes)) +
       " of host memory (" + format_bytes(double(fixed_)) + " of work arrays, " +
       format_bytes(double(before + bytes)) + " of closure rows so far); " +
-      format_bytes(double(limit_)) + " is available (free memory, ulimit -v or a cgroup limit)");
+      format_bytes(double(limit_)) + " is available (free memory, ulimit -v or a cgroup limit); " +
+      without_closure_hint());
 }
 
 }  // namespace closure

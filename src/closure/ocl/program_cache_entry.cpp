@@ -78,8 +78,12 @@ bool write_cache_entry(const std::string& path, uint64_t key,
   const fs::path target(path);
   fs::create_directories(target.parent_path(), ec);
   if (ec) return false;
-  std::string tmp =
-      (target.parent_path() / ("." + target.filename().string() + ".XXXXXX")).string();
+  // The hidden temporary's name by appends: "." + std::string trips GCC 12's -Wrestrict
+  // false positive (operator+ inlined).
+  std::string name = ".";
+  name += target.filename().string();
+  name += ".XXXXXX";
+  std::string tmp = (target.parent_path() / name).string();
   const int fd = ::mkstemp(tmp.data());
   if (fd < 0) return false;
   const std::vector<unsigned char> bytes = encode_cache_entry(key, binary);

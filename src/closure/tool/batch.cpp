@@ -20,6 +20,7 @@
 #include "closure/io/content_hash.hpp"
 #include "closure/tool/batch_files.hpp"
 #include "closure/tool/batch_out_dir.hpp"
+#include "closure/tool/batch_stale.hpp"
 #include "closure/tool/worker_pool.hpp"
 #include "closure/util/small_file.hpp"
 
@@ -141,6 +142,7 @@ std::string process_item(const BatchOptions& o, const BatchItem& item, const std
   rec.options = options;
   BatchRow& row = rec.row;
   row.file = item.input;
+  row.facts_known = false;  // until the run's summary comes back
   const auto start = Clock::now();
   try {
     out.check_may_write(p.record);  // never a file of the user's that has a batch's name
@@ -155,6 +157,7 @@ std::string process_item(const BatchOptions& o, const BatchItem& item, const std
     run.output = o.write_closures ? p.output : "";
     const RunSummary s = o.runner ? o.runner(run) : run_graph(run);
     static_cast<GraphFacts&>(row) = s;
+    row.facts_known = true;
     if (s.verify) row.verify = std::string(verdict_name(s.verify->verdict()));
     if (o.write_closures) {
       const FileDigest d = digest_file(p.output);
@@ -192,13 +195,17 @@ std::vector<std::string> collect_batch_files(const std::vector<std::string>& pat
 }
 
 std::vector<BatchRow> run_batch(const BatchOptions& o,
-                                const std::function<void(const BatchProgress&)>& progress) {
-  const auto items = collect_batch_items(o.paths, o.out_dir);
+                                const std::function<void(const BatchProgress&)>& progress,
+                                std::vector<std::string>* stale_removed) {
+  const auto items = collect_batch_items(o.paths, o.out_dir, o.names);
   BatchOutDir out(o.out_dir);  // the lock, and what may be written there
   const std::string csv_path = (fs::path(o.out_dir) / "summary.csv").string();
   const std::string json_path = (fs::path(o.out_dir) / "summary.json").string();
   out.check_may_write(csv_path);
   out.check_may_write(json_path);
+  // Before any work: a deleted input's record must not pass for a result.
+  const auto stale = remove_stale_records(o.paths, items, o.out_dir, out);
+  if (stale_removed) *stale_removed = stale;
   const std::string options = options_key(o);
   std::vector<BatchRow> rows(items.size());
   const auto t0 = Clock::now();
@@ -219,6 +226,7 @@ std::vector<BatchRow> run_batch(const BatchOptions& o,
       resumed = outcome->result[0] == 'S';
     } else {
       rec.row.file = item.input;
+      rec.row.facts_known = false;
       rec.row.error = !failure.empty()                 ? failure
                       : outcome && !outcome->completed ? outcome->failure
                                                        : "internal error: unreadable result";

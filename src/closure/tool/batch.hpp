@@ -8,6 +8,7 @@
 #include <string>
 #include <vector>
 
+#include "closure/tool/batch_filter.hpp"
 #include "closure/tool/batch_record.hpp"
 #include "closure/tool/run_graph.hpp"
 
@@ -16,6 +17,7 @@ namespace closure {
 struct BatchOptions {
   std::vector<std::string> paths;  // files and folders
   std::string out_dir;             // closures and summary.csv / summary.json go here
+  NameFilter names;                // which files found in folders are read (--include/--exclude)
   RunOptions run;                  // everything but input and output
   bool write_closures = true;      // false: only the summary table
   unsigned jobs = 1;               // files processed at once (each in its own process)
@@ -40,8 +42,11 @@ std::vector<std::string> collect_batch_files(const std::vector<std::string>& pat
 
 // Runs the batch; `progress` (if set) is called after each file. Forks one child process
 // per file, so the caller must not have opened an OpenCL device (BatchOptions::run's
-// compute options should open it lazily, which then happens in each child).
+// compute options should open it lazily, which then happens in each child). First removes
+// the records in --out of inputs deleted from the folders it reads (batch_stale.hpp);
+// `stale_removed` (if set) receives those inputs' names.
 std::vector<BatchRow> run_batch(const BatchOptions& options,
-                                const std::function<void(const BatchProgress&)>& progress = {});
+                                const std::function<void(const BatchProgress&)>& progress = {},
+                                std::vector<std::string>* stale_removed = nullptr);
 
 }  // namespace closure

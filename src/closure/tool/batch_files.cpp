@@ -36,9 +36,10 @@ struct Found {
   std::string error;
 };
 
-// Every regular file below `root` (not following folder links), and every entry that
-// could not be examined, with its error.
-std::vector<Found> search_folder(const fs::path& root, const fs::path& out) {
+// Every regular file below `root` (not following folder links) that `filter` accepts, and
+// every entry that could not be examined, with its error.
+std::vector<Found> search_folder(const fs::path& root, const fs::path& out,
+                                 const NameFilter& filter) {
   std::vector<Found> found;
   std::vector<fs::path> pending{root};
   while (!pending.empty()) {
@@ -68,6 +69,7 @@ std::vector<Found> search_folder(const fs::path& root, const fs::path& out) {
         pending.push_back(p);
       } else if (fs::is_regular_file(target)) {
         if (dir_is_out && is_batch_output_name(name)) continue;
+        if (!filter.accepts(name)) continue;
         found.push_back({p, ""});
       }
     }
@@ -88,7 +90,7 @@ bool is_batch_output_name(const std::string& name) {
 }
 
 std::vector<BatchItem> collect_batch_items(const std::vector<std::string>& paths,
-                                           const std::string& out_dir) {
+                                           const std::string& out_dir, const NameFilter& filter) {
   std::vector<BatchItem> items;
   std::unordered_set<std::string> stems;
   std::error_code ec;
@@ -108,7 +110,7 @@ std::vector<BatchItem> collect_batch_items(const std::vector<std::string>& paths
       found.push_back(
           {root.string(), root.filename().string(), "cannot read: " + status_ec.message()});
     } else if (fs::is_directory(st)) {
-      for (const Found& f : search_folder(root, out)) {
+      for (const Found& f : search_folder(root, out, filter)) {
         std::error_code rel_ec;
         std::string stem = fs::relative(f.path, root, rel_ec).string();
         if (rel_ec || stem.empty() || stem == ".") stem = f.path.filename().string();

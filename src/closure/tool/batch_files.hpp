@@ -6,6 +6,8 @@
 #include <string>
 #include <vector>
 
+#include "closure/tool/batch_filter.hpp"
+
 namespace closure {
 
 struct BatchItem {
@@ -24,8 +26,11 @@ bool is_batch_output_name(const std::string& filename);
 // symbolic links (a link to an ancestor would loop). Hidden files (".name") and entries
 // that are neither files nor folders (FIFOs, sockets, devices) are skipped. Two inputs that
 // would share an output name are told apart by their argument's position. Throws
-// std::invalid_argument for a path argument that does not exist.
+// std::invalid_argument for a path argument that does not exist. `filter` chooses among the
+// files found in folders; a file named as an argument is read whatever its name, and an
+// entry that cannot be examined (it might be a folder) is a failed item whatever its name.
 std::vector<BatchItem> collect_batch_items(const std::vector<std::string>& paths,
-                                           const std::string& out_dir);
+                                           const std::string& out_dir,
+                                           const NameFilter& filter = {});
 
 }  // namespace closure

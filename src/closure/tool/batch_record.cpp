@@ -14,11 +14,13 @@ using Json = nlohmann::ordered_json;
 constexpr auto kReplace = Json::error_handler_t::replace;
 
 Json row_object(const BatchRow& r) {
-  return Json{{"file", r.file},       {"vertices", r.vertices},
-              {"edges", r.edges},     {"components", r.components},
-              {"dag", r.dag},         {"pairs", r.pairs},
-              {"method", r.method},   {"device", r.device},
-              {"seconds", r.seconds}, {"verify", r.verify},
+  // A value, or null where the row's facts are unknown (a failed file).
+  auto fact = [&r](const auto& v) { return r.facts_known ? Json(v) : Json(nullptr); };
+  return Json{{"file", r.file},           {"vertices", fact(r.vertices)},
+              {"edges", fact(r.edges)},   {"components", fact(r.components)},
+              {"dag", fact(r.dag)},       {"pairs", fact(r.pairs)},
+              {"method", fact(r.method)}, {"device", fact(r.device)},
+              {"seconds", r.seconds},     {"verify", r.verify},
               {"error", r.error}};
 }
 
@@ -51,6 +53,16 @@ bool get_bool(const Json& o, const char* name) {
   const Json& v = field(o, name);
   if (!v.is_boolean()) throw Bad{};
   return v.get<bool>();
+}
+// The facts of a row whose file failed before its summary are all null (records from
+// before that wrote 0 and false: still read, as known). Only a failed row may have them so.
+bool facts_are_null(const Json& o, bool failed) {
+  size_t nulls = 0;
+  for (const char* name : {"vertices", "edges", "components", "dag", "pairs", "method", "device"})
+    nulls += field(o, name).is_null();
+  if (nulls == 0) return false;
+  if (nulls != 7 || !failed) throw Bad{};
+  return true;
 }
 void only_keys(const Json& o, std::initializer_list<const char*> names) {
   if (!o.is_object() || o.size() != names.size()) throw Bad{};
@@ -112,20 +124,23 @@ std::optional<BatchRecord> parse_record(std::string_view text) {
     BatchRecord r;
     BatchRow& row = r.row;
     row.file = get_string(o, "file");
-    row.vertices = get_unsigned(o, "vertices");
-    row.edges = get_unsigned(o, "edges");
-    row.components = get_unsigned(o, "components");
-    row.dag = get_bool(o, "dag");
-    row.pairs = get_unsigned(o, "pairs");
-    row.method = get_string(o, "method");
-    row.device = get_string(o, "device");
+    row.error = get_string(o, "error");
+    row.facts_known = !facts_are_null(o, !row.error.empty());
+    if (row.facts_known) {
+      row.vertices = get_unsigned(o, "vertices");
+      row.edges = get_unsigned(o, "edges");
+      row.components = get_unsigned(o, "components");
+      row.dag = get_bool(o, "dag");
+      row.pairs = get_unsigned(o, "pairs");
+      row.method = get_string(o, "method");
+      row.device = get_string(o, "device");
+    }
     const Json& secs = field(o, "seconds");
     if (!secs.is_number() || secs.get<double>() < 0) return std::nullopt;
     row.seconds = secs.get<double>();
     row.verify = get_string(o, "verify");
     static const std::set<std::string> verdicts{"-", "MATCH", "MISMATCH", "INCONCLUSIVE"};
     if (!verdicts.count(row.verify)) return std::nullopt;
-    row.error = get_string(o, "error");
     r.input = parse_key(field(o, "input"), true);
     const Json& options = field(o, "options");
     if (!options.is_object()) return std::nullopt;
@@ -166,10 +181,18 @@ std::string batch_csv(const std::vector<BatchRow>& rows) {
   for (const auto& r : rows) {
     char secs[32];
     std::snprintf(secs, sizeof secs, "%.4f", r.seconds);
-    out += csv_field(r.file) + "," + std::to_string(r.vertices) + "," + std::to_string(r.edges) +
-           "," + std::to_string(r.components) + "," + (r.dag ? "yes" : "no") + "," +
-           std::to_string(r.pairs) + "," + csv_field(r.method) + "," + csv_field(r.device) + "," +
-           secs + "," + r.verify + "," + csv_field(r.error) + "\n";
+    // Empty where the facts are unknown; true/false as in summary.json.
+    auto fact = [&r](const std::string& v) { return r.facts_known ? v : std::string(); };
+    out += csv_field(r.file);
+    for (const std::string& v :
+         {fact(std::to_string(r.vertices)), fact(std::to_string(r.edges)),
+          fact(std::to_string(r.components)), fact(r.dag ? "true" : "false"),
+          fact(std::to_string(r.pairs)), fact(csv_field(r.method)), fact(csv_field(r.device)),
+          std::string(secs), r.verify, csv_field(r.error)}) {
+      out += ',';  // two appends: `"," + v` trips GCC 12's -Wrestrict false positive
+      out += v;
+    }
+    out += '\n';
   }
   return out;
 }

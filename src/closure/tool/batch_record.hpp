@@ -20,6 +20,10 @@ struct BatchRow : GraphFacts {
   std::string error;         // empty when the file was closed
   double seconds = 0;
   bool skipped = false;  // --resume found a valid record; not stored in records
+  // False when the file failed before its run's summary came back: its graph facts are
+  // unknown, and the tables leave them empty (null in JSON) rather than show vertices 0,
+  // dag false. A file can also fail after them (its closure file unreadable): still known.
+  bool facts_known = true;
   bool ok() const { return error.empty() && verify != "MISMATCH"; }
 };
 
@@ -51,7 +55,8 @@ std::string record_json(const BatchRecord& r);
 std::optional<BatchRecord> parse_record(std::string_view text);
 
 // The summary tables (summary.json: an array of rows; summary.csv) in the same naming
-// as `closure --json`: vertices, edges, components.
+// as `closure --json`: vertices, edges, components. Booleans are true/false in both; a
+// failed row's facts are null (JSON) or empty (CSV).
 std::string batch_json(const std::vector<BatchRow>& rows);
 std::string batch_csv(const std::vector<BatchRow>& rows);
 

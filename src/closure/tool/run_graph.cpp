@@ -5,6 +5,8 @@
 #include <cstdio>
 #include <nlohmann/json.hpp>
 
+#include "closure/algorithms/memory_budget.hpp"
+#include "closure/errors.hpp"
 #include "closure/io/atomic_file.hpp"
 #include "closure/io/json_text.hpp"
 
@@ -13,6 +15,17 @@ namespace {
 
 double seconds_since(std::chrono::steady_clock::time_point t0) {
   return std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+}
+
+// A closure that does not fit: the hint names the user's file, so that the way on (an
+// index, or reach) can be copied as it stands. The budget's generic hint is replaced;
+// other refusals (a dense matrix, the work arrays) get it appended.
+std::string with_file_hint(std::string message, const std::string& input) {
+  const std::string generic = without_closure_hint();
+  const std::string specific = without_closure_hint(input);
+  if (const size_t at = message.find(generic); at != std::string::npos)
+    return message.replace(at, generic.size(), specific);
+  return message + "; " + specific;
 }
 
 }  // namespace
@@ -36,7 +49,11 @@ ClosedGraph read_and_close(const RunOptions& o) {
   if (o.progress)
     o.progress->phase("computing the closure of " + std::to_string(s.vertices) + " vertices (" +
                       std::string(method_name(o.compute.method)) + ")");
-  out.closure = compute_closure(out.graph.graph, o.compute, &report);
+  try {
+    out.closure = compute_closure(out.graph.graph, o.compute, &report);
+  } catch (const OutOfMemoryError& e) {
+    throw OutOfMemoryError(with_file_hint(e.what(), o.input));
+  }
   s.dag = report.dag;
   s.components = report.components;
   s.method = std::string(method_name(report.method));

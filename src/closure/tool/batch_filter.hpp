@@ -1,0 +1,25 @@
+// Which files found in a batch's folders are graphs to read: --include / --exclude glob
+// patterns (fnmatch on the file name), by default the extensions the reader knows, so that
+// notes.md or a README beside the graphs is not read as an edge list and reported ok.
+#pragma once
+
+#include <string>
+#include <vector>
+
+namespace closure {
+
+// The default --include: every extension detect_format (closure/graph/read_graph.hpp) maps
+// to a format, the edge list's usual ones (.txt, .edges, .el, .edgelist, .snap: the edge
+// list itself is the fallback for any name), each also with .gz. Matched case aside, as
+// the reader matches extensions.
+const std::vector<std::string>& default_graph_patterns();
+
+struct NameFilter {
+  std::vector<std::string> include;  // empty: default_graph_patterns()
+  std::vector<std::string> exclude;  // any match leaves the file out, whatever include says
+  // Whether a file named `filename` (no folder part) is read. Patterns given are matched
+  // as written (fnmatch, no flags: `*` also matches a leading dot).
+  bool accepts(const std::string& filename) const;
+};
+
+}  // namespace closure

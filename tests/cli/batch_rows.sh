@@ -1,0 +1,68 @@
+#!/usr/bin/env bash
+# batch (issue 27 items 5 and 6): which files of a folder are read (--include/--exclude,
+# default the graph extensions), a failed row shows no made-up facts, one boolean spelling
+# in the CSV and the JSON, no per-file lines on a stderr that is not a terminal, and a
+# deleted input's record removed. Usage: batch_rows.sh BIN DIR
+set -u
+bin=$1 dir=$2
+fail() { echo "FAILED: $*"; exit 1; }
+rm -rf "$dir" && mkdir -p "$dir/in/sub"
+printf '1 2\n2 3\n' > "$dir/in/a.txt"
+printf '1 2\n2 1\n' > "$dir/in/sub/b.edges"
+printf 'x\n' > "$dir/in/bad.txt"                    # a graph file that fails
+printf '# notes\nsome words here\n' > "$dir/in/notes.md"  # not a graph: not read
+printf 'a b\n' > "$dir/in/README"
+printf '1 2\n' | gzip > "$dir/in/c.TXT.gz"          # extensions case aside, through .gz
+
+# 1. Default include: the graph extensions; notes.md and README are not inputs.
+"$bin" batch "$dir/in" --out "$dir/out" > "$dir/log1" 2> "$dir/err1"
+[ $? -eq 4 ] || fail "bad.txt should fail the batch (exit 4)"
+grep -q "4 files: 3 ok, 1 failed" "$dir/log1" || fail "default include: $(cat "$dir/log1")"
+grep -q "notes.md\|README" "$dir/out/summary.csv" && fail "notes.md or README was read"
+# 2. A failed row: empty facts in the CSV, null in the JSON, blank in the table.
+row=$(grep "bad.txt" "$dir/out/summary.csv")
+case "$row" in "$dir/in/bad.txt,,,,,,,,"*) ;; *) fail "failed CSV row shows facts: $row" ;; esac
+python3 - "$dir/out/summary.json" <<'PY' || fail "failed JSON row shows facts"
+import json, sys
+rows = json.load(open(sys.argv[1]))
+bad = [r for r in rows if r["file"].endswith("bad.txt")][0]
+assert all(bad[k] is None for k in ("vertices", "edges", "components", "dag", "pairs", "method", "device")), bad
+assert bad["error"], bad
+good = [r for r in rows if r["file"].endswith("a.txt")][0]
+assert good["dag"] is True and good["vertices"] == 3, good
+PY
+grep "bad.txt" "$dir/log1" | grep -q " 0 .* no " && fail "failed table row shows 0 / no: $(grep bad.txt "$dir/log1")"
+# 3. One boolean spelling: true/false in the CSV as in the JSON.
+grep "a.txt," "$dir/out/summary.csv" | grep -q ",true," || fail "CSV dag is not true: $(cat "$dir/out/summary.csv")"
+grep "b.edges," "$dir/out/summary.csv" | grep -q ",false," || fail "CSV dag is not false"
+grep -q ",yes,\|,no," "$dir/out/summary.csv" && fail "CSV still says yes/no"
+# 4. stderr is not a terminal here: no line per file (a short batch writes none).
+grep -q "closure batch: " "$dir/err1" && fail "per-file progress lines without a terminal: $(cat "$dir/err1")"
+# ... while on a terminal (script(1) gives it one) the progress bar is drawn.
+if command -v script > /dev/null; then
+  script -qec "$bin batch $dir/in/a.txt --out $dir/out-tty" /dev/null > "$dir/tty" 2>&1
+  tr '\r' '\n' < "$dir/tty" | grep -q "1/1 .*ETA" || fail "no progress bar on a terminal: $(cat "$dir/tty")"
+fi
+
+# 5. --include / --exclude, repeatable; a pattern does not eat the path after it.
+"$bin" batch -q --include '*.md' --include 'README' "$dir/in" --out "$dir/out-md" > "$dir/log2"
+grep -q "2 files" "$dir/log2" || fail "--include *.md --include README: $(cat "$dir/log2")"
+"$bin" batch -q --exclude 'bad*' --exclude '*.gz' "$dir/in" --out "$dir/out-ex" > "$dir/log3" ||
+  fail "--exclude bad* should leave only good files: $(cat "$dir/log3")"
+grep -q "2 files: 2 ok" "$dir/log3" || fail "--exclude: $(cat "$dir/log3")"
+# A file named as an argument is read whatever its name.
+"$bin" batch -q "$dir/in/README" --out "$dir/out-named" > "$dir/log4" || fail "a named file: $(cat "$dir/log4")"
+grep -q "1 files: 1 ok" "$dir/log4" || fail "a named file was not read"
+
+# 6. --resume after an input was deleted: its record and closure are removed and said so;
+# the others resume.
+rm "$dir/in/sub/b.edges"
+[ -f "$dir/out/sub/b.edges.summary.json" ] || fail "no record to go stale"
+"$bin" batch -q --resume "$dir/in" --out "$dir/out" > "$dir/log5"
+grep -q "removed the record of $dir/in/sub/b.edges: the input no longer exists" "$dir/log5" ||
+  fail "the stale record is not reported: $(cat "$dir/log5")"
+[ -e "$dir/out/sub/b.edges.summary.json" ] && fail "the stale record is still there"
+[ -e "$dir/out/sub/b.edges.closure.txt" ] && fail "the stale closure is still there"
+grep -q "2 resumed" "$dir/log5" || fail "the others did not resume: $(cat "$dir/log5")"
+[ -f "$dir/out/a.txt.summary.json" ] || fail "a live record was removed"
+echo "batch rows ok"
