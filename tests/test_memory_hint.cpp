@@ -71,5 +71,33 @@ TEST(MemoryHint, RunGraphRefusesWithTheCommandsForItsInput) {
   fs::remove(path);
 }
 
+// auto samples the mean reach to plan (80,000 vertices + edges), so sparse refuses a
+// closure that cannot fit before making a row: the early message, not the rows' one.
+TEST(MemoryHint, AutoRefusesAHopelessClosureBeforeAnyRow) {
+  std::vector<Edge> edges;
+  std::mt19937 rng(5);
+  std::uniform_int_distribution<vertex_t> v(0, 19999);
+  for (int i = 0; i < 60000; ++i) {
+    const vertex_t a = v(rng), b = v(rng);
+    if (a != b) edges.emplace_back(std::min(a, b), std::max(a, b));
+  }
+  const Graph g(20000, std::move(edges));
+  ComputeOptions o;
+  o.method = Method::kAuto;
+  o.host_memory_limit = 4'000'000;
+  try {
+    (void)compute_closure(g, o);
+    FAIL() << "no refusal";
+  } catch (const OutOfMemoryError& e) {
+    const std::string m = e.what();
+    EXPECT_NE(m.find("would need at least about"), std::string::npos) << m;
+    EXPECT_NE(m.find("sampled"), std::string::npos) << m;
+    EXPECT_EQ(m.find("so far"), std::string::npos) << m;  // refused before any row
+    EXPECT_NE(m.find("closure index"), std::string::npos) << m;
+  }
+  o.method = Method::kSparse;  // no sample: the rows' budget refuses, as before
+  EXPECT_THROW((void)compute_closure(g, o), OutOfMemoryError);
+}
+
 }  // namespace
 }  // namespace closure

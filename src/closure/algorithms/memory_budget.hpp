@@ -25,8 +25,8 @@ double closure_rows_lower_bound(size_t components, double mean_reach);
 // Refuses at once (OutOfMemoryError naming `what`, the estimate, the limit and
 // without_closure_hint()) when even half of closure_rows_lower_bound (room for the
 // sample's error) does not fit in `limit` besides `fixed`: the refusal MemoryBudget would
-// give near the end of the propagation, before it starts. Not yet called: the place is
-// where auto samples the mean reach (compute.cpp), before the sparse method runs.
+// give near the end of the propagation, before it starts. The sparse run calls it when
+// auto sampled the mean reach to plan (graphs of kAutoModelFrom vertices + edges or more).
 void refuse_early_if_closure_cannot_fit(size_t components, double mean_reach, double limit,
                                         double fixed, const std::string& what);
 
