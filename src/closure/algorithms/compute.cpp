@@ -48,7 +48,6 @@ Plan final_plan(MethodContext& c) {
       case Plan::Need::kCondensation:
         c.condense();
         facts.condensed = cost_inputs(c);
-        c.sampled_mean_reach = facts.condensed->mean_reach;
         break;
       case Plan::Need::kGpuDescription:
         facts.gpu = describe_gpu(c);

@@ -16,22 +16,6 @@ std::string without_closure_hint(const std::string& input) {
          ".idx`, then `closure query " + g + ".idx U V` (or `closure reach " + g + " U`)";
 }
 
-double closure_rows_lower_bound(size_t components, double mean_reach) {
-  return double(components) * (mean_reach / 8);
-}
-
-void refuse_early_if_closure_cannot_fit(size_t components, double mean_reach, double limit,
-                                        double fixed, const std::string& what) {
-  const double rows = closure_rows_lower_bound(components, mean_reach);
-  if (fixed + rows / 2 <= limit) return;
-  throw OutOfMemoryError(
-      what + " would need at least about " + format_bytes(fixed + rows) + " of host memory (" +
-      format_bytes(rows) + " of closure rows for " + std::to_string(components) +
-      " components reaching " + std::to_string(uint64_t(mean_reach + 0.5)) + " each, sampled); " +
-      format_bytes(limit) + " is available (free memory, ulimit -v or a cgroup limit); " +
-      without_closure_hint());
-}
-
 void MemoryBudget::charge(size_t bytes) {
   const size_t before = used_.fetch_add(bytes, std::memory_order_relaxed);
   if (fixed_ + before + bytes <= limit_) return;

@@ -16,20 +16,6 @@ namespace closure {
 // CLI (tool/run_graph.cpp) puts the user's file there, and "-" asks to save it first.
 std::string without_closure_hint(const std::string& input = "");
 
-// The least the closure's ragged rows take: each of `components` rows holds at least its
-// reach in bits (a row spans its first to its last reached component, in words). With
-// cost_model.hpp's sampled mean reach (which auto's planner already takes on the
-// condensation), an estimate, known before any row is made.
-double closure_rows_lower_bound(size_t components, double mean_reach);
-
-// Refuses at once (OutOfMemoryError naming `what`, the estimate, the limit and
-// without_closure_hint()) when even half of closure_rows_lower_bound (room for the
-// sample's error) does not fit in `limit` besides `fixed`: the refusal MemoryBudget would
-// give near the end of the propagation, before it starts. The sparse run calls it when
-// auto sampled the mean reach to plan (graphs of kAutoModelFrom vertices + edges or more).
-void refuse_early_if_closure_cannot_fit(size_t components, double mean_reach, double limit,
-                                        double fixed, const std::string& what);
-
 // A shared counter of bytes charged against a limit; charge() throws OutOfMemoryError
 // naming `what`, the bytes asked for, the total and the limit, before the allocation
 // happens. Thread-safe.

@@ -23,9 +23,6 @@ struct MethodContext {
   std::optional<SccResult> scc;
   std::optional<CsrDag> dag;
   double condense_s = 0;
-  // auto's sampled mean reach of a component, when it planned from one: sparse refuses a
-  // closure that cannot fit from it at once, before any row is made.
-  std::optional<double> sampled_mean_reach;
 
   // Opens the device the options name, if not yet open (null: the host engine).
   ocl::Runtime* open_device();

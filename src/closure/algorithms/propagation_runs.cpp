@@ -53,9 +53,6 @@ Closure run_sparse(MethodContext& c) {
     throw OutOfMemoryError(what + " needs about " + format_bytes(fixed) +
                            " of host memory before its closure rows; " + format_bytes(limit) +
                            " is available");
-  if (c.scc && c.sampled_mean_reach)
-    refuse_early_if_closure_cannot_fit(c.scc->component_count(), *c.sampled_mean_reach, limit,
-                                       fixed, what);
   MemoryBudget budget(size_t(limit), size_t(fixed), what);
   SparseOptions sparse;
   sparse.budget = &budget;
