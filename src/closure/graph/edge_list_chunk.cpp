@@ -53,6 +53,44 @@ bool is_number(std::string_view s) {
          (ec == std::errc() || ec == std::errc::result_out_of_range);
 }
 
+// Skips networkx's attribute dictionary, a Python literal from '{' to its matching '}' on
+// this line: strings in ' or " (with \ escapes) may hold braces and blanks. Leaves `p` after
+// the dict and its trailing blanks; returns why it is malformed, or nullptr.
+const char* skip_attribute_dict(const char*& p, const char* end) {
+  size_t depth = 0;
+  char quote = 0;
+  for (; p < end && cls(*p) != kEol; ++p) {
+    const char ch = *p;
+    if (quote != 0) {
+      if (ch == '\\' && p + 1 < end && cls(p[1]) != kEol)
+        ++p;
+      else if (ch == quote)
+        quote = 0;
+    } else if (ch == '\'' || ch == '"') {
+      quote = ch;
+    } else if (ch == '{') {
+      ++depth;
+    } else if (ch == '}' && --depth == 0) {
+      ++p;
+      break;
+    }
+  }
+  if (quote != 0) return "an unterminated string";
+  if (depth != 0) return "an unclosed '{'";
+  while (p < end && cls(*p) == kBlank) ++p;
+  if (p < end && cls(*p) != kEol) return "text after the closing '}'";
+  return nullptr;
+}
+
+// Whether following the adjacency-list hint could give the right graph: a field with
+// quotes, brackets, '=' or ':' is an attribute, never a vertex of networkx's write_adjlist.
+std::string not_a_number_hint(std::string_view field) {
+  if (field.find_first_of("{}[]()'\"=:") != std::string_view::npos)
+    return " (attributes? only networkx's dict '{...}' as the third column is understood; "
+           "convert the file to 'source target' lines)";
+  return " (an adjacency list, one vertex then its successors? use --input-format adjlist)";
+}
+
 }  // namespace
 
 void EdgeListChunk::parse(std::string_view text, const EdgeListDeclarations& declared) {
@@ -155,17 +193,31 @@ void EdgeListChunk::parse(std::string_view text, const EdgeListDeclarations& dec
     while (p < end && cls(*p) == kText) ++p;
     const char* b1 = p;
     size_t columns = 2;
+    bool has_dict = false;
     for (;;) {
       skip_blanks();
       if (p == end || cls(*p) == kEol) break;
       const char* c0 = p;
-      while (p < end && cls(*p) == kText) ++p;
       ++columns;
+      if (columns == 3 && *p == '{') {
+        // networkx's write_edgelist: "a b {'weight': 1.5}", the rest of the line a Python
+        // dict. Only the edge is kept: the edge list ignores weights in any column.
+        const char* why = skip_attribute_dict(p, end);
+        if (why != nullptr) {
+          fail(std::string(why) + " in the attribute dictionary " +
+               text::quote(std::string_view(c0, static_cast<size_t>(p - c0)).substr(0, 40)) +
+               " (networkx's write_edgelist writes one Python dict after 'source target')");
+          return;
+        }
+        has_dict = true;
+        continue;
+      }
+      while (p < end && cls(*p) == kText) ++p;
       const std::string_view extra(c0, static_cast<size_t>(p - c0));
       if (!declared.columns_declared && !is_number(extra)) {
         fail("column " + std::to_string(columns) + " " + text::quote(extra) +
-             " is not a number: columns after 'source target' must be weights or timestamps "
-             "(an adjacency list, one vertex then its successors? use --input-format adjlist)");
+             " is not a number: columns after 'source target' must be weights or timestamps" +
+             not_a_number_hint(extra));
         return;
       }
     }
@@ -173,11 +225,13 @@ void EdgeListChunk::parse(std::string_view text, const EdgeListDeclarations& dec
     if (first_data_line == 0) {
       first_data_line = line;
       first_columns = columns;
+      first_dict = has_dict;
       first_source.assign(a0, a1);
       first_target.assign(b0, b1);
     } else if (shape_line == 0 && columns != first_columns && !declared.columns_declared) {
       shape_line = line;
       shape_columns = columns;
+      shape_dict = has_dict;
     }
     uint64_t va, vb;
     if (raw && canonical_number(a0, static_cast<size_t>(a1 - a0), va) &&

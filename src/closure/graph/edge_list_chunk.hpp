@@ -50,6 +50,9 @@ struct EdgeListChunk {
   // Column shape: the first data line's column count, and the first line that differs.
   size_t first_data_line = 0, first_columns = 0;
   size_t shape_line = 0, shape_columns = 0;
+  // Whether those lines end in an attribute dict (networkx): then the columns differ by a
+  // dict, not by successors, and the adjacency-list hint would misread the file.
+  bool first_dict = false, shape_dict = false;
   // The first two lines holding a label that is not a canonical unsigned number.
   size_t name_lines[2] = {0, 0};
   // The first data line's two labels (for the header-row check).
