@@ -86,6 +86,7 @@ Runner add_run_command(CLI::App& app, CommonOptions& common) {
       const OutputSpec spec = output_spec(o.output, requested);
       o.output_format = spec.format;
       o.output_gzip = spec.gzip;
+      o.output_dot = spec.dot;
     }
     o.reflexive = flags->reflexive;
     o.force = flags->force;
