@@ -96,6 +96,14 @@ TEST(NetworkxEdgeList, NoHintReadsAnAttributeAsAVertex) {
     EXPECT_FALSE(has(e, "adjlist")) << e.what();
     EXPECT_TRUE(has(e, "is not a number")) << e.what();
   }
+  // A weight such as 0.5 on some lines only: the adjacency-list reader would make it a
+  // vertex too.
+  for (const char* text : {"1 2\n2 3 0.5\n", "1 2 -1\n2 3\n", "a b 1e3\nb c\n"}) {
+    const InputError e = error_of(text);
+    EXPECT_EQ(e.line(), 2u) << e.what();
+    EXPECT_FALSE(has(e, "adjlist")) << e.what();
+    EXPECT_TRUE(has(e, "a weight on some lines only")) << e.what();
+  }
   // Labels for columns, of one length: the adjacency-list hint stays, and is right.
   const std::string adj = "a b c\nb c d\n";
   EXPECT_TRUE(has(error_of(adj), "adjlist"));

@@ -96,10 +96,10 @@ std::string not_a_number_hint(std::string_view field) {
 // had its address taken (by this, or a helper moving it) kept it in memory, and plain
 // two-column lines took 4-11% more instructions there (callgrind); now none more.
 struct ExtraColumns {
-  const char* p;        // the line's end
-  size_t columns;       // all of them, 'source target' included
-  bool dict = false;    // networkx's attribute dict among them
-  std::string error{};  // the problem, or ""
+  const char* p;           // the line's end
+  size_t columns;          // all of them, 'source target' included
+  uint8_t attributes = 0;  // kDictColumn, kFractionColumn: what they hold
+  std::string error{};     // the problem, or ""
 };
 [[gnu::noinline]] ExtraColumns extra_columns(const char* p, const char* end, bool declared) {
   ExtraColumns x{p, 2};
@@ -117,7 +117,7 @@ struct ExtraColumns {
                   " (networkx's write_edgelist writes one Python dict after 'source target')";
         return x;
       }
-      x.dict = true;
+      x.attributes |= kDictColumn;
       continue;
     }
     while (x.p < end && cls(*x.p) == kText) ++x.p;
@@ -128,6 +128,8 @@ struct ExtraColumns {
                 "timestamps" + not_a_number_hint(extra);
       return x;
     }
+    if (extra.find_first_not_of("0123456789") != std::string_view::npos)
+      x.attributes |= kFractionColumn;
   }
 }
 
@@ -233,7 +235,7 @@ void EdgeListChunk::parse(std::string_view text, const EdgeListDeclarations& dec
     while (p < end && cls(*p) == kText) ++p;
     const char* b1 = p;
     size_t columns = 2;
-    bool has_dict = false;
+    uint8_t attributes = 0;
     skip_blanks();
     if (p != end && cls(*p) != kEol) {
       ExtraColumns x = extra_columns(p, end, declared.columns_declared);
@@ -243,19 +245,19 @@ void EdgeListChunk::parse(std::string_view text, const EdgeListDeclarations& dec
         return;
       }
       columns = x.columns;
-      has_dict = x.dict;
+      attributes = x.attributes;
     }
     end_line();
     if (first_data_line == 0) {
       first_data_line = line;
       first_columns = columns;
-      first_dict = has_dict;
+      first_attributes = attributes;
       first_source.assign(a0, a1);
       first_target.assign(b0, b1);
     } else if (shape_line == 0 && columns != first_columns && !declared.columns_declared) {
       shape_line = line;
       shape_columns = columns;
-      shape_dict = has_dict;
+      shape_attributes = attributes;
     }
     uint64_t va, vb;
     if (raw && canonical_number(a0, static_cast<size_t>(a1 - a0), va) &&
