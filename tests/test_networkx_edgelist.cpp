@@ -58,6 +58,21 @@ TEST(NetworkxEdgeList, DictsDoNotMakeItCsvWhateverTheName) {
   EXPECT_EQ(detect_format("g.edgelist.gz", "a,b\n"), InputFormat::kEdgeList);
 }
 
+TEST(NetworkxEdgeList, CommaDelimitedDictsAreOneCsvField) {
+  // nx.write_edgelist(G, "g.csv", delimiter=","): the dict holds commas and quotes.
+  const std::string csv = "a,b,{'weight': 1, 'label': 'x, \"y\"'}\nb,c,{'weight': 2}\nc,d,{}\n";
+  const ReadResult r = read_graph_from_string(csv, InputFormat::kAuto, "g.csv");
+  EXPECT_EQ(r.format, InputFormat::kCsv);
+  EXPECT_EQ(labelled_edges(r.graph), (Strings{"a b", "b c", "c d"}));
+  const ReadResult t = read_graph_from_string("a\tb\t{'k': 'v\tw'}\n", InputFormat::kTsv, "g.tsv");
+  EXPECT_EQ(labelled_edges(t.graph), (Strings{"a b"}));
+  // A '{' label (an index column's target) is still a label; an unclosed one too.
+  EXPECT_EQ(labelled_edges(read_graph_from_string(",source,target\n0,a,{b}\n1,a,{c\n",
+                                                  InputFormat::kCsv, "i.csv")
+                               .graph),
+            (Strings{"a {b}", "a {c"}));
+}
+
 TEST(NetworkxEdgeList, BracesInLabelsAreLabels) {
   // Only the third field opening with '{' starts a dict. (A file whose first line opens
   // with '{' is refused as JSON, so these start with another label.)

@@ -1,7 +1,8 @@
 #!/usr/bin/env python3
 """`closure run` on the files networkx's edge-list writers make (issue 27), against
 nx.transitive_closure: write_edgelist with the attribute dict (the default), without it
-(data=False), with chosen keys (data=['weight']), write_weighted_edgelist, and gzip.
+(data=False), with chosen keys (data=['weight']), write_weighted_edgelist, gzip, and
+comma- and tab-delimited (read as CSV and TSV).
 
 Usage: check_networkx_edgelist.py PATH/TO/closure WORKDIR
 nx.transitive_closure(reflexive=False) has (u, u) exactly when u lies on a cycle: closure's
@@ -53,6 +54,9 @@ def check(g, name):
         "weighted.edgelist": lambda p: nx.write_weighted_edgelist(g, p),
         "dict.edgelist.gz": lambda p: nx.write_edgelist(g, p),
         "dict.txt": lambda p: nx.write_edgelist(g, p),
+        # delimiter="," and "\t": the dict holds the delimiter and quotes (CSV, TSV readers).
+        "dict.csv": lambda p: nx.write_edgelist(g, p, delimiter=","),
+        "dict.tsv": lambda p: nx.write_edgelist(g, p, delimiter="\t"),
     }
     for suffix, writer in writers.items():
         path = os.path.join(WORK, f"{name}.{suffix}")

@@ -53,32 +53,21 @@ bool is_number(std::string_view s) {
          (ec == std::errc() || ec == std::errc::result_out_of_range);
 }
 
-// Skips networkx's attribute dictionary, a Python literal from '{' to its matching '}' on
-// this line: strings in ' or " (with \ escapes) may hold braces and blanks. Leaves `p` after
-// the dict and its trailing blanks; returns why it is malformed, or nullptr.
+// Skips networkx's attribute dict (text::python_dict_end) at `p`, to the end of its line.
+// Leaves `p` after it and its trailing blanks; returns why it is malformed, or nullptr.
 const char* skip_attribute_dict(const char*& p, const char* end) {
-  size_t depth = 0;
-  char quote = 0;
-  for (; p < end && cls(*p) != kEol; ++p) {
-    const char ch = *p;
-    if (quote != 0) {
-      if (ch == '\\' && p + 1 < end && cls(p[1]) != kEol)
-        ++p;
-      else if (ch == quote)
-        quote = 0;
-    } else if (ch == '\'' || ch == '"') {
-      quote = ch;
-    } else if (ch == '{') {
-      ++depth;
-    } else if (ch == '}' && --depth == 0) {
-      ++p;
-      break;
-    }
+  const char* eol = p;
+  while (eol < end && cls(*eol) != kEol) ++eol;
+  bool open_string = false;
+  const std::string_view line(p, static_cast<size_t>(eol - p));
+  const size_t close = text::python_dict_end(line, 0, &open_string);
+  if (close == std::string_view::npos) {
+    p = eol;
+    return open_string ? "an unterminated string" : "an unclosed '{'";
   }
-  if (quote != 0) return "an unterminated string";
-  if (depth != 0) return "an unclosed '{'";
-  while (p < end && cls(*p) == kBlank) ++p;
-  if (p < end && cls(*p) != kEol) return "text after the closing '}'";
+  p += close;
+  while (p < eol && cls(*p) == kBlank) ++p;
+  if (p < eol) return "text after the closing '}'";
   return nullptr;
 }
 
