@@ -51,7 +51,8 @@ Runner add_run_command(CLI::App& app, CommonOptions& common) {
   flags->output_option = sub->add_option(
       "-o,--output", flags->output,
       "Write the closure to this file (- for stdout). The format follows the extension: .mtx "
-      "Matrix Market, .json JSON, .bin binary, anything else an edge list; .gz on top "
+      "Matrix Market, .json JSON, .bin binary, .csv/.tsv, .dot/.gv a Graphviz drawing, anything "
+      "else an edge list; .gz on top "
       "compresses. A pipe, FIFO or device is written directly; a file is replaced atomically");
   sub->add_option("--output-format", flags->output_format,
                   format_choices() + " (default: from -o's extension, else edges)")
@@ -92,6 +93,7 @@ Runner add_run_command(CLI::App& app, CommonOptions& common) {
       const OutputSpec spec = output_spec(o.output, requested);
       o.output_format = spec.format;
       o.output_gzip = spec.gzip;
+      o.output_dot = spec.dot;
     }
     o.reflexive = flags->reflexive;
     o.force = flags->force;

@@ -21,6 +21,12 @@ struct EdgeListDeclarations {
   bool columns_declared = false;  // KONECT names its weight and timestamp columns
 };
 
+// Extra columns that are attributes, never a vertex of an adjacency list.
+enum : uint8_t {
+  kDictColumn = 1,      // networkx's attribute dict
+  kFractionColumn = 2,  // a number that is not an unsigned integer: 0.5, -1, 1e3 (a weight)
+};
+
 struct EdgeListChunk {
   // Parses `text` (whole lines). Never throws InputError: the first problem is recorded with
   // its line (1-based within the chunk) and parsing stops there.
@@ -50,6 +56,9 @@ struct EdgeListChunk {
   // Column shape: the first data line's column count, and the first line that differs.
   size_t first_data_line = 0, first_columns = 0;
   size_t shape_line = 0, shape_columns = 0;
+  // What those lines' extra columns hold (kDictColumn, kFractionColumn): then the columns
+  // differ by attributes, not by successors, and the adjacency-list hint would misread.
+  uint8_t first_attributes = 0, shape_attributes = 0;
   // The first two lines holding a label that is not a canonical unsigned number.
   size_t name_lines[2] = {0, 0};
   // The first data line's two labels (for the header-row check).

@@ -53,7 +53,21 @@ bool split_fields(std::string_view line, char delimiter, std::vector<std::string
       }
     } else {
       const size_t start = i;
-      while (i < line.size() && line[i] != delimiter) ++i;
+      // networkx's write_edgelist(G, p, delimiter=","): its attribute dict after the edge
+      // holds commas and quotes. A '{' field closing before the next delimiter (or the line's
+      // end) is one field; any other (a label "{a") is split as before.
+      size_t close = std::string_view::npos;
+      if (fields.size() >= 2 && i < line.size() && line[i] == '{') {
+        close = text::python_dict_end(line, i);
+        while (close < line.size() && line[close] != delimiter &&
+               (line[close] == ' ' || line[close] == '\t'))
+          ++close;
+        if (close < line.size() && line[close] != delimiter) close = std::string_view::npos;
+      }
+      if (close != std::string_view::npos)
+        i = close;
+      else
+        while (i < line.size() && line[i] != delimiter) ++i;
       field = std::string(text::trim(line.substr(start, i - start)));
     }
     fields.push_back(std::move(field));

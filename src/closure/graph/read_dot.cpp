@@ -197,6 +197,13 @@ class Lexer {
           ++pos_;
           continue;
         }
+        // "\\" stays two backslashes, as Graphviz reads it, and escapes no quote: "a\\" is
+        // the id a\\ (closure's DOT output writes a label's \ so).
+        if (s_[pos_] == '\\') {
+          out += "\\\\";
+          ++pos_;
+          continue;
+        }
         if (s_[pos_] == '\n') {  // line continuation
           ++line_;
           ++pos_;

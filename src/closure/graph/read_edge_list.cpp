@@ -113,13 +113,15 @@ class Assembler {
     const bool first_with_data = first_columns_ == 0 && c.first_data_line != 0;
     if (first_with_data) {
       first_columns_ = c.first_columns;
+      first_attributes_ = c.first_attributes;
       first_line_ = line_base + c.first_data_line;
       first_source_ = c.first_source;
       first_target_ = c.first_target;
     } else if (c.first_data_line != 0 && c.first_columns != first_columns_ && !columns_declared_) {
-      consider(c.first_data_line, shape_message(c.first_columns));
+      consider(c.first_data_line, shape_message(c.first_columns, c.first_attributes));
     }
-    if (c.shape_line != 0) consider(c.shape_line, shape_message(c.shape_columns));
+    if (c.shape_line != 0)
+      consider(c.shape_line, shape_message(c.shape_columns, c.shape_attributes));
     if (problem != 0) src_.fail_at(line_base + problem, message);
     for (size_t k : c.name_lines)
       if (k != 0 && name_lines_ < 2) name_line_[name_lines_++] = line_base + k;
@@ -295,11 +297,20 @@ class Assembler {
     return !s.empty() && (s.size() == 1 || s[0] != '0') &&
            text::parse_unsigned(s, v) == text::NumberStatus::kOk;
   }
-  std::string shape_message(size_t columns) const {
+  // With attributes on either line (networkx's dict, a weight such as 0.5), the
+  // adjacency-list reader would make them vertices: the hint names what to fix instead.
+  std::string shape_message(size_t columns, uint8_t attributes) const {
+    const uint8_t both = attributes | first_attributes_;
     return std::to_string(columns) + " columns where line " + std::to_string(first_line_) +
            " has " + std::to_string(first_columns_) +
-           ": every line of an edge list has the same columns (an adjacency list, one vertex "
-           "then its successors? use --input-format adjlist)";
+           ": every line of an edge list has the same columns " +
+           (both & kDictColumn
+                ? "(an attribute dict '{...}' ends every line or none, as networkx's "
+                  "write_edgelist writes them)"
+            : both & kFractionColumn
+                ? "(a weight on some lines only? give every line one, or none)"
+                : "(an adjacency list, one vertex then its successors? use --input-format "
+                  "adjlist)");
   }
 
   // number_densely on the executor's threads, without atomics: each chunk marks the values
@@ -376,6 +387,7 @@ class Assembler {
   size_t records_ = 0;
   bool columns_declared_ = false;
   size_t first_columns_ = 0, first_line_ = 0;
+  uint8_t first_attributes_ = 0;
   std::string first_source_, first_target_;
   size_t name_line_[2] = {0, 0};
   size_t name_lines_ = 0;

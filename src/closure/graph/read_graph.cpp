@@ -132,7 +132,7 @@ bool looks_like_dimacs(std::string_view s) {
 // "a,b" or "a, b" as the first line that is not blank or a comment: a CSV (read as an edge
 // list, "a," would be a vertex). Commas inside whitespace-separated labels ("Paris,FR
 // Lyon,FR") stay an edge list: CSV only when the line is one word, or a comma touches a
-// blank.
+// blank. The third field starting with '{' is networkx's attribute dict, not CSV.
 bool first_data_line_has_comma(std::string_view s) {
   while (!s.empty()) {
     const size_t nl = s.find_first_of("\r\n");
@@ -145,6 +145,8 @@ bool first_data_line_has_comma(std::string_view s) {
     size_t words = 0;
     bool comma_at_a_blank = false;
     while (tokens.next(token)) {
+      // networkx's "a b {'weight': 1, 'c': 2}": commas in the attribute dict are not CSV's.
+      if (words == 2 && token.front() == '{') break;
       ++words;
       comma_at_a_blank = comma_at_a_blank || token.front() == ',' || token.back() == ',';
     }
@@ -280,6 +282,8 @@ InputFormat detect_format(const std::string& path, std::string_view first_bytes)
   if (ext == "dimacs" || ext == "gr" || ext == "max" || ext == "col") return InputFormat::kDimacs;
   if (ext == "csv") return InputFormat::kCsv;
   if (ext == "tsv") return InputFormat::kTsv;
+  // networkx's write_edgelist examples name their files g.edgelist.
+  if (ext == "edgelist") return InputFormat::kEdgeList;
   return sniff(first_bytes);
 }
 

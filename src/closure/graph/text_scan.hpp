@@ -22,6 +22,32 @@ inline std::string_view unescape_label(std::string_view token) {
   return token;
 }
 
+// networkx's attribute dict (write_edgelist: "a b {'weight': 1.5}"), a Python literal from
+// the '{' at s[i] to its matching '}' within `s` (one line): strings in ' or " (with
+// backslash escapes) may hold braces, blanks and delimiters. Returns the index after the '}', or
+// npos when it does not close in `s` (then *open_string says whether a string was left open).
+inline size_t python_dict_end(std::string_view s, size_t i, bool* open_string = nullptr) {
+  size_t depth = 0;
+  char quote = 0;
+  for (; i < s.size(); ++i) {
+    const char ch = s[i];
+    if (quote != 0) {
+      if (ch == '\\' && i + 1 < s.size())
+        ++i;
+      else if (ch == quote)
+        quote = 0;
+    } else if (ch == '\'' || ch == '"') {
+      quote = ch;
+    } else if (ch == '{') {
+      ++depth;
+    } else if (ch == '}' && --depth == 0) {
+      return i + 1;
+    }
+  }
+  if (open_string) *open_string = quote != 0;
+  return std::string_view::npos;
+}
+
 inline std::string_view trim(std::string_view s) {
   size_t b = 0, e = s.size();
   while (b < e && is_space(s[b])) ++b;

@@ -3,33 +3,10 @@
 
 #include <cstdio>
 
+#include "closure/io/utf8.hpp"
+
 namespace closure {
 namespace {
-
-// Length of the valid UTF-8 sequence at s[i] (1-4), or 0 when the byte starts none.
-size_t utf8_sequence(std::string_view s, size_t i) {
-  const auto b = [&](size_t k) { return static_cast<unsigned char>(s[k]); };
-  const unsigned char c = b(i);
-  if (c < 0x80) return 1;
-  size_t n = 0;
-  uint32_t min = 0, cp = 0;
-  if ((c & 0xE0) == 0xC0)
-    n = 2, min = 0x80, cp = c & 0x1F;
-  else if ((c & 0xF0) == 0xE0)
-    n = 3, min = 0x800, cp = c & 0x0F;
-  else if ((c & 0xF8) == 0xF0)
-    n = 4, min = 0x10000, cp = c & 0x07;
-  else
-    return 0;
-  if (i + n > s.size()) return 0;
-  for (size_t k = 1; k < n; ++k) {
-    if ((b(i + k) & 0xC0) != 0x80) return 0;
-    cp = (cp << 6) | (b(i + k) & 0x3F);
-  }
-  // Overlong forms, surrogates and code points past U+10FFFF are not valid UTF-8.
-  if (cp < min || (cp >= 0xD800 && cp <= 0xDFFF) || cp > 0x10FFFF) return 0;
-  return n;
-}
 
 void dump_into(std::string& out, const nlohmann::ordered_json& j, int indent, int depth) {
   const bool pretty = indent >= 0;

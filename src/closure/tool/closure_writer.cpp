@@ -12,6 +12,7 @@
 #include "closure/executor.hpp"
 #include "closure/io/atomic_file.hpp"
 #include "closure/io/byte_sink.hpp"
+#include "closure/io/dot_text.hpp"
 #include "closure/io/json_text.hpp"
 
 namespace closure {
@@ -50,8 +51,23 @@ std::string_view output_format_name(OutputFormat f) {
   return "?";
 }
 
+std::string_view output_spec_name(const OutputSpec& spec) {
+  return spec.dot ? "dot" : output_format_name(spec.format);
+}
+
 static bool ends_with(std::string_view s, std::string_view suffix) {
   return s.size() >= suffix.size() && s.substr(s.size() - suffix.size()) == suffix;
+}
+
+bool names_dot_output(const std::string& path, bool* gzip) {
+  if (path.empty() || path == "-") return false;
+  std::string name = path.substr(path.find_last_of('/') + 1);
+  for (char& ch : name) ch = char(ch >= 'A' && ch <= 'Z' ? ch - 'A' + 'a' : ch);
+  const bool gz = ends_with(name, ".gz");
+  if (gz) name.resize(name.size() - 3);
+  if (!ends_with(name, ".dot") && !ends_with(name, ".gv")) return false;
+  if (gzip) *gzip = gz;
+  return true;
 }
 
 OutputSpec output_spec(const std::string& path, std::optional<OutputFormat> requested) {
@@ -74,16 +90,18 @@ OutputSpec output_spec(const std::string& path, std::optional<OutputFormat> requ
     throw UsageError("--output-format " + std::string(output_format_name(*requested)) +
                      " conflicts with the extension of " + path + ", which means " +
                      std::string(output_format_name(*implied)));
+  // Graphviz: the pairs drawn (--output-format still writes a data format under the name).
+  if (!requested && !implied && names_dot_output(path)) spec.dot = true;
   // Formats closure reads but does not write, or does not know: an edge list under their
   // name would be misread by whatever opens it.
-  if (!requested && !implied && path != "-") {
+  if (!requested && !implied && !spec.dot && path != "-") {
     for (const char* foreign :
-         {".dot", ".gv", ".graphml", ".gml", ".gexf", ".xml", ".net", ".gra", ".dimacs", ".gr"})
+         {".graphml", ".gml", ".gexf", ".xml", ".net", ".gra", ".dimacs", ".gr"})
       if (ends_with(name, foreign))
         throw UsageError("-o " + path + ": closure does not write " + std::string(foreign + 1) +
                          " files; it writes an edge list (any other extension), .csv, .tsv, "
-                         ".mtx, .json or .bin, or pass --output-format edges to write an edge "
-                         "list under this name");
+                         ".mtx, .json, .bin or .dot, or pass --output-format edges to write an "
+                         "edge list under this name");
   }
   spec.format = requested ? *requested : implied ? *implied : OutputFormat::kEdges;
   return spec;
@@ -275,6 +293,35 @@ uint64_t output_bytes_lower_bound(const Graph& g, const Closure& c, OutputFormat
   return 0;
 }
 
+// A DOT drawing: "digraph closure {", each vertex "  ID;" (so every vertex is a node, an
+// isolated one too), each pair "  U -> V;", then "}".
+constexpr std::string_view kDotHeader = "digraph closure {\n";
+constexpr std::string_view kDotFooter = "}\n";
+
+static std::vector<std::string> dot_ids(const Graph& g) {
+  std::vector<std::string> ids(g.vertex_count());
+  for (vertex_t v = 0; v < g.vertex_count(); ++v) ids[v] = dot_id(g.label(v));
+  return ids;
+}
+
+uint64_t output_bytes(const Graph& g, const Closure& c, const OutputSpec& spec, bool reflexive) {
+  if (!spec.dot) return output_bytes(g, c, spec.format, reflexive);
+  const auto ids = dot_ids(g);
+  std::vector<uint64_t> w(ids.size());
+  uint64_t nodes = 0;
+  for (size_t v = 0; v < ids.size(); ++v) nodes += (w[v] = ids[v].size()) + 4;
+  const PairSums s = pair_sums(c, w, reflexive);
+  return kDotHeader.size() + nodes + s.sources + s.targets + 8 * s.pairs + kDotFooter.size();
+}
+
+uint64_t output_bytes_lower_bound(const Graph& g, const Closure& c, const OutputSpec& spec,
+                                  bool reflexive) {
+  if (!spec.dot) return output_bytes_lower_bound(g, c, spec.format, reflexive);
+  // Every id has its two quotes: the edge list's bound plus 4 quotes and 6 bytes per pair.
+  return output_bytes_lower_bound(g, c, OutputFormat::kEdges, reflexive) +
+         c.pair_count(reflexive) * 10;
+}
+
 namespace {
 
 // Reports progress every 4096 vertices (cheap next to writing their rows).
@@ -428,6 +475,23 @@ void write_json(Sink& out, const Graph& g, const Closure& c, bool reflexive, con
   out.put(kJsonSuffix);
 }
 
+void write_dot(Sink& out, const Graph& g, const Closure& c, bool reflexive, const Tick& tick) {
+  const auto ids = dot_ids(g);
+  out.put(kDotHeader);
+  for (const std::string& id : ids) {
+    out.put("  ");
+    out.put(id);
+    out.put(";\n");
+  }
+  put_rows(out, c, reflexive, g.vertex_count(), tick,
+           [&](vertex_t u, const std::vector<vertex_t>& succ, std::string& text) {
+             for (vertex_t v : succ) {
+               text.append("  ").append(ids[u]).append(" -> ").append(ids[v]).append(";\n");
+             }
+           });
+  out.put(kDotFooter);
+}
+
 void write_binary(ByteSink& file, const Graph& g, const Closure& c, bool reflexive,
                   const Tick& tick) {
   const uint64_t n = g.vertex_count(), wpr = words_per_row(n);
@@ -469,12 +533,17 @@ void write_binary(ByteSink& file, const Graph& g, const Closure& c, bool reflexi
 
 uint64_t write_closure(const std::string& path, const Graph& g, const Closure& c, OutputSpec spec,
                        bool reflexive, const WriteProgress& progress) {
-  if (spec.format != OutputFormat::kBinary && spec.format != OutputFormat::kMatrixMarket)
+  if (!spec.dot && spec.format != OutputFormat::kBinary &&
+      spec.format != OutputFormat::kMatrixMarket)
     written_labels(g, spec.format);  // refuses unwritable labels before opening anything
   AtomicFile file(path);
   const auto sink = make_sink(file, spec.gzip);
   const Tick tick(progress, g.vertex_count());
-  if (spec.format == OutputFormat::kBinary) {
+  if (spec.dot) {
+    Sink text(*sink);
+    write_dot(text, g, c, reflexive, tick);
+    text.flush();
+  } else if (spec.format == OutputFormat::kBinary) {
     write_binary(*sink, g, c, reflexive, tick);
   } else {
     Sink text(*sink);

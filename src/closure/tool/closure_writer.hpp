@@ -1,6 +1,6 @@
-// Writing a closure: edge list in the input's labels, Matrix Market, JSON, or a binary
-// bit matrix (docs/formats.md), plain or gzip-compressed, through an AtomicFile; and the
-// exact size of each, for the --max-output guard.
+// Writing a closure: edge list in the input's labels, Matrix Market, JSON, CSV, TSV, a binary
+// bit matrix or a Graphviz DOT drawing (docs/formats.md), plain or gzip-compressed, through an
+// AtomicFile; and the exact size of each, for the --max-output guard.
 #pragma once
 
 #include <cstdint>
@@ -42,12 +42,21 @@ std::string_view output_format_name(OutputFormat f);
 struct OutputSpec {
   OutputFormat format = OutputFormat::kEdges;
   bool gzip = false;
+  // A Graphviz DOT drawing of the pairs (.dot, .gv; `format` is then unused). Not an
+  // OutputFormat: those are the data formats every command writes, batch included, and a
+  // drawing of a whole closure is for small graphs only.
+  bool dot = false;
 };
-// The spec for `path`: .gz compresses, and the extension before it (.mtx, .json, .bin)
-// picks the format; any other extension is an edge list. `requested` (--output-format)
-// overrides that for extensions that claim no format and is refused (UsageError) when
-// the extension claims another. "-" and streams have no extension: requested or edges.
+// "dot" for a drawing, else the format's name (messages).
+std::string_view output_spec_name(const OutputSpec& spec);
+// The spec for `path`: .gz compresses, and the extension before it (.mtx, .json, .bin,
+// .csv, .tsv; .dot and .gv draw) picks the format; any other extension is an edge list. `requested`
+// (--output-format) overrides that for extensions that claim no format and is refused (UsageError)
+// when the extension claims another. "-" and streams have no extension: requested or edges.
 OutputSpec output_spec(const std::string& path, std::optional<OutputFormat> requested);
+// Whether `path` names a Graphviz drawing: it ends in .dot or .gv, case aside, perhaps with
+// .gz after it (then *gzip is set). "-" names none.
+bool names_dot_output(const std::string& path, bool* gzip = nullptr);
 
 // The exact number of bytes write_closure writes for `f`, before compression. Costs one
 // pass over the component-level closure (no vertex pairs are expanded).
@@ -55,6 +64,10 @@ uint64_t output_bytes(const Graph& g, const Closure& c, OutputFormat f, bool ref
 // A cheap lower bound of output_bytes (from the pair count and the shortest label): when
 // it already exceeds a limit, the exact count is not needed to refuse.
 uint64_t output_bytes_lower_bound(const Graph& g, const Closure& c, OutputFormat f, bool reflexive);
+// The same for any spec (a DOT drawing too).
+uint64_t output_bytes(const Graph& g, const Closure& c, const OutputSpec& spec, bool reflexive);
+uint64_t output_bytes_lower_bound(const Graph& g, const Closure& c, const OutputSpec& spec,
+                                  bool reflexive);
 
 // Called now and then while writing with the share of vertices written (0..1).
 using WriteProgress = std::function<void(double)>;

@@ -94,19 +94,19 @@ void verify_and_write(const RunOptions& o, const Graph& g, const Closure& closur
     s.verify_s = seconds_since(t0);
   }
   if (!o.output.empty()) {
-    const OutputSpec spec{o.output_format, o.output_gzip};
+    const OutputSpec spec{o.output_format, o.output_gzip, o.output_dot};
     // The guard is for files: a pipe's reader decides itself how much it wants.
     if (!o.force && !classify_output(o.output).stream) {
-      const std::string as = std::string(output_format_name(spec.format)) +
-                             (spec.gzip ? " (before gzip compression)" : "");
+      const std::string as =
+          std::string(output_spec_name(spec)) + (spec.gzip ? " (before gzip compression)" : "");
       auto refuse = [&](const std::string& size) {
         throw OutputTooLargeError("the closure would take " + size + " as " + as +
                                   ", more than the limit of " + std::to_string(o.output_limit) +
                                   " bytes; pass --force to write it anyway");
       };
-      const uint64_t at_least = output_bytes_lower_bound(g, closure, spec.format, o.reflexive);
+      const uint64_t at_least = output_bytes_lower_bound(g, closure, spec, o.reflexive);
       if (at_least > o.output_limit) refuse("at least " + std::to_string(at_least) + " bytes");
-      const uint64_t exact = output_bytes(g, closure, spec.format, o.reflexive);
+      const uint64_t exact = output_bytes(g, closure, spec, o.reflexive);
       if (exact > o.output_limit) refuse(std::to_string(exact) + " bytes");
     }
     if (o.progress) o.progress->phase("writing " + o.output);

@@ -23,6 +23,7 @@ struct RunOptions {
   std::string output;  // empty: no closure file
   OutputFormat output_format = OutputFormat::kEdges;
   bool output_gzip = false;  // compress the closure with gzip (the CLI sets it for *.gz)
+  bool output_dot = false;   // draw it as Graphviz DOT instead (the CLI sets it for *.dot, *.gv)
   bool reflexive = false;
   bool force = false;                  // write outputs larger than output_limit
   uint64_t output_limit = 1000000000;  // bytes before compression; files only, not streams

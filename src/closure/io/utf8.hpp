@@ -1,0 +1,14 @@
+// UTF-8 validity, byte by byte: what the text outputs that cannot hold arbitrary bytes
+// (JSON, Graphviz DOT) need to tell valid sequences from bytes to escape.
+#pragma once
+
+#include <cstddef>
+#include <string_view>
+
+namespace closure {
+
+// Length of the valid UTF-8 sequence at s[i] (1-4), or 0 when the byte starts none
+// (overlong forms, surrogates and code points past U+10FFFF are not valid).
+size_t utf8_sequence(std::string_view s, size_t i);
+
+}  // namespace closure
