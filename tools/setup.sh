@@ -12,6 +12,8 @@ packages=(
   # The Python module, its tests and the offline pip install (python/, docs/python.md).
   python3-dev pybind11-dev python3-numpy python3-scipy python3-networkx python3-pytest
   python3-venv python3-pip python3-setuptools python3-wheel
+  # pandas: DataFrame inputs and Closure.to_pandas() (their tests skip without it).
+  python3-pandas
 )
 missing=()
 for p in "${packages[@]}"; do
