@@ -113,6 +113,49 @@ def test_descendants_every_input_type(tmp_path):
         assert as_set(closure.ancestors(a.tocoo(), u)) == nx.ancestors(h, u)
 
 
+def test_searches_on_one_graph_reuse_its_state():
+    """A Graph keeps its searcher: many searches, forward and backward interleaved, large
+    ones (beyond the first 65,536 edges searched on the calling thread, the rest on a
+    worker) and small ones after them, each the right answer."""
+    rng = np.random.default_rng(3)
+    n = 150000
+    us = np.concatenate([np.arange(n - 1), rng.integers(0, n, 2000)])
+    vs = np.concatenate([np.arange(1, n), rng.integers(0, n, 2000)])
+    g = closure.as_graph((us, vs), vertices=np.arange(n))
+    h = nx.DiGraph()
+    h.add_nodes_from(range(n))
+    h.add_edges_from(zip(us.tolist(), vs.tolist()))
+    for u in [0, n - 1, 5, n // 2, 17, n - 3]:
+        assert as_set(closure.descendants(g, u)) == nx.descendants(h, u)
+        assert as_set(closure.ancestors(g, u)) == nx.ancestors(h, u)
+    assert g._search() is g._search()
+
+
+def test_searches_from_several_threads():
+    import threading
+
+    n = 100000
+    g = closure.as_graph((np.arange(n - 1), np.arange(1, n)), vertices=np.arange(n))
+    errors = []
+
+    def ask(start):
+        try:
+            for u in range(start, start + 20):
+                d = closure.descendants(g, u)
+                assert len(d) == n - 1 - u and d[0] == u + 1
+                a = closure.ancestors(g, n - 1 - u)
+                assert len(a) == n - 1 - u and a[-1] == n - 2 - u
+        except Exception as e:  # noqa: BLE001
+            errors.append(e)
+
+    threads = [threading.Thread(target=ask, args=(k * 100,)) for k in range(4)]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join()
+    assert not errors
+
+
 def test_descendants_unknown_vertex():
     g = nx.DiGraph([("a", "b")])
     with pytest.raises(KeyError):
