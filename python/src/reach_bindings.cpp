@@ -54,7 +54,8 @@ class Searcher {
     const vertex_t* targets = reverse ? rtar_.data() : g_.targets().data();
     enqueue_successors(offsets, targets, start);
     // The first kInlineEdges edges on the calling thread (a worker's start would cost
-    // more than a small answer), the rest on a worker that Ctrl-C can stop.
+    // more than a small answer), the rest on a worker that Ctrl-C can stop, in slices of
+    // kInlineEdges between polls of the cancellation flag.
     bool done;
     {
       py::gil_scoped_release unlocked;
@@ -66,14 +67,25 @@ class Searcher {
         while (!bfs(offsets, targets, kInlineEdges, token)) {
         }
       });
-    std::vector<vertex_t> found(queue_.begin(), queue_.end());
-    std::sort(found.begin(), found.end());
+    // In vertex order: a small answer sorted, a large one (where sorting would cost more
+    // than a pass over the stamps) read off the stamps in order.
+    std::vector<vertex_t> found;
+    if (queue_.size() < n / 32) {
+      found.assign(queue_.begin(), queue_.end());
+      std::sort(found.begin(), found.end());
+    } else {
+      found.reserve(queue_.size());
+      for (vertex_t x = 0; x < n; ++x)
+        if (stamp_[x] == epoch_ && x != start) found.push_back(x);
+    }
     if (queue_.capacity() > 4 * kInlineEdges) std::vector<vertex_t>().swap(queue_);
     return to_numpy(std::move(found));
   }
 
  private:
-  static constexpr uint64_t kInlineEdges = uint64_t(1) << 16;
+  // About a million edges: a few milliseconds, less than a worker thread may take to be
+  // scheduled on a busy machine; Ctrl-C waits for them.
+  static constexpr uint64_t kInlineEdges = uint64_t(1) << 20;
 
   void enqueue_successors(const uint64_t* offsets, const vertex_t* targets, vertex_t x) {
     for (uint64_t i = offsets[x]; i < offsets[x + 1]; ++i)
