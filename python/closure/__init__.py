@@ -625,7 +625,7 @@ class Closure:
 
 def transitive_closure(graph, method: str = "auto", device=None, reflexive: bool = False, *,
                        format: str = "auto", vertices=None, threads: int | None = None,
-                       source=None, target=None) -> Closure:
+                       source=None, target=None, progress=None) -> Closure:
     """The transitive closure of ``graph`` (anything :func:`as_graph` takes).
 
     method: "auto" (the default: sparse propagation, the fastest measured), "sparse",
@@ -642,6 +642,15 @@ def transitive_closure(graph, method: str = "auto", device=None, reflexive: bool
     device name, OutOfMemoryError when a dense method would not fit, DeviceError for
     OpenCL failures. source, target: the columns of a pandas DataFrame (as_graph).
 
+    progress: None, a callable ``progress(phase, fraction)`` or True (a line on stderr,
+    rewritten in place and cleared at the end, as the CLI's --progress). The callable is
+    called on the calling thread about every 50 ms while the computation runs (never for
+    a run shorter than that, nor for the small graphs computed on the calling thread):
+    phase "components" (Tarjan's pass, fraction of its vertices and edges) or "closure"
+    (the sparse propagation's rows, or None where the method does not meter its work:
+    the dense methods, a DAG's rows before they start). An exception it raises stops the
+    computation and propagates.
+
     A closure that would not fit in memory raises OutOfMemoryError as soon as the
     library's budget is exceeded (while the rows are computed), with the sizes and a
     pointer to :func:`build_index`, :func:`descendants` and :func:`ancestors`, which
@@ -649,13 +658,49 @@ def transitive_closure(graph, method: str = "auto", device=None, reflexive: bool
     """
     g = as_graph(graph, format, vertices, source=source, target=target)
     spec = "" if device is None else str(device)
+    line = _ProgressLine() if progress is True else None
+    if progress is not None and progress is not True and not callable(progress):
+        raise TypeError(f"progress must be None, True or a callable, not {progress!r}")
     try:
-        core = _closure.transitive_closure(g._core, method, spec, _threads(threads))
+        core = _closure.transitive_closure(g._core, method, spec, _threads(threads),
+                                           line if line is not None else progress)
     except OutOfMemoryError as e:
         raise OutOfMemoryError(f"{e}; {_WITHOUT_CLOSURE}") from None
+    finally:
+        if line is not None:
+            line.clear()
     nx = sys.modules.get("networkx")
     source_graph = graph if nx is not None and isinstance(graph, nx.Graph) else None
     return Closure(core, g._labels, reflexive, source_graph)
+
+
+class _ProgressLine:
+    """progress=True: "closure: components 40% 2 s" on stderr, rewritten in place (after a
+    second, as the CLI's line, so short runs stay silent), blanked out at the end."""
+
+    delay = 1.0  # seconds before the first line
+
+    def __init__(self):
+        import time
+
+        self._clock = time.monotonic
+        self._start = self._clock()
+        self._width = 0
+
+    def __call__(self, phase, fraction):
+        elapsed = self._clock() - self._start
+        if elapsed < self.delay:
+            return
+        share = "" if fraction is None else f" {int(fraction * 100)}%"
+        text = f"closure: {phase}{share} {int(elapsed)} s"
+        sys.stderr.write("\r" + text.ljust(self._width))
+        sys.stderr.flush()
+        self._width = max(self._width, len(text))
+
+    def clear(self):
+        if self._width:
+            sys.stderr.write("\r" + " " * self._width + "\r")
+            sys.stderr.flush()
 
 
 _WITHOUT_CLOSURE = ("the closure does not fit: closure.build_index(graph) answers u-reaches-v "

@@ -1,7 +1,7 @@
 """Type stubs of the closure package (docstrings live in __init__.py)."""
 
 import os
-from typing import Any, Hashable, Optional, Sequence, Union
+from typing import Any, Callable, Hashable, Optional, Sequence, Union
 
 import numpy as np
 import numpy.typing as npt
@@ -83,7 +83,9 @@ def as_graph(graph: GraphLike, format: str = "auto", vertices: Vertices = None, 
 def transitive_closure(graph: GraphLike, method: str = "auto", device: DeviceSpec = None,
                        reflexive: bool = False, *, format: str = "auto",
                        vertices: Vertices = None, threads: Optional[int] = None,
-                       source: Column = None, target: Column = None) -> Closure: ...
+                       source: Column = None, target: Column = None,
+                       progress: Union[None, bool, Callable[[str, Optional[float]], Any]] = None
+                       ) -> Closure: ...
 def devices() -> list[dict[str, Any]]: ...
 def descendants(graph: GraphLike, u: Hashable, *, format: str = "auto",
                 vertices: Vertices = None, source: Column = None,
