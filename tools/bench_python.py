@@ -5,6 +5,7 @@ tests/data/grail), and the cost of converting a networkx graph against the closu
 
   PYTHONPATH=build/python python3 tools/bench_python.py [--repeat 5] [--skip-networkx] [FILES]
   PYTHONPATH=build/python python3 tools/bench_python.py --convert [--repeat 5]
+  PYTHONPATH=build/python python3 tools/bench_python.py --descendants [--repeat 5] [--sizes 50000,2000000]
 
 Times are medians of --repeat runs. networkx takes minutes per graph (kegg: 284 s on the
 shared 2-core machine), so by default its time is estimated: G.copy() plus the exact
@@ -140,6 +141,50 @@ def conversion_vs_closure(repeat):
               f"| {t_conv * 1e3:.1f} ms | {t_close * 1e3:.1f} ms | {scipy_ms} |", flush=True)
 
 
+def descendants_vs_networkx(repeat, sizes):
+    """closure.descendants / ancestors on a Graph converted once (g = closure.as_graph(G))
+    against networkx.descendants / ancestors on G, per call, for answers of a few vertices
+    and of a large part of the graph. The graph: n vertices, each with an edge to the next
+    and one to a uniformly random later vertex (a DAG: vertex u has n-1-u descendants and
+    u ancestors)."""
+    print("| n | m | convert once | query | answer (median) | networkx per call "
+          "| closure per call | speed-up |")
+    print("| --- | --- | --- | --- | --- | --- | --- | --- |")
+    for n in sizes:
+        rng = np.random.default_rng(n)
+        us = np.repeat(np.arange(n - 1), 2)
+        vs = us + 1 + (rng.random(len(us)) * (n - 1 - us)).astype(np.int64)
+        vs[::2] = us[::2] + 1  # and the path 0 -> 1 -> ... -> n-1
+        g = nx.DiGraph()
+        g.add_nodes_from(range(n))
+        g.add_edges_from(zip(us.tolist(), vs.tolist()))
+        t_conv, cg = median_time(lambda: closure.as_graph(g), 1)
+        # Small answers: vertices near the end (descendants) or the start (ancestors)
+        # with 5 to 50 vertices in the answer; large: vertex 0's descendants, the last
+        # vertex's ancestors.
+        small_d = [u for u in range(n - 200, n) if 5 <= len(closure.descendants(cg, u)) <= 50]
+        small_a = [u for u in range(200) if 5 <= len(closure.ancestors(cg, u)) <= 50]
+        cases = [("descendants, small", nx.descendants, closure.descendants, small_d[:20]),
+                 ("ancestors, small", nx.ancestors, closure.ancestors, small_a[:20]),
+                 ("descendants, large", nx.descendants, closure.descendants, [0]),
+                 ("ancestors, large", nx.ancestors, closure.ancestors, [n - 1])]
+        for name, theirs, ours, vertices in cases:
+            t_nx, t_ours, sizes_seen = [], [], []
+            for u in vertices:
+                t, want = median_time(lambda: theirs(g, u), repeat)
+                t_nx.append(t)
+                t, got = median_time(lambda: ours(cg, u), repeat)
+                t_ours.append(t)
+                assert set(got.tolist()) == want
+                sizes_seen.append(len(want))
+            a, b = statistics.median(t_nx), statistics.median(t_ours)
+            fmt = lambda t: f"{t * 1e6:.1f} us" if t < 1e-3 else f"{t * 1e3:.1f} ms"  # noqa
+            print(f"| {n:,} | {len(us):,} | {t_conv * 1e3:.0f} ms | {name} "
+                  f"| {int(statistics.median(sizes_seen)):,} | {fmt(a)} | {fmt(b)} "
+                  f"| {a / b:.1f}x |", flush=True)
+        del g, cg
+
+
 def main():
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("files", nargs="*")
@@ -150,7 +195,14 @@ def main():
     ap.add_argument("--rounds", type=int, default=5,
                     help="with --networkx-full: interleaved networkx/ours rounds")
     ap.add_argument("--convert", action="store_true", help="conversion vs closure instead")
+    ap.add_argument("--descendants", action="store_true",
+                    help="descendants/ancestors per call vs networkx instead")
+    ap.add_argument("--sizes", default="50000,2000000",
+                    help="with --descendants: vertex counts, comma-separated")
     a = ap.parse_args()
+    if a.descendants:
+        descendants_vs_networkx(a.repeat, [int(x) for x in a.sizes.split(",")])
+        return
     if a.convert:
         conversion_vs_closure(a.repeat)
         return

@@ -51,6 +51,8 @@ __all__ = [
     "ancestors",
     "as_graph",
     "build_index",
+    "components",
+    "condensation",
     "descendants",
     "devices",
     "load_index",
@@ -225,6 +227,14 @@ class Graph:
         self._core = core
         self._labels = labels
         self.format = format
+        self._searcher = None
+
+    def _search(self) -> _closure.Searcher:
+        """The graph's searcher (descendants, ancestors), made on first use and kept: its
+        visited stamps and reverse graph serve every later search."""
+        if self._searcher is None:
+            self._searcher = _closure.Searcher(self._core)
+        return self._searcher
 
     @property
     def vertex_count(self) -> int:
@@ -262,9 +272,20 @@ class Graph:
         us, vs = self.edges()
         return _networkx_digraph(self.vertices, us, vs)
 
+    def to_pandas(self, source: str = "source", target: str = "target"):
+        """The edges as a pandas.DataFrame of two label columns (isolated vertices are
+        not in it), in :meth:`edges` order."""
+        return _pairs_frame(*self.edges(), source, target)
+
     def __repr__(self) -> str:
         fmt = f", format={self.format!r}" if self.format else ""
         return f"<closure.Graph: {self.vertex_count} vertices, {self.edge_count} edges{fmt}>"
+
+
+def _pairs_frame(us: np.ndarray, vs: np.ndarray, source: str, target: str):
+    import pandas as pd
+
+    return pd.DataFrame({source: us, target: vs})
 
 
 def _networkx_digraph(vertices: np.ndarray, us: np.ndarray, vs: np.ndarray):
@@ -356,7 +377,69 @@ def _from_pairs(us: np.ndarray, vs: np.ndarray, vertices) -> Graph:
     return Graph(_closure.Graph.from_edges(len(labels), sources, targets), labels)
 
 
-def as_graph(graph, format: str = "auto", vertices=None) -> Graph:
+def _pandas_column(x, what: str) -> np.ndarray:
+    """A pandas Series, Index or extension array (nullable, string or Arrow-backed) as a
+    NumPy array of labels: numbers as their NumPy dtype, strings as objects. Missing
+    values (NaN, None, pd.NA) are an InputError: an edge needs both endpoints."""
+    if x.isna().any() if hasattr(x, "isna") else False:
+        raise InputError(f"{what} holds missing values (NaN, None or NA); every edge needs "
+                         "both endpoints", "<DataFrame>")
+    numpy_dtype = getattr(x.dtype, "numpy_dtype", None)  # nullable Int64, Arrow int64, ...
+    if numpy_dtype is not None and np.dtype(numpy_dtype).kind in "iuf":
+        return np.asarray(x.to_numpy(dtype=numpy_dtype))
+    a = np.asarray(x.to_numpy())
+    if a.dtype.kind in "US":
+        a = a.astype(object)
+    return a
+
+
+def _is_pandas(x, *names) -> bool:
+    pd = sys.modules.get("pandas")
+    return pd is not None and any(isinstance(x, getattr(pd, n)) for n in names)
+
+
+def _frame_columns(df, source, target):
+    """The source and target columns of a DataFrame: the ones named by ``source`` and
+    ``target``; else "source" and "target" (networkx's from_pandas_edgelist defaults);
+    else the first two."""
+    columns = list(df.columns)
+    if source is None and target is None and "source" in columns and "target" in columns:
+        source, target = "source", "target"
+    elif source is None and target is None:
+        if len(columns) < 2:
+            raise InputError(f"a DataFrame of edges needs two columns (source, target); this "
+                             f"one has {len(columns)}", "<DataFrame>")
+        source, target = columns[0], columns[1]
+    elif source is None or target is None:
+        raise TypeError("name both columns: source= and target=")
+    for name in (source, target):
+        if name not in columns:
+            raise KeyError(f"the DataFrame has no column {name!r} (it has {columns})")
+    return source, target
+
+
+def _pandas_pairs(graph, source, target):
+    """(us, vs, column names) of a DataFrame or a pair of Series; None for anything else."""
+    if _is_pandas(graph, "DataFrame"):
+        source, target = _frame_columns(graph, source, target)
+        us, vs = graph[source], graph[target]
+        if getattr(us, "ndim", 1) != 1 or getattr(vs, "ndim", 1) != 1:
+            raise InputError(f"columns {source!r} and {target!r} are not single columns "
+                             "(duplicate column names?)", "<DataFrame>")
+        return (_pandas_column(us, f"column {source!r}"), _pandas_column(vs, f"column {target!r}"),
+                (source, target))
+    if (isinstance(graph, tuple) and len(graph) == 2
+            and all(_is_pandas(a, "Series", "Index") or isinstance(a, np.ndarray) and a.ndim == 1
+                    for a in graph)
+            and any(not isinstance(a, np.ndarray) for a in graph)):
+        us, vs = (_pandas_column(a, w) if not isinstance(a, np.ndarray) else a
+                  for a, w in zip(graph, ("the sources", "the targets")))
+        names = tuple(getattr(a, "name", None) for a in graph)
+        return us, vs, (names[0] or "source", names[1] or "target")
+    return None
+
+
+def as_graph(graph, format: str = "auto", vertices=None, *, source=None, target=None) -> Graph:
     """Converts any supported input to a :class:`Graph`:
 
     - a :class:`Graph` (returned as is);
@@ -366,10 +449,26 @@ def as_graph(graph, format: str = "auto", vertices=None) -> Graph:
     - a scipy.sparse matrix or array (n x n): vertex i is row/column i, nonzeros are edges;
     - a NumPy array of shape (m, 2) of (u, v) pairs, a list of pairs, or a tuple (us, vs)
       of two 1-D NumPy arrays: the vertices are the labels that occur, sorted, unless
-      ``vertices`` lists them (in the order wanted; isolated vertices allowed).
+      ``vertices`` lists them (in the order wanted; isolated vertices allowed);
+    - a pandas DataFrame of edges: the columns named by ``source`` and ``target``, else
+      "source" and "target" (networkx's ``from_pandas_edgelist`` defaults), else the first
+      two columns; or a tuple (us, vs) of two pandas Series. Labels as for pairs (object,
+      string and Arrow-backed string columns as labels; nullable and Arrow integers as
+      integers); a missing value is an InputError.
     """
     if isinstance(graph, Graph):
         return graph
+    if source is not None or target is not None:
+        if not _is_pandas(graph, "DataFrame"):
+            raise TypeError("source= and target= name the columns of a pandas DataFrame; "
+                            f"this is a {type(graph).__name__}")
+    pairs = _pandas_pairs(graph, source, target)
+    if pairs is not None:
+        us, vs, _names = pairs
+        if len(us) != len(vs):
+            raise InputError(f"sources and targets differ in length ({len(us)} and {len(vs)})",
+                             "<edge array>")
+        return _from_pairs(us, vs, vertices)
     if isinstance(graph, (str, os.PathLike)):
         return read_graph(graph, format)
     nx = sys.modules.get("networkx")
@@ -392,7 +491,8 @@ def as_graph(graph, format: str = "auto", vertices=None) -> Graph:
                              f"{arr.shape}", "<edge array>")
         return _from_pairs(arr[:, 0], arr[:, 1], vertices)
     raise TypeError(f"cannot read a graph from {type(graph).__name__}: expected a networkx "
-                    "graph, a scipy.sparse matrix, a NumPy array of (u, v) pairs or a path")
+                    "graph, a scipy.sparse matrix, a pandas DataFrame, a NumPy array of (u, v) "
+                    "pairs or a path")
 
 
 class Closure:
@@ -403,10 +503,11 @@ class Closure:
     to v, so (v, v) iff v is on a cycle (a self-loop counts); reflexive adds every (v, v).
     """
 
-    def __init__(self, core: _closure.Closure, labels: _Labels, reflexive: bool):
+    def __init__(self, core: _closure.Closure, labels: _Labels, reflexive: bool, source=None):
         self._core = core
         self._labels = labels
         self.reflexive = bool(reflexive)
+        self._source = source  # the networkx graph it was computed from, for to_networkx
 
     @property
     def vertices(self) -> np.ndarray:
@@ -489,11 +590,32 @@ class Closure:
         return self._labels.labels(us), self._labels.labels(indices)
 
     def to_networkx(self):
-        """The closure as a networkx.DiGraph over every vertex: what
-        ``networkx.transitive_closure(G, reflexive=self.reflexive)`` returns (without G's
-        node and edge attributes)."""
+        """The closure as a networkx graph: what ``networkx.transitive_closure(G,
+        reflexive=self.reflexive)`` returns.
+
+        For a networkx input G: a copy of G (``G.copy()``: its class, graph, node and edge
+        attributes, as G is at the time of this call) with the closure's pairs added as
+        attribute-less edges where G has none: on a multigraph no parallel edge is added;
+        on an undirected G, as networkx, every u-v within a connected component (u != v)
+        and no self-loop but G's own (every v-v when reflexive). For any other input: a
+        networkx.DiGraph over every vertex with exactly the pairs."""
         us, vs = self.pairs()
-        return _networkx_digraph(self.vertices, us, vs)
+        g = self._source
+        if g is None:
+            return _networkx_digraph(self.vertices, us, vs)
+        tc = g.copy()
+        if not g.is_directed() and not self.reflexive:
+            keep = us != vs
+            us, vs = us[keep], vs[keep]
+        adj = tc._adj if isinstance(getattr(tc, "_adj", None), dict) else tc.adj
+        tc.add_edges_from((u, v) for u, v in zip(us.tolist(), vs.tolist()) if v not in adj[u])
+        return tc
+
+    def to_pandas(self, source: str = "source", target: str = "target"):
+        """The pairs as a pandas.DataFrame of two label columns (named ``source`` and
+        ``target``), in :meth:`pairs` order: ``df.to_csv`` writes the closure as an edge
+        list, and ``closure.as_graph(df)`` reads it back."""
+        return _pairs_frame(*self.pairs(), source, target)
 
     def __repr__(self) -> str:
         kind = "reflexive" if self.reflexive else "strict"
@@ -502,7 +624,8 @@ class Closure:
 
 
 def transitive_closure(graph, method: str = "auto", device=None, reflexive: bool = False, *,
-                       format: str = "auto", vertices=None, threads: int | None = None) -> Closure:
+                       format: str = "auto", vertices=None, threads: int | None = None,
+                       source=None, target=None, progress=None) -> Closure:
     """The transitive closure of ``graph`` (anything :func:`as_graph` takes).
 
     method: "auto" (the default: sparse propagation, the fastest measured), "sparse",
@@ -517,12 +640,72 @@ def transitive_closure(graph, method: str = "auto", device=None, reflexive: bool
     The computation runs without the GIL; Ctrl-C stops it within a second
     (KeyboardInterrupt). Raises InputError for bad input, ValueError for a bad method or
     device name, OutOfMemoryError when a dense method would not fit, DeviceError for
-    OpenCL failures.
+    OpenCL failures. source, target: the columns of a pandas DataFrame (as_graph).
+
+    progress: None, a callable ``progress(phase, fraction)`` or True (a line on stderr,
+    rewritten in place and cleared at the end, as the CLI's --progress). The callable is
+    called on the calling thread about every 50 ms while the computation runs (never for
+    a run shorter than that, nor for the small graphs computed on the calling thread):
+    phase "components" (Tarjan's pass, fraction of its vertices and edges) or "closure"
+    (the sparse propagation's rows, or None where the method does not meter its work:
+    the dense methods, a DAG's rows before they start). An exception it raises stops the
+    computation and propagates.
+
+    A closure that would not fit in memory raises OutOfMemoryError as soon as the
+    library's budget is exceeded (while the rows are computed), with the sizes and a
+    pointer to :func:`build_index`, :func:`descendants` and :func:`ancestors`, which
+    answer reachability without the closure.
     """
-    g = as_graph(graph, format, vertices)
+    g = as_graph(graph, format, vertices, source=source, target=target)
     spec = "" if device is None else str(device)
-    core = _closure.transitive_closure(g._core, method, spec, _threads(threads))
-    return Closure(core, g._labels, reflexive)
+    line = _ProgressLine() if progress is True else None
+    if progress is not None and progress is not True and not callable(progress):
+        raise TypeError(f"progress must be None, True or a callable, not {progress!r}")
+    try:
+        core = _closure.transitive_closure(g._core, method, spec, _threads(threads),
+                                           line if line is not None else progress)
+    except OutOfMemoryError as e:
+        raise OutOfMemoryError(f"{e}; {_WITHOUT_CLOSURE}") from None
+    finally:
+        if line is not None:
+            line.clear()
+    nx = sys.modules.get("networkx")
+    source_graph = graph if nx is not None and isinstance(graph, nx.Graph) else None
+    return Closure(core, g._labels, reflexive, source_graph)
+
+
+class _ProgressLine:
+    """progress=True: "closure: components 40% 2 s" on stderr, rewritten in place (after a
+    second, as the CLI's line, so short runs stay silent), blanked out at the end."""
+
+    delay = 1.0  # seconds before the first line
+
+    def __init__(self):
+        import time
+
+        self._clock = time.monotonic
+        self._start = self._clock()
+        self._width = 0
+
+    def __call__(self, phase, fraction):
+        elapsed = self._clock() - self._start
+        if elapsed < self.delay:
+            return
+        share = "" if fraction is None else f" {int(fraction * 100)}%"
+        text = f"closure: {phase}{share} {int(elapsed)} s"
+        sys.stderr.write("\r" + text.ljust(self._width))
+        sys.stderr.flush()
+        self._width = max(self._width, len(text))
+
+    def clear(self):
+        if self._width:
+            sys.stderr.write("\r" + " " * self._width + "\r")
+            sys.stderr.flush()
+
+
+_WITHOUT_CLOSURE = ("the closure does not fit: closure.build_index(graph) answers u-reaches-v "
+                    "queries in memory linear in the graph, and closure.descendants(graph, u) "
+                    "/ closure.ancestors(graph, u) give one vertex's row, without the closure")
 
 
 def _threads(threads) -> int:
@@ -545,6 +728,8 @@ from ._reach import (  # noqa: E402
     Index,
     ancestors,
     build_index,
+    components,
+    condensation,
     descendants,
     load_index,
     transitive_reduction,

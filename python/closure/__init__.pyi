@@ -1,7 +1,7 @@
 """Type stubs of the closure package (docstrings live in __init__.py)."""
 
 import os
-from typing import Any, Hashable, Optional, Sequence, Union
+from typing import Any, Callable, Hashable, Optional, Sequence, Union
 
 import numpy as np
 import numpy.typing as npt
@@ -16,10 +16,12 @@ from ._errors import UsageError as UsageError
 
 __version__: str
 
-# networkx graphs, scipy.sparse matrices/arrays, (m, 2) arrays or lists of pairs,
-# (us, vs) tuples of 1-D arrays, paths, or a Graph.
+# networkx graphs, scipy.sparse matrices/arrays, pandas DataFrames, (m, 2) arrays or lists
+# of pairs, (us, vs) tuples of 1-D arrays or pandas Series, paths, or a Graph.
 GraphLike = Union["Graph", str, os.PathLike[str], npt.ArrayLike, Any]
 DeviceSpec = Union[None, int, str]
+Vertices = Optional[Union[Sequence[Hashable], np.ndarray]]
+Column = Optional[Hashable]  # a pandas DataFrame's column name
 
 class Graph:
     format: Optional[str]
@@ -32,6 +34,8 @@ class Graph:
     def edges(self) -> tuple[np.ndarray, np.ndarray]: ...
     def to_scipy(self) -> Any: ...  # scipy.sparse.csr_array of bool
     def to_networkx(self) -> Any: ...  # networkx.DiGraph
+    def to_pandas(self, source: str = "source",
+                  target: str = "target") -> Any: ...  # pandas.DataFrame
 
 class Closure:
     reflexive: bool
@@ -55,7 +59,10 @@ class Closure:
     def descendants(self, u: Hashable) -> np.ndarray: ...
     def to_scipy(self) -> Any: ...  # scipy.sparse.csr_array of bool
     def pairs(self, labels: bool = True) -> tuple[np.ndarray, np.ndarray]: ...
-    def to_networkx(self) -> Any: ...  # networkx.DiGraph
+    # The input's networkx class with its attributes (networkx input), else a DiGraph.
+    def to_networkx(self) -> Any: ...
+    def to_pandas(self, source: str = "source",
+                  target: str = "target") -> Any: ...  # pandas.DataFrame
 
 class Index:
     reflexive: bool
@@ -71,24 +78,35 @@ class Index:
     def save(self, path: Union[str, os.PathLike[str]]) -> int: ...
 
 def read_graph(path: Union[str, os.PathLike[str]], format: str = "auto") -> Graph: ...
-def as_graph(graph: GraphLike, format: str = "auto",
-             vertices: Optional[Union[Sequence[Hashable], np.ndarray]] = None) -> Graph: ...
+def as_graph(graph: GraphLike, format: str = "auto", vertices: Vertices = None, *,
+             source: Column = None, target: Column = None) -> Graph: ...
 def transitive_closure(graph: GraphLike, method: str = "auto", device: DeviceSpec = None,
                        reflexive: bool = False, *, format: str = "auto",
-                       vertices: Optional[Union[Sequence[Hashable], np.ndarray]] = None,
-                       threads: Optional[int] = None) -> Closure: ...
+                       vertices: Vertices = None, threads: Optional[int] = None,
+                       source: Column = None, target: Column = None,
+                       progress: Union[None, bool, Callable[[str, Optional[float]], Any]] = None
+                       ) -> Closure: ...
 def devices() -> list[dict[str, Any]]: ...
 def descendants(graph: GraphLike, u: Hashable, *, format: str = "auto",
-                vertices: Optional[Union[Sequence[Hashable], np.ndarray]] = None
-                ) -> np.ndarray: ...
+                vertices: Vertices = None, source: Column = None,
+                target: Column = None) -> np.ndarray: ...
 def ancestors(graph: GraphLike, u: Hashable, *, format: str = "auto",
-              vertices: Optional[Union[Sequence[Hashable], np.ndarray]] = None
-              ) -> np.ndarray: ...
-# A networkx.DiGraph for a networkx input, else (sources, targets) label arrays.
-def transitive_reduction(graph: GraphLike, *, format: str = "auto",
-                         vertices: Optional[Union[Sequence[Hashable], np.ndarray]] = None
+              vertices: Vertices = None, source: Column = None,
+              target: Column = None) -> np.ndarray: ...
+# (n_components, labels): labels an int64 array over the vertices.
+def components(graph: GraphLike, *, format: str = "auto", vertices: Vertices = None,
+               source: Column = None, target: Column = None
+               ) -> tuple[int, npt.NDArray[np.int64]]: ...
+# A networkx.DiGraph (members, mapping) for a networkx input, else (mapping, Graph).
+def condensation(graph: GraphLike, *, format: str = "auto", vertices: Vertices = None,
+                 source: Column = None, target: Column = None
+                 ) -> Union[Any, tuple[npt.NDArray[np.int64], Graph]]: ...
+# A networkx.DiGraph for a networkx input, a pandas.DataFrame for a DataFrame (or two
+# Series), else (sources, targets) label arrays.
+def transitive_reduction(graph: GraphLike, *, format: str = "auto", vertices: Vertices = None,
+                         source: Column = None, target: Column = None
                          ) -> Union[Any, tuple[np.ndarray, np.ndarray]]: ...
 def build_index(graph: GraphLike, reflexive: bool = False, *, supportive: int = 32,
-                format: str = "auto",
-                vertices: Optional[Union[Sequence[Hashable], np.ndarray]] = None) -> Index: ...
+                format: str = "auto", vertices: Vertices = None, source: Column = None,
+                target: Column = None) -> Index: ...
 def load_index(path: Union[str, os.PathLike[str]], reflexive: bool = False) -> Index: ...

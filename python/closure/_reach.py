@@ -12,36 +12,90 @@ import numpy as np
 
 from . import _closure
 # The package's conversions: closure/__init__.py imports this module once they exist.
-from . import _Labels, _networkx_digraph, _object_array, as_graph
+from . import (Graph, _Labels, _networkx_digraph, _object_array, _pairs_frame, _pandas_pairs,
+               as_graph)
 
 
-def _search(search, graph, u, format, vertices) -> np.ndarray:
-    g = as_graph(graph, format, vertices)
-    i = g._labels.index(u)
-    found = search(g._core, i)
-    return g._labels.labels(found[found != i])
+def _search(reverse, graph, u, format, vertices, source, target) -> np.ndarray:
+    g = as_graph(graph, format, vertices, source=source, target=target)
+    searcher = g._search()
+    found = (searcher.ancestors if reverse else searcher.descendants)(g._labels.index(u))
+    return g._labels.labels(found)
 
 
-def descendants(graph, u, *, format: str = "auto", vertices=None) -> np.ndarray:
+def descendants(graph, u, *, format: str = "auto", vertices=None, source=None,
+                target=None) -> np.ndarray:
     """The vertices reachable from ``u`` by a path of one or more edges, ``u`` excluded,
     as labels in vertex order: as a set, what ``networkx.descendants(G, u)`` returns.
 
-    ``graph`` is anything :func:`as_graph` takes; it is converted on every call, so
-    convert it once (``g = closure.as_graph(G)``) to ask about many vertices. The C++
-    function includes ``u`` when ``u`` lies on a cycle; here, as in networkx, ``u`` is
-    never among its own descendants. KeyError when ``u`` is not in the graph. A
-    breadth-first search, O(n + m), without the GIL."""
-    return _search(_closure.descendants, graph, u, format, vertices)
+    ``graph`` is anything :func:`as_graph` takes. A :class:`Graph` (``g =
+    closure.as_graph(G)``, converted once) makes each call cost what its search visits:
+    the graph keeps a visited array stamped per search (allocated on its first search,
+    never cleared) and, for ancestors, its reverse graph; any other input is converted on
+    every call (O(n + m)). The C++ function includes ``u`` when ``u`` lies on a cycle;
+    here, as in networkx, ``u`` is never among its own descendants. KeyError when ``u``
+    is not in the graph. A breadth-first search; a large one runs without the GIL on a
+    worker thread that Ctrl-C stops."""
+    return _search(False, graph, u, format, vertices, source, target)
 
 
-def ancestors(graph, u, *, format: str = "auto", vertices=None) -> np.ndarray:
+def ancestors(graph, u, *, format: str = "auto", vertices=None, source=None,
+              target=None) -> np.ndarray:
     """The vertices from which a path of one or more edges leads to ``u``, ``u``
     excluded, as labels in vertex order: as a set, what ``networkx.ancestors(G, u)``
-    returns. Otherwise as :func:`descendants` (a search over the reversed graph)."""
-    return _search(_closure.ancestors, graph, u, format, vertices)
+    returns. Otherwise as :func:`descendants` (a search over the reversed graph, which a
+    :class:`Graph` builds on its first ancestors call and keeps)."""
+    return _search(True, graph, u, format, vertices, source, target)
 
 
-def transitive_reduction(graph, *, format: str = "auto", vertices=None):
+def components(graph, *, format: str = "auto", vertices=None, source=None,
+               target=None) -> tuple[int, np.ndarray]:
+    """The strongly connected components, as scipy's
+    ``scipy.sparse.csgraph.connected_components(A, directed=True, connection="strong")``:
+    ``(n_components, labels)``, labels[i] the component of the i-th vertex (in
+    ``as_graph(graph).vertices`` order; for a networkx graph, ``list(G)`` order), an int64
+    array. Component ids are numbered in topological order of the condensation: every
+    edge between two components goes from a lower id to a higher one (scipy's numbering
+    differs; the partition is the same). Tarjan's algorithm, O(n + m), without the GIL."""
+    g = as_graph(graph, format, vertices, source=source, target=target)
+    count, labels = _closure.components(g._core)
+    return int(count), labels.astype(np.int64)
+
+
+def condensation(graph, *, format: str = "auto", vertices=None, source=None, target=None):
+    """The condensation: the DAG whose vertices are the strongly connected components
+    (numbered as :func:`components` numbers them, in topological order: every edge goes
+    from a lower id to a higher one) with an edge C -> D iff some edge of the graph leads
+    from C to D (C != D).
+
+    For a networkx graph, a ``networkx.DiGraph`` as ``networkx.condensation(G)``: nodes
+    0..C-1, each with the node attribute ``members`` (the set of its vertices' labels),
+    and the graph attribute ``mapping`` (label -> component). For every other input,
+    ``(mapping, dag)``: ``mapping`` the int64 array of each vertex's component (as
+    :func:`components`' labels) and ``dag`` a :class:`Graph` over the components 0..C-1
+    (pass it to any function here; ``dag.to_networkx()`` for networkx)."""
+    g = as_graph(graph, format, vertices, source=source, target=target)
+    component_of, offsets, targets = _closure.condensation(g._core)
+    count = len(offsets) - 1
+    dag = Graph(_closure.Graph.from_rows(offsets, targets), _Labels.range(count))
+    mapping = component_of.astype(np.int64)
+    nx = sys.modules.get("networkx")
+    if not (nx is not None and isinstance(graph, nx.Graph)):
+        return mapping, dag
+    labels = g.vertices.tolist()
+    members = [set() for _ in range(count)]
+    for label, c in zip(labels, mapping.tolist()):
+        members[c].add(label)
+    out = nx.DiGraph()
+    out.add_nodes_from((c, {"members": members[c]}) for c in range(count))
+    us, vs = dag.edges()
+    out.add_edges_from(zip(us.tolist(), vs.tolist()))
+    out.graph["mapping"] = dict(zip(labels, mapping.tolist()))
+    return out
+
+
+def transitive_reduction(graph, *, format: str = "auto", vertices=None, source=None,
+                         target=None):
     """The transitive reduction: the fewest edges with the same closure as ``graph``.
 
     On a DAG it is ``networkx.transitive_reduction(G)``: the edges (u, v) for which no
@@ -52,15 +106,19 @@ def transitive_reduction(graph, *, format: str = "auto", vertices=None):
     smallest edge (u, v) of the graph (by vertex order) with u in C and v in D.
 
     Returns, for a networkx graph, a ``networkx.DiGraph`` with the same nodes (without
-    attributes), as networkx does; for every other input two arrays ``(sources,
-    targets)`` of labels, sorted by (source, target) in vertex order, as
+    attributes), as networkx does; for a pandas DataFrame (or a pair of Series), a
+    DataFrame with the input's two column names; for every other input two arrays
+    ``(sources, targets)`` of labels, sorted by (source, target) in vertex order, as
     :meth:`Closure.pairs`. Runs without the GIL."""
-    g = as_graph(graph, format, vertices)
+    g = as_graph(graph, format, vertices, source=source, target=target)
     sources, targets = _closure.transitive_reduction(g._core)
     us, vs = g._labels.labels(sources), g._labels.labels(targets)
     nx = sys.modules.get("networkx")
     if nx is not None and isinstance(graph, nx.Graph):
         return _networkx_digraph(g.vertices, us, vs)
+    pairs = _pandas_pairs(graph, source, target)
+    if pairs is not None:
+        return _pairs_frame(us, vs, *pairs[2])
     return us, vs
 
 
@@ -173,13 +231,13 @@ class Index:
 
 
 def build_index(graph, reflexive: bool = False, *, supportive: int = 32,
-                format: str = "auto", vertices=None) -> Index:
+                format: str = "auto", vertices=None, source=None, target=None) -> Index:
     """The reachability index of ``graph`` (anything :func:`as_graph` takes), as
     ``closure index`` builds it: linear time and space, no closure; the index's queries
     then take the graph's labels. ``supportive``: components (0..32) given exact
     reachability bits (the CLI's ``--supportive``). Runs without the GIL; Ctrl-C stops
     the strongly-connected-components pass (the labelling after it runs to its end)."""
-    g = as_graph(graph, format, vertices)
+    g = as_graph(graph, format, vertices, source=source, target=target)
     names, unsaveable = None, None
     if not g._labels.identity and not g._core.labelled:
         # In-memory labels go into the index as str, so that a saved file names them.

@@ -21,6 +21,7 @@ void bind_closure(py::module_& m);
 void bind_devices(py::module_& m);
 void bind_reach(py::module_& m);
 void bind_index(py::module_& m);
+void bind_scc(py::module_& m);
 
 // A NumPy array that takes over `v`'s buffer (no copy): the vector lives on the heap and
 // a capsule frees it with the array.

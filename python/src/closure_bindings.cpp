@@ -15,6 +15,7 @@
 #include "closure/ocl/device.hpp"
 #include "closure/ocl/runtime.hpp"
 #include "closure/session/session.hpp"
+#include "closure/util/work_meter.hpp"
 #include "interruptible.hpp"
 
 namespace closure::python {
@@ -71,8 +72,37 @@ void check_vertex(const PyClosure& c, int64_t v) {
                             std::to_string(c.closure.vertex_count()) + " vertices");
 }
 
+// Progress for a Python callback: the library's work meter (src/closure/util/work_meter.hpp)
+// installed on the worker, read each time the calling thread wakes. The metered steps are
+// Tarjan's pass (a unit per vertex and edge: "components") and the sparse propagation (a
+// unit per component's row: "closure"); once Tarjan's is done and until another step
+// starts, the closure is being computed by an unmetered method ("closure", no share).
+class ProgressReader {
+ public:
+  ProgressReader(py::object callback, uint64_t scc_units)
+      : callback_(std::move(callback)), scc_units_(scc_units) {}
+  WorkMeter* meter() { return callback_.is_none() ? nullptr : &meter_; }
+  void operator()() {
+    if (callback_.is_none()) return;
+    const uint64_t total = meter_.total();
+    if (total == 0) return;  // nothing metered yet
+    double share = meter_.share();
+    const char* phase = total == scc_units_ ? "components" : "closure";
+    if (total == scc_units_ && share >= 1.0) phase = "closure", share = -1;
+    if (share < 0)
+      callback_(phase, py::none());
+    else
+      callback_(phase, share);
+  }
+
+ private:
+  py::object callback_;
+  uint64_t scc_units_;
+  WorkMeter meter_;
+};
+
 PyClosure compute(const Graph& g, const std::string& method, const std::string& device,
-                  unsigned threads) {
+                  unsigned threads, py::object progress) {
   ComputeOptions options;
   options.method = parse_method(method);
   options.lazy_runtime = [device] { return runtime_for(device); };
@@ -84,15 +114,19 @@ PyClosure compute(const Graph& g, const std::string& method, const std::string& 
   const bool short_work = device.empty() && n < 16384 &&
                           ((options.method == Method::kAuto && n + m < kAutoModelFrom) ||
                            (options.method == Method::kSparse && m < 262'144));
-  return run_short_or_interruptible(short_work, [&] {
+  ProgressReader reader(std::move(progress), uint64_t(n) + m);
+  auto work = [&] {
     // A device named explicitly is opened (and checked) up front, as the CLI does;
     // otherwise only when the method needs one (auto never does). Opening one loads the
     // OpenCL platforms (a second on PoCL), so it happens here, without the GIL.
     if (!device.empty()) options.runtime = runtime_for(device);
     PyClosure out;
+    WorkMeterScope metered(reader.meter());
     with_thread_budget(threads, [&] { out.closure = compute_closure(g, options, &out.report); });
     return out;
-  });
+  };
+  if (short_work) return run_short_or_interruptible(true, work);
+  return run_interruptible(work, reader);
 }
 
 py::dict report_dict(const ComputeReport& r) {
@@ -170,9 +204,10 @@ void bind_closure(py::module_& m) {
           "(indptr int64, indices int32): row u = the vertices u reaches, ascending.");
 
   m.def("transitive_closure", &compute, py::arg("graph"), py::arg("method") = "auto",
-        py::arg("device") = "", py::arg("threads") = 0,
+        py::arg("device") = "", py::arg("threads") = 0, py::arg("progress") = py::none(),
         "The strict closure of a Graph; device: '' (CLOSURE_DEVICE, else the default), 'host', "
-        "'gpu', 'cpu', an index or part of a name.");
+        "'gpu', 'cpu', an index or part of a name; progress: None or a callable (phase, share "
+        "or None), called every 50 ms while a long computation runs.");
 }
 
 }  // namespace closure::python

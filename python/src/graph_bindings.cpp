@@ -132,6 +132,18 @@ void bind_graph(py::module_& m) {
                   py::arg("targets"),
                   "Graph over vertices 0..n-1 with edges (sources[i], targets[i]); duplicates "
                   "collapse.")
+      .def_static(
+          "from_rows",
+          [](py::array_t<uint64_t, py::array::c_style | py::array::forcecast> offsets,
+             py::array_t<uint32_t, py::array::c_style | py::array::forcecast> targets) {
+            if (offsets.ndim() != 1 || targets.ndim() != 1 || offsets.shape(0) < 1)
+              throw std::invalid_argument("from_rows: offsets (n + 1) and targets must be 1-D");
+            std::vector<uint64_t> o(offsets.data(), offsets.data() + offsets.shape(0));
+            std::vector<vertex_t> t(targets.data(), targets.data() + targets.shape(0));
+            return Graph::from_rows(std::move(o), std::move(t));
+          },
+          py::arg("offsets"), py::arg("targets"),
+          "Graph whose vertex u has the successors targets[offsets[u]:offsets[u+1]].")
       .def_static("from_identity_adjacency", &graph_from_identity_adjacency, py::arg("adj"),
                   "Graph from a networkx adjacency dict of dicts whose keys are 0..n-1 in "
                   "order; None when they are not.")

@@ -18,9 +18,11 @@ namespace closure::python {
 
 namespace py = pybind11;
 
-// Call with the GIL held; `work` must not touch Python objects.
-template <class F>
-auto run_interruptible(F&& work) -> decltype(work()) {
+// Call with the GIL held; `work` must not touch Python objects. `tick` runs on the calling
+// thread, with the GIL, each time it wakes (every 50 ms) while the work goes on; an
+// exception from it (a Python callback's) stops the work as Ctrl-C does and is rethrown.
+template <class F, class Tick>
+auto run_interruptible(F&& work, Tick&& tick) -> decltype(work()) {
   using Result = decltype(work());
   CancelToken token;
   std::packaged_task<Result()> task([&] {
@@ -34,7 +36,16 @@ auto run_interruptible(F&& work) -> decltype(work()) {
     const auto status = result.wait_for(std::chrono::milliseconds(50));
     PyEval_RestoreThread(saved);
     if (status == std::future_status::ready) break;
-    if (PyErr_CheckSignals() != 0) {
+    bool stop = PyErr_CheckSignals() != 0;
+    if (!stop) {
+      try {
+        tick();
+      } catch (py::error_already_set& e) {
+        e.restore();
+        stop = true;
+      }
+    }
+    if (stop) {
       token.cancel();
       saved = PyEval_SaveThread();
       worker.join();  // the loops poll often enough to stop within a second
@@ -44,6 +55,11 @@ auto run_interruptible(F&& work) -> decltype(work()) {
   }
   worker.join();
   return result.get();  // rethrows the work's exception, translated by errors.cpp
+}
+
+template <class F>
+auto run_interruptible(F&& work) -> decltype(work()) {
+  return run_interruptible(std::forward<F>(work), [] {});
 }
 
 // Work known to be short (a few milliseconds at most) runs on the calling thread with the

@@ -13,4 +13,5 @@ PYBIND11_MODULE(_closure, m) {
   cp::bind_devices(m);
   cp::bind_reach(m);
   cp::bind_index(m);
+  cp::bind_scc(m);
 }

@@ -84,3 +84,32 @@ def test_unknown_vertices():
         c.reaches_many([0, 0], [1, 5])
     with pytest.raises(ValueError):
         c.reaches_many([0, 0], [1])
+
+
+def test_closure_that_does_not_fit_names_the_way_without_it():
+    """Under a 400 MB data limit, a closure of 60,000 x 60,000 reachable pairs (450 MB of
+    rows) is refused by the library's memory budget with its sizes, and the Python message
+    adds build_index and descendants, which answer without the closure."""
+    import sys
+
+    script = """
+import resource
+import numpy as np
+import closure
+resource.setrlimit(resource.RLIMIT_DATA, (400 << 20, 400 << 20))
+k = 60000  # k sources -> hub -> a path of k vertices: each source reaches k + 1
+n = 2 * k + 1
+us = np.concatenate([np.arange(k), [k], np.arange(k + 1, n - 1)])
+vs = np.concatenate([np.full(k, k), [k + 1], np.arange(k + 2, n)])
+try:
+    closure.transitive_closure((us, vs), vertices=np.arange(n))
+    print("no error")
+except MemoryError as e:
+    print(type(e).__name__, isinstance(e, closure.Error), e)
+"""
+    r = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True,
+                       timeout=300, env=os.environ.copy())
+    assert r.returncode == 0, r.stderr
+    assert r.stdout.startswith("OutOfMemoryError True sparse on 120001 vertices needs more "
+                               "than"), r.stdout
+    assert "closure.build_index(graph)" in r.stdout and "closure.descendants" in r.stdout

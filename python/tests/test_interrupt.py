@@ -7,6 +7,8 @@ import threading
 import time
 
 import networkx as nx
+import numpy as np
+import pytest
 
 import closure
 from conftest import interrupt_script
@@ -57,3 +59,57 @@ def test_other_threads_run_during_a_closure():
     t.join()
     assert c.pair_count > 0
     assert after > before  # the ticker ran while the closure was computed
+
+
+def progress_graph(n=150_000, m=600_000, seed=5):
+    """A random DAG whose closure takes a few hundred milliseconds or more."""
+    rng = np.random.default_rng(seed)
+    a, b = rng.integers(0, n, m), rng.integers(0, n, m)
+    keep = a != b
+    return closure.as_graph((np.minimum(a, b)[keep], np.maximum(a, b)[keep]),
+                            vertices=np.arange(n))
+
+
+def test_progress_callback():
+    g = progress_graph()
+    calls = []
+    c = closure.transitive_closure(g, progress=lambda phase, f: calls.append((phase, f)))
+    assert c.pair_count == closure.transitive_closure(g).pair_count
+    assert calls, "no progress call for a run of more than 50 ms"
+    assert {p for p, _ in calls} <= {"components", "closure"}
+    last = {}
+    for phase, f in calls:
+        assert f is None or 0.0 <= f <= 1.0
+        if f is not None:  # within a phase the share never goes back
+            assert f >= last.get(phase, 0.0)
+            last[phase] = f
+    # Small graphs, computed on the calling thread, make no call.
+    small = []
+    closure.transitive_closure(np.array([[0, 1], [1, 2]]), progress=lambda *a: small.append(a))
+    assert small == []
+    with pytest.raises(TypeError):
+        closure.transitive_closure(g, progress="yes")
+
+
+def test_progress_callback_exception_stops_the_closure():
+    g = progress_graph()
+
+    class Stop(Exception):
+        pass
+
+    def stop(phase, fraction):
+        raise Stop(phase)
+
+    with pytest.raises(Stop):
+        closure.transitive_closure(g, progress=stop)
+    assert closure.transitive_closure(g).pair_count > 0  # the library is fine after it
+
+
+def test_progress_line_on_stderr(capsys, monkeypatch):
+    monkeypatch.setattr(closure._ProgressLine, "delay", 0.0)
+    g = progress_graph()
+    closure.transitive_closure(g, progress=True)
+    err = capsys.readouterr().err
+    assert err.startswith("\rclosure: ") and ("components" in err or "closure" in err)
+    width = len(err.rsplit("\r", 2)[1])
+    assert err.endswith("\r" + " " * width + "\r")  # blanked out at the end

@@ -113,6 +113,55 @@ def test_descendants_every_input_type(tmp_path):
         assert as_set(closure.ancestors(a.tocoo(), u)) == nx.ancestors(h, u)
 
 
+def test_searches_on_one_graph_reuse_its_state():
+    """A Graph keeps its searcher: many searches, forward and backward interleaved, large
+    ones (beyond the first 2^20 edges searched on the calling thread, the rest on a
+    worker) and small ones after them, each the right answer."""
+    rng = np.random.default_rng(3)
+    n = 1_200_000  # a path with forward shortcuts: u reaches u+1..n-1, 0..u-1 reach u
+    a, b = rng.integers(0, n, 5000), rng.integers(0, n, 5000)
+    us = np.concatenate([np.arange(n - 1), np.minimum(a, b)])
+    vs = np.concatenate([np.arange(1, n), np.maximum(a, b)])
+    keep = us != vs
+    g = closure.as_graph((us[keep], vs[keep]), vertices=np.arange(n))
+    for u in [0, n - 1, 5, n // 2, 17, n - 3, 1]:
+        d, a = closure.descendants(g, u), closure.ancestors(g, u)
+        assert len(d) == n - 1 - u and (len(d) == 0 or (d[0] == u + 1 and d[-1] == n - 1))
+        assert np.array_equal(a, np.arange(u))
+        assert np.all(np.diff(d) == 1)
+    assert g._search() is g._search()
+    small = random_digraph(4)  # and a graph with cycles, after them, against networkx
+    converted = closure.as_graph(small)
+    for u in list(small)[:20]:
+        assert as_set(closure.ancestors(converted, u)) == nx.ancestors(small, u)
+        assert as_set(closure.descendants(converted, u)) == nx.descendants(small, u)
+
+
+def test_searches_from_several_threads():
+    import threading
+
+    n = 1_100_000  # searches beyond 2^20 edges: partly on workers
+    g = closure.as_graph((np.arange(n - 1), np.arange(1, n)), vertices=np.arange(n))
+    errors = []
+
+    def ask(start):
+        try:
+            for u in range(start, start + 5):
+                d = closure.descendants(g, u)
+                assert len(d) == n - 1 - u and d[0] == u + 1
+                a = closure.ancestors(g, n - 1 - u)
+                assert len(a) == n - 1 - u and a[-1] == n - 2 - u
+        except Exception as e:  # noqa: BLE001
+            errors.append(e)
+
+    threads = [threading.Thread(target=ask, args=(k * 100,)) for k in range(4)]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join()
+    assert not errors
+
+
 def test_descendants_unknown_vertex():
     g = nx.DiGraph([("a", "b")])
     with pytest.raises(KeyError):

@@ -20,6 +20,8 @@ class WorkMeter {
     total_.store(total, std::memory_order_relaxed);
   }
   void add(uint64_t units) { done_.fetch_add(units, std::memory_order_relaxed); }
+  // The current step's total (0: unknown), which tells a reader which step it is.
+  uint64_t total() const { return total_.load(std::memory_order_relaxed); }
   // 0..1, or -1 while the total is unknown.
   double share() const {
     const uint64_t total = total_.load(std::memory_order_relaxed);
