@@ -5,6 +5,7 @@
 #include <optional>
 #include <vector>
 
+#include "closure/graph/csr_dag.hpp"
 #include "closure/graph/graph.hpp"
 
 namespace closure {
@@ -27,12 +28,7 @@ SccResult strongly_connected_components(const Graph& g);
 // self-loops); labels are empty.
 Graph condensation_dag(const Graph& g, const SccResult& scc);
 
-// The same condensation as bare CSR arrays (successors of c: targets[offsets[c] ..
-// offsets[c+1]), ascending), for hot paths that skip Graph's re-sort of the edge list.
-struct CsrDag {
-  std::vector<uint64_t> offsets;  // component_count + 1
-  std::vector<vertex_t> targets;
-};
+// The same condensation as bare CSR arrays (graph/csr_dag.hpp).
 CsrDag condensation_csr(const Graph& g, const SccResult& scc);
 
 // For a DAG, its components and condensation straight from Kahn's algorithm: component

@@ -8,7 +8,7 @@
 #include <cstdint>
 #include <vector>
 
-#include "closure/algorithms/scc.hpp"
+#include "closure/graph/csr_dag.hpp"
 
 namespace closure {
 

@@ -7,7 +7,7 @@
 #include <cstdint>
 #include <vector>
 
-#include "closure/algorithms/scc.hpp"
+#include "closure/graph/csr_dag.hpp"
 #include "closure/kernels/device_slice.hpp"
 #include "closure/kernels/propagate_params.hpp"
 #include "closure/ocl/runtime.hpp"
