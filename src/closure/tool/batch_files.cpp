@@ -16,11 +16,6 @@ namespace fs = std::filesystem;
 
 namespace {
 
-bool ends_with(const std::string& s, const std::string& suffix) {
-  return s.size() >= suffix.size() &&
-         s.compare(s.size() - suffix.size(), suffix.size(), suffix) == 0;
-}
-
 // Whether `p` is `dir` or lies below it (both made absolute and normal first).
 bool is_within(const fs::path& p, const fs::path& dir) {
   if (dir.empty()) return false;
@@ -85,7 +80,7 @@ std::vector<Found> search_folder(const fs::path& root, const fs::path& out,
 bool is_batch_output_name(const std::string& name) {
   for (const char* suffix : {".summary.json", ".closure.txt", ".closure.mtx", ".closure.json",
                              ".closure.bin", ".closure.csv", ".closure.tsv"})
-    if (ends_with(name, suffix)) return true;
+    if (name.ends_with(suffix)) return true;
   return name == "summary.csv" || name == "summary.json" || name.find(".tmp-") != std::string::npos;
 }
 

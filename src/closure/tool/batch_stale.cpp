@@ -14,11 +14,6 @@ namespace fs = std::filesystem;
 
 namespace {
 
-bool ends_with(const std::string& s, const std::string& suffix) {
-  return s.size() >= suffix.size() &&
-         s.compare(s.size() - suffix.size(), suffix.size(), suffix) == 0;
-}
-
 // Whether `file` lies below `folder`, both as spelt (no resolution: the record names its
 // input as the batch that wrote it was given it).
 bool lies_below(const fs::path& file, const fs::path& folder) {
@@ -49,7 +44,7 @@ std::vector<std::string> remove_stale_records(const std::vector<std::string>& pa
   std::error_code ec;
   std::vector<fs::path> records;
   for (fs::recursive_directory_iterator it(out_dir, ec), end; !ec && it != end; it.increment(ec))
-    if (it->is_regular_file(ec) && ends_with(it->path().filename().string(), ".summary.json"))
+    if (it->is_regular_file(ec) && it->path().filename().string().ends_with(".summary.json"))
       records.push_back(it->path());
   for (const fs::path& record : records) {
     std::string text;
