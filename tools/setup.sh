@@ -14,6 +14,8 @@ packages=(
   python3-venv python3-pip python3-setuptools python3-wheel
   # `dot`: the DOT output's tests render what closure writes; tools/draw-example.sh.
   graphviz
+  # ctags: house.short_functions_in_algorithms_and_kernels measures functions with it.
+  universal-ctags
   # pandas: DataFrame inputs and Closure.to_pandas() (their tests skip without it).
   python3-pandas
 )
