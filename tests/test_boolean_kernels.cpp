@@ -3,6 +3,7 @@
 #include <gtest/gtest.h>
 
 #include "closure/kernels/boolean_kernels.hpp"
+#include "kernel_testbed.hpp"
 #include "test_support.hpp"
 
 namespace closure {
@@ -13,14 +14,9 @@ using testing::test_runtime;
 
 constexpr double kDensities[] = {0.0, 0.02, 0.5, 1.0};
 
-// Reference product: the naive definition for small sizes; the threaded host product,
-// itself checked against the naive one (test_bitmatrix.cpp), where naive is too slow.
+using testing::matches_reference;
 BitMatrix reference(BitMatrix c, const BitMatrix& a, const BitMatrix& b) {
-  if (a.rows() * a.cols() * b.cols() <= (1u << 21))
-    naive_multiply_or(c, a, b);
-  else
-    host_multiply_or(c, a, b);
-  return c;
+  return testing::reference_product(std::move(c), a, b);
 }
 
 BitMatrix device_product(BooleanKernels& k, const BitMatrix& c0, const BitMatrix& a,
@@ -46,7 +42,8 @@ TEST_P(BooleanKernelSizes, CubicMatchesReferenceOnAwkwardSquares) {
       const BitMatrix a = BitMatrix::random(n, n, density, 11 * n + 1);
       const BitMatrix b = BitMatrix::random(n, n, density, 13 * n + 2);
       const BitMatrix c0 = BitMatrix::random(n, n, 0.01, 17 * n + 3);
-      ASSERT_TRUE(device_product(k, c0, a, b, false) == reference(c0, a, b))
+      ASSERT_TRUE(
+          matches_reference(device_product(k, c0, a, b, false), c0, a, b, GetParam().to_string()))
           << "n=" << n << " density=" << density << " " << GetParam().to_string();
     }
   }
@@ -65,7 +62,8 @@ TEST_P(BooleanKernelSizes, CubicHandlesRectangularOperands) {
     const BitMatrix a = BitMatrix::random(s[0], s[1], 0.1, s[0] + s[1]);
     const BitMatrix b = BitMatrix::random(s[1], s[2], 0.1, s[1] + s[2]);
     const BitMatrix c0(s[0], s[2]);
-    ASSERT_TRUE(device_product(k, c0, a, b, false) == reference(c0, a, b))
+    ASSERT_TRUE(
+        matches_reference(device_product(k, c0, a, b, false), c0, a, b, GetParam().to_string()))
         << s[0] << "x" << s[1] << "x" << s[2];
   }
 }
@@ -78,7 +76,8 @@ TEST_P(BooleanKernelSizes, TriangularMatchesReference) {
       const BitMatrix a = BitMatrix::random(n, n, density, 19 * n + 1, {}, true);
       const BitMatrix b = BitMatrix::random(n, n, density, 23 * n + 2, {}, true);
       const BitMatrix c0 = BitMatrix::random(n, n, 0.01, 29 * n + 3, {}, true);
-      ASSERT_TRUE(device_product(k, c0, a, b, true) == reference(c0, a, b))
+      ASSERT_TRUE(
+          matches_reference(device_product(k, c0, a, b, true), c0, a, b, GetParam().to_string()))
           << "n=" << n << " density=" << density << " " << GetParam().to_string();
     }
   }

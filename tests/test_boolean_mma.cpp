@@ -10,6 +10,7 @@
 #include "closure/kernels/tuning.hpp"
 #include "closure/ocl/kernel_source.hpp"
 #include "closure/ocl/verdict_cache.hpp"
+#include "kernel_testbed.hpp"
 #include "test_support.hpp"
 
 namespace closure {
@@ -17,13 +18,7 @@ namespace {
 
 using testing::test_runtime;
 
-BitMatrix reference(BitMatrix c, const BitMatrix& a, const BitMatrix& b) {
-  if (a.rows() * a.cols() * b.cols() <= (1u << 22))
-    naive_multiply_or(c, a, b);
-  else
-    host_multiply_or(c, a, b);
-  return c;
-}
+using testing::matches_reference;
 
 // Small tiles keep the emulation quick and put several blocks and K stages in every case.
 const MmaParams kEmulatedParams[] = {
@@ -43,7 +38,8 @@ void check_products(BooleanMma& mma, BooleanKernels& k, const std::string& what)
       mma.multiply_or(dc, da, db);
       const BitMatrix got = k.download(dc);
       EXPECT_TRUE(got.padding_is_zero()) << what << " n=" << n << ": wrote into padding";
-      ASSERT_TRUE(got == reference(c0, a, b)) << what << " n=" << n << " density=" << density;
+      ASSERT_TRUE(matches_reference(got, c0, a, b, what))
+          << what << " n=" << n << " density=" << density;
     }
   }
   const size_t shapes[][3] = {{1, 300, 7}, {65, 33, 257}, {200, 1, 31}, {130, 600, 64}};
@@ -53,7 +49,7 @@ void check_products(BooleanMma& mma, BooleanKernels& k, const std::string& what)
     const BitMatrix c0(s[0], s[2]);
     DeviceBitMatrix dc = k.upload(c0), da = k.upload(a), db = k.upload(b);
     mma.multiply_or(dc, da, db);
-    ASSERT_TRUE(k.download(dc) == reference(c0, a, b))
+    ASSERT_TRUE(matches_reference(k.download(dc), c0, a, b, what))
         << what << " " << s[0] << "x" << s[1] << "x" << s[2];
   }
   // Upper-triangular operands with the triangular block skipping.
@@ -62,7 +58,7 @@ void check_products(BooleanMma& mma, BooleanKernels& k, const std::string& what)
     const BitMatrix c0 = BitMatrix::random(n, n, 0.01, 5 * n, {}, true);
     DeviceBitMatrix dc = k.upload(c0), da = k.upload(a);
     mma.multiply_or(dc, da, da, true);
-    ASSERT_TRUE(k.download(dc) == reference(c0, a, a)) << what << " triangular n=" << n;
+    ASSERT_TRUE(matches_reference(k.download(dc), c0, a, a, what)) << what << " triangular n=" << n;
   }
 }
 
@@ -107,8 +103,8 @@ TEST(BooleanMma, TensorCoreProductMatchesReferenceWhereAvailable) {
 // engine; the cp.async ring (stages 3 and 4) is checked and right as well.
 TEST(BooleanMma, SelfCheckRunsOncePerDeviceAndCoversTheRing) {
   CLOSURE_REQUIRE_DEVICE();
-  if (!mma_device_supported(test_runtime()->device()))
-    GTEST_SKIP() << "not an NVIDIA OpenCL device";
+  CLOSURE_REQUIRE_DEVICE_FEATURE(mma_device_supported(test_runtime()->device()),
+                                 "not an NVIDIA OpenCL device");
   BooleanKernels k(*test_runtime(), BooleanParams{2, 2});
   for (int stages : {0, 3, 4}) {
     MmaParams p = tuned_mma_params(test_runtime()->device());

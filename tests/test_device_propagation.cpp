@@ -55,11 +55,8 @@ void expect_same(const Closure& got, const Closure& expect, const std::string& w
   ASSERT_TRUE(got == expect) << what;
 }
 
-#define REQUIRE_DEVICE() \
-  if (!testing::test_runtime()) GTEST_SKIP() << "no OpenCL device"
-
 TEST(DevicePropagation, EqualsSparseOnRandomCyclicGraphs) {
-  REQUIRE_DEVICE();
+  CLOSURE_REQUIRE_DEVICE();
   std::mt19937_64 rng(20261130);
   const size_t sizes[] = {1, 2, 3, 31, 32, 33, 63, 64, 65, 97, 128, 129, 200};
   int graphs = 0;
@@ -166,7 +163,7 @@ TEST(DevicePropagation, ChainedBlocksSplitTheCsr) {
 }
 
 TEST(DevicePropagation, LongChainsFold) {
-  REQUIRE_DEVICE();
+  CLOSURE_REQUIRE_DEVICE();
   // A 3000-vertex path with its labels shuffled, a cycle in its middle, and a side branch
   // that merges back (a topic branch): the rows are long runs.
   const size_t n = 3000;
@@ -191,7 +188,7 @@ TEST(DevicePropagation, LongChainsFold) {
 }
 
 TEST(DevicePropagation, CommitHistoriesTakeTheChainedFastPath) {
-  REQUIRE_DEVICE();
+  CLOSURE_REQUIRE_DEVICE();
   // Histories are long first-parent chains with merges: most blocks of 32 rows are
   // chain steps only (the kernel's branch-free path), the rest take the general one.
   for (uint64_t seed : {1, 2, 3}) {
@@ -216,7 +213,7 @@ TEST(DevicePropagation, CommitHistoriesTakeTheChainedFastPath) {
 }
 
 TEST(DevicePropagation, StreamedSlicesWhenLargerThanTheBudget) {
-  REQUIRE_DEVICE();
+  CLOSURE_REQUIRE_DEVICE();
   std::mt19937_64 rng(11);
   const Graph g = random_cyclic_graph(rng, 700);
   const Closure expect = closure_sparse(g);
@@ -237,7 +234,7 @@ TEST(DevicePropagation, StreamedSlicesWhenLargerThanTheBudget) {
 }
 
 TEST(DevicePropagation, QueriesAnsweredOnTheDevice) {
-  REQUIRE_DEVICE();
+  CLOSURE_REQUIRE_DEVICE();
   std::mt19937_64 rng(5);
   const Graph g = random_cyclic_graph(rng, 300);
   const Closure expect = closure_sparse(g);
@@ -260,7 +257,7 @@ TEST(DevicePropagation, QueriesAnsweredOnTheDevice) {
 }
 
 TEST(DevicePropagation, ComputeClosureMethodAndReport) {
-  REQUIRE_DEVICE();
+  CLOSURE_REQUIRE_DEVICE();
   const Graph g(5, {{0, 1}, {1, 2}, {2, 0}, {2, 3}});
   ComputeOptions o;
   o.method = Method::kPropagate;
@@ -287,7 +284,7 @@ TEST(DevicePropagation, FallsBackToSparseWithoutADevice) {
 }
 
 TEST(DevicePropagation, DataAndGrailGraphs) {
-  REQUIRE_DEVICE();
+  CLOSURE_REQUIRE_DEVICE();
   std::vector<fs::path> files;
   for (const auto& e : fs::directory_iterator(fs::path(CLOSURE_SOURCE_DIR) / "data"))
     if (e.path().string().find(".closure.") == std::string::npos) files.push_back(e.path());
