@@ -81,7 +81,7 @@ endif()
 
 # A closure that cannot fit names `closure index` / `query` / `reach` for the user's file, and
 # following that hint works under the same ulimit -v (tests/cli/memory_hint.sh).
-cli_test(promises.out_of_memory_names_the_index --stdout "^memory hint ok$" --
+cli_test(promises.out_of_memory_names_the_index_under_ulimit --stdout "^memory hint ok$" --
          bash ${CMAKE_CURRENT_SOURCE_DIR}/cli/memory_hint.sh ${CLOSURE_BIN} ${PR}/memory-hint)
 
 # batch: owns what it writes, one at a time per --out, no worker outlives it.
