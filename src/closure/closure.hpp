@@ -1,9 +1,9 @@
 // The closure library in one include: #include <closure/closure.hpp> (docs/cpp.md).
 // Graph and its readers; compute_closure and the Closure it returns, with its queries; the
 // reachability index (build, save, load, query); the Session that chooses the device and
-// the threads as the CLI does; the errors the library throws; the version. What users install is this header and the headers it includes, directly or not
-// (cmake/public_headers.cmake asks the compiler for the set), so every include added here
-// or below is installed, and nothing else is.
+// the threads as the CLI does; the errors the library throws; the version. What users install is
+// this header and the headers it includes, directly or not (cmake/public_headers.cmake asks the
+// compiler for the set), so every include added here or below is installed, and nothing else is.
 #pragma once
 
 #include "closure/algorithms/closure.hpp"

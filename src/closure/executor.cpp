@@ -26,7 +26,7 @@ std::unique_ptr<tbb::global_control> budget_control;
 
 void set_thread_budget(unsigned threads) {
   std::lock_guard lock(budget_mutex);
-  budget_control.reset();  // one control at a time: TBB takes the smallest of those alive
+  budget_control.reset();    // one control at a time: TBB takes the smallest of those alive
   if (threads == 0) return;  // no cap: the hardware's threads, or a session's
   budget_control = std::make_unique<tbb::global_control>(
       tbb::global_control::max_allowed_parallelism, size_t(threads));
