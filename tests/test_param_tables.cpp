@@ -80,12 +80,7 @@ TEST(ParamTables, LocalMemoryIsWhatTheKernelsDeclare) {
 }
 
 TEST(TuningDatabase, BuiltInRowsParseAndValidateForEveryFamily) {
-  ocl::DeviceInfo h200;
-  h200.name = "NVIDIA H200";
-  h200.vendor = "NVIDIA Corporation";
-  h200.is_gpu = true;
-  h200.max_work_group = 1024;
-  h200.local_mem_bytes = 48 * 1024;
+  const ocl::DeviceInfo h200 = testing::h200_description();
   ::setenv(kTuningEnv, "off", 1);
   EXPECT_EQ(tuned_boolean_params(h200), (BooleanParams{4, 4, 8, 4}));
   EXPECT_EQ(tuned_params<MmaParams>(h200), MmaParams{});

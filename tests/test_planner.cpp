@@ -4,6 +4,7 @@
 
 #include "closure/algorithms/planner.hpp"
 #include "closure/errors.hpp"
+#include "test_support.hpp"
 
 namespace closure {
 namespace {
@@ -25,16 +26,7 @@ PlanFacts large_closure() {
 }
 
 ocl::DeviceInfo h200() {
-  ocl::DeviceInfo d;
-  d.name = "NVIDIA H200";
-  d.vendor = "NVIDIA Corporation";
-  d.is_gpu = true;
-  d.compute_units = 132;
-  d.global_mem_bytes = size_t{140} << 30;
-  d.max_alloc_bytes = size_t{35} << 30;
-  d.local_mem_bytes = 48 << 10;
-  d.max_work_group = 1024;
-  return d;
+  return testing::h200_description();
 }
 
 TEST(Planner, ARequestedMethodIsTakenAsItIs) {

@@ -30,6 +30,21 @@ inline ocl::Runtime* test_runtime() {
 #define CLOSURE_REQUIRE_DEVICE() \
   if (!::closure::testing::test_runtime()) GTEST_SKIP() << "no OpenCL device"
 
+// The H200's description as the OpenCL driver gives it (what tuning rows and the cost model
+// read), for tests that need a GPU's facts without one.
+inline ocl::DeviceInfo h200_description() {
+  ocl::DeviceInfo d;
+  d.name = "NVIDIA H200";
+  d.vendor = "NVIDIA Corporation";
+  d.is_gpu = true;
+  d.compute_units = 132;
+  d.max_work_group = 1024;
+  d.local_mem_bytes = 48 * 1024;
+  d.global_mem_bytes = size_t{140} << 30;
+  d.max_alloc_bytes = size_t{35} << 30;
+  return d;
+}
+
 // The awkward sizes every kernel is checked on.
 inline constexpr size_t kAwkwardSizes[] = {1, 7, 31, 32, 33, 63, 65, 100, 257, 1000};
 

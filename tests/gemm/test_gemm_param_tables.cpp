@@ -57,12 +57,7 @@ TEST(GemmParamTables, LocalMemoryIsWhatTheKernelsDeclare) {
 }
 
 TEST(GemmTuningDatabase, BuiltInSgemmRowParsesAndValidates) {
-  ocl::DeviceInfo h200;
-  h200.name = "NVIDIA H200";
-  h200.vendor = "NVIDIA Corporation";
-  h200.is_gpu = true;
-  h200.max_work_group = 1024;
-  h200.local_mem_bytes = 48 * 1024;
+  const ocl::DeviceInfo h200 = testing::h200_description();
   ::setenv(kTuningEnv, "off", 1);
   EXPECT_EQ(sgemm_tuned_params_for(h200), kSgemmTunedGpuDefault);
   ::unsetenv(kTuningEnv);
