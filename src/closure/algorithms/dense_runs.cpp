@@ -10,10 +10,6 @@
 namespace closure {
 namespace {
 
-double seconds_since(std::chrono::steady_clock::time_point t0) {
-  return std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
-}
-
 // The adjacency matrix of g with vertex v placed at position[v]; strictly upper
 // triangular when `position` is a topological numbering of a DAG.
 BitMatrix placed_matrix(const Graph& g, const std::vector<vertex_t>& position) {
@@ -71,10 +67,6 @@ void fill_from_stats(ComputeReport& report, const DenseStats& stats) {
   report.upload_s = stats.upload_s;
   report.compute_s = stats.compute_s;
   report.download_s = stats.download_s;
-}
-
-bool any_cyclic(const std::vector<uint8_t>& cyclic) {
-  return std::any_of(cyclic.begin(), cyclic.end(), [](uint8_t f) { return f != 0; });
 }
 
 }  // namespace

@@ -2,7 +2,11 @@
 // names. Internal to the algorithms folder: callers go through compute_closure.
 #pragma once
 
+#include <algorithm>
+#include <chrono>
+#include <cstdint>
 #include <optional>
+#include <vector>
 
 #include "closure/algorithms/compute.hpp"
 #include "closure/algorithms/scc.hpp"
@@ -29,6 +33,14 @@ struct MethodContext {
   // Condenses the graph into scc and dag unless that is done, timing it in condense_s.
   void condense();
 };
+
+// Small helpers the runs share.
+inline double seconds_since(std::chrono::steady_clock::time_point t0) {
+  return std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+}
+inline bool any_cyclic(const std::vector<uint8_t>& cyclic) {
+  return std::any_of(cyclic.begin(), cyclic.end(), [](uint8_t f) { return f != 0; });
+}
 
 Closure run_sparse(MethodContext& c);
 Closure run_propagate(MethodContext& c);

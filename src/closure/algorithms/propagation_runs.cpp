@@ -10,20 +10,12 @@
 namespace closure {
 namespace {
 
-double seconds_since(std::chrono::steady_clock::time_point t0) {
-  return std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
-}
-
 // Bytes the sparse method holds besides its reach rows, for n vertices and m edges (every
 // component counted as a vertex): SCC arrays and Tarjan's stacks (~30n), the
 // condensation's CSR (8n + 8m while deduplicating), the rows' headers and the threaded
 // path's dependency arrays (~41n + 4m), the Closure's member lists (8n).
 double sparse_fixed_bytes(size_t n, size_t m) {
   return 88.0 * double(n) + 12.0 * double(m);
-}
-
-bool any_cyclic(const std::vector<uint8_t>& cyclic) {
-  return std::any_of(cyclic.begin(), cyclic.end(), [](uint8_t f) { return f != 0; });
 }
 
 }  // namespace
