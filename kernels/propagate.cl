@@ -182,10 +182,30 @@ inline gpuword column_bit(const uint d, const uint gw) {
 #ifndef CHAIN_PREFETCH
 #define CHAIN_PREFETCH 8  // items of a block loaded a block ahead (ChainedBlocks::kFirst)
 #endif
+// LIVE_ROWS (0 or 1; a count with no rows kept, method propagate without an output): a row
+// is stored only when a later block reads it back from global memory, in the slot
+// slots[c] that live_row_slots (src/closure/kernels/chained_blocks.hpp) gave it, reused
+// once its last reader has loaded it; a slice then holds the history's width of rows, not
+// all of them, so one launch covers far more word-columns. Each work-item reads and writes
+// only its own column of a slot, so reuse needs no synchronisation. A group also starts
+// its sweep at the first block that can reach one of its columns: the rows above it are
+// zero in every lane's word, and nothing needs them written.
+#ifndef LIVE_ROWS
+#define LIVE_ROWS 0
+#endif
+#define LIVE_NONE 0xffffffffu  // slots[c] of a row never read back
+#if LIVE_ROWS
+#define ROW_AT(d) ((ulong)slots[d])
+#else
+#define ROW_AT(d) ((ulong)(d))
+#endif
 __kernel __attribute__((reqd_work_group_size(32, 1, 1))) void propagate_columns_chained(
     __global const uint* masks, __global const uint2* first, __global const ulong* ext_offsets,
-    __global const uint2* ext_items, SLICE_ARGS) {
+    __global const uint2* ext_items, __global const uint* slots, SLICE_ARGS) {
   __local uint block_mask[CHAIN_BLOCK];
+#if LIVE_ROWS
+  __local uint block_slot[CHAIN_BLOCK];     // slots[c] of the block's rows
+#endif
   __local gpuword ext[CHAIN_BLOCK * 32];    // [r * 32 + lid]: row r's successors beyond
   __local gpuword closed[CHAIN_BLOCK * 32]; // [r * 32 + lid]: row r, for in-block merges
   const uint lid = get_local_id(0);
@@ -193,12 +213,24 @@ __kernel __attribute__((reqd_work_group_size(32, 1, 1))) void propagate_columns_
   const uint limit = gw * UNIT_BITS + (UNIT_BITS - 1);
   gpuword prev = 0;  // row `end`: the first row of the block closed before
   ulong count = 0;
-  const uint blocks = (components + CHAIN_BLOCK - 1) / CHAIN_BLOCK;
+#if LIVE_ROWS
+  // Rows at or above the group's highest limit are zero in all its lanes' words.
+  const ulong group_top = (ulong)(unit_begin + slice * full_units + (w - lid) + 31) * UNIT_BITS +
+                          (UNIT_BITS - 1);
+  const uint top_rows = (uint)min((ulong)components, group_top);
+  for (uint r = 0; r < CHAIN_BLOCK; ++r) closed[r * 32 + lid] = 0;  // rows above: zero
+#else
+  const uint top_rows = components;
+#endif
+  const uint blocks = (top_rows + CHAIN_BLOCK - 1) / CHAIN_BLOCK;
   if (blocks == 0) return;  // uniform: no work-item reaches a barrier
   // Block k - 1's mask and extent are loaded while block k is closed (software pipelining:
   // each is a global load's latency off the chain).
   uint k = blocks - 1;
   uint mask_next = lid < components - k * CHAIN_BLOCK ? masks[k * CHAIN_BLOCK + lid] : 0u;
+#if LIVE_ROWS
+  uint slot_next = lid < components - k * CHAIN_BLOCK ? slots[k * CHAIN_BLOCK + lid] : LIVE_NONE;
+#endif
   ulong e0_next = ext_offsets[k], e1_next = ext_offsets[k + 1];
   // A block's first CHAIN_PREFETCH items are fetched two blocks ahead (item2, then item1),
   // so their load does not wait in the chain; their rows are loaded together, those in
@@ -216,6 +248,10 @@ __kernel __attribute__((reqd_work_group_size(32, 1, 1))) void propagate_columns_
     const ulong e0 = e0_next, e1 = e1_next;
     barrier(CLK_LOCAL_MEM_FENCE);
     block_mask[lid] = mask_next;
+#if LIVE_ROWS
+    block_slot[lid] = slot_next;
+    if (k > 0) slot_next = slots[begin - CHAIN_BLOCK + lid];
+#endif
     if (k > 0) {
       mask_next = masks[begin - CHAIN_BLOCK + lid];
       e0_next = ext_offsets[k - 1];
@@ -227,8 +263,10 @@ __kernel __attribute__((reqd_work_group_size(32, 1, 1))) void propagate_columns_
     for (uint i = 0; i < CHAIN_PREFETCH; ++i) {
       const uint at = item1[i].x, d = item1[i].y;
       if (at < CHAIN_BLOCK) {
-        const gpuword far = active && d < limit ? rows[(ulong)d * slice_units + w] : (gpuword)0;
-        const gpuword v = d < end + CHAIN_BLOCK ? closed[(d - end) * 32 + lid] : far;
+        const bool beyond = d >= end + CHAIN_BLOCK;  // else in the block closed before
+        const gpuword far =
+            active && beyond && d < limit ? rows[ROW_AT(d) * slice_units + w] : (gpuword)0;
+        const gpuword v = beyond ? far : closed[(d - end) * 32 + lid];
         ext[at * 32 + lid] |= v | column_bit(d, gw);
       }
     }
@@ -247,7 +285,7 @@ __kernel __attribute__((reqd_work_group_size(32, 1, 1))) void propagate_columns_
           if (d == end)
             v[i] = prev;
           else if (active && d < limit)
-            v[i] = rows[(ulong)d * slice_units + w];
+            v[i] = rows[ROW_AT(d) * slice_units + w];
           v[i] |= column_bit(d, gw);
         }
       }
@@ -275,7 +313,14 @@ __kernel __attribute__((reqd_work_group_size(32, 1, 1))) void propagate_columns_
         item2[i] = k > 1 ? first[(k - 2) * CHAIN_PREFETCH + i] : (uint2)(CHAIN_BLOCK, 0);
       }
     }
+#if LIVE_ROWS
+#define STORE_ROW(r, acc) \
+  if (active && block_slot[r] != LIVE_NONE) rows[(ulong)block_slot[r] * slice_units + w] = (acc)
+#else
     __global gpuword* out = rows + (ulong)begin * slice_units + w;
+#define STORE_ROW(r, acc) \
+  if (active) out[(ulong)(r) * slice_units] = (acc)
+#endif
     gpuword next = 0;  // row c + 1 of this block
     // Bit 0 of row 0's mask (never a successor: d > c) flags a block where some row has
     // two or more in-block successors besides c + 1; the others, nearly all on commit
@@ -303,7 +348,7 @@ __kernel __attribute__((reqd_work_group_size(32, 1, 1))) void propagate_columns_
           acc |= (next | bit) & take;
         }
         closed[r * 32 + lid] = acc;
-        if (active) out[(ulong)r * slice_units] = acc;
+        STORE_ROW(r, acc);
 #if WEIGHTED
         count += word_pairs(acc, begin + (uint)r, gw, sizes);
 #else
@@ -325,7 +370,7 @@ __kernel __attribute__((reqd_work_group_size(32, 1, 1))) void propagate_columns_
             acc |= closed[j * 32 + lid] | column_bit(begin + j, gw);
           }
           closed[r * 32 + lid] = acc;
-          if (active) out[(ulong)r * slice_units] = acc;
+          STORE_ROW(r, acc);
           count += word_pairs(acc, begin + (uint)r, gw, sizes);
           next = acc;
         }

@@ -101,13 +101,13 @@ TEST(DevicePropagation, KernelNamesResolve) {
 TEST(DevicePropagation, VariantsRenderTheirBuildOptions) {
   PropagateParams p = parse_propagate_kernel("");
   EXPECT_EQ(p.describe(), "chained");
-  EXPECT_EQ(p.build_options(), "-DUNIT_BITS=32 -DWEIGHTED=0 -DCHAIN_PREFETCH=8");
+  EXPECT_EQ(p.build_options(), "-DUNIT_BITS=32 -DWEIGHTED=0 -DCHAIN_PREFETCH=8 -DLIVE_ROWS=0");
   EXPECT_STREQ(p.entry_point(), "propagate_columns_chained");
   p = parse_propagate_kernel("blocked8");
   p.weighted = 1;
-  EXPECT_EQ(p.build_options(), "-DUNIT_BITS=8 -DWEIGHTED=1 -DCHAIN_PREFETCH=8");
+  EXPECT_EQ(p.build_options(), "-DUNIT_BITS=8 -DWEIGHTED=1 -DCHAIN_PREFETCH=8 -DLIVE_ROWS=0");
   EXPECT_STREQ(p.entry_point(), "propagate_columns_blocked");
-  EXPECT_EQ(p.to_string(), "sweep=1,unit_bits=8,weighted=1,chain_prefetch=8");
+  EXPECT_EQ(p.to_string(), "sweep=1,unit_bits=8,weighted=1,chain_prefetch=8,live_rows=0");
   EXPECT_STREQ(parse_propagate_kernel("plain").entry_point(), "propagate_columns");
   p.chain_prefetch = 0;
   EXPECT_THROW(p.validate(), std::invalid_argument);

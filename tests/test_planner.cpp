@@ -106,5 +106,37 @@ TEST(MethodRegistry, NamesParseBackAndEveryMethodButAutoRuns) {
   EXPECT_THROW(parse_method("fast"), UsageError);
 }
 
+// Sampling stops at the decisive reach: from there on the host's prediction is four times
+// the GPU's, so a reach cut there (a lower bound) leaves auto's choice as it was, for
+// every size of history and every reach beyond it.
+TEST(Planner, ReachCutAtTheDecisiveReachKeepsTheChoice) {
+  for (size_t n : {100'000, 1'000'000, 10'000'000}) {
+    PlanFacts f = large_closure();
+    f.vertices = f.condensed->vertices = f.condensed->components = n;
+    f.edges = f.condensed->edges = f.condensed->condensed_edges = n + n / 5;
+    f.gpu_looked_up = true;
+    f.gpu = h200();
+    const size_t cap = decisive_reach(*f.condensed);
+    ASSERT_GT(cap, 64u);
+    ASSERT_LE(cap, n);
+    if (n >= 1'000'000) {  // where sampling cost most, it stops early
+      EXPECT_LT(cap, n / 10);
+    }
+    for (double reach : {double(cap), double(n) / 4, double(n) / 2}) {
+      f.condensed->mean_reach = reach;
+      f.condensed->reach_cap = 0;
+      const Method whole = plan(f).method;
+      f.condensed->mean_reach = std::min(reach, double(cap));
+      f.condensed->reach_cap = cap;
+      const Plan cut = plan(f);
+      EXPECT_EQ(cut.method, whole) << n << " reaching " << reach;
+      if (cap < n) {  // cut: the GPU, whose lead the reach beyond the cap only widens
+        EXPECT_EQ(cut.method, Method::kPropagate) << cut.reason;
+        EXPECT_NE(cut.reason.find("at least"), std::string::npos) << cut.reason;
+      }
+    }
+  }
+}
+
 }  // namespace
 }  // namespace closure

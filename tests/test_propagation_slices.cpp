@@ -62,8 +62,22 @@ TEST(PropagationSlices, StreamedWhenLargerThanTheBudget) {
   EXPECT_EQ(p.slice_words, 3u);
   EXPECT_EQ(p.slices, 8u);
   EXPECT_EQ(p.words_of(7), 1u);
+  EXPECT_EQ(p.at_once, 1u);
   l.budget_bytes = 700 * 4 * 22;  // exactly the closure: resident
   EXPECT_TRUE(plan_propagation_slices(l).resident);
+  EXPECT_EQ(plan_propagation_slices(l).at_once, plan_propagation_slices(l).slices);
+}
+
+// Streamed slices cut by one allocation's size go to a sweep as many as the budget holds
+// (the 10M-commit history: a quarter of the memory a slice, three at once).
+TEST(PropagationSlices, AsManyStreamedSlicesAtOnceAsTheBudgetHolds) {
+  SliceLimits l = limits(1000, 100);
+  l.max_alloc_bytes = 1000 * 4 * 10;  // ten word-columns an allocation
+  l.budget_bytes = 1000 * 4 * 35;     // 35 word-columns of rows at a time
+  const SlicePlan p = plan_propagation_slices(l);
+  EXPECT_FALSE(p.resident);
+  EXPECT_EQ(p.slice_words, 10u);
+  EXPECT_EQ(p.at_once, 3u);
 }
 
 TEST(PropagationSlices, TheDefaultBudgetIs85PercentOfTheDevice) {

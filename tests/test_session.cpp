@@ -5,9 +5,13 @@
 
 #include <atomic>
 #include <mutex>
+#include <random>
 #include <set>
 #include <thread>
 
+#include "bench/index_generators.hpp"
+#include "closure/algorithms/cost_model.hpp"
+#include "closure/session/device_opener.hpp"
 #include "closure/session/session.hpp"
 #include "closure/verify/boost_closure.hpp"
 
@@ -86,24 +90,38 @@ TEST(Session, AHostSessionComputesWithoutADevice) {
   }
 }
 
-TEST(Session, SpeculationIsOnlyForAutoOnLargeInputsWithNoDeviceNamed) {
+TEST(Session, SpeculationIsOnlyForAutoWithNoDeviceNamed) {
   ScopedEnv env("CLOSURE_DEVICE", "");
   Session s;
   ComputeOptions sparse = s.compute_options(Method::kSparse);
-  s.speculate_gpu_for_auto(sparse, kSpeculateFromBytes);
-  EXPECT_FALSE(sparse.gpu_speculated);
-  ComputeOptions small = s.compute_options(Method::kAuto);
-  s.speculate_gpu_for_auto(small, kSpeculateFromBytes - 1);
-  EXPECT_FALSE(small.gpu_speculated);
-  ComputeOptions piped = s.compute_options(Method::kAuto);
-  s.speculate_gpu_for_auto(piped, std::nullopt);
-  EXPECT_FALSE(piped.gpu_speculated);
+  s.speculate_gpu_for_auto(sparse);
+  EXPECT_FALSE(sparse.speculate_gpu);
   SessionOptions named;
   named.device = "host";
   Session host(named);
   ComputeOptions c = host.compute_options(Method::kAuto);
-  host.speculate_gpu_for_auto(c, kSpeculateFromBytes);
-  EXPECT_FALSE(c.gpu_speculated);
+  host.speculate_gpu_for_auto(c);
+  EXPECT_FALSE(c.speculate_gpu);
+  if (may_open_devices_on_another_thread()) {  // not in sanitized builds
+    ComputeOptions a = s.compute_options(Method::kAuto);
+    s.speculate_gpu_for_auto(a);
+    EXPECT_TRUE(a.speculate_gpu);
+  }
+}
+
+// Whether a GPU may win is decided from the graph as read, before any device is opened:
+// a long history (every commit reaches most older ones) says yes, graphs of the same size
+// whose vertices reach a few others (random sparse, disjoint pairs) say no.
+TEST(Session, GpuMayWinDecidedFromTheGraphAsRead) {
+  EXPECT_TRUE(gpu_may_win_as_read(commit_history_dag(200000, 1)));
+  std::mt19937_64 rng(3);
+  std::uniform_int_distribution<vertex_t> pick(0, 299999);
+  std::vector<Edge> random_edges, pairs;
+  for (int i = 0; i < 250000; ++i) random_edges.emplace_back(pick(rng), pick(rng));
+  for (vertex_t v = 0; v < 400000; v += 2) pairs.emplace_back(v, v + 1);
+  EXPECT_FALSE(gpu_may_win_as_read(Graph(300000, random_edges)));
+  EXPECT_FALSE(gpu_may_win_as_read(Graph(400000, pairs)));
+  EXPECT_FALSE(gpu_may_win_as_read(Graph(0, {})));
 }
 
 }  // namespace

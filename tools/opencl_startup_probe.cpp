@@ -1,19 +1,25 @@
-// Where an OpenCL process's start-up goes (issue 8): platforms, context, program from
+// Where an OpenCL process's start-up goes (issues 8, 26): platforms, context, program from
 // source or from a saved binary, first launch, a big buffer; each step timed, and the
-// process's end seen from outside. On the GPU machine (shared/DEVICE.md):
-//   source tools/gpu-env.sh && g++ -O2 -std=c++17 tools/opencl_startup_probe.cpp \
-//       -o /tmp/probe -lOpenCL && /tmp/probe source && /tmp/probe binary kernels/propagate.cl
-//       5000000000
+// process's end seen from outside, ended by returning from main, by _exit, or by _exit
+// with the teardown handed to a child (src/closure/util/teardown_handoff.cpp). On the GPU
+// machine (shared/DEVICE.md; tools/gpu-startup-phases.sh runs it):
+//   source tools/gpu-env.sh && g++ -O2 -std=c++20 -Isrc tools/opencl_startup_probe.cpp \
+//       src/closure/util/teardown_handoff.cpp -o /tmp/probe -lOpenCL && /tmp/probe source \
+//       && /tmp/probe binary kernels/propagate.cl 0 handoff
 #define CL_HPP_TARGET_OPENCL_VERSION 120
 #define CL_HPP_MINIMUM_OPENCL_VERSION 120
 #define CL_HPP_ENABLE_EXCEPTIONS
 #include <time.h>
+#include <unistd.h>
 
 #include <CL/opencl.hpp>
 #include <chrono>
 #include <cstdio>
 #include <fstream>
 #include <sstream>
+#include <string>
+
+#include "closure/util/teardown_handoff.hpp"
 static double now() {
   timespec t;
   clock_gettime(CLOCK_REALTIME, &t);
@@ -29,6 +35,7 @@ int main(int argc, char** argv) {
   std::string mode = argc > 1 ? argv[1] : "source";
   const char* src_path = argc > 2 ? argv[2] : "kernels/propagate.cl";
   size_t alloc = argc > 3 ? std::stoull(argv[3]) : 0;
+  const std::string ending = argc > 4 ? argv[4] : "return";  // return, _exit or handoff
   t_last = now();
   std::printf("start abs %.4f\n", t_last);
   std::vector<cl::Platform> ps;
@@ -67,7 +74,7 @@ int main(int argc, char** argv) {
     std::stringstream ss;
     ss << f.rdbuf();
     prog = cl::Program(ctx, ss.str());
-    prog.build({gpu});
+    prog.build({gpu}, "-Ikernels");  // propagate.cl includes gpuword.cl
     mark("build from source");
     auto bins = prog.getInfo<CL_PROGRAM_BINARIES>();
     std::ofstream o("/tmp/probe.bin", std::ios::binary);
@@ -78,7 +85,7 @@ int main(int argc, char** argv) {
     std::vector<unsigned char> b((std::istreambuf_iterator<char>(f)), {});
     prog = cl::Program(ctx, {gpu}, cl::Program::Binaries{b});
     mark("create from binary");
-    prog.build({gpu});
+    prog.build({gpu}, "-Ikernels");
     mark("build binary");
   }
   cl::Kernel k(prog, "sum_counts");
@@ -106,5 +113,8 @@ int main(int argc, char** argv) {
     mark("big buffer release");
   }
   mark("end of main");
+  std::fflush(stdout);
+  if (ending == "_exit") ::_exit(0);
+  if (ending == "handoff") closure::exit_handing_off_teardown(0);
   return 0;
 }

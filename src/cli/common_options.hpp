@@ -79,9 +79,6 @@ SessionOptions session_options(const CommonOptions& o);
 // before any work), the device coming from `session`, opened as `opening` says.
 ComputeOptions compute_options(const CommonOptions& o, Session& session,
                                DeviceOpening opening = DeviceOpening::kNow);
-// For `closure run`: GPU speculation for auto (Session::speculate_gpu_for_auto) from the
-// size of the input file ("-" and pipes: none).
-void speculate_gpu_for_auto(Session& session, ComputeOptions& c, const std::string& input);
 InputFormat input_format(const CommonOptions& o);
 
 // For --verify-sources / --sources: 0 sources would check nothing and must not say MATCH.

@@ -85,7 +85,7 @@ Runner add_run_command(CLI::App& app, CommonOptions& common) {
     o.input_format = input_format(common);
     o.compute = compute_options(common, session, DeviceOpening::kWhileReading);
     o.compute.propagate.max_slice_words = flags->slice_words;
-    speculate_gpu_for_auto(session, o.compute, o.input);
+    session.speculate_gpu_for_auto(o.compute);
     o.output = flags->output;
     if (!o.output.empty()) {
       std::optional<OutputFormat> requested;

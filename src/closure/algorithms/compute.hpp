@@ -34,12 +34,14 @@ struct ComputeOptions {
   // wrong name is an error whatever auto chooses. Device methods open it when they need
   // it (propagate after condensing, which overlaps an opening begun while reading).
   bool open_device_first = false;
-  // auto only: the caller started opening a GPU (if any) on speculation while the graph
-  // was read, so lazy_runtime gives that GPU's runtime or null (no GPU), and auto takes
-  // the GPU's description from it instead of listing devices. When auto keeps the work
-  // on the host it calls release_unused_device, so the unused context is torn down while
-  // the host computes rather than at exit.
-  bool gpu_speculated = false;
+  // auto only: starts opening the first GPU (if any) on another thread. compute_closure
+  // calls it before condensing when the graph as read could be worth a GPU
+  // (gpu_may_win_as_read: a decision that needs no device), so the opening overlaps the
+  // condensation; lazy_runtime then gives that GPU's runtime or null (no GPU), and auto
+  // takes the GPU's description from it instead of listing devices. When auto keeps the
+  // work on the host it calls release_unused_device, so the unused context is torn down
+  // while the host computes rather than at exit.
+  std::function<void()> speculate_gpu;
   std::function<void()> release_unused_device;
   std::optional<BooleanParams> params;  // default: the tuned set for the device
   std::string params_override;          // "tile_n=4,..." applied on top of that
@@ -60,6 +62,7 @@ struct ComputeReport {
   int rounds = 0;      // matrix products (dense methods)
   std::string detail;  // how the method ran (propagate: slices, kernel time and bandwidth)
   double condense_s = 0, upload_s = 0, compute_s = 0, download_s = 0;
+  double device_wait_s = 0;  // waiting for the device to open (after what overlapped it)
 };
 
 Closure compute_closure(const Graph& g, const ComputeOptions& options,

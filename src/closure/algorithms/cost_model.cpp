@@ -28,7 +28,7 @@ constexpr double kDeviceStartS = 0.35;
 
 }  // namespace
 
-double sample_mean_reach(const CsrDag& dag, size_t samples) {
+double sample_mean_reach(const CsrDag& dag, size_t samples, size_t cap) {
   const size_t n = dag.offsets.empty() ? 0 : dag.offsets.size() - 1;
   if (n == 0) return 0;
   samples = std::min(samples, n);
@@ -40,20 +40,68 @@ double sample_mean_reach(const CsrDag& dag, size_t samples) {
     const uint32_t stamp = uint32_t(k + 1);
     stack.assign(1, s);
     seen[s] = stamp;
-    while (!stack.empty()) {
+    uint64_t reached = 0;
+    while (!stack.empty() && (cap == 0 || reached < cap)) {
       const vertex_t c = stack.back();
       stack.pop_back();
       for (uint64_t e = dag.offsets[c]; e < dag.offsets[c + 1]; ++e) {
         const vertex_t d = dag.targets[e];
         if (seen[d] != stamp) {
           seen[d] = stamp;
-          ++total;
+          ++reached;
           stack.push_back(d);
         }
       }
     }
+    total += cap ? std::min<uint64_t>(reached, cap) : reached;
   }
   return double(total) / double(samples);
+}
+
+bool gpu_may_win_as_read(const Graph& g, size_t samples) {
+  const size_t n = g.vertex_count();
+  if (n == 0) return false;
+  CostInputs in;
+  in.vertices = in.components = n;
+  in.edges = in.condensed_edges = g.edge_count();
+  // The reach at which the host's prediction passes both the start-up a device is worth
+  // and the GPU's prediction; each search stops at twice that.
+  const double linear = kHostLinearS * double(n + g.edge_count());
+  const double needed = std::max(kDeviceWorthLookingS, predict_gpu_propagate_s(in)) - linear;
+  const double reach_needed = 32.0 * needed / (kHostWordS * double(n));
+  const uint64_t cap = uint64_t(std::min(double(n), 2.0 * reach_needed + 64));
+  samples = std::min(samples, n);
+  std::vector<uint32_t> seen(n, 0);
+  std::vector<vertex_t> stack;
+  uint64_t total = 0;
+  for (size_t k = 0; k < samples; ++k) {
+    const vertex_t s = vertex_t(k * n / samples);
+    const uint32_t stamp = uint32_t(k + 1);
+    uint64_t reached = 0;
+    stack.assign(1, s);
+    while (!stack.empty() && reached < cap) {
+      const vertex_t v = stack.back();
+      stack.pop_back();
+      for (vertex_t w : g.successors(v))
+        if (seen[w] != stamp) {
+          seen[w] = stamp;
+          ++reached;
+          stack.push_back(w);
+        }
+    }
+    total += std::min(reached, cap);
+  }
+  in.mean_reach = double(total) / double(samples);
+  const double host_s = predict_host_sparse_s(in);
+  return host_s >= kDeviceWorthLookingS && predict_gpu_propagate_s(in) < host_s;
+}
+
+size_t decisive_reach(const CostInputs& in) {
+  const double target = std::max(kDeviceWorthLookingS, 4 * predict_gpu_propagate_s(in)) -
+                        kHostLinearS * double(in.vertices + in.edges);
+  const double per_reach = kHostWordS * double(in.components) / 32;
+  const double reach = target > 0 && per_reach > 0 ? target / per_reach : 0;
+  return size_t(std::min(double(in.components), reach + 64));
 }
 
 double predict_host_sparse_s(const CostInputs& in) {
@@ -73,9 +121,11 @@ double predict_gpu_propagate_s(const CostInputs& in) {
 
 std::string describe_costs(const CostInputs& in, double host_s, double device_s) {
   char buf[256];
+  const bool capped = in.reach_cap && in.mean_reach + 0.5 >= double(in.reach_cap);
   std::snprintf(buf, sizeof buf,
-                "%zu components reaching %.0f each (sampled): predicted host sparse %.2f s",
-                in.components, in.mean_reach, host_s);
+                "%zu components reaching %s%.0f each (sampled): predicted host sparse %s%.2f s",
+                in.components, capped ? "at least " : "", in.mean_reach, capped ? "at least " : "",
+                host_s);
   std::string out = buf;
   if (device_s < 1e29) {
     std::snprintf(buf, sizeof buf, ", device propagate %.2f s", device_s);

@@ -7,6 +7,7 @@
 #include <string>
 
 #include "closure/algorithms/scc.hpp"
+#include "closure/graph/graph.hpp"
 #include "closure/ocl/device.hpp"
 
 namespace closure {
@@ -15,11 +16,25 @@ struct CostInputs {
   size_t vertices = 0, edges = 0;
   size_t components = 0, condensed_edges = 0;
   double mean_reach = 0;  // components reached per component, sampled
+  size_t reach_cap = 0;   // where each sampled search stopped (0: none)
 };
 
 // Mean number of components a component reaches, from BFS on the condensation from
-// `samples` components spread evenly over the ids (fixed, so runs agree).
-double sample_mean_reach(const CsrDag& dag, size_t samples = 16);
+// `samples` components spread evenly over the ids (fixed, so runs agree). Each search stops
+// after `cap` components (0: none), the mean then a lower bound.
+double sample_mean_reach(const CsrDag& dag, size_t samples = 16, size_t cap = 0);
+
+// The reach from which auto's choice no longer changes (the host's prediction four times
+// the GPU's, and worth a device), for a sample's search to stop at: a history of 10M
+// commits reaches 5M each, 80M steps for 16 samples, where 1M steps decide.
+size_t decisive_reach(const CostInputs& in);
+
+// Before condensing: whether a GPU could win on g (the host's predicted time worth a
+// device's start-up, and more than the GPU's), from a mean reach sampled on the graph as
+// read, each search stopped once it has seen enough to say so. A cycle makes it
+// overestimate (its vertices become one component), so at worst it opens a GPU that
+// auto then does not use; on a DAG it is the condensation's estimate.
+bool gpu_may_win_as_read(const Graph& g, size_t samples = 16);
 
 // Seconds, predicted. Host: sparse propagation (ragged rows: words ORed ~ closure bits /
 // 32) plus the graph's linear passes. Device: OpenCL start-up and program load, the

@@ -41,6 +41,7 @@ struct DevicePropagationStats {
   size_t slices = 0, slice_words = 0;
   std::string kernel;
   bool resident = true;          // every slice stays on the device
+  size_t live_rows = 0;          // only counted: the rows a slice held (0: every row)
   double upload_s = 0;           // the condensation's CSR (and sizes) to the device
   double kernel_s = 0;           // propagation kernels, first start to last end (events)
   double compute_s = 0;          // wall: launches, kernels, counting
@@ -50,12 +51,26 @@ struct DevicePropagationStats {
   std::string describe() const;  // "1 column slice of 5.0 GB, resident; kernel ..."
 };
 
+// The device propagation's work that needs no device: the components' sizes, the chained
+// sweep's blocks and, when only counting, the rows' slots. Made before the device is
+// waited for, it overlaps the device's opening (auto and propagate do so).
+struct PropagationPrep {
+  PropagateParams params;  // the sweep for a device whose work-groups hold 32 (any GPU)
+  std::vector<uint32_t> sizes;
+  ChainedBlocks blocks;  // empty unless the sweep is chained
+  LiveRowSlots live;     // empty unless params.live_rows
+};
+PropagationPrep prepare_device_propagation(const SccResult& scc, const CsrDag& dag,
+                                           const DevicePropagationOptions& options);
+
 // Closes the condensation (ids topological, as condense() numbers them) on rt's device.
 // The result is a kDevice Closure whose rows stay on the device while it lives (it keeps
-// the context alive); it reads them back only when something walks them.
+// the context alive); it reads them back only when something walks them. `prep`, when
+// made for a sweep other than the one the device runs, is made again.
 Closure closure_propagate_device(const SccResult& scc, const CsrDag& dag, ocl::Runtime& rt,
                                  const DevicePropagationOptions& options = {},
-                                 DevicePropagationStats* stats = nullptr);
+                                 DevicePropagationStats* stats = nullptr,
+                                 const PropagationPrep* prep = nullptr);
 Closure closure_propagate_device(const Graph& g, ocl::Runtime& rt,
                                  const DevicePropagationOptions& options = {},
                                  DevicePropagationStats* stats = nullptr);

@@ -9,6 +9,7 @@
 #include <vector>
 
 #include "closure/algorithms/compute.hpp"
+#include "closure/algorithms/device_propagation.hpp"
 #include "closure/algorithms/scc.hpp"
 
 namespace closure {
@@ -27,6 +28,10 @@ struct MethodContext {
   std::optional<SccResult> scc;
   std::optional<CsrDag> dag;
   double condense_s = 0;
+  bool gpu_speculated = false;  // options.speculate_gpu was called
+  // propagate's host work, done while the device opens (prepare_device_propagation).
+  std::optional<PropagationPrep> propagation_prep;
+  double prep_s = 0;
 
   // Opens the device the options name, if not yet open (null: the host engine).
   ocl::Runtime* open_device();

@@ -26,6 +26,9 @@ SlicePlan plan_propagation_slices(const SliceLimits& l) {
   max_words = std::max<size_t>(max_words, 1);
   plan.slice_words = std::min(max_words, std::max<size_t>(W, 1));
   plan.slices = W ? ceil_div(W, max_words) : 0;
+  const uint64_t slice_bytes = uint64_t(C) * plan.slice_words * row_bytes;
+  plan.at_once = plan.resident ? std::max<size_t>(plan.slices, 1)
+                               : std::max<uint64_t>(1, slice_bytes ? budget / slice_bytes : 1);
   return plan;
 }
 

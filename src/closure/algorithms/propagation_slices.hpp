@@ -22,6 +22,7 @@ struct SlicePlan {
   size_t slice_words = 0;            // every slice's width but the last's
   size_t slices = 0;
   bool resident = true;  // every slice stays on the device
+  size_t at_once = 1;    // slices the budget holds together (all of them when resident)
 
   uint32_t word_begin(size_t k) const { return uint32_t(first_word + k * slice_words); }
   uint32_t words_of(size_t k) const {

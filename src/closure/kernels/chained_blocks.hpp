@@ -35,4 +35,16 @@ struct ChainedBlocks {
 // Throws std::invalid_argument unless every edge c -> d has c < d (topological ids).
 ChainedBlocks chained_blocks(const CsrDag& dag, size_t prefetch = ChainedBlocks::kFirst);
 
+// Where the chained sweep keeps rows when only the count is wanted (PropagateParams::
+// live_rows): a row needs memory only if a later block reads it from global memory (a
+// successor beyond that block that is neither the row just closed nor in the block closed
+// just before), and only until its last such reader, the lowest such block, has loaded
+// it. slot[c] is row c's slot, or kNone; a slot freed at block k is reused by a row of
+// block k or below. `slots` is the most rows live at once: the history's width.
+struct LiveRowSlots {
+  std::vector<uint32_t> slot;
+  size_t slots = 0;
+};
+LiveRowSlots live_row_slots(const ChainedBlocks& blocks);
+
 }  // namespace closure

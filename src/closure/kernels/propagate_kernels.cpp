@@ -25,6 +25,7 @@ uint64_t PropagateKernels::upload_csr(const CsrDag& dag, const std::vector<uint3
   cl::CommandQueue& queue = runtime_.queue();
   const size_t C = dag.offsets.size() - 1;
   components_ = cl_uint(C);
+  slice_rows_ = C;
   // The kernels read 64-bit offsets whatever the host's vector holds.
   std::vector<cl_ulong> offsets(dag.offsets.begin(), dag.offsets.end());
   offsets_ = cl::Buffer(ctx, CL_MEM_READ_ONLY | CL_MEM_COPY_HOST_PTR,
@@ -41,9 +42,9 @@ uint64_t PropagateKernels::upload_csr(const CsrDag& dag, const std::vector<uint3
   return offsets.size() * 8 + dag.targets.size() * 4 + (weighted ? C * 4 : 0);
 }
 
-uint64_t PropagateKernels::upload_chained_blocks(const CsrDag& dag) {
+uint64_t PropagateKernels::upload_chained_blocks(const ChainedBlocks& blocks,
+                                                 const LiveRowSlots& live) {
   if (params_.sweep != PropagateParams::kChained) return 0;
-  const ChainedBlocks blocks = chained_blocks(dag, size_t(params_.chain_prefetch));
   auto upload = [&](const void* data, size_t bytes) {
     cl::Buffer b(runtime_.context(), CL_MEM_READ_ONLY, std::max<size_t>(bytes, 8));
     if (bytes) runtime_.queue().enqueueWriteBuffer(b, CL_FALSE, 0, bytes, data);
@@ -54,8 +55,18 @@ uint64_t PropagateKernels::upload_chained_blocks(const CsrDag& dag) {
   ext_offsets_ = upload(blocks.ext_offsets.data(), blocks.ext_offsets.size() * sizeof(uint64_t));
   ext_items_ =
       upload(blocks.ext_items.data(), blocks.ext_items.size() * sizeof(blocks.ext_items[0]));
+  uint64_t slot_bytes = 0;
+  if (params_.live_rows) {
+    if (live.slot.size() != size_t(components_))
+      throw std::invalid_argument("propagate: live rows' slots for another graph");
+    slot_bytes = live.slot.size() * sizeof(uint32_t);
+    slots_ = upload(live.slot.data(), slot_bytes);
+    slice_rows_ = std::max<size_t>(live.slots, 1);
+  } else {
+    slots_ = upload(nullptr, 0);
+  }
   runtime_.queue().finish();
-  return blocks.bytes();
+  return blocks.bytes() + slot_bytes;
 }
 
 void PropagateKernels::set_sweep_args(const std::vector<DeviceSlice>& slices, size_t full_units,
@@ -67,6 +78,7 @@ void PropagateKernels::set_sweep_args(const std::vector<DeviceSlice>& slices, si
     sweep_.setArg(arg++, first_);
     sweep_.setArg(arg++, ext_offsets_);
     sweep_.setArg(arg++, ext_items_);
+    sweep_.setArg(arg++, slots_);
   } else {
     sweep_.setArg(arg++, offsets_);
     sweep_.setArg(arg++, targets_);

@@ -8,6 +8,7 @@
 #include <vector>
 
 #include "closure/graph/csr_dag.hpp"
+#include "closure/kernels/chained_blocks.hpp"
 #include "closure/kernels/device_slice.hpp"
 #include "closure/kernels/propagate_params.hpp"
 #include "closure/ocl/runtime.hpp"
@@ -32,9 +33,13 @@ class PropagateKernels {
   // the vertices of component c): all that crosses the bus on the way in. Returns the
   // bytes moved.
   uint64_t upload_csr(const CsrDag& dag, const std::vector<uint32_t>& sizes);
-  // The chained sweep's split of the CSR (ChainedBlocks); nothing for the other sweeps.
-  // Returns the bytes moved.
-  uint64_t upload_chained_blocks(const CsrDag& dag);
+  // The chained sweep's split of the CSR (chained_blocks(dag)), and with params().live_rows
+  // the rows' slots (live_row_slots(blocks)); nothing for the other sweeps. Returns the
+  // bytes moved.
+  uint64_t upload_chained_blocks(const ChainedBlocks& blocks, const LiveRowSlots& live);
+  // With live_rows, the rows a slice holds (the most live at once), once uploaded; else
+  // every component's.
+  size_t slice_rows() const { return slice_rows_; }
 
   // Sweeps 1 to kSlicesPerLaunch consecutive slices, all of slices[0].words words but the
   // last, and adds their pairs to the device's total. Returns the sweep's (profiled) event.
@@ -52,7 +57,8 @@ class PropagateKernels {
   size_t local_ = 1;  // work-items a group
   cl_uint components_ = 0;
   cl::Buffer offsets_, targets_, sizes_;
-  cl::Buffer masks_, first_, ext_offsets_, ext_items_;
+  size_t slice_rows_ = 0;
+  cl::Buffer masks_, first_, ext_offsets_, ext_items_, slots_;
   cl::Buffer total_;
   cl::Kernel sweep_, sum_;
 };

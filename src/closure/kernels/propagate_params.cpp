@@ -1,6 +1,8 @@
 // Propagation sweep variants: their names, build options and checks.
 #include "closure/kernels/propagate_params.hpp"
 
+#include <stdexcept>
+
 #include "closure/errors.hpp"
 
 namespace closure {
@@ -27,6 +29,9 @@ std::string PropagateParams::describe() const {
 
 void PropagateParams::validate() const {
   check_param_ranges(*this, "propagation kernel parameters " + to_string());
+  if (live_rows && sweep != kChained)
+    throw std::invalid_argument("propagation kernel parameters " + to_string() +
+                                ": live rows are the chained sweep's");
 }
 
 PropagateParams parse_propagate_kernel(const std::string& name) {

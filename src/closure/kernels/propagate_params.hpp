@@ -12,11 +12,13 @@
 namespace closure {
 
 // member, kernel macro, default (= the kernel's #define), allowed, meaning
-#define CLOSURE_PROPAGATE_PARAMS(X)                                                       \
-  X(sweep, "", 0, range(0, 2), "0 chained, 1 blocked, 2 plain (PropagateParams::Sweep)")  \
-  X(unit_bits, "UNIT_BITS", 32, one_of(32, 16, 8), "columns a work-item owns")            \
-  X(weighted, "WEIGHTED", 0, range(0, 1), "1: pair counts weigh bits by component sizes") \
-  X(chain_prefetch, "CHAIN_PREFETCH", 8, range(1, 32), "items of a block fetched a block ahead")
+#define CLOSURE_PROPAGATE_PARAMS(X)                                                              \
+  X(sweep, "", 0, range(0, 2), "0 chained, 1 blocked, 2 plain (PropagateParams::Sweep)")         \
+  X(unit_bits, "UNIT_BITS", 32, one_of(32, 16, 8), "columns a work-item owns")                   \
+  X(weighted, "WEIGHTED", 0, range(0, 1), "1: pair counts weigh bits by component sizes")        \
+  X(chain_prefetch, "CHAIN_PREFETCH", 8, range(1, 32), "items of a block fetched a block ahead") \
+  X(live_rows, "LIVE_ROWS", 0, range(0, 1),                                                      \
+    "1 (chained, count only): only rows read back are stored, in reused slots")
 
 struct PropagateParams {
   // The sweeps, all giving the same rows. chained (the default): blocks of 32 rows split
@@ -30,8 +32,9 @@ struct PropagateParams {
   // The chained and blocked sweeps are written for work-groups of exactly 32.
   bool needs_groups_of_32() const { return sweep != kPlain; }
   unsigned units_per_word() const { return 32u / unsigned(unit_bits); }
-  std::string build_options() const;  // "-DUNIT_BITS=32 -DWEIGHTED=0 -DCHAIN_PREFETCH=8"
-  std::string describe() const;       // "blocked8": the name the variant is chosen by
+  std::string build_options()
+      const;                     // "-DUNIT_BITS=32 -DWEIGHTED=0 -DCHAIN_PREFETCH=8 -DLIVE_ROWS=0"
+  std::string describe() const;  // "blocked8": the name the variant is chosen by
   std::string to_string() const { return params_to_string(*this); }
   void validate() const;  // throws std::invalid_argument when a value is out of range
   bool operator==(const PropagateParams& o) const { return params_equal(*this, o); }

@@ -2,6 +2,7 @@
 #include "closure/ocl/device.hpp"
 
 #include <algorithm>
+#include <atomic>
 #include <cctype>
 #include <cstdlib>
 #include <stdexcept>
@@ -30,10 +31,19 @@ bool drivers_skipped_for_memory() {
   return address_space_headroom() < kDriverHeadroom;
 }
 
+namespace {
+std::atomic<bool> platforms_listed{false};
+}  // namespace
+
+bool drivers_loaded() {
+  return platforms_listed.load();
+}
+
 std::vector<DeviceInfo> list_devices() {
   std::vector<DeviceInfo> out;
   std::vector<cl::Platform> platforms;
   if (drivers_skipped_for_memory()) return out;
+  platforms_listed = true;
   try {
     cl::Platform::get(&platforms);
   } catch (const cl::Error&) {

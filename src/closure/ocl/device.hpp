@@ -25,6 +25,9 @@ struct DeviceInfo {
 // Every device of every platform, platforms in the loader's order. Empty (not an error)
 // when no OpenCL platform exists.
 std::vector<DeviceInfo> list_devices();
+// Whether this process has loaded the OpenCL drivers (listed platforms) at all: only then
+// is there a device teardown for the process's exit to hand off.
+bool drivers_loaded();
 
 // The environment variable that names a device when --device is not given.
 inline constexpr const char* kDeviceEnv = config::kDevice;

@@ -51,12 +51,11 @@ ComputeOptions Session::compute_options(Method method, DeviceOpening opening) {
   return c;
 }
 
-void Session::speculate_gpu_for_auto(ComputeOptions& c, std::optional<uintmax_t> input_bytes) {
+void Session::speculate_gpu_for_auto(ComputeOptions& c) {
   if (c.method != Method::kAuto || !spec_.empty() || distributed_communicator() ||
-      !may_open_devices_on_another_thread() || !input_bytes || *input_bytes < kSpeculateFromBytes)
+      !may_open_devices_on_another_thread())
     return;
-  device_.open_gpu_on_speculation();
-  c.gpu_speculated = true;
+  c.speculate_gpu = [this] { device_.open_gpu_on_speculation(); };
   c.release_unused_device = [this] { device_.release_in_background(); };
 }
 

@@ -34,10 +34,6 @@ enum class DeviceOpening {
   kInChildren,    // not here: batch forks children, which open it themselves
 };
 
-// Inputs from this size on are big enough for a GPU to win under auto's cost model (a
-// 2 MB edge list holds about 150,000 edges; the 200,000-commit history is 3.1 MB).
-inline constexpr uintmax_t kSpeculateFromBytes = uintmax_t{2} << 20;
-
 class Session {
  public:
   explicit Session(SessionOptions options = {});
@@ -67,11 +63,10 @@ class Session {
   // ComputeOptions for `method` whose device comes from this session, opened as `opening`
   // says (under mpirun, and in sanitized builds, kWhileReading is kNow).
   ComputeOptions compute_options(Method method, DeviceOpening opening = DeviceOpening::kNow);
-  // For a run of auto on an input of `input_bytes` (nullopt: unknown, a pipe): when a GPU
-  // could win (kSpeculateFromBytes or more) and no device was named, opens the GPU, if any,
-  // while the graph is read, and lets auto release it unused while the host works. Not
-  // under mpirun or in sanitized builds.
-  void speculate_gpu_for_auto(ComputeOptions& c, std::optional<uintmax_t> input_bytes);
+  // For a run of auto with no device named: lets auto open the first GPU, if any, on
+  // speculation once the graph as read says a GPU may win (ComputeOptions::speculate_gpu),
+  // and release it unused while the host works. Not under mpirun or in sanitized builds.
+  void speculate_gpu_for_auto(ComputeOptions& c);
 
  private:
   SessionOptions options_;

@@ -61,6 +61,7 @@ ClosedGraph read_and_close(const RunOptions& o) {
   s.device = report.device;
   s.rounds = report.rounds;
   s.condense_s = report.condense_s;
+  s.device_s = report.device_wait_s;
   s.upload_s = report.upload_s;
   s.compute_s = report.compute_s;
   s.download_s = report.download_s;
@@ -138,10 +139,10 @@ std::string summary_text(const RunSummary& s) {
   out += "\n";
   std::snprintf(
       buf, sizeof buf,
-      "time      parse %.3f s, condense %.3f s, upload %.3f s, compute %.3f s, download %.3f s, "
-      "write %.3f s, verify %.3f s; total %.3f s\n",
-      s.parse_s, s.condense_s, s.upload_s, s.compute_s, s.download_s, s.write_s, s.verify_s,
-      s.total_s());
+      "time      parse %.3f s, condense %.3f s, device %.3f s, upload %.3f s, compute %.3f s, "
+      "download %.3f s, write %.3f s, verify %.3f s; total %.3f s\n",
+      s.parse_s, s.condense_s, s.device_s, s.upload_s, s.compute_s, s.download_s, s.write_s,
+      s.verify_s, s.total_s());
   out += buf;
   if (s.ranks > 1) out += "ranks     " + std::to_string(s.ranks) + ": " + s.ranks_detail + "\n";
   if (!s.output.empty())
@@ -176,9 +177,9 @@ std::string summary_json(const RunSummary& s) {
   o["reason"] = s.reason;
   o["device"] = s.device;
   o["rounds"] = s.rounds;
-  o["seconds"] = {{"parse", s.parse_s},     {"condense", s.condense_s}, {"upload", s.upload_s},
-                  {"compute", s.compute_s}, {"download", s.download_s}, {"write", s.write_s},
-                  {"verify", s.verify_s},   {"total", s.total_s()}};
+  o["seconds"] = {{"parse", s.parse_s},   {"condense", s.condense_s}, {"device", s.device_s},
+                  {"upload", s.upload_s}, {"compute", s.compute_s},   {"download", s.download_s},
+                  {"write", s.write_s},   {"verify", s.verify_s},     {"total", s.total_s()}};
   if (s.ranks > 1) {
     o["ranks"] = s.ranks;
     o["ranks_detail"] = s.ranks_detail;
