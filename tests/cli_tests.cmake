@@ -22,10 +22,18 @@ cli_test(bad_device --status 2 --stderr "out of range" -- ${CLOSURE_BIN} ${DATA}
 # reach the user as usage errors, with any method.
 cli_test(bad_device_opened_while_reading --status 2 --stderr "no OpenCL device matches 'nosuch'" --
          ${CLOSURE_BIN} ${DATA}/diamond.txt --device nosuch --method propagate)
-# auto on an input of 2 MB or more opens a GPU, if any, while reading (on speculation);
-# without one (PoCL only, as in CI) it stays on the host without a word about devices.
-cli_test(auto_speculates_on_large_inputs --stdout "^speculated-ok$" --
-         bash -c "seq 0 199999 | awk '{ print 2 * \$1, 2 * \$1 + 1 }' > ${OUT}/pairs-2mb.txt && find ${OUT}/pairs-2mb.txt -size +2048k | grep -q . && env -u CLOSURE_DEVICE ${CLOSURE_BIN} ${OUT}/pairs-2mb.txt > ${OUT}/speculated.log 2>&1 && grep -q 'closure   200000 pairs' ${OUT}/speculated.log && ! grep -qi 'no OpenCL' ${OUT}/speculated.log && echo speculated-ok")
+# auto opens a GPU, if any, on speculation only when the graph as read says one may win
+# (a long chain: every vertex reaches most others), while it condenses; without one (PoCL
+# only, as in CI) it stays on the host without a word about devices. A 2 MB graph of
+# disjoint pairs opens nothing: the summary shows no wait for a device.
+cli_test(auto_speculates_on_deep_graphs --stdout "^speculated-ok$" --
+         bash -c "seq 0 199998 | awk '{ print \$1, \$1 + 1 }' > ${OUT}/chain-200k.txt && env -u CLOSURE_DEVICE ${CLOSURE_BIN} ${OUT}/chain-200k.txt > ${OUT}/speculated.log 2>&1 && grep -q 'closure   19999900000 pairs' ${OUT}/speculated.log && ! grep -qi 'no OpenCL' ${OUT}/speculated.log && echo speculated-ok")
+cli_test(auto_opens_nothing_for_shallow_graphs --stdout "^shallow-ok$" --
+         bash -c "seq 0 199999 | awk '{ print 2 * \$1, 2 * \$1 + 1 }' > ${OUT}/pairs-2mb.txt && find ${OUT}/pairs-2mb.txt -size +2048k | grep -q . && env -u CLOSURE_DEVICE ${CLOSURE_BIN} ${OUT}/pairs-2mb.txt > ${OUT}/shallow.log 2>&1 && grep -q 'closure   200000 pairs' ${OUT}/shallow.log && grep -q ' device 0.000 s' ${OUT}/shallow.log && echo shallow-ok")
+# Where OpenCL drivers were loaded, the exit hands their teardown to a child: the output
+# is whole, a reader sees its end at once, and a write error still exits 4.
+cli_test(exit_handing_off_teardown_keeps_output_and_status --stdout "^handoff-ok$" --
+         bash -c "${CLOSURE_BIN} ${DATA}/cycle.txt -m propagate --device cpu -q -o - | sort | cmp - <(sort ${DATA}/cycle.closure.txt) && ( ${CLOSURE_BIN} ${DATA}/cycle.txt -m propagate --device cpu -q -o - > /dev/full 2>/dev/null && false || test \$? = 4 ) && echo handoff-ok")
 cli_test(threads --stderr "19 pairs" -- ${CLOSURE_BIN} ${DATA}/cycle.txt --threads 1 --method sparse)
 cli_test(bad_threads --status 2 -- ${CLOSURE_BIN} ${DATA}/cycle.txt --threads 0)
 

@@ -105,7 +105,8 @@ TEST(Session, SpeculationIsOnlyForAutoWithNoDeviceNamed) {
   if (may_open_devices_on_another_thread()) {  // not in sanitized builds
     ComputeOptions a = s.compute_options(Method::kAuto);
     s.speculate_gpu_for_auto(a);
-    EXPECT_TRUE(a.speculate_gpu);
+    // Only where a GPU's device node exists (none on a machine without a GPU).
+    EXPECT_EQ(bool(a.speculate_gpu), ocl::gpu_may_be_present());
   }
 }
 

@@ -4,7 +4,8 @@
 # generated commit histories, random graphs where the host wins, a 2-vertex graph (the
 # GPU's floor) and the real graphs of tools/make-real-graphs.sh (carried in bench-graphs/);
 # each figure the median of ROUNDS (default 5), variants interleaved round by round.
-# Then the propagation kernels (bench propagate) and the 10M-commit history counted.
+# Then (unless QUICK=1) the propagation kernels (bench propagate) and the 10M-commit
+# history counted.
 #   here:  tools/build --all && tools/gpu-gtest.sh pack && cp OLD/closure build-dev/closure-before
 #          tools/make-real-graphs.sh bench-graphs
 #   there: bash tools/gpu-whole-process-bench.sh  (device tool, carry ["build-dev", "bench-graphs"])
@@ -13,7 +14,7 @@ export LD_LIBRARY_PATH=$PWD/build-dev:${LD_LIBRARY_PATH:-}
 NEW=build-dev/closure OLD=build-dev/closure-before
 [ -x $OLD ] || OLD=$NEW
 G=/tmp/graphs; mkdir -p $G
-(timeout 200 python3 tools/gen_commit_dag.py 10000000 1 > $G/commits-10m.txt) &
+[ -z "${QUICK:-}" ] && (timeout 200 python3 tools/gen_commit_dag.py 10000000 1 > $G/commits-10m.txt) &
 gen10m=$!
 timeout 60 python3 tools/gen_commit_dag.py 200000 1 > $G/commits-200k.txt
 timeout 120 python3 tools/gen_commit_dag.py 1000000 1 > $G/commits-1m.txt
@@ -50,6 +51,7 @@ echo "== what auto chose, and the summary's own total (the rest is start-up and 
 for g in tiny random-250k commits-200k commits-1m $real; do
   echo "-- $g"; $NEW $G/$g.txt 2>&1 | grep -E "closure |method|time"
 done
+[ -n "${QUICK:-}" ] && exit 0  # QUICK=1: the whole-process table only
 echo "== kernels: bench propagate (count: chained with live rows, what closure G runs)"
 timeout 200 $NEW bench propagate $G/commits-200k.txt $G/commits-1m.txt --repeat 3 \
   --kernels chained,count 2>&1 | tail -6

@@ -15,6 +15,7 @@
 #include <CL/opencl.hpp>
 #include <chrono>
 #include <cstdio>
+#include <filesystem>
 #include <fstream>
 #include <sstream>
 #include <string>
@@ -111,6 +112,15 @@ int main(int argc, char** argv) {
     { cl::Buffer tmp = big; }
     big = cl::Buffer();
     mark("big buffer release");
+  }
+  // The threads the drivers left, and where each waits in the kernel: an exit waits for
+  // every one of them to die.
+  for (const auto& t : std::filesystem::directory_iterator("/proc/self/task")) {
+    std::ifstream comm(t.path() / "comm"), wchan(t.path() / "wchan");
+    std::string c, w;
+    std::getline(comm, c);
+    std::getline(wchan, w);
+    std::printf("thread %-20s waits in %s\n", c.c_str(), w.c_str());
   }
   mark("end of main");
   std::fflush(stdout);

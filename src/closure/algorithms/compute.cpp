@@ -4,6 +4,7 @@
 #include "closure/algorithms/cost_model.hpp"
 #include "closure/algorithms/method_runs.hpp"
 #include "closure/kernels/tuning.hpp"
+#include "closure/ocl/device.hpp"
 
 namespace closure {
 namespace {
@@ -29,7 +30,7 @@ std::optional<ocl::DeviceInfo> describe_gpu(MethodContext& c) {
     if (c.runtime->device().is_gpu) return c.runtime->device();
     return std::nullopt;
   }
-  if (!c.gpu_speculated)
+  if (!c.gpu_speculated && ocl::gpu_may_be_present())
     for (const auto& d : ocl::list_devices())
       if (d.is_gpu) return d;
   return std::nullopt;

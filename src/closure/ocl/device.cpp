@@ -5,6 +5,7 @@
 #include <atomic>
 #include <cctype>
 #include <cstdlib>
+#include <filesystem>
 #include <stdexcept>
 
 #include "closure/config.hpp"
@@ -37,6 +38,15 @@ std::atomic<bool> platforms_listed{false};
 
 bool drivers_loaded() {
   return platforms_listed.load();
+}
+
+bool gpu_may_be_present() {
+  std::error_code ec;
+  if (std::filesystem::exists("/dev/nvidiactl", ec) || std::filesystem::exists("/dev/kfd", ec))
+    return true;
+  for (const auto& e : std::filesystem::directory_iterator("/dev/dri", ec))
+    if (e.path().filename().string().rfind("renderD", 0) == 0) return true;
+  return false;
 }
 
 std::vector<DeviceInfo> list_devices() {

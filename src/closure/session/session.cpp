@@ -7,6 +7,7 @@
 
 #include "closure/config.hpp"
 #include "closure/distributed/communicator.hpp"
+#include "closure/ocl/device.hpp"
 
 namespace closure {
 namespace {
@@ -53,7 +54,7 @@ ComputeOptions Session::compute_options(Method method, DeviceOpening opening) {
 
 void Session::speculate_gpu_for_auto(ComputeOptions& c) {
   if (c.method != Method::kAuto || !spec_.empty() || distributed_communicator() ||
-      !may_open_devices_on_another_thread())
+      !may_open_devices_on_another_thread() || !ocl::gpu_may_be_present())
     return;
   c.speculate_gpu = [this] { device_.open_gpu_on_speculation(); };
   c.release_unused_device = [this] { device_.release_in_background(); };
