@@ -40,6 +40,12 @@ cli_test(output.dot_condensation --stdout "^  \"1\" \\[shape=box, label=\"1\\\\n
          bash -c "${CLOSURE_BIN} reduce ${DATA}/cycle.txt --condensation --json -o ${DOTS}/k.dot.gz && gzip -dc ${DOTS}/k.dot.gz && ${CHECK_DOT} ${DOTS}/k.dot.gz 1 4 5 6")
 cli_test(output.dot_condensation_needs_dot --status 2 --stderr "--condensation draws Graphviz DOT" --no-file ${DOTS}/k.txt --
          ${CLOSURE_BIN} reduce ${DATA}/cycle.txt --condensation -o ${DOTS}/k.txt)
+# Standard output has no extension: --output-format dot draws there (and under any name
+# but one whose extension means a data format).
+cli_test(output.dot_to_stdout --stdout "^  \"1\" -> \"5\".$" --stdout "${RENDERED}" --
+         bash -c "${CLOSURE_BIN} -q ${DATA}/diamond.txt -o - --output-format dot > ${DOTS}/stdout.dot && cat ${DOTS}/stdout.dot && ${CHECK_DOT} ${DOTS}/stdout.dot 1 2 3 4 5")
+cli_test(output.dot_format_conflicts_with_json_name --status 2 --stderr "conflicts with the extension" --no-file ${DOTS}/c.json --
+         ${CLOSURE_BIN} -q ${DATA}/diamond.txt -o ${DOTS}/c.json --output-format dot)
 # The size guard counts a drawing's bytes too.
 cli_test(output.dot_max_output --status 4 --stderr "as dot" --no-file ${DOTS}/big.dot --
          ${CLOSURE_BIN} -q ${DATA}/diamond.txt -o ${DOTS}/big.dot --max-output 100)
