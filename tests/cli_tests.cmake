@@ -34,6 +34,11 @@ cli_test(auto_opens_nothing_for_shallow_graphs --stdout "^shallow-ok$" --
 # is whole, a reader sees its end at once, and a write error still exits 4.
 cli_test(exit_handing_off_teardown_keeps_output_and_status --stdout "^handoff-ok$" --
          bash -c "${CLOSURE_BIN} ${DATA}/cycle.txt -m propagate --device cpu -q -o - | sort | cmp - <(sort ${DATA}/cycle.closure.txt) && ( ${CLOSURE_BIN} ${DATA}/cycle.txt -m propagate --device cpu -q -o - > /dev/full 2>/dev/null && false || test \$? = 4 ) && echo handoff-ok")
+# With no output only the count is wanted: on a history the host counts by columns over
+# live rows (no rows kept); the count equals the lines of the closure written out, on a
+# graph with cycles too (weighted by component sizes).
+cli_test(count_by_columns_equals_the_written_closure --stdout "^counted-ok$" --
+         bash -c "python3 ${CMAKE_SOURCE_DIR}/tools/gen_commit_dag.py 3000 2 > ${OUT}/h3000.txt && printf '5 2999\\n' >> ${OUT}/h3000.txt && ${CLOSURE_BIN} ${OUT}/h3000.txt > ${OUT}/h3000.log 2>&1 && grep -q 'counted by columns' ${OUT}/h3000.log && ${CLOSURE_BIN} ${OUT}/h3000.txt -q -o ${OUT}/h3000.closure && grep -q \"closure   $(wc -l < ${OUT}/h3000.closure) pairs\" ${OUT}/h3000.log && echo counted-ok")
 cli_test(threads --stderr "19 pairs" -- ${CLOSURE_BIN} ${DATA}/cycle.txt --threads 1 --method sparse)
 cli_test(bad_threads --status 2 -- ${CLOSURE_BIN} ${DATA}/cycle.txt --threads 0)
 

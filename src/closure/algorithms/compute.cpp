@@ -3,6 +3,7 @@
 
 #include "closure/algorithms/cost_model.hpp"
 #include "closure/algorithms/method_runs.hpp"
+#include "closure/executor.hpp"
 #include "closure/kernels/tuning.hpp"
 #include "closure/ocl/device.hpp"
 
@@ -15,6 +16,8 @@ CostInputs cost_inputs(const MethodContext& c) {
   in.edges = c.graph.edge_count();
   in.components = c.scc->component_count();
   in.condensed_edges = c.dag->targets.size();
+  in.count_only = !c.options.propagate.rows_needed;
+  in.host_threads = thread_budget();
   in.reach_cap = decisive_reach(in);
   in.mean_reach = sample_mean_reach(*c.dag, 16, in.reach_cap);
   return in;
@@ -50,7 +53,8 @@ Plan final_plan(MethodContext& c) {
       case Plan::Need::kCondensation:
         // Whether a GPU may win is known from the graph as read; only then is one opened,
         // on speculation, while the condensation runs.
-        if (c.options.speculate_gpu && gpu_may_win_as_read(c.graph)) {
+        if (c.options.speculate_gpu &&
+            gpu_may_win_as_read(c.graph, !c.options.propagate.rows_needed, thread_budget())) {
           c.options.speculate_gpu();
           c.gpu_speculated = true;
         }

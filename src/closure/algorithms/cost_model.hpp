@@ -17,6 +17,10 @@ struct CostInputs {
   size_t components = 0, condensed_edges = 0;
   double mean_reach = 0;  // components reached per component, sampled
   size_t reach_cap = 0;   // where each sampled search stopped (0: none)
+  // Only the count is wanted (no output reads rows): the host may count by columns over
+  // live rows (column_count.hpp) instead of storing every row; on host_threads threads.
+  bool count_only = false;
+  unsigned host_threads = 1;
 };
 
 // Mean number of components a component reaches, from BFS on the condensation from
@@ -34,13 +38,19 @@ size_t decisive_reach(const CostInputs& in);
 // read, each search stopped once it has seen enough to say so. A cycle makes it
 // overestimate (its vertices become one component), so at worst it opens a GPU that
 // auto then does not use; on a DAG it is the condensation's estimate.
-bool gpu_may_win_as_read(const Graph& g, size_t samples = 16);
+bool gpu_may_win_as_read(const Graph& g, bool count_only = false, unsigned host_threads = 1,
+                         size_t samples = 16);
 
 // Seconds, predicted. Host: sparse propagation (ragged rows: words ORed ~ closure bits /
 // 32) plus the graph's linear passes. Device: OpenCL start-up and program load, the
 // sweep (rows x per-row latency, the closure's words at the sweep's bandwidth) and the
 // CSR upload; only GPUs are modelled (PoCL's sweep loses to the host everywhere).
 double predict_host_sparse_s(const CostInputs& in);
+// Counting by columns over live rows (count_only): every edge's successor row and every
+// row ORed and counted over the columns above it, in cache, on the host's threads.
+double predict_host_column_count_s(const CostInputs& in);
+// The host's best: sparse, or when only counting the cheaper of sparse and the count.
+double predict_host_s(const CostInputs& in);
 double predict_device_propagate_s(const CostInputs& in, const ocl::DeviceInfo& device);
 // The same for a GPU yet unseen: auto lists the devices (loading every OpenCL driver,
 // about 0.13 s plus its unloading at exit with NVIDIA's) only when a GPU could win.

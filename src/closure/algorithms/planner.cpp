@@ -28,7 +28,7 @@ Plan auto_plan(const PlanFacts& f) {
   }
   if (!f.condensed) return needs(Plan::Need::kCondensation);
   const CostInputs& in = *f.condensed;
-  const double host_s = predict_host_sparse_s(in);
+  const double host_s = predict_host_s(in);
   double device_s = 1e30;  // no device considered
   // Only a GPU can win (cost_model.hpp), and only where the host takes long enough to pay
   // for its start-up; the prediction needs the GPU's description, not a context.

@@ -2,7 +2,10 @@
 #include <algorithm>
 #include <chrono>
 
+#include "closure/algorithms/column_count.hpp"
+#include "closure/algorithms/cost_model.hpp"
 #include "closure/algorithms/device_propagation.hpp"
+#include "closure/algorithms/device_rows.hpp"
 #include "closure/algorithms/host_closure.hpp"
 #include "closure/algorithms/memory_budget.hpp"
 #include "closure/algorithms/method_runs.hpp"
@@ -16,6 +19,35 @@ namespace {
 // path's dependency arrays (~41n + 4m), the Closure's member lists (8n).
 double sparse_fixed_bytes(size_t n, size_t m) {
   return 88.0 * double(n) + 12.0 * double(m);
+}
+
+// Only the count is wanted (nothing reads rows): on a condensation where counting by
+// columns over live rows beats storing every row (column_count_pays, from a mean reach
+// sampled only as far as the choice needs), the count alone; else nothing.
+std::optional<Closure> counted_by_columns(MethodContext& c) {
+  if (c.options.propagate.rows_needed) return std::nullopt;
+  c.condense();
+  const size_t C = c.scc->component_count(), E = c.dag->targets.size();
+  if (C < 2) return std::nullopt;
+  // The reach from which the sweep pays, and twice it as the samples' cap.
+  const double sweep_words = double(E + C) * double(words_for_bits(C)) / 2;
+  const double pays_from = sweep_words * (0.25 / 3.0) * 32 / double(C);
+  const size_t cap = size_t(std::min(double(C), 2 * pays_from + 64));
+  if (!column_count_pays(C, E, sample_mean_reach(*c.dag, 16, cap))) return std::nullopt;
+  const auto t0 = std::chrono::steady_clock::now();
+  std::vector<uint32_t> sizes(C, 0);
+  for (vertex_t k : c.scc->component_of) ++sizes[k];
+  const bool weighted = std::any_of(sizes.begin(), sizes.end(), [](uint32_t s) { return s > 1; });
+  const uint64_t cross =
+      count_closure_by_columns(*c.dag, weighted ? sizes : std::vector<uint32_t>{});
+  const std::string where = "counted by columns over live rows on the host";
+  c.report.compute_s = seconds_since(t0);
+  c.report.condense_s = c.condense_s;
+  c.report.components = C;
+  c.report.dag = C == c.graph.vertex_count() && !any_cyclic(c.scc->cyclic);
+  c.report.reason += "; " + where;
+  auto rows = std::make_shared<DeviceRows>(C, BitMatrix(), false, cross, where);
+  return Closure::from_resident(c.scc->component_of, c.scc->cyclic, std::move(rows));
 }
 
 }  // namespace
@@ -38,6 +70,7 @@ void MethodContext::condense() {
 }
 
 Closure run_sparse(MethodContext& c) {
+  if (std::optional<Closure> counted = counted_by_columns(c)) return std::move(*counted);
   // The propagation condenses on its own, into bare CSR arrays (no Graph re-sort).
   // The fixed part is known before anything is allocated; the reach rows are charged to
   // the rest of the budget as they are made, so an over-large closure is refused with

@@ -1,0 +1,42 @@
+// Counting a condensation's closure on the host without keeping it: the device's count
+// over live rows (kernels/propagate.cl with LIVE_ROWS) on CPU threads, for `closure G`
+// with no output on a machine without a GPU. The sparse method stores every row (1.9 GB
+// for git's history), and on deep histories first-touching those pages cost more than
+// the ORs; here a slice of word-columns is swept over all rows in reverse topological
+// order, keeping only the rows a later row reads back (a history's width of them), in
+// cache.
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+#include <span>
+#include <vector>
+
+#include "closure/graph/csr_dag.hpp"
+
+namespace closure {
+
+// Which rows the sweep stores: row d, when some predecessor other than d - 1 (whose row is
+// the one just closed) reads it, in slot[d] from its closing until its lowest such reader
+// has read it; kNone otherwise. `slots`: the most stored at once.
+struct SweepSlots {
+  static constexpr uint32_t kNone = 0xffffffffu;
+  std::vector<uint32_t> slot;
+  size_t slots = 0;
+};
+// Throws std::invalid_argument unless every edge c -> d has c < d (topological ids).
+SweepSlots sweep_slots(const CsrDag& dag);
+
+// Sum over components c of size(c) x (sum of size(d) over d in R(c)), R(c) the strict
+// closure's row (sizes empty: every size 1, the plain pair count). Every thread count
+// and slice width gives the same sum; slice_words 0 picks one.
+uint64_t count_closure_by_columns(const CsrDag& dag, std::span<const uint32_t> sizes,
+                                  unsigned threads = 0, size_t slice_words = 0);
+
+// Whether counting by columns beats sparse propagation on this condensation (its mean
+// reach sampled): the sweep ORs about (edges + components) x C/64 words, in cache; sparse
+// about components x reach / 32, each first touched (2-core: git's history 1.2 s against
+// 1.9 s, docs/benchmarks.md).
+bool column_count_pays(size_t components, size_t edges, double mean_reach);
+
+}  // namespace closure

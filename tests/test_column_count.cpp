@@ -1,0 +1,100 @@
+// Counting on the host by columns over live rows (column_count.hpp, what `closure G` with
+// no output runs on deep graphs without a GPU): the slots are checked by replaying the
+// sweep's reads and stores, and the counts against the sparse closure's (plain and
+// weighted by component sizes) on random graphs with cycles and commit histories, for
+// several slice widths and thread counts.
+#include <gtest/gtest.h>
+
+#include <random>
+
+#include "bench/index_generators.hpp"
+#include "closure/algorithms/column_count.hpp"
+#include "closure/algorithms/host_closure.hpp"
+#include "test_support.hpp"
+
+namespace closure {
+namespace {
+
+using testing::random_cyclic_graph;
+
+struct Condensed {
+  SccResult scc;
+  CsrDag dag;
+  std::vector<uint32_t> sizes;
+};
+
+Condensed condensed_of(const Graph& g) {
+  Condensed c{strongly_connected_components(g), {}, {}};
+  c.dag = condensation_csr(g, c.scc);
+  c.sizes.assign(c.scc.component_count(), 0);
+  for (vertex_t k : c.scc.component_of) ++c.sizes[k];
+  return c;
+}
+
+// The pairs between distinct components, as the counts weigh them: the sparse closure's
+// pairs less those inside components (a cyclic component of s vertices holds s * s).
+uint64_t cross_pairs(const Graph& g, const Condensed& c) {
+  uint64_t inside = 0;
+  for (size_t k = 0; k < c.sizes.size(); ++k)
+    if (c.scc.cyclic[k]) inside += uint64_t(c.sizes[k]) * c.sizes[k];
+  return closure_sparse(g).pair_count() - inside;
+}
+
+TEST(ColumnCount, SlotsHoldEveryRowUntilItsLastReader) {
+  std::mt19937_64 rng(12);
+  for (size_t n : {1, 2, 33, 200, 1000})
+    for (int round = 0; round < 5; ++round) {
+      const Condensed c = condensed_of(random_cyclic_graph(rng, n));
+      const SweepSlots s = sweep_slots(c.dag);
+      const size_t C = s.slot.size();
+      std::vector<uint32_t> held(s.slots, SweepSlots::kNone);
+      for (size_t r = C; r-- > 0;) {
+        for (uint64_t e = c.dag.offsets[r]; e < c.dag.offsets[r + 1]; ++e) {
+          const size_t d = c.dag.targets[e];
+          if (d == r + 1) continue;  // the row just closed
+          ASSERT_NE(s.slot[d], SweepSlots::kNone) << "n=" << n << " row " << d;
+          ASSERT_EQ(held[s.slot[d]], d) << "n=" << n << " row " << d << "'s slot was reused";
+        }
+        if (s.slot[r] != SweepSlots::kNone) held[s.slot[r]] = uint32_t(r);
+      }
+    }
+}
+
+TEST(ColumnCount, EqualsSparseOnRandomCyclicGraphs) {
+  std::mt19937_64 rng(20261202);
+  int graphs = 0;
+  for (size_t n : {1, 2, 3, 31, 32, 33, 64, 65, 97, 200, 700})
+    for (int round = 0; round < 8; ++round, ++graphs) {
+      const Graph g = random_cyclic_graph(rng, n);
+      const Condensed c = condensed_of(g);
+      const uint64_t expect = cross_pairs(g, c);
+      const size_t slice = graphs % 3 == 0 ? 1 : graphs % 3 == 1 ? 3 : 0;
+      const unsigned threads = 1 + graphs % 2;
+      EXPECT_EQ(count_closure_by_columns(c.dag, c.sizes, threads, slice), expect)
+          << "n=" << n << " round " << round << " slice " << slice;
+    }
+}
+
+TEST(ColumnCount, EqualsSparseOnCommitHistories) {
+  for (uint64_t seed : {1, 2}) {
+    const Graph g = commit_history_dag(5000 + 101 * seed, seed);
+    const Condensed c = condensed_of(g);
+    const uint64_t expect = closure_sparse(g).pair_count();
+    for (size_t slice : {0, 1, 5, 64})
+      for (unsigned threads : {1u, 2u})
+        EXPECT_EQ(count_closure_by_columns(c.dag, {}, threads, slice), expect)
+            << "seed " << seed << " slice " << slice << " threads " << threads;
+    const SweepSlots s = sweep_slots(c.dag);
+    EXPECT_LT(s.slots, c.sizes.size() / 10) << "a history's live rows are its width";
+  }
+}
+
+TEST(ColumnCount, PaysOnDeepHistoriesNotOnShallowGraphs) {
+  EXPECT_TRUE(column_count_pays(200000, 237000, 96000));  // the 200k-commit history
+  EXPECT_FALSE(column_count_pays(243000, 250000, 5));     // a sparse random graph
+  const CsrDag bad{{0, 1, 1}, {0}};                       // 0 -> 0: not topological
+  EXPECT_THROW(sweep_slots(bad), std::invalid_argument);
+}
+
+}  // namespace
+}  // namespace closure
