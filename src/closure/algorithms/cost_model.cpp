@@ -18,7 +18,10 @@ constexpr double kHostWordS = 3.0e-9;
 constexpr double kHostLinearS = 2.0e-7;
 // Counting by columns (column_count.cpp): words ORed and counted in cache, AVX2; git's
 // history (2.1e9 words) in 0.27 s of one 2-core machine's core -> 0.13 ns, taken as 0.15.
+// Threads: 2 gave 1.5x on the 2-core machine, 16 gave 7.4x on the H200's host (1M
+// commits, 3.4e10 words in 0.69 s): 1 + 0.42 (threads - 1).
 constexpr double kHostColumnWordS = 1.5e-10;
+constexpr double kHostColumnThreadGain = 0.42;
 
 // Device: the chained sweep (kernels/propagate.cl) walks every component once, a block
 // of 32 at a time, latency-bound; fitted to its two H200 measurements (200k commits:
@@ -117,7 +120,7 @@ double predict_host_sparse_s(const CostInputs& in) {
 double predict_host_column_count_s(const CostInputs& in) {
   const double words =
       double(in.condensed_edges + in.components) * double(words_for_bits(in.components)) / 2;
-  const double threads = std::max(1.0, 0.75 * double(in.host_threads));
+  const double threads = 1 + kHostColumnThreadGain * (std::max(1.0, double(in.host_threads)) - 1);
   return kHostColumnWordS * words / threads + kHostLinearS * double(in.vertices + in.edges);
 }
 
