@@ -11,7 +11,9 @@
 
 #include "closure/bitmatrix.hpp"
 #include "closure/executor.hpp"
+#include "closure/or_words.hpp"
 #include "closure/popcount.hpp"
+#include "closure/util/reuse_slots.hpp"
 
 namespace closure {
 namespace {
@@ -19,36 +21,6 @@ namespace {
 // Words a slice's row holds at most; fewer when the stored rows would pass kSliceBytes.
 constexpr size_t kWidestSlice = 256;
 constexpr size_t kSliceBytes = size_t{32} << 20;
-
-// dst |= src over n words, restrict so that gcc vectorises it (and AVX2 where the CPU has
-// it, chosen once: as host_closure.cpp's or_into).
-[[gnu::always_inline]] inline void or_body(word_t* __restrict dst, const word_t* __restrict src,
-                                           size_t n) {
-  for (size_t i = 0; i < n; ++i) dst[i] |= src[i];
-}
-void or_plain(word_t* __restrict dst, const word_t* __restrict src, size_t n) {
-  or_body(dst, src, n);
-}
-#if defined(__x86_64__) && defined(__GNUC__)
-[[gnu::target("avx2")]] void or_avx2(word_t* __restrict dst, const word_t* __restrict src,
-                                     size_t n) {
-  or_body(dst, src, n);
-}
-void or_words(word_t* __restrict dst, const word_t* __restrict src, size_t n) {
-  static const bool avx2 = [] {
-    __builtin_cpu_init();
-    return __builtin_cpu_supports("avx2") != 0;
-  }();
-  if (avx2)
-    or_avx2(dst, src, n);
-  else
-    or_plain(dst, src, n);
-}
-#else
-void or_words(word_t* __restrict dst, const word_t* __restrict src, size_t n) {
-  or_plain(dst, src, n);
-}
-#endif
 
 // One slice's rows: the stored ones, the row just closed and the one being closed.
 struct SliceRows {
@@ -107,32 +79,8 @@ SweepSlots sweep_slots(const CsrDag& dag) {
         throw std::invalid_argument("count: the condensation is not in topological order");
       if (d != c + 1) last_reader[d] = std::min(last_reader[d], uint32_t(c));
     }
-  // Rows whose last reader is c, bucketed by c.
-  std::vector<uint64_t> begin(C + 1, 0);
-  for (uint32_t r : last_reader)
-    if (r != kNone) ++begin[r + 1];
-  for (size_t c = 0; c < C; ++c) begin[c + 1] += begin[c];
-  std::vector<uint32_t> released(begin[C]);
-  {
-    std::vector<uint64_t> at(begin.begin(), begin.end() - 1);
-    for (size_t d = 0; d < C; ++d)
-      if (last_reader[d] != kNone) released[at[last_reader[d]]++] = uint32_t(d);
-  }
-  SweepSlots out;
-  out.slot.assign(C, kNone);
-  std::vector<uint32_t> free_slots;
-  for (size_t c = C; c-- > 0;) {
-    // Row c reads its successors before it is stored: their slots are free for it.
-    for (uint64_t i = begin[c]; i < begin[c + 1]; ++i) free_slots.push_back(out.slot[released[i]]);
-    if (last_reader[c] == kNone) continue;
-    if (free_slots.empty()) {
-      out.slot[c] = uint32_t(out.slots++);
-    } else {
-      out.slot[c] = free_slots.back();
-      free_slots.pop_back();
-    }
-  }
-  return out;
+  ReusedSlots reused = reuse_slots(last_reader, 1);
+  return SweepSlots{std::move(reused.slot), reused.slots};
 }
 
 uint64_t count_closure_by_columns(const CsrDag& dag, std::span<const uint32_t> sizes,

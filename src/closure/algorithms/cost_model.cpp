@@ -3,6 +3,7 @@
 
 #include <algorithm>
 #include <cstdio>
+#include <span>
 #include <vector>
 
 #include "closure/bitmatrix.hpp"
@@ -34,8 +35,12 @@ constexpr double kDeviceStartS = 0.35;
 
 }  // namespace
 
-double sample_mean_reach(const CsrDag& dag, size_t samples, size_t cap) {
-  const size_t n = dag.offsets.empty() ? 0 : dag.offsets.size() - 1;
+namespace {
+
+// The mean number of vertices reached from `samples` sources spread evenly over the ids
+// (fixed, so runs agree), each search stopped after `cap` (0: none).
+template <class Successors>
+double mean_reach(size_t n, size_t samples, size_t cap, Successors successors) {
   if (n == 0) return 0;
   samples = std::min(samples, n);
   std::vector<uint32_t> seen(n, 0);
@@ -50,18 +55,26 @@ double sample_mean_reach(const CsrDag& dag, size_t samples, size_t cap) {
     while (!stack.empty() && (cap == 0 || reached < cap)) {
       const vertex_t c = stack.back();
       stack.pop_back();
-      for (uint64_t e = dag.offsets[c]; e < dag.offsets[c + 1]; ++e) {
-        const vertex_t d = dag.targets[e];
+      for (const vertex_t d : successors(c))
         if (seen[d] != stamp) {
           seen[d] = stamp;
           ++reached;
           stack.push_back(d);
         }
-      }
     }
     total += cap ? std::min<uint64_t>(reached, cap) : reached;
   }
   return double(total) / double(samples);
+}
+
+}  // namespace
+
+double sample_mean_reach(const CsrDag& dag, size_t samples, size_t cap) {
+  const size_t n = dag.offsets.empty() ? 0 : dag.offsets.size() - 1;
+  return mean_reach(n, samples, cap, [&](vertex_t c) {
+    return std::span<const vertex_t>(dag.targets.data() + dag.offsets[c],
+                                     dag.offsets[c + 1] - dag.offsets[c]);
+  });
 }
 
 bool gpu_may_win_as_read(const Graph& g, bool count_only, unsigned host_threads, size_t samples) {
@@ -78,28 +91,7 @@ bool gpu_may_win_as_read(const Graph& g, bool count_only, unsigned host_threads,
   const double needed = std::max(kDeviceWorthLookingS, predict_gpu_propagate_s(in)) - linear;
   const double reach_needed = 32.0 * needed / (kHostWordS * double(n));
   const uint64_t cap = uint64_t(std::min(double(n), 2.0 * reach_needed + 64));
-  samples = std::min(samples, n);
-  std::vector<uint32_t> seen(n, 0);
-  std::vector<vertex_t> stack;
-  uint64_t total = 0;
-  for (size_t k = 0; k < samples; ++k) {
-    const vertex_t s = vertex_t(k * n / samples);
-    const uint32_t stamp = uint32_t(k + 1);
-    uint64_t reached = 0;
-    stack.assign(1, s);
-    while (!stack.empty() && reached < cap) {
-      const vertex_t v = stack.back();
-      stack.pop_back();
-      for (vertex_t w : g.successors(v))
-        if (seen[w] != stamp) {
-          seen[w] = stamp;
-          ++reached;
-          stack.push_back(w);
-        }
-    }
-    total += std::min(reached, cap);
-  }
-  in.mean_reach = double(total) / double(samples);
+  in.mean_reach = mean_reach(n, samples, cap, [&](vertex_t v) { return g.successors(v); });
   const double host_s = predict_host_s(in);
   return host_s >= kDeviceWorthLookingS && predict_gpu_propagate_s(in) < host_s;
 }

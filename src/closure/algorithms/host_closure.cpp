@@ -17,6 +17,7 @@
 #include <stdexcept>
 
 #include "closure/executor.hpp"
+#include "closure/or_words.hpp"
 #include "closure/popcount.hpp"
 #include "closure/util/cancel.hpp"
 #include "closure/util/work_meter.hpp"
@@ -73,44 +74,6 @@ class Pool {
   word_t* cur_ = nullptr;
   size_t used_ = 0, cap_ = 0, next_ = kFirstBlockWords / 2;
 };
-
-// dst |= src over n words: the hot loop. A free function with restrict pointers and a
-// local count, so gcc vectorises it (a count read through a row reference could alias the
-// words and kept it scalar); an AVX2 copy where the CPU has it, picked once (not by
-// target_clones, whose ifunc resolver breaks sanitizer builds).
-[[gnu::always_inline]] inline void or_into_body(word_t* __restrict dst,
-                                                const word_t* __restrict src, size_t n) {
-  for (size_t i = 0; i < n; ++i) dst[i] |= src[i];
-}
-void or_into_plain(word_t* __restrict dst, const word_t* __restrict src, size_t n) {
-  or_into_body(dst, src, n);
-}
-#if defined(__x86_64__) && defined(__GNUC__)
-[[gnu::target("avx2")]] void or_into_avx2(word_t* __restrict dst, const word_t* __restrict src,
-                                          size_t n) {
-  or_into_body(dst, src, n);
-}
-bool have_avx2() {
-  static const bool yes = [] {
-    __builtin_cpu_init();
-    return __builtin_cpu_supports("avx2") != 0;
-  }();
-  return yes;
-}
-#else
-void or_into_avx2(word_t* dst, const word_t* src, size_t n) {
-  or_into_plain(dst, src, n);
-}
-bool have_avx2() {
-  return false;
-}
-#endif
-void or_into(word_t* __restrict dst, const word_t* __restrict src, size_t n) {
-  if (have_avx2())
-    or_into_avx2(dst, src, n);
-  else
-    or_into_plain(dst, src, n);
-}
 
 // The condensation as spans: from a Graph or from bare CSR arrays alike.
 struct DagView {
@@ -215,7 +178,7 @@ class Propagator {
       return;
     }
     if (r.word_count == 0) return;
-    or_into(scratch_.data() + r.word_lo, r.words, r.word_count);
+    closure::or_words(scratch_.data() + r.word_lo, r.words, r.word_count);
     lo_ = std::min<size_t>(lo_, r.word_lo);
     hi_ = std::max<size_t>(hi_, size_t(r.word_lo) + r.word_count);
   }

@@ -6,6 +6,7 @@
 #include <stdexcept>
 
 #include "closure/bitmatrix.hpp"
+#include "closure/util/reuse_slots.hpp"
 
 namespace closure {
 
@@ -65,41 +66,12 @@ void for_each_global_read(const ChainedBlocks& b, Read read) {
 }  // namespace
 
 LiveRowSlots live_row_slots(const ChainedBlocks& b) {
-  constexpr size_t B = ChainedBlocks::kRows;
-  constexpr uint32_t kNone = ChainedBlocks::kNone;
-  const size_t C = b.masks.size(), blocks = b.ext_offsets.size() - 1;
   // last_reader[d]: the lowest block that loads row d (the sweep runs from the top down).
-  std::vector<uint32_t> last_reader(C, kNone);
+  std::vector<uint32_t> last_reader(b.masks.size(), ChainedBlocks::kNone);
   for_each_global_read(
       b, [&](size_t k, size_t d) { last_reader[d] = std::min(last_reader[d], uint32_t(k)); });
-  // Rows whose last reader is block k, bucketed by k (a counting sort).
-  std::vector<uint64_t> begin(blocks + 1, 0);
-  for (uint32_t k : last_reader)
-    if (k != kNone) ++begin[k + 1];
-  for (size_t k = 0; k < blocks; ++k) begin[k + 1] += begin[k];
-  std::vector<uint32_t> released(begin[blocks]);
-  {
-    std::vector<uint64_t> at(begin.begin(), begin.end() - 1);
-    for (size_t d = 0; d < C; ++d)
-      if (last_reader[d] != kNone) released[at[last_reader[d]]++] = uint32_t(d);
-  }
-  LiveRowSlots out;
-  out.slot.assign(C, kNone);
-  std::vector<uint32_t> free_slots;
-  for (size_t k = blocks; k-- > 0;) {
-    // Block k loads its rows beyond before it stores its own: their slots are free for it.
-    for (uint64_t i = begin[k]; i < begin[k + 1]; ++i) free_slots.push_back(out.slot[released[i]]);
-    for (size_t c = k * B; c < std::min(k * B + B, C); ++c) {
-      if (last_reader[c] == kNone) continue;
-      if (free_slots.empty()) {
-        out.slot[c] = uint32_t(out.slots++);
-      } else {
-        out.slot[c] = free_slots.back();
-        free_slots.pop_back();
-      }
-    }
-  }
-  return out;
+  ReusedSlots reused = reuse_slots(last_reader, ChainedBlocks::kRows);
+  return LiveRowSlots{std::move(reused.slot), reused.slots};
 }
 
 }  // namespace closure
