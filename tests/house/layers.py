@@ -23,7 +23,7 @@ LIBRARY_ORDER = [
     "util",
     "io",
     "graph",
-    "bitmatrix", "popcount",
+    "bitmatrix", "popcount", "or_words",
     "embedded_kernels", "ocl",
     "kernels",
     "engine",
