@@ -39,8 +39,8 @@ std::string format_choices() {
 // extension means a data format.
 OutputSpec requested_output_spec(const std::string& path, const std::string& format) {
   if (format != "dot")
-    return output_spec(path, format.empty() ? std::nullopt
-                                            : std::optional(parse_output_format(format)));
+    return output_spec(path,
+                       format.empty() ? std::nullopt : std::optional(parse_output_format(format)));
   OutputSpec spec = output_spec(path, std::nullopt);
   if (!spec.dot && spec.format != OutputFormat::kEdges)
     throw UsageError("--output-format dot conflicts with the extension of " + path +
