@@ -41,14 +41,6 @@ SlicePlan plan_slices(size_t C, size_t rows, const DevicePropagationOptions& o,
   return plan_propagation_slices(limits);
 }
 
-// Vertices per component; only where some component holds several do counts weigh them.
-std::vector<uint32_t> component_sizes(const SccResult& scc, bool* weighted) {
-  std::vector<uint32_t> sizes(scc.component_count(), 0);
-  for (vertex_t c : scc.component_of) ++sizes[c];
-  *weighted = std::any_of(sizes.begin(), sizes.end(), [](uint32_t s) { return s > 1; });
-  return sizes;
-}
-
 // The sweep for a device whose work-groups hold max_work_group items: the one the options
 // name, counting only with live rows when nothing reads rows.
 PropagateParams sweep_params(const DevicePropagationOptions& o, size_t max_work_group,
@@ -62,8 +54,9 @@ PropagateParams sweep_params(const DevicePropagationOptions& o, size_t max_work_
 PropagationPrep prepare_for(const SccResult& scc, const CsrDag& dag,
                             const DevicePropagationOptions& o, size_t max_work_group) {
   PropagationPrep p;
-  bool weighted = false;
-  p.sizes = component_sizes(scc, &weighted);
+  p.sizes = component_sizes(scc);
+  const bool weighted =
+      std::any_of(p.sizes.begin(), p.sizes.end(), [](uint32_t s) { return s > 1; });
   p.params = sweep_params(o, max_work_group, weighted);
   if (p.params.sweep == PropagateParams::kChained) {
     p.blocks = chained_blocks(dag, size_t(p.params.chain_prefetch));

@@ -29,17 +29,10 @@ std::optional<Closure> counted_by_columns(MethodContext& c) {
   c.condense();
   const size_t C = c.scc->component_count(), E = c.dag->targets.size();
   if (C < 2) return std::nullopt;
-  // The reach from which the sweep pays, and twice it as the samples' cap.
-  const double sweep_words = double(E + C) * double(words_for_bits(C)) / 2;
-  const double pays_from = sweep_words * (0.25 / 3.0) * 32 / double(C);
-  const size_t cap = size_t(std::min(double(C), 2 * pays_from + 64));
-  if (!column_count_pays(C, E, sample_mean_reach(*c.dag, 16, cap))) return std::nullopt;
+  const double reach = sample_mean_reach(*c.dag, 16, column_count_reach_cap(C, E));
+  if (!column_count_pays(C, E, reach)) return std::nullopt;
   const auto t0 = std::chrono::steady_clock::now();
-  std::vector<uint32_t> sizes(C, 0);
-  for (vertex_t k : c.scc->component_of) ++sizes[k];
-  const bool weighted = std::any_of(sizes.begin(), sizes.end(), [](uint32_t s) { return s > 1; });
-  const uint64_t cross =
-      count_closure_by_columns(*c.dag, weighted ? sizes : std::vector<uint32_t>{});
+  const uint64_t cross = count_closure_by_columns(*c.dag, weighted_sizes(*c.scc));
   const std::string where = "counted by columns over live rows on the host";
   c.report.compute_s = seconds_since(t0);
   c.report.condense_s = c.condense_s;
@@ -70,7 +63,6 @@ void MethodContext::condense() {
 }
 
 Closure run_sparse(MethodContext& c) {
-  if (std::optional<Closure> counted = counted_by_columns(c)) return std::move(*counted);
   // The propagation condenses on its own, into bare CSR arrays (no Graph re-sort).
   // The fixed part is known before anything is allocated; the reach rows are charged to
   // the rest of the budget as they are made, so an over-large closure is refused with
@@ -82,6 +74,8 @@ Closure run_sparse(MethodContext& c) {
     throw OutOfMemoryError(what + " needs about " + format_bytes(fixed) +
                            " of host memory before its closure rows; " + format_bytes(limit) +
                            " is available");
+  // Counting by columns needs less than that fixed part, and 32 MB of rows a thread.
+  if (std::optional<Closure> counted = counted_by_columns(c)) return std::move(*counted);
   MemoryBudget budget(size_t(limit), size_t(fixed), what);
   SparseOptions sparse;
   sparse.budget = &budget;

@@ -290,4 +290,16 @@ bool is_dag(const Graph& g) {
   return topological_order(g).has_value();
 }
 
+std::vector<uint32_t> component_sizes(const SccResult& scc) {
+  std::vector<uint32_t> sizes(scc.component_count(), 0);
+  for (vertex_t c : scc.component_of) ++sizes[c];
+  return sizes;
+}
+
+std::vector<uint32_t> weighted_sizes(const SccResult& scc) {
+  std::vector<uint32_t> sizes = component_sizes(scc);
+  if (std::none_of(sizes.begin(), sizes.end(), [](uint32_t s) { return s > 1; })) sizes.clear();
+  return sizes;
+}
+
 }  // namespace closure

@@ -31,6 +31,11 @@ Graph condensation_dag(const Graph& g, const SccResult& scc);
 // The same condensation as bare CSR arrays (graph/csr_dag.hpp).
 CsrDag condensation_csr(const Graph& g, const SccResult& scc);
 
+// Vertices per component. Pair counts weigh each component by its size only where some
+// component holds several (weighted_sizes: those sizes, or none when every size is 1).
+std::vector<uint32_t> component_sizes(const SccResult& scc);
+std::vector<uint32_t> weighted_sizes(const SccResult& scc);
+
 // For a DAG, its components and condensation straight from Kahn's algorithm: component
 // ids are Kahn's topological order (breadth-first from the sources, not Tarjan's DFS
 // order, so a DFS subtree's ids are not consecutive) and every vertex is its own

@@ -176,8 +176,7 @@ RunSummary run_graph_distributed(const RunOptions& o, Communicator& comm) {
     auto t0 = std::chrono::steady_clock::now();
     scc = strongly_connected_components(g);
     dag = condensation_csr(g, scc);
-    sizes.assign(scc.component_count(), 0);
-    for (vertex_t c : scc.component_of) ++sizes[c];
+    sizes = component_sizes(scc);
     t = seconds_since(t0);
   });
   s.condense_s = comm.max(t);
