@@ -41,8 +41,7 @@ for g in ${GRAPHS:-tiny random-250k random-1m commits-200k commits-1m $real}; do
   : > /tmp/o; : > /tmp/n; : > /tmp/h; : > /tmp/p
   for i in $(seq ${ROUNDS:-5}); do
     w $OLD $f -q >> /tmp/o; w $NEW $f -q >> /tmp/n
-    # The host's sparse closure of the 1M-commit history takes about 50 s: not repeated.
-    [ $g != commits-1m ] && w $NEW $f -q --device host >> /tmp/h
+    w $NEW $f -q --device host >> /tmp/h
     w $NEW $f -q --method propagate --device gpu >> /tmp/p
   done
   printf '%-16s %10s %10s %10s %10s\n' $g $(median < /tmp/o) $(median < /tmp/n) $(median < /tmp/h || true) $(median < /tmp/p)
@@ -51,7 +50,18 @@ echo "== what auto chose, and the summary's own total (the rest is start-up and 
 for g in tiny random-250k commits-200k commits-1m $real; do
   echo "-- $g"; $NEW $G/$g.txt 2>&1 | grep -E "closure |method|time"
 done
-[ -n "${QUICK:-}" ] && exit 0  # QUICK=1: the whole-process table only
+echo "== batch: one device context per worker, against a process per file (seconds for 40 files)"
+B=/tmp/batch-in; rm -rf $B; mkdir -p $B
+head -c 2000000 $G/commits-200k.txt | sed '$d' > $B/history.txt
+for i in $(seq 40); do cp $B/history.txt $B/h$i.txt; done; rm $B/history.txt
+for args in "--device gpu --method propagate" "--device host"; do
+  rm -rf /tmp/batch-out
+  a=$(date +%s%N); $NEW batch $B --out /tmp/batch-out --summary-only -j 1 -q $args > /dev/null; b=$(date +%s%N)
+  awk -v a=$a -v b=$b -v w="$args" 'BEGIN{printf "batch -j1 %-34s %.2f s\n", w, (b-a)/1e9}'
+  a=$(date +%s%N); for f in $B/*.txt; do $NEW $f -q $args; done; b=$(date +%s%N)
+  awk -v a=$a -v b=$b -v w="$args" 'BEGIN{printf "a process a file %-27s %.2f s\n", w, (b-a)/1e9}'
+done
+[ -n "${QUICK:-}" ] && exit 0  # QUICK=1: the whole-process table and batch only
 echo "== kernels: bench propagate (count: chained with live rows, what closure G runs)"
 timeout 200 $NEW bench propagate $G/commits-200k.txt $G/commits-1m.txt --repeat 3 \
   --kernels chained,count 2>&1 | tail -6

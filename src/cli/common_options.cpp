@@ -19,6 +19,7 @@
 #include "closure/kernels/boolean_params.hpp"
 #include "closure/ocl/device.hpp"
 #include "closure/util/teardown_handoff.hpp"
+#include "closure/util/trace.hpp"
 
 namespace closure::cli {
 namespace {
@@ -104,6 +105,7 @@ int finish_output(int status) {
 
 int exit_without_teardown(int status) {
   status = finish_output(status);
+  trace("output flushed");
   if (may_skip_device_teardown()) {
     // The kernel's release of a device context (about 0.1 s on NVIDIA) is not waited for.
     if (ocl::drivers_loaded()) exit_handing_off_teardown(status);

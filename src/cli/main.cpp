@@ -9,6 +9,7 @@
 #include "cli/commands.hpp"
 #include "closure/config.hpp"
 #include "closure/distributed/communicator.hpp"
+#include "closure/util/trace.hpp"
 #ifdef CLOSURE_HAVE_MPI
 #include "mpi/mpi_communicator.hpp"
 
@@ -29,6 +30,7 @@ void mute_unless_asked() {
 #endif
 
 int main(int argc, char** argv) {
+  closure::trace("main");
   // A closed pipe is an EPIPE on write (a quiet stop), never a death by SIGPIPE (141).
   std::signal(SIGPIPE, SIG_IGN);
 #ifdef CLOSURE_HAVE_MPI
@@ -43,5 +45,6 @@ int main(int argc, char** argv) {
 #ifdef CLOSURE_HAVE_MPI
   if (session) return closure::cli::finish_output(status);  // MPI_Finalize: the session's
 #endif
+  closure::trace("main ends");
   return closure::cli::exit_without_teardown(status);  // all output is written and closed
 }

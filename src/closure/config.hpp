@@ -12,8 +12,13 @@
 //   CLOSURE_MMA           "off": never the 1-bit tensor-core kernel
 //   CLOSURE_PROGRESS_DELAY seconds before a progress line appears (default 1)
 //   CLOSURE_MPI_ALL_OUTPUT under mpirun, let every rank print, not rank 0 only
+// The OpenCL ICD loader's own, read (and, for a CLI process that opens a GPU only, set:
+// ocl/gpu_drivers_only.hpp) but not defined here:
+//   OCL_ICD_VENDORS, OCL_ICD_FILENAMES, OPENCL_VENDOR_PATH
 // Development and measurement (docs/benchmarks.md, tools/*.sh):
 //   CLOSURE_KERNEL_PATH   load kernels/*.cl from this folder instead of the embedded copies
+//   CLOSURE_TRACE         print the process's milestones with their times on stderr
+//                         (util/trace.hpp)
 #pragma once
 
 #include <cstddef>
@@ -30,6 +35,10 @@ inline constexpr const char* kMma = "CLOSURE_MMA";
 inline constexpr const char* kProgressDelay = "CLOSURE_PROGRESS_DELAY";
 inline constexpr const char* kMpiAllOutput = "CLOSURE_MPI_ALL_OUTPUT";
 inline constexpr const char* kKernelPath = "CLOSURE_KERNEL_PATH";
+inline constexpr const char* kTrace = "CLOSURE_TRACE";
+inline constexpr const char* kIcdVendors = "OCL_ICD_VENDORS";
+inline constexpr const char* kIcdFilenames = "OCL_ICD_FILENAMES";
+inline constexpr const char* kVendorPath = "OPENCL_VENDOR_PATH";
 
 // The variable's value; "" when it is unset or empty.
 std::string text(const char* name);

@@ -14,6 +14,7 @@
 #include "closure/errors.hpp"
 #include "closure/kernels/propagate_kernels.hpp"
 #include "closure/ocl/error.hpp"
+#include "closure/util/trace.hpp"
 
 namespace closure {
 namespace {
@@ -176,11 +177,14 @@ Closure closure_propagate_device(const SccResult& scc, const CsrDag& dag, ocl::R
     prep = &made.emplace(prepare_for(scc, dag, o, dev.max_work_group));
   const PropagateParams& params = prep->params;
   const bool live = params.live_rows != 0;
+  trace("building kernels");
   PropagateKernels kernels(rt, params);
+  trace("kernels built");
   // The condensation's CSR (and sizes) is all that crosses the bus on the way in.
   auto t0 = std::chrono::steady_clock::now();
   stats.csr_bytes = kernels.upload_csr(dag, prep->sizes);
   stats.upload_s = seconds_since(t0);
+  trace("csr uploaded");
 
   auto t1 = std::chrono::steady_clock::now();
   stats.kernel = params.describe();
@@ -198,7 +202,9 @@ Closure closure_propagate_device(const SccResult& scc, const CsrDag& dag, ocl::R
   std::vector<DeviceSlice> slices =
       sweep_all(rt, kernels, plan, kernels.slice_rows(), streamed_rows ? &host : nullptr,
                 stats.resident, stats);
+  trace("swept");
   const uint64_t cross = kernels.cross_pairs();
+  trace("counted");
   stats.compute_s = seconds_since(t1) - stats.download_s;
   const std::string where = dev.name + ", " + stats.describe();
   if (out) *out = stats;

@@ -9,6 +9,7 @@
 #include "closure/algorithms/host_closure.hpp"
 #include "closure/algorithms/memory_budget.hpp"
 #include "closure/algorithms/method_runs.hpp"
+#include "closure/util/trace.hpp"
 
 namespace closure {
 namespace {
@@ -48,7 +49,9 @@ std::optional<Closure> counted_by_columns(MethodContext& c) {
 ocl::Runtime* MethodContext::open_device() {
   if (!runtime && options.lazy_runtime) {
     const auto t0 = std::chrono::steady_clock::now();
+    trace("waiting for the device");
     runtime = options.lazy_runtime();
+    trace("device ready");
     report.device_wait_s += seconds_since(t0);
   }
   return runtime;
@@ -59,6 +62,7 @@ void MethodContext::condense() {
   const auto t0 = std::chrono::steady_clock::now();
   scc = strongly_connected_components(graph);
   dag = condensation_csr(graph, *scc);
+  trace("condensed");
   condense_s += seconds_since(t0);
 }
 

@@ -7,6 +7,8 @@
 
 #include "closure/distributed/communicator.hpp"
 #include "closure/ocl/device.hpp"
+#include "closure/ocl/gpu_drivers_only.hpp"
+#include "closure/util/trace.hpp"
 
 namespace closure {
 namespace {
@@ -36,11 +38,22 @@ std::string device_for_this_rank(const std::string& spec) {
 }
 
 std::unique_ptr<ocl::Runtime> open_runtime(const std::string& spec) {
+  trace("opening the device");
   auto info = ocl::choose_device(device_for_this_rank(spec));
-  return info ? std::make_unique<ocl::Runtime>(*info) : nullptr;
+  trace("device chosen");
+  auto runtime = info ? std::make_unique<ocl::Runtime>(*info) : nullptr;
+  trace("context made");
+  return runtime;
 }
 
 }  // namespace
+
+void DeviceOpener::load_gpu_drivers_only_if_gpu_only(bool gpu_only) {
+  // A CLI process (one device spec for its life) outside mpirun: a Python process may ask
+  // for PoCL's device later, and the loader reads its vendors only once.
+  if (gpu_only && process_ends_after_ && distributed_communicator() == nullptr)
+    ocl::load_gpu_drivers_only();
+}
 
 bool may_open_devices_on_another_thread() {
   return kOpenOnAnotherThread;
@@ -53,12 +66,14 @@ bool may_skip_device_teardown() {
 void DeviceOpener::open_in_background() {
   std::lock_guard lock(mutex_);
   if (tried_ || pending_.valid()) return;
+  load_gpu_drivers_only_if_gpu_only(spec_ == "gpu");
   pending_ = std::async(std::launch::async, [spec = spec_] { return open_runtime(spec); });
 }
 
 void DeviceOpener::open_gpu_on_speculation() {
   std::lock_guard lock(mutex_);
   if (tried_ || pending_.valid()) return;
+  load_gpu_drivers_only_if_gpu_only(true);
   speculative_ = true;
   pending_ = std::async(std::launch::async, []() -> std::unique_ptr<ocl::Runtime> {
     try {
@@ -92,6 +107,7 @@ ocl::Runtime* DeviceOpener::get() {
   std::lock_guard lock(mutex_);
   if (tried_) return runtime_.get();
   tried_ = true;
+  if (!pending_.valid()) load_gpu_drivers_only_if_gpu_only(spec_ == "gpu");
   runtime_ = pending_.valid() ? pending_.get() : open_runtime(spec_);  // rethrows
   if (!runtime_ && speculative_) return nullptr;  // no GPU: auto stays on the host, silently
   if (!runtime_ && spec_ != "host" && !quiet_)

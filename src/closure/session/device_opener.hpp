@@ -39,6 +39,10 @@ class DeviceOpener {
   void release_in_background();
 
  private:
+  // Before the first OpenCL call of a process that will open a GPU only (ocl/
+  // gpu_drivers_only.hpp): PoCL is not loaded.
+  void load_gpu_drivers_only_if_gpu_only(bool gpu_only);
+
   const std::string spec_;
   const bool quiet_;
   const bool process_ends_after_;

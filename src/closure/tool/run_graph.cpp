@@ -9,6 +9,7 @@
 #include "closure/errors.hpp"
 #include "closure/io/atomic_file.hpp"
 #include "closure/io/json_text.hpp"
+#include "closure/util/trace.hpp"
 
 namespace closure {
 namespace {
@@ -38,7 +39,9 @@ ClosedGraph read_and_close(const RunOptions& o) {
   WorkMeterScope metered(o.progress ? o.progress->meter() : nullptr);
   if (o.progress) o.progress->phase("reading " + o.input);
   auto t0 = std::chrono::steady_clock::now();
+  trace("reading");
   out.graph = read_graph(o.input, o.input_format);
+  trace("read");
   s.parse_s = seconds_since(t0);
   s.input = o.input;
   s.format = std::string(format_name(out.graph.format));
@@ -51,6 +54,7 @@ ClosedGraph read_and_close(const RunOptions& o) {
                       std::string(method_name(o.compute.method)) + ")");
   try {
     out.closure = compute_closure(out.graph.graph, o.compute, &report);
+    trace("computed");
   } catch (const OutOfMemoryError& e) {
     throw OutOfMemoryError(with_file_hint(e.what(), o.input));
   }
