@@ -34,6 +34,10 @@ cli_test(auto_opens_nothing_for_shallow_graphs --stdout "^shallow-ok$" --
 # is whole, a reader sees its end at once, and a write error still exits 4.
 cli_test(exit_handing_off_teardown_keeps_output_and_status --stdout "^handoff-ok$" --
          bash -c "${CLOSURE_BIN} ${DATA}/cycle.txt -m propagate --device cpu -q -o - | sort | cmp - <(sort ${DATA}/cycle.closure.txt) && ( ${CLOSURE_BIN} ${DATA}/cycle.txt -m propagate --device cpu -q -o - > /dev/full 2>/dev/null && false || test \$? = 4 ) && echo handoff-ok")
+# `closure run` under its exit watcher (on by default where a GPU may be present): the
+# output whole, the worker's exit statuses, signals forwarded and mirrored.
+cli_test(exit_watcher_keeps_output_status_and_signals --stdout "^exit watcher ok$" --
+         bash ${CMAKE_CURRENT_SOURCE_DIR}/cli/exit_watcher.sh ${CLOSURE_BIN} ${DATA} ${OUT}/exit-watcher)
 # With no output only the count is wanted: on a history the host counts by columns over
 # live rows (no rows kept); the count equals the lines of the closure written out, on a
 # graph with cycles too (weighted by component sizes).

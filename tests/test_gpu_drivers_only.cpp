@@ -34,9 +34,9 @@ struct Folders {
   static inline int counter = 0;
 };
 
-// Runs `body` in a child process with OCL_ICD_VENDORS=vendors and the program cache in
-// `cache`; returns what it printed to the pipe (the new OCL_ICD_VENDORS, or "-").
-std::string in_child(const Folders& f, const std::function<bool()>& body) {
+// Runs `body` in a child process with OCL_ICD_VENDORS=vendors, no OCL_ICD_FILENAMES and the
+// program cache in `cache`; returns what `body` returned.
+std::string in_child_text(const Folders& f, const std::function<std::string()>& body) {
   int fds[2];
   if (::pipe(fds) != 0) return "pipe failed";
   const pid_t child = ::fork();
@@ -44,9 +44,9 @@ std::string in_child(const Folders& f, const std::function<bool()>& body) {
     ::close(fds[0]);
     ::setenv("OCL_ICD_VENDORS", f.vendors.c_str(), 1);
     ::unsetenv("OCL_ICD_FILENAMES");
+    ::unsetenv("OPENCL_VENDOR_PATH");
     ::setenv("CLOSURE_CACHE_DIR", f.cache.c_str(), 1);
-    const bool did = body();
-    const std::string out = did ? std::string(std::getenv("OCL_ICD_VENDORS")) : "-";
+    const std::string out = body();
     (void)!::write(fds[1], out.data(), out.size());
     ::_exit(0);
   }
@@ -58,6 +58,12 @@ std::string in_child(const Folders& f, const std::function<bool()>& body) {
   int status = 0;
   ::waitpid(child, &status, 0);
   return out;
+}
+
+// As in_child_text: the new OCL_ICD_VENDORS when `body` changed something, else "-".
+std::string in_child(const Folders& f, const std::function<bool()>& body) {
+  return in_child_text(
+      f, [&] { return body() ? std::string(std::getenv("OCL_ICD_VENDORS")) : std::string("-"); });
 }
 
 TEST(GpuDriversOnly, KeepsEveryVendorFileButPocls) {
@@ -102,7 +108,7 @@ TEST(GpuDriversOnly, LeavesTheLoaderAloneWhenNothingIsGained) {
   EXPECT_FALSE(fs::exists(g.cache));
 }
 
-TEST(GpuDriversOnly, TheUsersChoiceOfOneDriverStands) {
+TEST(GpuDriversOnly, AVendorFileTheUserNamedStands) {
   Folders f;
   f.icd("nvidia.icd", "libnvidia-opencl.so.1");
   f.icd("pocl.icd", "libpocl.so.2.12.0");
@@ -113,12 +119,25 @@ TEST(GpuDriversOnly, TheUsersChoiceOfOneDriverStands) {
                        return point_loader_at_gpu_vendors();
                      }),
             "-");
-  EXPECT_EQ(in_child(f,
-                     [] {
-                       ::setenv("OCL_ICD_FILENAMES", "/opt/libmine.so", 1);
-                       return point_loader_at_gpu_vendors();
-                     }),
-            "-");
+}
+
+// Drivers named by library (as the H200 machine's image does) lose PoCL's too, unless
+// PoCL's is all there is.
+TEST(GpuDriversOnly, LibrariesByNameLosePoclsWhenAnotherRemains) {
+  Folders f;
+  f.icd("nvidia.icd", "libnvidia-opencl.so.1");  // no PoCL in the folder
+  const auto filenames_after = [&f](const char* filenames) {
+    return in_child_text(f, [filenames] {
+      ::setenv("OCL_ICD_FILENAMES", filenames, 1);
+      const bool did = point_loader_at_gpu_vendors();
+      return (did ? "changed " : "kept ") + std::string(std::getenv("OCL_ICD_FILENAMES"));
+    });
+  };
+  EXPECT_EQ(filenames_after("libpocl.so.2:libnvidia-opencl.so.1"), "changed libnvidia-opencl.so.1");
+  EXPECT_EQ(filenames_after("/opt/a/libamdocl64.so::/usr/lib/PoCL/libpocl.so:libmine.so"),
+            "changed /opt/a/libamdocl64.so:libmine.so");
+  EXPECT_EQ(filenames_after("libpocl.so.2"), "kept libpocl.so.2");
+  EXPECT_EQ(filenames_after("libnvidia-opencl.so.1"), "kept libnvidia-opencl.so.1");
 }
 
 }  // namespace

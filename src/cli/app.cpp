@@ -7,7 +7,11 @@
 #include <vector>
 
 #include "cli/commands.hpp"
+#include "closure/config.hpp"
 #include "closure/distributed/communicator.hpp"
+#include "closure/ocl/device.hpp"
+#include "closure/session/device_opener.hpp"
+#include "closure/util/exit_watcher.hpp"
 #include "closure/util/input_registry.hpp"
 #include "closure/version.hpp"
 
@@ -67,6 +71,18 @@ int refuse_distributed(const std::string& command) {
   return kExitUsage;
 }
 
+// `closure run` ends in its watcher (util/exit_watcher.hpp) as soon as its output is closed,
+// not after a GPU driver's threads have died: where a GPU may be present and may be used,
+// unless CLOSURE_EXIT_WATCHER says otherwise. Never under mpirun (mpirun waits for its
+// ranks), nor by default in sanitized builds (their leak check runs at the worker's exit,
+// after the watcher has ended; "on" forces it there too, for its own tests).
+bool wants_exit_watcher(const CommonOptions& common) {
+  if (distributed_communicator()) return false;
+  const std::string forced = config::text(config::kExitWatcher);
+  if (forced == "on" || forced == "off") return forced == "on";
+  return may_skip_device_teardown() && common.device != "host" && ocl::gpu_may_be_present();
+}
+
 }  // namespace
 
 int run_cli(int argc, char** argv) {
@@ -111,6 +127,7 @@ int run_cli(int argc, char** argv) {
   for (auto& [sub, runner] : runners)
     if (sub->parsed()) {
       if (sub != run && distributed_communicator()) return refuse_distributed(sub->get_name());
+      if (sub == run && wants_exit_watcher(common)) start_exit_watcher();
       return guarded([&, &runner = runner] {
         Session session(session_options(common));
         return session.run([&] { return runner(session); });

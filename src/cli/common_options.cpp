@@ -18,6 +18,7 @@
 #include "closure/io/byte_size.hpp"
 #include "closure/kernels/boolean_params.hpp"
 #include "closure/ocl/device.hpp"
+#include "closure/util/exit_watcher.hpp"
 #include "closure/util/teardown_handoff.hpp"
 #include "closure/util/trace.hpp"
 
@@ -106,6 +107,8 @@ int finish_output(int status) {
 int exit_without_teardown(int status) {
   status = finish_output(status);
   trace("output flushed");
+  // The watcher ends with the status now; this worker's own end is nobody's wait.
+  if (exit_watched()) status = report_exit_status(status);
   if (may_skip_device_teardown()) {
     // The kernel's release of a device context (about 0.1 s on NVIDIA) is not waited for.
     if (ocl::drivers_loaded()) exit_handing_off_teardown(status);

@@ -17,6 +17,8 @@
 //   OCL_ICD_VENDORS, OCL_ICD_FILENAMES, OPENCL_VENDOR_PATH
 // Development and measurement (docs/benchmarks.md, tools/*.sh):
 //   CLOSURE_KERNEL_PATH   load kernels/*.cl from this folder instead of the embedded copies
+//   CLOSURE_EXIT_WATCHER  "on" / "off": `closure run` in a watcher and a worker process
+//                         (util/exit_watcher.hpp); default: on where a GPU may be present
 //   CLOSURE_TRACE         print the process's milestones with their times on stderr
 //                         (util/trace.hpp)
 #pragma once
@@ -36,6 +38,7 @@ inline constexpr const char* kProgressDelay = "CLOSURE_PROGRESS_DELAY";
 inline constexpr const char* kMpiAllOutput = "CLOSURE_MPI_ALL_OUTPUT";
 inline constexpr const char* kKernelPath = "CLOSURE_KERNEL_PATH";
 inline constexpr const char* kTrace = "CLOSURE_TRACE";
+inline constexpr const char* kExitWatcher = "CLOSURE_EXIT_WATCHER";
 inline constexpr const char* kIcdVendors = "OCL_ICD_VENDORS";
 inline constexpr const char* kIcdFilenames = "OCL_ICD_FILENAMES";
 inline constexpr const char* kVendorPath = "OPENCL_VENDOR_PATH";

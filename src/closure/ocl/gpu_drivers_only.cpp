@@ -15,6 +15,7 @@
 #include "closure/io/content_hash.hpp"
 #include "closure/ocl/device.hpp"
 #include "closure/ocl/runtime.hpp"
+#include "closure/util/trace.hpp"
 
 namespace closure::ocl {
 namespace {
@@ -35,14 +36,33 @@ bool names_pocl(std::string icd) {
 
 // The vendors folder the loader would read: $OCL_ICD_VENDORS when it is a folder, else
 // $OPENCL_VENDOR_PATH, else /etc/OpenCL/vendors. "" when the user pointed the loader at
-// one file or library, or added libraries with $OCL_ICD_FILENAMES (their choice stands).
+// one file or library (their choice stands).
 std::string loader_vendors_dir() {
   std::error_code ec;
-  if (!config::text(config::kIcdFilenames).empty()) return {};
   if (const std::string v = config::text(config::kIcdVendors); !v.empty())
     return fs::is_directory(v, ec) ? v : std::string();
   if (const std::string v = config::text(config::kVendorPath); !v.empty()) return v;
   return "/etc/OpenCL/vendors";
+}
+
+// $OCL_ICD_FILENAMES (drivers loaded by library name, besides or instead of the vendors
+// folder) without PoCL's, when another remains.
+bool drop_pocl_from_filenames() {
+  const std::string all = config::text(config::kIcdFilenames);
+  if (all.empty()) return false;
+  std::string kept;
+  bool dropped = false;
+  std::istringstream in(all);
+  for (std::string lib; std::getline(in, lib, ':');) {
+    if (lib.empty()) continue;
+    if (names_pocl(lib)) {
+      dropped = true;
+      continue;
+    }
+    kept += (kept.empty() ? "" : ":") + lib;
+  }
+  if (!dropped || kept.empty()) return false;
+  return ::setenv(config::kIcdFilenames, kept.c_str(), 1) == 0;
 }
 
 // Writes `files` (names in `from`) to a new folder and renames it to `target`; another
@@ -60,6 +80,34 @@ bool publish(const fs::path& from, const std::vector<std::string>& files, const 
   return fs::is_directory(target, ec);
 }
 
+// The vendors folder without PoCL's files: a copy under the program cache, named by a hash
+// of what it holds, written once.
+bool drop_pocl_from_vendors_dir() {
+  const std::string dir = loader_vendors_dir();
+  const std::string cache = program_cache_dir();
+  if (dir.empty() || cache.empty()) {
+    trace("gpu drivers only: vendors folder kept (the user named a driver, or no cache folder)");
+    return false;
+  }
+  const std::vector<std::string> keep = gpu_vendor_files(dir);
+  size_t all = 0;
+  std::error_code ec;
+  for (const auto& e : fs::directory_iterator(dir, ec))
+    if (e.path().extension() == ".icd") ++all;
+  if (keep.empty() || keep.size() == all) return false;  // only PoCL, or no PoCL
+  ContentHash h;
+  for (const auto& f : keep) {
+    h.update(f);
+    h.update(read_small(fs::path(dir) / f));
+  }
+  const fs::path target = fs::path(cache) / ("opencl-vendors-" + hash_hex(h.digest()));
+  if (!publish(dir, keep, target) || ::setenv(config::kIcdVendors, target.c_str(), 1) != 0) {
+    trace("gpu drivers only: the vendors folder could not be written");
+    return false;
+  }
+  return true;
+}
+
 }  // namespace
 
 std::vector<std::string> gpu_vendor_files(const std::string& vendors_dir) {
@@ -75,27 +123,19 @@ std::vector<std::string> gpu_vendor_files(const std::string& vendors_dir) {
 }
 
 bool load_gpu_drivers_only() {
-  return !drivers_loaded() && point_loader_at_gpu_vendors();
+  if (drivers_loaded()) {
+    trace("gpu drivers only: no, already loaded");
+    return false;
+  }
+  return point_loader_at_gpu_vendors();
 }
 
 bool point_loader_at_gpu_vendors() {
-  const std::string dir = loader_vendors_dir();
-  const std::string cache = program_cache_dir();
-  if (dir.empty() || cache.empty()) return false;
-  const std::vector<std::string> keep = gpu_vendor_files(dir);
-  size_t all = 0;
-  std::error_code ec;
-  for (const auto& e : fs::directory_iterator(dir, ec))
-    if (e.path().extension() == ".icd") ++all;
-  if (keep.empty() || keep.size() == all) return false;
-  ContentHash h;
-  for (const auto& f : keep) {
-    h.update(f);
-    h.update(read_small(fs::path(dir) / f));
-  }
-  const fs::path target = fs::path(cache) / ("opencl-vendors-" + hash_hex(h.digest()));
-  if (!publish(dir, keep, target)) return false;
-  return ::setenv(config::kIcdVendors, target.c_str(), 1) == 0;
+  const bool filenames = drop_pocl_from_filenames();
+  const bool vendors = drop_pocl_from_vendors_dir();
+  trace(filenames || vendors ? "gpu drivers only: PoCL left out"
+                             : "gpu drivers only: nothing to leave out");
+  return filenames || vendors;
 }
 
 }  // namespace closure::ocl

@@ -1,11 +1,11 @@
 // Keeping PoCL out of a process that will use a GPU only. The ICD loader loads every
-// driver listed in its vendors folder on the first OpenCL call, PoCL (a CPU runtime)
-// among them, and PoCL's threads then cost the process about 0.08 s at exit on the H200
-// machine (docs/benchmarks.md, "The GPU's floor"). When a process is about to open a GPU
-// and nothing else (`--device gpu`, or auto's speculation, in a CLI process), this points
-// the loader (OCL_ICD_VENDORS, which both ocl-icd and Khronos's loader read as a folder) at
-// a folder holding the same vendor files minus PoCL's: a copy under the program cache,
-// named by a hash of its contents, written once.
+// driver it is given on the first OpenCL call, PoCL (a CPU runtime) among them; on the H200
+// machine loading PoCL beside NVIDIA's driver took 0.12 s of the 0.24 s before a GPU was
+// chosen (docs/benchmarks.md, "The GPU's floor"). When a CLI process is about to open a
+// GPU and nothing else (`--device gpu`, or auto's speculation), PoCL is dropped from what
+// the loader reads: from $OCL_ICD_FILENAMES (libraries by name), and from the vendors
+// folder, replaced (OCL_ICD_VENDORS, a folder for ocl-icd and Khronos's loader alike) by a
+// copy without PoCL's files under the program cache, named by a hash of its contents.
 #pragma once
 
 #include <string>
@@ -13,10 +13,11 @@
 
 namespace closure::ocl {
 
-// Does it, unless the drivers are already loaded, the user set OCL_ICD_VENDORS to
-// something other than a folder (or OCL_ICD_FILENAMES), no vendor file names PoCL, only
-// PoCL's exist, or the cache folder cannot be written. Returns whether it did. Sets an
-// environment variable: call it before starting threads that might read the environment.
+// Does it, unless the drivers are already loaded. Each list is left as it is where it
+// names no PoCL, only PoCL's, or (the vendors folder) the user pointed OCL_ICD_VENDORS at
+// one file or library, or the cache folder cannot be written. Returns whether anything
+// changed. Sets environment variables: call it before starting threads that might read
+// the environment.
 bool load_gpu_drivers_only();
 
 // What load_gpu_drivers_only does once the drivers are known not to be loaded (a test's
