@@ -6,6 +6,7 @@ tests/data/grail), and the cost of converting a networkx graph against the closu
   PYTHONPATH=build/python python3 tools/bench_python.py [--repeat 5] [--skip-networkx] [FILES]
   PYTHONPATH=build/python python3 tools/bench_python.py --convert [--repeat 5]
   PYTHONPATH=build/python python3 tools/bench_python.py --descendants [--repeat 5] [--sizes 50000,2000000]
+      [--pass-networkx]
 
 Times are medians of --repeat runs. networkx takes minutes per graph (kegg: 284 s on the
 shared 2-core machine), so by default its time is estimated: G.copy() plus the exact
@@ -141,8 +142,9 @@ def conversion_vs_closure(repeat):
               f"| {t_conv * 1e3:.1f} ms | {t_close * 1e3:.1f} ms | {scipy_ms} |", flush=True)
 
 
-def descendants_vs_networkx(repeat, sizes):
-    """closure.descendants / ancestors on a Graph converted once (g = closure.as_graph(G))
+def descendants_vs_networkx(repeat, sizes, pass_networkx=False):
+    """closure.descendants / ancestors on a Graph converted once (g = closure.as_graph(G);
+    with pass_networkx, on G itself, which networkx 3.3+ lets the module convert once)
     against networkx.descendants / ancestors on G, per call, for answers of a few vertices
     and of a large part of the graph. The graph: n vertices, each with an edge to the next
     and one to a uniformly random later vertex (a DAG: vertex u has n-1-u descendants and
@@ -173,7 +175,7 @@ def descendants_vs_networkx(repeat, sizes):
             for u in vertices:
                 t, want = median_time(lambda: theirs(g, u), repeat)
                 t_nx.append(t)
-                t, got = median_time(lambda: ours(cg, u), repeat)
+                t, got = median_time(lambda: ours(g if pass_networkx else cg, u), repeat)
                 t_ours.append(t)
                 assert set(got.tolist()) == want
                 sizes_seen.append(len(want))
@@ -197,11 +199,13 @@ def main():
     ap.add_argument("--convert", action="store_true", help="conversion vs closure instead")
     ap.add_argument("--descendants", action="store_true",
                     help="descendants/ancestors per call vs networkx instead")
+    ap.add_argument("--pass-networkx", action="store_true",
+                    help="with --descendants: pass the networkx graph, not closure.as_graph's")
     ap.add_argument("--sizes", default="50000,2000000",
                     help="with --descendants: vertex counts, comma-separated")
     a = ap.parse_args()
     if a.descendants:
-        descendants_vs_networkx(a.repeat, [int(x) for x in a.sizes.split(",")])
+        descendants_vs_networkx(a.repeat, [int(x) for x in a.sizes.split(",")], a.pass_networkx)
         return
     if a.convert:
         conversion_vs_closure(a.repeat)

@@ -338,6 +338,23 @@ def _from_networkx(g) -> Graph:
     return Graph(_closure.Graph.from_edges(n, sources, targets), labels)
 
 
+def _cached_from_networkx(g) -> Graph:
+    """A networkx graph converted once while it is unchanged. networkx 3.3+ empties
+    ``G.__networkx_cache__`` on every change of nodes or edges (its backends keep their
+    converted graphs there, under ``nx.config.cache_converted_graphs``), so the Graph kept
+    there is current; views (which change with the graph they view) and older networkx,
+    which has no such cache, are converted on every call."""
+    nx = sys.modules.get("networkx")
+    cache = getattr(g, "__networkx_cache__", None)
+    if (not isinstance(cache, dict) or hasattr(g, "_graph") or nx.is_frozen(g)
+            or not getattr(getattr(nx, "config", None), "cache_converted_graphs", False)):
+        return _from_networkx(g)
+    converted = cache.get("closure")
+    if converted is None:
+        converted = cache["closure"] = _from_networkx(g)
+    return converted
+
+
 def _from_scipy(a) -> Graph:
     if len(a.shape) != 2 or a.shape[0] != a.shape[1]:
         raise InputError(f"an adjacency matrix must be square; this one is {a.shape[0]} x "
@@ -473,7 +490,7 @@ def as_graph(graph, format: str = "auto", vertices=None, *, source=None, target=
         return read_graph(graph, format)
     nx = sys.modules.get("networkx")
     if nx is not None and isinstance(graph, nx.Graph):
-        return _from_networkx(graph)
+        return _cached_from_networkx(graph)
     sparse = sys.modules.get("scipy.sparse")
     if sparse is not None and sparse.issparse(graph):
         return _from_scipy(graph)

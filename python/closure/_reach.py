@@ -31,8 +31,9 @@ def descendants(graph, u, *, format: str = "auto", vertices=None, source=None,
     ``graph`` is anything :func:`as_graph` takes. A :class:`Graph` (``g =
     closure.as_graph(G)``, converted once) makes each call cost what its search visits:
     the graph keeps a visited array stamped per search (allocated on its first search,
-    never cleared) and, for ancestors, its reverse graph; any other input is converted on
-    every call (O(n + m)). The C++ function includes ``u`` when ``u`` lies on a cycle;
+    never cleared) and, for ancestors, its reverse graph; so does a networkx graph under
+    networkx 3.3 or later (converted once while unchanged, kept in its
+    ``__networkx_cache__``); any other input is converted on every call (O(n + m)). The C++ function includes ``u`` when ``u`` lies on a cycle;
     here, as in networkx, ``u`` is never among its own descendants. KeyError when ``u``
     is not in the graph. A breadth-first search; a large one runs without the GIL on a
     worker thread that Ctrl-C stops."""

@@ -87,6 +87,30 @@ def test_descendants_ancestors_match_networkx(seed):
         assert as_set(closure.ancestors(g, u)) == nx.ancestors(g, u)
 
 
+def test_a_networkx_graph_is_converted_once_while_unchanged():
+    # Every change of nodes or edges must be seen: answers against networkx after each.
+    g = nx.DiGraph([("a", "b"), ("b", "c")])
+    assert as_set(closure.descendants(g, "a")) == {"b", "c"}
+    g.add_edge("c", "d")
+    assert as_set(closure.descendants(g, "a")) == nx.descendants(g, "a") == {"b", "c", "d"}
+    g.remove_edge("a", "b")
+    assert as_set(closure.descendants(g, "a")) == nx.descendants(g, "a") == set()
+    g.add_edges_from([("a", "c"), ("d", "a")])
+    assert as_set(closure.ancestors(g, "a")) == nx.ancestors(g, "a") == {"b", "c", "d"}
+    view = g.subgraph(["a", "c", "d"])  # a view changes with g
+    assert as_set(closure.descendants(view, "c")) == {"a", "d"}
+    g.remove_edge("c", "d")
+    assert as_set(closure.descendants(view, "c")) == nx.descendants(view, "c") == set()
+    if not isinstance(getattr(g, "__networkx_cache__", None), dict):
+        pytest.skip(f"networkx {nx.__version__} keeps no per-graph cache: converted every call")
+    # networkx 3.3+: the conversion is kept while the graph is unchanged, and dropped when
+    # it changes.
+    first = closure.as_graph(g)
+    assert closure.as_graph(g) is first
+    g.add_node("e")
+    assert closure.as_graph(g) is not first and closure.as_graph(g).vertex_count == 5
+
+
 def test_vertex_on_a_cycle_is_not_its_own_descendant():
     g = nx.DiGraph([(0, 1), (1, 0), (1, 2), (3, 3)])
     assert as_set(closure.descendants(g, 0)) == {1, 2} == nx.descendants(g, 0)
