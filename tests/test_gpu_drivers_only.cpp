@@ -3,6 +3,7 @@
 // where the user's setting or the machine's drivers leave everything as it is. Each case
 // that sets the environment runs in a child process, before any OpenCL call there.
 #include <gtest/gtest.h>
+#include <sys/stat.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -73,6 +74,10 @@ TEST(GpuDriversOnly, KeepsEveryVendorFileButPocls) {
   f.icd("intel.icd", "/usr/lib/x86_64-linux-gnu/intel-opencl/libigdrcl.so");
   f.icd("POCL-dev.icd", "/opt/PoCL/lib/libPOCL.so");
   std::ofstream(f.vendors / "README") << "not a vendor file\n";
+  // Hostile entries: a FIFO (never opened: it would block) and a 4 MB file (read no
+  // further than its first 4 KiB) whose library is PoCL's.
+  ASSERT_EQ(::mkfifo((f.vendors / "fifo.icd").c_str(), 0600), 0);
+  std::ofstream(f.vendors / "huge.icd") << "libpocl.so.2\n" << std::string(4 << 20, 'x');
   EXPECT_EQ(gpu_vendor_files(f.vendors.string()),
             (std::vector<std::string>{"intel.icd", "nvidia.icd"}));
 }

@@ -131,6 +131,10 @@ ComputeOptions compute_options(const CommonOptions& o, Session& session, DeviceO
     as_usage_error("--kernel-params", [&] { return parse_boolean_params(o.params); });
   ComputeOptions c = session.compute_options(parse_method(o.method), opening);
   c.params_override = o.params;
+  if (!o.quiet)
+    c.warn = [](const std::string& m) {
+      std::fprintf(stderr, "closure: warning: %s\n", m.c_str());
+    };
   return c;
 }
 

@@ -26,6 +26,16 @@ reach_cmd=$(grep -o '`closure reach [^`]*`' "$dir/err" | tr -d '`')
 [ "$query_cmd" = "closure query $g.idx U V" ] || fail "no exact query command: $(cat "$dir/err")"
 [ "$reach_cmd" = "closure reach $g U" ] || fail "no exact reach command: $(cat "$dir/err")"
 
+# Told at once: without -q the first line on stderr, before any row is made, is a warning
+# with the rows' estimated size and the same way on.
+under_limit "$bin" "$g" --method sparse > "$dir/out2" 2> "$dir/err2"
+first=$(head -1 "$dir/err2")
+case "$first" in
+  "closure: warning: the closure's rows are estimated at "*"will likely stop for lack of memory"*) ;;
+  *) fail "no early warning first: $(cat "$dir/err2")" ;;
+esac
+case "$first" in *"\`closure index $g -o $g.idx\`"*) ;; *) fail "the warning names no index command: $first" ;; esac
+
 # Following the hint, word for word (U V: 0 and the last vertex), under the same limit.
 # shellcheck disable=SC2086
 under_limit "$bin" ${index_cmd#closure } -q || fail "the hinted index command failed"

@@ -156,6 +156,7 @@ class Closure {
   void prepare_rows() const { host_matrix(); }
   // The dense reach matrix (kDense only; nullptr otherwise).
   const BitMatrix* dense_reach() const { return std::get_if<BitMatrix>(&reach_); }
+  const RaggedReach* ragged_reach() const { return std::get_if<RaggedReach>(&reach_); }
   // The resident rows (kDevice only; nullptr otherwise).
   const ResidentReach* resident_reach() const {
     const DeviceReach* d = std::get_if<DeviceReach>(&reach_);

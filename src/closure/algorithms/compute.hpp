@@ -51,6 +51,10 @@ struct ComputeOptions {
   // Slices and device budget of the propagate method (its rows_needed: whether an
   // output, verification or query will read rows of a closure too large for the device).
   DevicePropagationOptions propagate;
+  // Told at once, before the work, what will likely fail: sparse's rows estimated larger
+  // than the memory left for them (algorithms/row_estimate.hpp), with the way on without
+  // the closure. Null: nobody is told (the budget still refuses when the rows reach it).
+  std::function<void(const std::string&)> warn;
 };
 
 struct ComputeReport {

@@ -86,15 +86,6 @@ struct DagView {
   }
 };
 
-// A row's scattered components are stored as a sorted id list, not as the words they
-// span, when they number at most span / kIdsPerWordSpan: then reading, copying and
-// storing the row costs its components, not its span. Measured (docs/benchmarks.md,
-// "Closures"): a random 300,000-vertex DAG closed in 2.4 s and 0.53 GB with 1, 2.5 s and
-// 0.57 GB with 2, 2.8 s and 0.78 GB with 4, 3.4 s and 1.2 GB with 8, against 10.9 s and
-// 3.9 GB with words only. On a 1M-commit history (16-core H200 host), where rows are
-// long, 1 took 62 s and 2 took 53 s against 50 s with words only: 2 it is. Rows denser
-// than that stay words (eight OR to an AVX2 instruction, where ids go one by one).
-constexpr size_t kIdsPerWordSpan = 2;
 static_assert(sizeof(vertex_t) == sizeof(word_t), "ids share the word pool");
 
 // One worker's state: a zeroed full-width scratch row (only its touched words are

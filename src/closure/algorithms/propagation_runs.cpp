@@ -1,6 +1,7 @@
 // The propagation methods' runs: sparse on host threads, propagate on the device.
 #include <algorithm>
 #include <chrono>
+#include <cmath>
 
 #include "closure/algorithms/column_count.hpp"
 #include "closure/algorithms/cost_model.hpp"
@@ -9,6 +10,7 @@
 #include "closure/algorithms/host_closure.hpp"
 #include "closure/algorithms/memory_budget.hpp"
 #include "closure/algorithms/method_runs.hpp"
+#include "closure/algorithms/row_estimate.hpp"
 #include "closure/util/trace.hpp"
 
 namespace closure {
@@ -66,6 +68,28 @@ void MethodContext::condense() {
   condense_s += seconds_since(t0);
 }
 
+namespace {
+
+// Rows that will likely not fit are said at once (ComputeOptions::warn), from an estimate
+// of sampled rows, when even the crudest bound (every component's row full) exceeds the
+// room; the budget still decides. The searches stop beyond 8 passes over the condensation.
+void warn_if_rows_may_not_fit(MethodContext& c, double room) {
+  if (!c.options.warn) return;
+  const auto full_rows = [](double C) { return C * std::ceil(C / 32) * sizeof(word_t); };
+  if (full_rows(double(c.graph.vertex_count())) <= room) return;
+  c.condense();
+  const size_t C = c.dag->offsets.size() - 1;
+  if (full_rows(double(C)) <= room) return;
+  const auto estimate = estimate_row_bytes(*c.dag, 32, 8 * (C + c.dag->targets.size()));
+  if (!estimate || estimate->bytes <= room) return;
+  c.options.warn("the closure's rows are estimated at " + format_bytes(estimate->bytes) +
+                 " (from " + std::to_string(estimate->samples) + " sampled components), more " +
+                 "than the " + format_bytes(room) + " of host memory left for them: this run " +
+                 "will likely stop for lack of memory; " + without_closure_hint());
+}
+
+}  // namespace
+
 Closure run_sparse(MethodContext& c) {
   // The propagation condenses on its own, into bare CSR arrays (no Graph re-sort).
   // The fixed part is known before anything is allocated; the reach rows are charged to
@@ -80,6 +104,7 @@ Closure run_sparse(MethodContext& c) {
                            " is available");
   // Counting by columns needs less than that fixed part, and 32 MB of rows a thread.
   if (std::optional<Closure> counted = counted_by_columns(c)) return std::move(*counted);
+  warn_if_rows_may_not_fit(c, limit - fixed);
   MemoryBudget budget(size_t(limit), size_t(fixed), what);
   SparseOptions sparse;
   sparse.budget = &budget;

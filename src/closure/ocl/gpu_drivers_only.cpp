@@ -21,11 +21,14 @@ namespace closure::ocl {
 namespace {
 namespace fs = std::filesystem;
 
+// A vendor file's first 4 KiB (the loader reads its first line): a huge or endless file
+// in the folder costs nothing more.
 std::string read_small(const fs::path& p) {
   std::ifstream in(p, std::ios::binary);
-  std::ostringstream s;
-  s << in.rdbuf();
-  return s.str();
+  std::string text(4096, '\0');
+  in.read(text.data(), std::streamsize(text.size()));
+  text.resize(size_t(in.gcount()));
+  return text;
 }
 
 bool names_pocl(std::string icd) {

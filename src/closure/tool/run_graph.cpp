@@ -53,7 +53,13 @@ ClosedGraph read_and_close(const RunOptions& o) {
     o.progress->phase("computing the closure of " + std::to_string(s.vertices) + " vertices (" +
                       std::string(method_name(o.compute.method)) + ")");
   try {
-    out.closure = compute_closure(out.graph.graph, o.compute, &report);
+    // A warning's way on names the user's file, as a refusal's does.
+    ComputeOptions compute = o.compute;
+    if (compute.warn)
+      compute.warn = [warn = o.compute.warn, input = o.input](const std::string& m) {
+        warn(with_file_hint(m, input));
+      };
+    out.closure = compute_closure(out.graph.graph, compute, &report);
     trace("computed");
   } catch (const OutOfMemoryError& e) {
     throw OutOfMemoryError(with_file_hint(e.what(), o.input));

@@ -1,0 +1,59 @@
+// Sampled sizes of the sparse rows (row_estimate.hpp).
+#include "closure/algorithms/row_estimate.hpp"
+
+#include <algorithm>
+#include <random>
+#include <vector>
+
+#include "closure/algorithms/host_closure.hpp"
+#include "closure/bitmatrix.hpp"
+
+namespace closure {
+
+size_t stored_row_words(vertex_t c, std::span<const vertex_t> reach) {
+  // The run: c+1, c+2, ... as long as each is reached (reach is sorted and above c).
+  size_t i = 0;
+  while (i < reach.size() && reach[i] == c + 1 + i) ++i;
+  const std::span<const vertex_t> rest = reach.subspan(i);
+  if (rest.empty()) return 0;
+  const size_t span = word_of(rest.back()) + 1 - word_of(rest.front());
+  return rest.size() * kIdsPerWordSpan <= span ? rest.size() : span;
+}
+
+std::optional<RowEstimate> estimate_row_bytes(const CsrDag& dag, size_t samples, uint64_t max_edges,
+                                              uint64_t seed) {
+  const size_t C = dag.offsets.empty() ? 0 : dag.offsets.size() - 1;
+  RowEstimate out;
+  if (C == 0 || samples == 0) return out;
+  std::mt19937_64 rng(seed);
+  std::uniform_int_distribution<size_t> pick(0, C - 1);
+  std::vector<uint32_t> seen(C, 0);  // the search that last reached each component
+  std::vector<vertex_t> reach, stack;
+  uint64_t edges = 0;
+  double words = 0;
+  for (uint32_t s = 1; s <= samples; ++s) {
+    const vertex_t c = vertex_t(pick(rng));
+    reach.clear();
+    stack.assign(1, c);
+    while (!stack.empty()) {
+      const vertex_t v = stack.back();
+      stack.pop_back();
+      edges += dag.offsets[v + 1] - dag.offsets[v];
+      if (edges > max_edges) return std::nullopt;
+      for (uint64_t k = dag.offsets[v]; k < dag.offsets[v + 1]; ++k) {
+        const vertex_t d = dag.targets[k];
+        if (seen[d] == s) continue;
+        seen[d] = s;
+        reach.push_back(d);
+        stack.push_back(d);
+      }
+    }
+    std::sort(reach.begin(), reach.end());
+    words += double(stored_row_words(c, reach));
+  }
+  out.samples = samples;
+  out.bytes = words / double(samples) * double(C) * double(sizeof(word_t));
+  return out;
+}
+
+}  // namespace closure

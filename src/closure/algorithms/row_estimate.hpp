@@ -1,0 +1,33 @@
+// The host's sparse closure rows sized before they are made (issue 27: memory found
+// early). A sample of components is searched and each row sized exactly as sparse would
+// store it; the mean times the components is the estimate. It warns at once that a run
+// will likely not fit, naming the way on without the closure; it never refuses: an
+// estimate is not a bound, and only the rows' budget (memory_budget.hpp) stops a run.
+#pragma once
+
+#include <cstdint>
+#include <optional>
+#include <span>
+
+#include "closure/graph/csr_dag.hpp"
+#include "closure/graph/graph.hpp"
+
+namespace closure {
+
+// Words sparse stores for component c's row, `reach` its reached components (sorted,
+// c excluded, every id > c): the run [c+1, e) right after c costs two numbers held in
+// the row itself; the rest is its ids or the words they span (kIdsPerWordSpan).
+size_t stored_row_words(vertex_t c, std::span<const vertex_t> reach);
+
+struct RowEstimate {
+  double bytes = 0;    // of all rows' stored words
+  size_t samples = 0;  // components searched
+};
+
+// From `samples` components drawn uniformly (with replacement, from `seed`), each one's
+// reach found by a search of `dag` (ids topological). nullopt when the searches would
+// examine more than `max_edges` edges in all: then the estimate costs too much.
+std::optional<RowEstimate> estimate_row_bytes(const CsrDag& dag, size_t samples, uint64_t max_edges,
+                                              uint64_t seed = 1);
+
+}  // namespace closure

@@ -1,0 +1,136 @@
+// Memory found early (row_estimate.hpp): a row's size is what sparse stores for it, checked
+// row by row against the rows sparse made on random graphs with cycles and on commit
+// histories; the sampled estimate is near the exact total; and a run whose rows will not
+// fit is warned about at once (before the budget refuses it), naming the way on for the
+// user's file, while a chain (rows that are runs) is not.
+#include <gtest/gtest.h>
+#include <unistd.h>
+
+#include <algorithm>
+#include <filesystem>
+#include <fstream>
+#include <random>
+#include <string>
+#include <vector>
+
+#include "bench/index_generators.hpp"
+#include "closure/algorithms/host_closure.hpp"
+#include "closure/algorithms/row_estimate.hpp"
+#include "closure/errors.hpp"
+#include "closure/tool/run_graph.hpp"
+#include "test_support.hpp"
+
+namespace closure {
+namespace {
+namespace fs = std::filesystem;
+
+using testing::random_cyclic_graph;
+
+// Component c's reached components (sorted, c excluded) as its ragged row holds them.
+std::vector<vertex_t> reach_of(const RaggedRow& r) {
+  std::vector<vertex_t> out;
+  for (vertex_t d = r.run_begin; d < r.run_end; ++d) out.push_back(d);
+  for (vertex_t d : r.id_list()) out.push_back(d);
+  for (uint32_t w = 0; w < r.word_count; ++w)
+    for (int b = 0; b < 32; ++b)
+      if (r.words[w] >> b & 1u) out.push_back(vertex_t((size_t(r.word_lo) + w) * 32 + b));
+  std::sort(out.begin(), out.end());
+  return out;
+}
+
+// Checks every row of g's sparse closure; returns the rows' stored words in all.
+uint64_t check_every_row(const Graph& g, const std::string& what) {
+  SccResult scc = strongly_connected_components(g);
+  const CsrDag dag = condensation_csr(g, scc);
+  const Closure closure = closure_sparse(std::move(scc), dag);
+  const RaggedReach* ragged = closure.ragged_reach();
+  if (!ragged) {
+    ADD_FAILURE() << what << ": sparse made no ragged rows";
+    return 0;
+  }
+  uint64_t total = 0;
+  for (vertex_t c = 0; c < ragged->rows.size(); ++c) {
+    const RaggedRow& r = ragged->rows[c];
+    const size_t stored = r.id_count ? r.id_count : r.word_count;
+    EXPECT_EQ(stored_row_words(c, reach_of(r)), stored) << what << ", component " << c;
+    total += stored;
+  }
+  return total;
+}
+
+TEST(RowEstimate, ARowsSizeIsWhatSparseStores) {
+  std::mt19937_64 rng(27);
+  for (size_t n : {1, 2, 31, 32, 33, 65, 200, 700, 3000})
+    for (int round = 0; round < 4; ++round)
+      check_every_row(random_cyclic_graph(rng, n), "n=" + std::to_string(n));
+  check_every_row(commit_history_dag(4001, 3), "history");
+}
+
+TEST(RowEstimate, TheSampledEstimateIsNearTheTotal) {
+  std::mt19937_64 rng(5);
+  const Graph g = random_cyclic_graph(rng, 3000);
+  const double exact = double(check_every_row(g, "n=3000")) * sizeof(word_t);
+  const SccResult scc = strongly_connected_components(g);
+  const CsrDag dag = condensation_csr(g, scc);
+  const auto e = estimate_row_bytes(dag, 2000, uint64_t{1} << 40);
+  ASSERT_TRUE(e.has_value());
+  EXPECT_EQ(e->samples, 2000u);
+  ASSERT_GT(exact, 0);
+  EXPECT_NEAR(e->bytes / exact, 1.0, 0.1) << e->bytes << " against " << exact;
+  // Too many edges to search: no estimate.
+  EXPECT_FALSE(estimate_row_bytes(dag, 2000, dag.targets.size()).has_value());
+}
+
+fs::path write_random_dag(const std::string& name) {
+  const fs::path path = fs::temp_directory_path() / (name + std::to_string(::getpid()) + ".txt");
+  std::ofstream out(path);
+  std::mt19937 rng(3);
+  std::uniform_int_distribution<int> v(0, 19999);
+  for (int i = 0; i < 60000; ++i) {
+    const int a = v(rng), b = v(rng);
+    if (a != b) out << std::min(a, b) << ' ' << std::max(a, b) << '\n';
+  }
+  return path;
+}
+
+// The random DAG of MemoryHint.RunGraphRefusesWithTheCommandsForItsInput under a 4 MB
+// limit: told before the work, then refused when its rows reach the limit.
+TEST(RowEstimate, ARunThatWillNotFitIsToldAtOnce) {
+  const fs::path path = write_random_dag("closure-row-estimate-");
+  RunOptions o;
+  o.input = path.string();
+  o.compute.method = Method::kSparse;
+  o.compute.host_memory_limit = 4'000'000;
+  std::vector<std::string> warnings;
+  o.compute.warn = [&](const std::string& m) { warnings.push_back(m); };
+  EXPECT_THROW(run_graph(o), OutOfMemoryError);
+  ASSERT_EQ(warnings.size(), 1u);
+  const std::string& w = warnings[0];
+  EXPECT_NE(w.find("estimated at"), std::string::npos) << w;
+  EXPECT_NE(w.find("will likely stop"), std::string::npos) << w;
+  EXPECT_NE(w.find("`closure index " + o.input + " -o " + o.input + ".idx`"), std::string::npos)
+      << w;
+  // With room for it, nothing is said.
+  warnings.clear();
+  o.compute.host_memory_limit = 0;
+  EXPECT_GT(run_graph(o).pairs, 0u);
+  EXPECT_TRUE(warnings.empty());
+  fs::remove(path);
+}
+
+// A chain's rows are runs (a few MB for 2.5 GB of bits): no warning under a 64 MB limit.
+TEST(RowEstimate, AChainIsNotWarnedAbout) {
+  std::vector<Edge> edges;
+  for (vertex_t v = 0; v + 1 < 200000; ++v) edges.emplace_back(v, v + 1);
+  const Graph g(200000, std::move(edges));
+  ComputeOptions o;
+  o.method = Method::kSparse;
+  o.host_memory_limit = size_t{64} << 20;
+  std::vector<std::string> warnings;
+  o.warn = [&](const std::string& m) { warnings.push_back(m); };
+  EXPECT_EQ(compute_closure(g, o).pair_count(), uint64_t{199999} * 200000 / 2);
+  EXPECT_TRUE(warnings.empty()) << warnings[0];
+}
+
+}  // namespace
+}  // namespace closure
