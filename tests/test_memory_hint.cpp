@@ -1,12 +1,15 @@
 // A closure that does not fit says how to answer without it (issue 27 item 4): the
 // budget's message names `closure index` / `query` / `reach`, and run_graph (the CLI's
-// pipeline) puts the user's file into those command lines so they can be copied as written.
+// pipeline) puts the user's file into those command lines so they can be copied as written;
+// the same is said at once, before any row is made, from the rows' estimate.
 #include <gtest/gtest.h>
 #include <unistd.h>
 
 #include <filesystem>
 #include <fstream>
 #include <random>
+#include <string>
+#include <vector>
 
 #include "closure/algorithms/memory_budget.hpp"
 #include "closure/errors.hpp"
@@ -41,16 +44,29 @@ TEST(MemoryHint, RunGraphRefusesWithTheCommandsForItsInput) {
   o.input = path.string();
   o.compute.method = Method::kSparse;
   o.compute.host_memory_limit = 4'000'000;
+  std::vector<std::string> warnings;  // told at once, before any row (row_estimate.hpp)
+  o.compute.warn = [&](const std::string& m) { warnings.push_back(m); };
+  const std::string g = path.string();
   try {
     run_graph(o);
     FAIL() << "no refusal";
   } catch (const OutOfMemoryError& e) {
-    const std::string m = e.what(), g = path.string();
+    const std::string m = e.what();
     EXPECT_NE(m.find("of closure rows so far"), std::string::npos) << m;  // the rows refused
     EXPECT_NE(m.find("`closure index " + g + " -o " + g + ".idx`"), std::string::npos) << m;
     EXPECT_NE(m.find("`closure query " + g + ".idx U V`"), std::string::npos) << m;
     EXPECT_EQ(m.find("GRAPH"), std::string::npos) << m;  // the generic hint was replaced
   }
+  ASSERT_EQ(warnings.size(), 1u);
+  EXPECT_NE(warnings[0].find("estimated at"), std::string::npos) << warnings[0];
+  EXPECT_NE(warnings[0].find("will likely stop"), std::string::npos) << warnings[0];
+  EXPECT_NE(warnings[0].find("`closure index " + g + " -o " + g + ".idx`"), std::string::npos)
+      << warnings[0];
+  // With room for the rows, nothing is said.
+  warnings.clear();
+  o.compute.host_memory_limit = 0;
+  EXPECT_GT(run_graph(o).pairs, 0u);
+  EXPECT_TRUE(warnings.empty());
   fs::remove(path);
 }
 
@@ -65,7 +81,13 @@ TEST(MemoryHint, AChainWhoseRowsAreRunsIsNotRefused) {
   ComputeOptions o;
   o.method = Method::kAuto;
   o.host_memory_limit = size_t{64} << 20;
+  std::vector<std::string> warnings;  // nor warned about: its sampled rows are runs
+  o.warn = [&](const std::string& m) { warnings.push_back(m); };
   EXPECT_EQ(compute_closure(g, o).pair_count(), uint64_t{199999} * 200000 / 2);
+  EXPECT_TRUE(warnings.empty()) << warnings.front();
+  o.method = Method::kSparse;
+  EXPECT_EQ(compute_closure(g, o).pair_count(), uint64_t{199999} * 200000 / 2);
+  EXPECT_TRUE(warnings.empty()) << warnings.front();
 }
 
 }  // namespace

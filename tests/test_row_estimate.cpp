@@ -1,14 +1,10 @@
 // Memory found early (row_estimate.hpp): a row's size is what sparse stores for it, checked
 // row by row against the rows sparse made on random graphs with cycles and on commit
-// histories; the sampled estimate is near the exact total; and a run whose rows will not
-// fit is warned about at once (before the budget refuses it), naming the way on for the
-// user's file, while a chain (rows that are runs) is not.
+// histories; the sampled estimate is near the exact total. (The warning it gives a run:
+// test_memory_hint.cpp.)
 #include <gtest/gtest.h>
-#include <unistd.h>
 
 #include <algorithm>
-#include <filesystem>
-#include <fstream>
 #include <random>
 #include <string>
 #include <vector>
@@ -16,13 +12,10 @@
 #include "bench/index_generators.hpp"
 #include "closure/algorithms/host_closure.hpp"
 #include "closure/algorithms/row_estimate.hpp"
-#include "closure/errors.hpp"
-#include "closure/tool/run_graph.hpp"
 #include "test_support.hpp"
 
 namespace closure {
 namespace {
-namespace fs = std::filesystem;
 
 using testing::random_cyclic_graph;
 
@@ -79,57 +72,6 @@ TEST(RowEstimate, TheSampledEstimateIsNearTheTotal) {
   EXPECT_NEAR(e->bytes / exact, 1.0, 0.1) << e->bytes << " against " << exact;
   // Too many edges to search: no estimate.
   EXPECT_FALSE(estimate_row_bytes(dag, 2000, dag.targets.size()).has_value());
-}
-
-fs::path write_random_dag(const std::string& name) {
-  const fs::path path = fs::temp_directory_path() / (name + std::to_string(::getpid()) + ".txt");
-  std::ofstream out(path);
-  std::mt19937 rng(3);
-  std::uniform_int_distribution<int> v(0, 19999);
-  for (int i = 0; i < 60000; ++i) {
-    const int a = v(rng), b = v(rng);
-    if (a != b) out << std::min(a, b) << ' ' << std::max(a, b) << '\n';
-  }
-  return path;
-}
-
-// The random DAG of MemoryHint.RunGraphRefusesWithTheCommandsForItsInput under a 4 MB
-// limit: told before the work, then refused when its rows reach the limit.
-TEST(RowEstimate, ARunThatWillNotFitIsToldAtOnce) {
-  const fs::path path = write_random_dag("closure-row-estimate-");
-  RunOptions o;
-  o.input = path.string();
-  o.compute.method = Method::kSparse;
-  o.compute.host_memory_limit = 4'000'000;
-  std::vector<std::string> warnings;
-  o.compute.warn = [&](const std::string& m) { warnings.push_back(m); };
-  EXPECT_THROW(run_graph(o), OutOfMemoryError);
-  ASSERT_EQ(warnings.size(), 1u);
-  const std::string& w = warnings[0];
-  EXPECT_NE(w.find("estimated at"), std::string::npos) << w;
-  EXPECT_NE(w.find("will likely stop"), std::string::npos) << w;
-  EXPECT_NE(w.find("`closure index " + o.input + " -o " + o.input + ".idx`"), std::string::npos)
-      << w;
-  // With room for it, nothing is said.
-  warnings.clear();
-  o.compute.host_memory_limit = 0;
-  EXPECT_GT(run_graph(o).pairs, 0u);
-  EXPECT_TRUE(warnings.empty());
-  fs::remove(path);
-}
-
-// A chain's rows are runs (a few MB for 2.5 GB of bits): no warning under a 64 MB limit.
-TEST(RowEstimate, AChainIsNotWarnedAbout) {
-  std::vector<Edge> edges;
-  for (vertex_t v = 0; v + 1 < 200000; ++v) edges.emplace_back(v, v + 1);
-  const Graph g(200000, std::move(edges));
-  ComputeOptions o;
-  o.method = Method::kSparse;
-  o.host_memory_limit = size_t{64} << 20;
-  std::vector<std::string> warnings;
-  o.warn = [&](const std::string& m) { warnings.push_back(m); };
-  EXPECT_EQ(compute_closure(g, o).pair_count(), uint64_t{199999} * 200000 / 2);
-  EXPECT_TRUE(warnings.empty()) << warnings[0];
 }
 
 }  // namespace
