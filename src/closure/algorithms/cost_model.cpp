@@ -7,6 +7,7 @@
 #include <vector>
 
 #include "closure/bitmatrix.hpp"
+#include "closure/executor.hpp"
 
 namespace closure {
 namespace {
@@ -43,27 +44,34 @@ template <class Successors>
 double mean_reach(size_t n, size_t samples, size_t cap, Successors successors) {
   if (n == 0) return 0;
   samples = std::min(samples, n);
-  std::vector<uint32_t> seen(n, 0);
-  std::vector<vertex_t> stack;
-  uint64_t total = 0;
-  for (size_t k = 0; k < samples; ++k) {
-    const vertex_t s = vertex_t(k * n / samples);
-    const uint32_t stamp = uint32_t(k + 1);
-    stack.assign(1, s);
-    seen[s] = stamp;
-    uint64_t reached = 0;
-    while (!stack.empty() && (cap == 0 || reached < cap)) {
-      const vertex_t c = stack.back();
-      stack.pop_back();
-      for (const vertex_t d : successors(c))
-        if (seen[d] != stamp) {
-          seen[d] = stamp;
-          ++reached;
-          stack.push_back(d);
-        }
+  // The searches are independent, so they run on the thread budget: on the H200's host the
+  // 16 searches of a 200k-commit history took about 10 ms on one thread, a tenth of auto's
+  // whole run there. Each chunk of searches has its own visited bits.
+  std::vector<uint64_t> reached(samples, 0);
+  parallel_chunks(samples, 1, [&](size_t begin, size_t end) {
+    std::vector<word_t> seen(words_for_bits(n));
+    std::vector<vertex_t> stack;
+    for (size_t k = begin; k < end; ++k) {
+      if (k > begin) std::fill(seen.begin(), seen.end(), word_t{0});
+      const vertex_t s = vertex_t(k * n / samples);
+      stack.assign(1, s);
+      seen[word_of(s)] |= bit_mask(s);
+      uint64_t count = 0;
+      while (!stack.empty() && (cap == 0 || count < cap)) {
+        const vertex_t c = stack.back();
+        stack.pop_back();
+        for (const vertex_t d : successors(c))
+          if (!test_bit(seen.data(), d)) {
+            seen[word_of(d)] |= bit_mask(d);
+            ++count;
+            stack.push_back(d);
+          }
+      }
+      reached[k] = cap ? std::min<uint64_t>(count, cap) : count;
     }
-    total += cap ? std::min<uint64_t>(reached, cap) : reached;
-  }
+  });
+  uint64_t total = 0;
+  for (const uint64_t r : reached) total += r;
   return double(total) / double(samples);
 }
 

@@ -8,7 +8,7 @@
 #include <cctype>
 #include <filesystem>
 #include <fstream>
-#include <sstream>
+#include <string_view>
 #include <system_error>
 
 #include "closure/config.hpp"
@@ -48,24 +48,10 @@ std::string loader_vendors_dir() {
   return "/etc/OpenCL/vendors";
 }
 
-// $OCL_ICD_FILENAMES (drivers loaded by library name, besides or instead of the vendors
-// folder) without PoCL's, when another remains.
+// $OCL_ICD_FILENAMES without PoCL's, when another remains.
 bool drop_pocl_from_filenames() {
-  const std::string all = config::text(config::kIcdFilenames);
-  if (all.empty()) return false;
-  std::string kept;
-  bool dropped = false;
-  std::istringstream in(all);
-  for (std::string lib; std::getline(in, lib, ':');) {
-    if (lib.empty()) continue;
-    if (names_pocl(lib)) {
-      dropped = true;
-      continue;
-    }
-    kept += (kept.empty() ? "" : ":") + lib;
-  }
-  if (!dropped || kept.empty()) return false;
-  return ::setenv(config::kIcdFilenames, kept.c_str(), 1) == 0;
+  const std::string kept = filenames_without_pocl(config::text(config::kIcdFilenames));
+  return !kept.empty() && ::setenv(config::kIcdFilenames, kept.c_str(), 1) == 0;
 }
 
 // Writes `files` (names in `from`) to a new folder and renames it to `target`; another
@@ -112,6 +98,24 @@ bool drop_pocl_from_vendors_dir() {
 }
 
 }  // namespace
+
+std::string filenames_without_pocl(std::string_view list) {
+  std::string kept;
+  bool dropped = false;
+  while (!list.empty()) {
+    const size_t colon = list.find(':');
+    const std::string_view lib = list.substr(0, colon);
+    list = colon == std::string_view::npos ? std::string_view() : list.substr(colon + 1);
+    if (lib.empty()) continue;
+    if (names_pocl(std::string(lib))) {
+      dropped = true;
+      continue;
+    }
+    if (!kept.empty()) kept += ':';
+    kept += lib;
+  }
+  return dropped ? kept : std::string();
+}
 
 std::vector<std::string> gpu_vendor_files(const std::string& vendors_dir) {
   std::vector<std::string> out;

@@ -9,6 +9,7 @@
 #pragma once
 
 #include <string>
+#include <string_view>
 #include <vector>
 
 namespace closure::ocl {
@@ -23,6 +24,10 @@ bool load_gpu_drivers_only();
 // What load_gpu_drivers_only does once the drivers are known not to be loaded (a test's
 // child process cannot unload what its parent loaded).
 bool point_loader_at_gpu_vendors();
+
+// A colon-separated list of driver libraries ($OCL_ICD_FILENAMES) without PoCL's; "" when
+// it names no PoCL, or nothing else (then it is left as it is).
+std::string filenames_without_pocl(std::string_view list);
 
 // The vendor files a GPU-only process loads from `vendors_dir` (those whose library is
 // not PoCL's), sorted; for tests.
