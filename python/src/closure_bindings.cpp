@@ -8,10 +8,12 @@
 #include <memory>
 #include <mutex>
 #include <string>
+#include <vector>
 
 #include "bindings.hpp"
 #include "closure/algorithms/closure_arrays.hpp"
 #include "closure/algorithms/compute.hpp"
+#include "closure/algorithms/memory_budget.hpp"
 #include "closure/ocl/device.hpp"
 #include "closure/ocl/runtime.hpp"
 #include "closure/session/session.hpp"
@@ -101,6 +103,42 @@ class ProgressReader {
   WorkMeter meter_;
 };
 
+// The library's warnings during a closure (sparse's rows estimated larger than the memory
+// left: algorithms/row_estimate.hpp), gathered on the worker thread and issued on the
+// calling thread, where Python runs, as RuntimeWarning: at once (each 50 ms tick) and at
+// the end. The CLI's way on (`closure index FILE`) becomes Python's.
+class PendingWarnings {
+ public:
+  void add(const std::string& message) {
+    std::lock_guard lock(mutex_);
+    pending_.push_back(message);
+  }
+  // With the GIL. A warning filter that turns them into errors raises here, unless
+  // `quiet_errors` (an exception is already on its way).
+  void issue(bool quiet_errors = false) {
+    std::vector<std::string> now;
+    {
+      std::lock_guard lock(mutex_);
+      now.swap(pending_);
+    }
+    const std::string cli = without_closure_hint();
+    for (std::string m : now) {
+      if (const size_t at = m.find(cli); at != std::string::npos)
+        m.replace(at, cli.size(),
+                  "closure.build_index(graph) and closure.descendants(graph, u) / "
+                  "closure.ancestors(graph, u) answer without the closure");
+      if (PyErr_WarnEx(PyExc_RuntimeWarning, m.c_str(), 2) != 0) {
+        if (!quiet_errors) throw py::error_already_set();
+        PyErr_Clear();
+      }
+    }
+  }
+
+ private:
+  std::mutex mutex_;
+  std::vector<std::string> pending_;
+};
+
 PyClosure compute(const Graph& g, const std::string& method, const std::string& device,
                   unsigned threads, py::object progress) {
   ComputeOptions options;
@@ -125,8 +163,20 @@ PyClosure compute(const Graph& g, const std::string& method, const std::string& 
     with_thread_budget(threads, [&] { out.closure = compute_closure(g, options, &out.report); });
     return out;
   };
-  if (short_work) return run_short_or_interruptible(true, work);
-  return run_interruptible(work, reader);
+  PendingWarnings warnings;
+  options.warn = [&warnings](const std::string& m) { warnings.add(m); };
+  try {
+    PyClosure out =
+        short_work ? run_short_or_interruptible(true, work) : run_interruptible(work, [&] {
+          warnings.issue();
+          reader();
+        });
+    warnings.issue();
+    return out;
+  } catch (...) {
+    warnings.issue(true);
+    throw;
+  }
 }
 
 py::dict report_dict(const ComputeReport& r) {
