@@ -113,6 +113,25 @@ TEST(GpuDriversOnly, LeavesTheLoaderAloneWhenNothingIsGained) {
   EXPECT_FALSE(fs::exists(g.cache));
 }
 
+// A cache "folder" that is a file (or any folder that cannot be written): nothing is
+// changed, no temporary is left, and the loader reads the vendors as they are.
+TEST(GpuDriversOnly, AnUnwritableCacheChangesNothing) {
+  Folders f;
+  f.icd("nvidia.icd", "libnvidia-opencl.so.1");
+  f.icd("pocl.icd", "libpocl.so.2.12.0");
+  std::ofstream(f.root / "cache-file") << "not a folder\n";
+  const std::string cache_file = (f.root / "cache-file").string();
+  EXPECT_EQ(in_child(f,
+                     [&] {
+                       ::setenv("CLOSURE_CACHE_DIR", cache_file.c_str(), 1);
+                       return point_loader_at_gpu_vendors();
+                     }),
+            "-");
+  size_t entries = 0;
+  for ([[maybe_unused]] const auto& e : fs::directory_iterator(f.root)) ++entries;
+  EXPECT_EQ(entries, 2u);  // vendors/ and cache-file: no temporary folder left
+}
+
 TEST(GpuDriversOnly, AVendorFileTheUserNamedStands) {
   Folders f;
   f.icd("nvidia.icd", "libnvidia-opencl.so.1");

@@ -107,8 +107,13 @@ int finish_output(int status) {
 int exit_without_teardown(int status) {
   status = finish_output(status);
   trace("output flushed");
-  // The watcher ends with the status now; this worker's own end is nobody's wait.
-  if (exit_watched()) status = report_exit_status(status);
+  if (exit_watched()) {
+    // The watcher ends with the status now; this worker's own end is nobody's wait.
+    status = close_standard_streams(status);
+    report_exit_status(status);
+    if (may_skip_device_teardown()) ::_exit(status);
+    return status;
+  }
   if (may_skip_device_teardown()) {
     // The kernel's release of a device context (about 0.1 s on NVIDIA) is not waited for.
     if (ocl::drivers_loaded()) exit_handing_off_teardown(status);

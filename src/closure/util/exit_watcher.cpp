@@ -94,19 +94,12 @@ bool exit_watched() {
   return report_fd >= 0;
 }
 
-int report_exit_status(int status) {
-  if (::close(STDOUT_FILENO) != 0 && errno != EBADF && status == 0) status = 4;
-  ::close(STDIN_FILENO);
-  ::close(STDERR_FILENO);
-  if (report_fd >= 0) {
-    ssize_t put;
-    do {
-      put = ::write(report_fd, &status, sizeof status);
-    } while (put < 0 && errno == EINTR);
-    ::close(report_fd);
-    report_fd = -1;
-  }
-  return status;
+void report_exit_status(int status) {
+  if (report_fd < 0) return;
+  ssize_t put;
+  do {
+    put = ::write(report_fd, &status, sizeof status);
+  } while (put < 0 && errno == EINTR);
 }
 
 }  // namespace closure

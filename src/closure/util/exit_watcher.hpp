@@ -19,9 +19,10 @@ bool start_exit_watcher();
 // Whether this process is a worker whose watcher waits for report_exit_status().
 bool exit_watched();
 
-// In the worker, once all output is flushed: closes standard input, output and error (a
-// close error on standard output turns status 0 into 4, as a write error would), sends the
-// status to the watcher, which ends with it, and returns the status. The caller then exits.
-int report_exit_status(int status);
+// In the worker, once all output is flushed and the standard streams are closed
+// (teardown_handoff.hpp's close_standard_streams, so that no reader waits on the worker):
+// sends the status to the watcher, which ends with it. The worker then exits; nobody waits
+// for its end, so it needs no teardown hand-off.
+void report_exit_status(int status);
 
 }  // namespace closure

@@ -26,10 +26,15 @@ int hold_until_parent_exits(void*) {
 
 }  // namespace
 
-void exit_handing_off_teardown(int status) {
+int close_standard_streams(int status) {
   if (::close(STDOUT_FILENO) != 0 && errno != EBADF && status == 0) status = 4;
   ::close(STDIN_FILENO);
   ::close(STDERR_FILENO);
+  return status;
+}
+
+void exit_handing_off_teardown(int status) {
+  status = close_standard_streams(status);
   parent_pid = ::getpid();
   // SIGCHLD is not asked for: nobody waits for the child; init (or a subreaper) reaps it.
   (void)::clone(hold_until_parent_exits, child_stack + sizeof child_stack, CLONE_VM | CLONE_FILES,

@@ -10,10 +10,14 @@
 
 namespace closure {
 
-// Closes standard input, output and error (so no reader waits on the child for an end of
-// file), hands the teardown to a child as above, and ends the process with `status`.
-// Never returns. Call it only once all output is flushed (a close error on standard
-// output becomes status 4 when status was 0).
+// Closes standard input, output and error once all output is flushed, so that no reader
+// waits for an end of file on whoever still holds them. A close error on standard output
+// (a deferred write error) turns status 0 into 4; returns the status.
+int close_standard_streams(int status);
+
+// Closes the standard streams (close_standard_streams), hands the teardown to a child as
+// above, and ends the process with `status`. Never returns. Call it only once all output
+// is flushed.
 [[noreturn]] void exit_handing_off_teardown(int status);
 
 }  // namespace closure
