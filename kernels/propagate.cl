@@ -34,6 +34,20 @@
 #define WEIGHTED 0
 #endif
 
+// LONGEST_FIRST (0 or 1): work-groups are numbered from the highest columns down. A group
+// sweeps rows from its highest column's row down to row 0 (with live rows; otherwise it
+// only skips work above it), so the highest columns' groups have the longest sweeps; when
+// a launch has more groups than the device holds at once, the GPU starts groups roughly in
+// order of their number, and the longest ones then started last and ran alone at the end.
+#ifndef LONGEST_FIRST
+#define LONGEST_FIRST 1
+#endif
+#if LONGEST_FIRST
+#define GROUP_NUMBER (get_num_groups(0) - 1 - get_group_id(0))
+#else
+#define GROUP_NUMBER get_group_id(0)
+#endif
+
 // The slices one launch sweeps: rows0..rows(slice_count - 1), full_units units each but
 // the last (last_units), the first starting at global unit unit_begin. Work-groups are
 // dealt to slices in equal runs; counts[] has full_units entries per slice.
@@ -46,8 +60,9 @@
 // unit (gw), where its count goes (count_at), and whether it owns a unit (active).
 #define SLICE_COLUMN                                                                      \
   const uint groups_per_slice = (full_units + get_local_size(0) - 1) / get_local_size(0); \
-  const uint slice = get_group_id(0) / groups_per_slice;                                  \
-  const uint w = (get_group_id(0) % groups_per_slice) * get_local_size(0) + get_local_id(0); \
+  const uint group = GROUP_NUMBER;                                                        \
+  const uint slice = group / groups_per_slice;                                            \
+  const uint w = (group % groups_per_slice) * get_local_size(0) + get_local_id(0);        \
   const uint slice_units = slice + 1 == slice_count ? last_units : full_units;            \
   __global gpuword* rows = slice == 0 ? rows0 : slice == 1 ? rows1 : slice == 2 ? rows2 : rows3; \
   const uint gw = unit_begin + slice * full_units + w;                                    \

@@ -66,11 +66,12 @@ TEST(DevicePropagation, EqualsSparseOnRandomCyclicGraphs) {
       const Closure expect = closure_sparse(g);
       DevicePropagationOptions o;
       // Every third graph in tiny slices (1 or 2 words: 32 or 64 target columns); the
-      // kernels and unit widths in turn (7 is prime to 3, so every pairing occurs).
+      // kernels, unit widths and group orders in turn (8 is prime to 3, so every pairing
+      // occurs).
       if (graphs % 3 == 1) o.max_slice_words = 1 + size_t(round % 2);
-      static const char* const kKernels[] = {"chained",  "blocked",  "plain",  "chained16",
-                                             "chained8", "blocked8", "plain16"};
-      o.kernel = kKernels[graphs % 7];
+      static const char* const kKernels[] = {"chained",  "blocked",  "plain",   "chained16",
+                                             "chained8", "blocked8", "plain16", "chained-inorder"};
+      o.kernel = kKernels[graphs % 8];
       DevicePropagationStats stats;
       const Closure got = on_device(g, o, &stats);
       const std::string what =
@@ -92,7 +93,13 @@ TEST(DevicePropagation, KernelNamesResolve) {
   EXPECT_EQ(resolve_propagate_kernel("blocked8", 1024).unit_bits, 8u);
   EXPECT_EQ(resolve_propagate_kernel("plain16", 1024).describe(), "plain16");
   EXPECT_EQ(resolve_propagate_kernel("chained16", 16).sweep, PropagateParams::kPlain);
-  for (const char* bad : {"blocked4", "fast", "plain 8", "8", "blocked32x"})
+  EXPECT_EQ(resolve_propagate_kernel("chained", 1024).longest_first, 1u);
+  const PropagateParams in_order = resolve_propagate_kernel("chained8-inorder", 1024);
+  EXPECT_EQ(in_order.longest_first, 0u);
+  EXPECT_EQ(in_order.unit_bits, 8u);
+  EXPECT_EQ(in_order.describe(), "chained8-inorder");
+  for (const char* bad : {"blocked4", "fast", "plain 8", "8", "blocked32x", "-inorder",
+                          "chained-inorder8", "chainedinorder", "chained-inorder-inorder"})
     EXPECT_THROW(resolve_propagate_kernel(bad, 1024), UsageError) << bad;
 }
 
@@ -101,13 +108,19 @@ TEST(DevicePropagation, KernelNamesResolve) {
 TEST(DevicePropagation, VariantsRenderTheirBuildOptions) {
   PropagateParams p = parse_propagate_kernel("");
   EXPECT_EQ(p.describe(), "chained");
-  EXPECT_EQ(p.build_options(), "-DUNIT_BITS=32 -DWEIGHTED=0 -DCHAIN_PREFETCH=8 -DLIVE_ROWS=0");
+  EXPECT_EQ(p.build_options(),
+            "-DUNIT_BITS=32 -DWEIGHTED=0 -DCHAIN_PREFETCH=8 -DLIVE_ROWS=0 "
+            "-DLONGEST_FIRST=1");
   EXPECT_STREQ(p.entry_point(), "propagate_columns_chained");
   p = parse_propagate_kernel("blocked8");
   p.weighted = 1;
-  EXPECT_EQ(p.build_options(), "-DUNIT_BITS=8 -DWEIGHTED=1 -DCHAIN_PREFETCH=8 -DLIVE_ROWS=0");
+  EXPECT_EQ(p.build_options(),
+            "-DUNIT_BITS=8 -DWEIGHTED=1 -DCHAIN_PREFETCH=8 -DLIVE_ROWS=0 "
+            "-DLONGEST_FIRST=1");
   EXPECT_STREQ(p.entry_point(), "propagate_columns_blocked");
-  EXPECT_EQ(p.to_string(), "sweep=1,unit_bits=8,weighted=1,chain_prefetch=8,live_rows=0");
+  EXPECT_EQ(p.to_string(),
+            "sweep=1,unit_bits=8,weighted=1,chain_prefetch=8,live_rows=0,"
+            "longest_first=1");
   EXPECT_STREQ(parse_propagate_kernel("plain").entry_point(), "propagate_columns");
   p.chain_prefetch = 0;
   EXPECT_THROW(p.validate(), std::invalid_argument);

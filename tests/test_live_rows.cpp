@@ -99,8 +99,9 @@ TEST(LiveRows, CountsEqualSparseOnRandomCyclicGraphs) {
   for (int round = 0; round < 20; ++round)
     for (size_t n : sizes) {
       DevicePropagationOptions o;
-      static const char* const kKernels[] = {"chained", "chained8", "chained16", "blocked"};
-      o.kernel = kKernels[graphs % 4];
+      static const char* const kKernels[] = {"chained", "chained8", "chained16", "blocked",
+                                             "chained-inorder"};
+      o.kernel = kKernels[graphs % 5];
       if (graphs % 3 == 1) o.max_slice_words = 1 + size_t(round % 3);
       expect_same_count(random_cyclic_graph(rng, n), o,
                         "n=" + std::to_string(n) + " kernel " + o.kernel);

@@ -48,13 +48,19 @@ void add_bench_propagate_command(CLI::App& bench) {
   sub->add_option(
          "--kernels", flags->kernels,
          "Sweep kernels to time: chained, blocked, plain, each optionally followed by 16 or 8 "
-         "(columns a work-item owns); count: chained with live rows, only counting (what "
-         "`closure G` runs without an output)")
+         "(columns a work-item owns) and by -inorder (work-groups started in column order, "
+         "not longest first); count: chained with live rows, only counting (what "
+         "`closure G` runs without an output), count-inorder likewise")
       ->delimiter(',')
       ->capture_default_str();
   sub->callback([flags] {
+    // "count" (optionally "count-inorder"): the chained sweep with live rows.
+    auto is_count = [](const std::string& k) { return k.rfind("count", 0) == 0; };
+    auto sweep_name = [&](const std::string& k) {
+      return is_count(k) ? "chained" + k.substr(5) : k;
+    };
     for (const std::string& k : flags->kernels)  // typos first
-      if (k != "count") resolve_propagate_kernel(k, 32);
+      resolve_propagate_kernel(sweep_name(k), 32);
     auto device = ocl::choose_device(flags->device.empty() ? "gpu" : flags->device);
     if (!device) throw std::runtime_error("bench propagate needs an OpenCL device");
     ocl::Runtime rt(*device);
@@ -74,8 +80,8 @@ void add_bench_propagate_command(CLI::App& bench) {
         const CsrDag dag = condensation_csr(g, scc);
         DevicePropagationOptions o;
         o.max_slice_words = flags->slice_words;
-        o.kernel = kernel_name == "count" ? "chained" : kernel_name;
-        o.rows_needed = kernel_name != "count";
+        o.kernel = sweep_name(kernel_name);
+        o.rows_needed = !is_count(kernel_name);
         std::vector<double> kernel;
         DevicePropagationStats stats;
         Closure c;

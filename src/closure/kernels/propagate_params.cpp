@@ -9,6 +9,7 @@ namespace closure {
 namespace {
 
 constexpr const char* kSweepNames[] = {"chained", "blocked", "plain"};
+constexpr const char* kInOrder = "-inorder";
 constexpr const char* kEntryPoints[] = {"propagate_columns_chained", "propagate_columns_blocked",
                                         "propagate_columns"};
 
@@ -24,7 +25,8 @@ std::string PropagateParams::build_options() const {
 }
 
 std::string PropagateParams::describe() const {
-  return kSweepNames[sweep] + (unit_bits == 32 ? std::string() : std::to_string(unit_bits));
+  return kSweepNames[sweep] + (unit_bits == 32 ? std::string() : std::to_string(unit_bits)) +
+         (longest_first ? "" : kInOrder);
 }
 
 void PropagateParams::validate() const {
@@ -35,7 +37,12 @@ void PropagateParams::validate() const {
 }
 
 PropagateParams parse_propagate_kernel(const std::string& name) {
-  const std::string n = name.empty() ? kSweepNames[PropagateParams::kChained] : name;
+  std::string n = name.empty() ? kSweepNames[PropagateParams::kChained] : name;
+  const std::string in_order = kInOrder;
+  const bool longest_first =
+      !(n.size() > in_order.size() &&
+        n.compare(n.size() - in_order.size(), in_order.size(), in_order) == 0);
+  if (!longest_first) n.resize(n.size() - in_order.size());
   const size_t digits = n.find_first_of("0123456789");
   const std::string base = n.substr(0, digits);
   const std::string bits = digits == std::string::npos ? "32" : n.substr(digits);
@@ -46,8 +53,10 @@ PropagateParams parse_propagate_kernel(const std::string& name) {
   if (sweep < 0 || (bits != "32" && bits != "16" && bits != "8"))
     throw UsageError("propagate: unknown kernel '" + n +
                      "' (chained, blocked or plain, optionally followed by 16 or 8: "
-                     "the columns a work-item owns)");
+                     "the columns a work-item owns, and by -inorder: work-groups started in "
+                     "column order)");
   p.sweep = sweep;
+  p.longest_first = longest_first ? 1 : 0;
   p.unit_bits = std::stoi(bits);
   return p;
 }

@@ -18,7 +18,9 @@ namespace closure {
   X(weighted, "WEIGHTED", 0, range(0, 1), "1: pair counts weigh bits by component sizes")        \
   X(chain_prefetch, "CHAIN_PREFETCH", 8, range(1, 32), "items of a block fetched a block ahead") \
   X(live_rows, "LIVE_ROWS", 0, range(0, 1),                                                      \
-    "1 (chained, count only): only rows read back are stored, in reused slots")
+    "1 (chained, count only): only rows read back are stored, in reused slots")                  \
+  X(longest_first, "LONGEST_FIRST", 1, range(0, 1),                                              \
+    "1: work-groups of the highest columns (the longest sweeps) are started first")
 
 struct PropagateParams {
   // The sweeps, all giving the same rows. chained (the default): blocks of 32 rows split
@@ -43,7 +45,8 @@ struct PropagateParams {
 CLOSURE_PARAM_TABLE(PropagateParams, "propagate", "propagate.cl", CLOSURE_PROPAGATE_PARAMS);
 
 // The variant `name` names: "chained", "blocked" or "plain", optionally followed by the
-// columns a work-item owns (32, 16 or 8), e.g. "blocked8"; "" is the default (chained).
+// columns a work-item owns (32, 16 or 8), e.g. "blocked8", and by "-inorder" (work-groups
+// started in column order, not longest first); "" is the default (chained).
 // Throws UsageError naming the valid names (the name is a user's: --kernels).
 PropagateParams parse_propagate_kernel(const std::string& name);
 
