@@ -99,9 +99,10 @@ TEST(LiveRows, CountsEqualSparseOnRandomCyclicGraphs) {
   for (int round = 0; round < 20; ++round)
     for (size_t n : sizes) {
       DevicePropagationOptions o;
-      static const char* const kKernels[] = {"chained", "chained8", "chained16", "blocked",
-                                             "chained-inorder"};
-      o.kernel = kKernels[graphs % 5];
+      static const char* const kKernels[] = {"chained",    "chained8",        "chained16",
+                                             "blocked",    "chained-inorder", "pipelined",
+                                             "pipelined16"};
+      o.kernel = kKernels[graphs % 7];
       if (graphs % 3 == 1) o.max_slice_words = 1 + size_t(round % 3);
       expect_same_count(random_cyclic_graph(rng, n), o,
                         "n=" + std::to_string(n) + " kernel " + o.kernel);
@@ -113,17 +114,20 @@ TEST(LiveRows, CountsEqualSparseOnCommitHistoriesInSlices) {
   CLOSURE_REQUIRE_DEVICE();
   for (uint64_t seed : {4, 5}) {
     const Graph g = commit_history_dag(3000 + 77 * seed, seed);
-    for (size_t slice : {0, 1, 7}) {
+    for (const char* kernel : {"chained", "pipelined"}) {
+      const std::string what = "seed " + std::to_string(seed) + " " + kernel;
+      for (size_t slice : {0, 1, 7}) {
+        DevicePropagationOptions o;
+        o.kernel = kernel;
+        o.max_slice_words = slice;
+        expect_same_count(g, o, what + " slice " + std::to_string(slice));
+      }
+      // A budget of a few slices: several launches, each as many slices as fit.
       DevicePropagationOptions o;
-      o.kernel = "chained";
-      o.max_slice_words = slice;
-      expect_same_count(g, o, "seed " + std::to_string(seed) + " slice " + std::to_string(slice));
+      o.kernel = kernel;
+      o.device_budget_bytes = 4096;
+      expect_same_count(g, o, what + " small budget");
     }
-    // A budget of a few slices: several launches, each as many slices as fit.
-    DevicePropagationOptions o;
-    o.kernel = "chained";
-    o.device_budget_bytes = 4096;
-    expect_same_count(g, o, "seed " + std::to_string(seed) + " small budget");
   }
 }
 

@@ -6,6 +6,8 @@
 # A and B interleaved. A is build-dev/kernels-a/ (fill it here, for example with
 # `mkdir -p build-dev/kernels-a && git show HEAD:kernels/propagate.cl >
 # build-dev/kernels-a/propagate.cl`; the other files come from kernels/), B the tree's kernels/.
+# KERNELS_A / KERNELS_B (default count,chained) and KERNELS10M_A / _B (default count) name
+# the variants each times (bench propagate --kernels), for sweeps only one side has.
 #   there: bash tools/gpu-kernel-ab.sh    (device tool, carry ["build-dev"])
 source tools/gpu-env.sh
 export LD_LIBRARY_PATH=$PWD/build-dev:${LD_LIBRARY_PATH:-}
@@ -24,15 +26,17 @@ for round in 1 2; do
   for v in A B; do
     dir=$A; [ $v = B ] && dir=$B
     echo "== $v (round $round): 200k and 1M commits"
+    ks=${KERNELS_A:-count,chained}; [ $v = B ] && ks=${KERNELS_B:-count,chained}
     CLOSURE_KERNEL_PATH=$dir timeout 200 $BIN bench propagate $G/commits-200k.txt $G/commits-1m.txt \
-      --repeat 3 --kernels count,chained 2>&1 | tail -4
+      --repeat 3 --kernels $ks 2>&1 | grep commits
   done
 done
 wait $gen10m
 for v in A B A B; do
   dir=$A; [ $v = B ] && dir=$B
   echo "== $v: 10M commits counted (kernel, then whole process)"
-  CLOSURE_KERNEL_PATH=$dir timeout 200 $BIN bench propagate $G/commits-10m.txt --repeat 1 --kernels count 2>&1 | tail -1
+  ks=${KERNELS10M_A:-count}; [ $v = B ] && ks=${KERNELS10M_B:-count}
+  CLOSURE_KERNEL_PATH=$dir timeout 200 $BIN bench propagate $G/commits-10m.txt --repeat 1 --kernels $ks 2>&1 | grep commits
   a=$(date +%s%N); CLOSURE_KERNEL_PATH=$dir timeout 100 $BIN $G/commits-10m.txt --method propagate --device gpu > /tmp/s.log 2>&1; b=$(date +%s%N)
   awk -v a=$a -v b=$b 'BEGIN{printf "whole process %.2f s\n", (b-a)/1e9}'; grep -E "^time" /tmp/s.log
 done

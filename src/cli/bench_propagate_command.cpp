@@ -47,17 +47,23 @@ void add_bench_propagate_command(CLI::App& bench) {
   sub->add_option("--slice-words", flags->slice_words, "Most words per column slice (0: largest)");
   sub->add_option(
          "--kernels", flags->kernels,
-         "Sweep kernels to time: chained, blocked, plain, each optionally followed by 16 or 8 "
+         "Sweep kernels to time: chained, blocked, plain, pipelined, each optionally followed by "
+         "16 or 8 "
          "(columns a work-item owns) and by -inorder (work-groups started in column order, "
          "not longest first); count: chained with live rows, only counting (what "
-         "`closure G` runs without an output), count-inorder likewise")
+         "`closure G` runs without an output), count-inorder likewise, count-pipelined with "
+         "the pipelined sweep")
       ->delimiter(',')
       ->capture_default_str();
   sub->callback([flags] {
-    // "count" (optionally "count-inorder"): the chained sweep with live rows.
+    // "count": the chained sweep with live rows; "count-inorder" likewise in column order;
+    // "count-SWEEP" (count-pipelined) another sweep that can count over live rows.
     auto is_count = [](const std::string& k) { return k.rfind("count", 0) == 0; };
     auto sweep_name = [&](const std::string& k) {
-      return is_count(k) ? "chained" + k.substr(5) : k;
+      if (!is_count(k)) return k;
+      const std::string rest = k.substr(5);
+      if (rest.empty() || rest == "-inorder") return "chained" + rest;
+      return rest[0] == '-' ? rest.substr(1) : k;
     };
     for (const std::string& k : flags->kernels)  // typos first
       resolve_propagate_kernel(sweep_name(k), 32);
