@@ -63,7 +63,7 @@ void add_bench_propagate_command(CLI::App& bench) {
       if (!is_count(k)) return k;
       const std::string rest = k.substr(5);
       if (rest.empty() || rest == "-inorder") return "chained" + rest;
-      return rest[0] == '-' ? rest.substr(1) : k;
+      return rest.size() > 1 && rest[0] == '-' ? rest.substr(1) : k;  // else unknown: an error
     };
     for (const std::string& k : flags->kernels)  // typos first
       resolve_propagate_kernel(sweep_name(k), 32);
