@@ -76,8 +76,8 @@ void add_bench_propagate_command(CLI::App& bench) {
     std::printf("device: %s; device-to-device copy of %s: %s/s (read + write)\n",
                 device->describe().c_str(), format_bytes(double(copy_bytes)).c_str(),
                 format_bytes(copy).c_str());
-    std::printf("%-22s %-8s %9s %7s %9s %10s %10s %7s %14s %11s %11s\n", "graph", "kernel", "comps",
-                "slices", "kernel s", "moved", "bytes/s", "of copy", "pairs", "download/s",
+    std::printf("%-22s %-15s %9s %7s %9s %10s %10s %7s %14s %11s %11s\n", "graph", "kernel",
+                "comps", "slices", "kernel s", "moved", "bytes/s", "of copy", "pairs", "download/s",
                 "queries/s");
     for (const std::string& path : flags->paths)
       for (const std::string& kernel_name : flags->kernels) {
@@ -118,7 +118,7 @@ void add_bench_propagate_command(CLI::App& bench) {
           download = format_bytes(rows_bytes / seconds_since(td));
         }
         std::string name = path.substr(path.find_last_of('/') + 1);
-        std::printf("%-22s %-8s %9zu %7zu %9.4f %10s %10s %6.0f%% %14llu %11s %11.3g\n",
+        std::printf("%-22s %-15s %9zu %7zu %9.4f %10s %10s %6.0f%% %14llu %11s %11.3g\n",
                     name.c_str(), kernel_name.c_str(), scc.component_count(), stats.slices, k,
                     format_bytes(double(stats.kernel_bytes)).c_str(), format_bytes(rate).c_str(),
                     copy > 0 ? 100 * rate / copy : 0.0, (unsigned long long)c.pair_count(),
