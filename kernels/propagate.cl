@@ -204,10 +204,12 @@ inline gpuword column_bit(const uint d, const uint gw) {
 // is stored only when a later block reads it back from global memory, in the slot
 // slots[c] that live_row_slots (src/closure/kernels/chained_blocks.hpp) gave it, reused
 // once its last reader has loaded it; a slice then holds the history's width of rows, not
-// all of them, so one launch covers far more word-columns. Each work-item reads and writes
-// only its own column of a slot, so reuse needs no synchronisation. A group also starts
-// its sweep at the first block that can reach one of its columns: the rows above it are
-// zero in every lane's word, and nothing needs them written.
+// all of them, so one launch covers far more word-columns. In the chained sweep each
+// work-item reads and writes only its own column of a slot, so reuse needs no
+// synchronisation (the pipelined one reads its chain warp's rows after a barrier, and
+// never a slot reused since: a slot goes to a row at or below its last reader). A group
+// also starts its sweep at the first block that can reach one of its columns: the rows
+// above it are zero in every lane's word, and nothing needs them written.
 #ifndef LIVE_ROWS
 #define LIVE_ROWS 0
 #endif
@@ -318,6 +320,7 @@ __kernel __attribute__((reqd_work_group_size(32, 1, 1))) void propagate_columns_
 #endif
   const uint blocks = (top_rows + CHAIN_BLOCK - 1) / CHAIN_BLOCK;
   if (blocks == 0) return;  // uniform: no work-item reaches a barrier
+  if (slice >= slice_count || w - lid >= slice_units) return;  // uniform: a group of no unit
   // Block k - 1's mask and extent are loaded while block k is closed (software pipelining:
   // each is a global load's latency off the chain).
   uint k = blocks - 1;
@@ -539,9 +542,11 @@ __kernel __attribute__((reqd_work_group_size(64, 1, 1))) void propagate_columns_
 #else
   const uint top_rows = components;
 #endif
-  for (uint r = 0; r < CHAIN_BLOCK; ++r) closed[r * 32 + lane] = 0;  // rows above: zero
+  if (!stager)
+    for (uint r = 0; r < CHAIN_BLOCK; ++r) closed[r * 32 + lane] = 0;  // rows above: zero
   const uint blocks = (top_rows + CHAIN_BLOCK - 1) / CHAIN_BLOCK;
   if (blocks == 0) return;  // uniform: no work-item reaches a barrier
+  if (slice >= slice_count || w - lane >= slice_units) return;  // uniform: a group of no unit
   uint k = blocks - 1;
   if (stager && lane < CHAIN_PREFETCH) {  // the top two blocks' items, the top one's slots
     const uint2 item = first[k * CHAIN_PREFETCH + lane];

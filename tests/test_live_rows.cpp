@@ -76,6 +76,9 @@ TEST(LiveRows, RejectedOutsideTheChainedSweep) {
   p = parse_propagate_kernel("chained8");
   p.live_rows = 1;
   EXPECT_NO_THROW(p.validate());
+  p = parse_propagate_kernel("pipelined16");
+  p.live_rows = 1;
+  EXPECT_NO_THROW(p.validate());
 }
 
 void expect_same_count(const Graph& g, DevicePropagationOptions o, const std::string& what) {
@@ -85,7 +88,8 @@ void expect_same_count(const Graph& g, DevicePropagationOptions o, const std::st
   const Closure got = closure_propagate_device(g, *testing::test_runtime(), o, &stats);
   ASSERT_EQ(got.pair_count(), expect.pair_count()) << what << ": " << stats.describe();
   ASSERT_EQ(got.pair_count(true), expect.pair_count(true)) << what;
-  if (o.kernel.rfind("chained", 0) == 0 && g.vertex_count() > 0) {
+  if ((o.kernel.rfind("chained", 0) == 0 || o.kernel.rfind("pipelined", 0) == 0) &&
+      g.vertex_count() > 0) {
     EXPECT_GT(stats.live_rows, 0u) << what;
     EXPECT_FALSE(stats.resident) << what;
   }

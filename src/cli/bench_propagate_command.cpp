@@ -51,13 +51,14 @@ void add_bench_propagate_command(CLI::App& bench) {
          "16 or 8 "
          "(columns a work-item owns) and by -inorder (work-groups started in column order, "
          "not longest first); count: chained with live rows, only counting (what "
-         "`closure G` runs without an output), count-inorder likewise, count-pipelined with "
-         "the pipelined sweep")
+         "`closure G` runs without an output), count-inorder likewise, count-SWEEP another "
+         "sweep only counting (count-pipelined)")
       ->delimiter(',')
       ->capture_default_str();
   sub->callback([flags] {
     // "count": the chained sweep with live rows; "count-inorder" likewise in column order;
-    // "count-SWEEP" (count-pipelined) another sweep that can count over live rows.
+    // "count-SWEEP" (count-pipelined) another sweep only counting (over live rows where it
+    // can: chained, pipelined).
     auto is_count = [](const std::string& k) { return k.rfind("count", 0) == 0; };
     auto sweep_name = [&](const std::string& k) {
       if (!is_count(k)) return k;
