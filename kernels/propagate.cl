@@ -58,14 +58,11 @@
       __global const uint *sizes, __global ulong *counts
 // Declares this work-item's slice (rows, slice_units), its unit there (w), its global
 // unit (gw), where its count goes (count_at), and whether it owns a unit (active).
-#define SLICE_COLUMN SLICE_COLUMN_OF(get_local_id(0), get_local_size(0))
-// The same for lane `lane` of a group that owns `units` units (the pipelined sweep's two
-// warps own the same 32).
-#define SLICE_COLUMN_OF(lane, units)                                                      \
-  const uint groups_per_slice = (full_units + (units) - 1) / (units);                     \
+#define SLICE_COLUMN                                                                      \
+  const uint groups_per_slice = (full_units + get_local_size(0) - 1) / get_local_size(0); \
   const uint group = GROUP_NUMBER;                                                        \
   const uint slice = group / groups_per_slice;                                            \
-  const uint w = (group % groups_per_slice) * (units) + (lane);                           \
+  const uint w = (group % groups_per_slice) * get_local_size(0) + get_local_id(0);        \
   const uint slice_units = slice + 1 == slice_count ? last_units : full_units;            \
   __global gpuword* rows = slice == 0 ? rows0 : slice == 1 ? rows1 : slice == 2 ? rows2 : rows3; \
   const uint gw = unit_begin + slice * full_units + w;                                    \
@@ -204,12 +201,10 @@ inline gpuword column_bit(const uint d, const uint gw) {
 // is stored only when a later block reads it back from global memory, in the slot
 // slots[c] that live_row_slots (src/closure/kernels/chained_blocks.hpp) gave it, reused
 // once its last reader has loaded it; a slice then holds the history's width of rows, not
-// all of them, so one launch covers far more word-columns. In the chained sweep each
-// work-item reads and writes only its own column of a slot, so reuse needs no
-// synchronisation (the pipelined one reads its chain warp's rows after a barrier, and
-// never a slot reused since: a slot goes to a row at or below its last reader). A group
-// also starts its sweep at the first block that can reach one of its columns: the rows
-// above it are zero in every lane's word, and nothing needs them written.
+// all of them, so one launch covers far more word-columns. Each work-item reads and writes
+// only its own column of a slot, so reuse needs no synchronisation. A group also starts
+// its sweep at the first block that can reach one of its columns: the rows above it are
+// zero in every lane's word, and nothing needs them written.
 #ifndef LIVE_ROWS
 #define LIVE_ROWS 0
 #endif
@@ -419,170 +414,6 @@ __kernel __attribute__((reqd_work_group_size(32, 1, 1))) void propagate_columns_
                        sizes, &count);
   }
   if (active) counts[count_at] = count;
-}
-
-// The chained sweep as a two-warp pipeline (`pipelined`): groups of 64, both warps owning
-// the same 32 units. Warp 0 closes block k (close_block, the chain) while warp 1 stages
-// block k - 1: its masks, and its successors beyond block k (final already: blocks k + 1
-// and above are closed), loaded from global memory into the other half of a double
-// buffer. After a barrier warp 1 adds block k - 1's successors inside block k from
-// `closed`, and after another, warp 0 closes block k - 1. So the chain warp waits on no
-// global load: in the chained sweep those loads, the buffer's zeroing and its fills are
-// on every block's path (docs/benchmarks.md, "Counting without the closure").
-// A block's first CHAIN_PREFETCH items (the same in every lane) are fetched into local
-// memory two blocks before they are staged and their rows' slots one block before, both
-// while the chain runs, so the stager's row loads wait on nothing loaded just before and
-// its second step (after the chain) loads nothing from global memory but items beyond
-// the first CHAIN_PREFETCH. (Kept in each lane's registers across barriers instead, PoCL
-// 3.1 gave wrong counts.) The item buffers rotate over three blocks: (block % 3).
-
-// Stages block k's masks (slots) and its successors beyond block k + 1 into a buffer.
-// Lanes below CHAIN_PREFETCH also fetch block k - 2's first items and the slots of block
-// k - 1's. Returns block k's range in ext_items.
-inline ulong2 stage_far(const uint k, const uint lane, const uint components,
-                        __global const uint* masks, __global const uint* slots,
-                        __global const uint2* first, __global const ulong* ext_offsets,
-                        __global const uint2* ext_items, __global const gpuword* rows,
-                        const uint slice_units, const uint w, const uint gw, const uint limit,
-                        const bool active, __local uint2* items, __local uint* item_at,
-                        __local uint* mask_out, __local uint* slot_out, __local gpuword* ext_out) {
-  const uint begin = k * CHAIN_BLOCK;
-  const uint far = min(begin + 2 * CHAIN_BLOCK, components);  // rows from here are final
-  __local const uint2* it = items + (k % 3) * CHAIN_PREFETCH;
-  gpuword v[CHAIN_PREFETCH];
-#pragma unroll
-  for (uint i = 0; i < CHAIN_PREFETCH; ++i) {  // all loads in flight together
-    const uint d = it[i].y;
-#if LIVE_ROWS
-    const ulong row = item_at[(k % 3) * CHAIN_PREFETCH + i];
-#else
-    const ulong row = d;
-#endif
-    v[i] = it[i].x < CHAIN_BLOCK && d >= far && active && d < limit
-               ? rows[row * slice_units + w]
-               : (gpuword)0;
-  }
-  if (lane < CHAIN_PREFETCH) {
-    if (k > 1) items[((k - 2) % 3) * CHAIN_PREFETCH + lane] = first[(k - 2) * CHAIN_PREFETCH + lane];
-#if LIVE_ROWS
-    if (k > 0) {  // block k - 1's items: fetched by this lane a block ago
-      const uint2 item = items[((k - 1) % 3) * CHAIN_PREFETCH + lane];
-      item_at[((k - 1) % 3) * CHAIN_PREFETCH + lane] = item.x < CHAIN_BLOCK ? slots[item.y] : 0u;
-    }
-#endif
-  }
-  mask_out[lane] = lane < components - begin ? masks[begin + lane] : 0u;
-#if LIVE_ROWS
-  slot_out[lane] = lane < components - begin ? slots[begin + lane] : LIVE_NONE;
-#endif
-  const ulong2 range = (ulong2)(ext_offsets[k], ext_offsets[k + 1]);
-  for (uint r = 0; r < CHAIN_BLOCK; ++r) ext_out[r * 32 + lane] = 0;
-#pragma unroll
-  for (uint i = 0; i < CHAIN_PREFETCH; ++i)
-    if (it[i].x < CHAIN_BLOCK && it[i].y >= far)
-      ext_out[it[i].x * 32 + lane] |= v[i] | column_bit(it[i].y, gw);
-  for (ulong e = range.x; e < range.y; ++e) {
-    const uint2 item = ext_items[e];
-    if (item.y < far) continue;
-    gpuword x = active && item.y < limit ? rows[ROW_AT(item.y) * slice_units + w] : (gpuword)0;
-    ext_out[item.x * 32 + lane] |= x | column_bit(item.y, gw);
-  }
-  return range;
-}
-
-// Adds block k's successors inside block k + 1 (closed just now, in `closed`) to a buffer.
-inline void stage_near(const uint k, const ulong2 range, const uint lane, const uint components,
-                       __global const uint2* ext_items, const uint gw,
-                       __local const uint2* items, __local const gpuword* closed,
-                       __local gpuword* ext_out) {
-  const uint end = (k + 1) * CHAIN_BLOCK;  // the first row of block k + 1
-  const uint far = min(end + CHAIN_BLOCK, components);
-  __local const uint2* it = items + (k % 3) * CHAIN_PREFETCH;
-#pragma unroll
-  for (uint i = 0; i < CHAIN_PREFETCH; ++i) {
-    const uint2 item = it[i];
-    if (item.x < CHAIN_BLOCK && item.y < far)
-      ext_out[item.x * 32 + lane] |= closed[(item.y - end) * 32 + lane] | column_bit(item.y, gw);
-  }
-  for (ulong e = range.x; e < range.y; ++e) {
-    const uint2 item = ext_items[e];
-    if (item.y < far)
-      ext_out[item.x * 32 + lane] |= closed[(item.y - end) * 32 + lane] | column_bit(item.y, gw);
-  }
-}
-
-// Block k's stage into half `k & 1` of the buffers (masks, slots, ext).
-#define STAGE_FAR(k)                                                                           \
-  stage_far(k, lane, components, masks, slots, first, ext_offsets, ext_items, rows,            \
-            slice_units, w, gw, limit, active, items, item_at,                                 \
-            block_mask + ((k) & 1) * CHAIN_BLOCK, block_slot + ((k) & 1) * CHAIN_BLOCK,        \
-            ext + ((k) & 1) * CHAIN_BLOCK * 32)
-#define STAGE_NEAR(k, range)                                                                   \
-  stage_near(k, range, lane, components, ext_items, gw, items, closed,                         \
-             ext + ((k) & 1) * CHAIN_BLOCK * 32)
-
-__kernel __attribute__((reqd_work_group_size(64, 1, 1))) void propagate_columns_pipelined(
-    __global const uint* masks, __global const uint2* first, __global const ulong* ext_offsets,
-    __global const uint2* ext_items, __global const uint* slots, SLICE_ARGS) {
-  __local uint block_mask[2 * CHAIN_BLOCK];
-  __local uint block_slot[2 * CHAIN_BLOCK];   // used with LIVE_ROWS
-  __local uint2 items[3 * CHAIN_PREFETCH];     // blocks' first items, [(block % 3) * 8 + i]
-  __local uint item_at[3 * CHAIN_PREFETCH];    // their rows' slots (LIVE_ROWS)
-  __local gpuword ext[2 * CHAIN_BLOCK * 32];  // [b * 1024 + r * 32 + lane]
-  __local gpuword closed[CHAIN_BLOCK * 32];   // [r * 32 + lane]: the block closed last
-  const uint lane = get_local_id(0) & 31;
-  const bool stager = get_local_id(0) >= 32;
-  SLICE_COLUMN_OF(lane, 32);
-  const uint limit = gw * UNIT_BITS + (UNIT_BITS - 1);
-  ulong count = 0;
-#if LIVE_ROWS
-  const ulong group_top = (ulong)(unit_begin + slice * full_units + (w - lane) + 31) * UNIT_BITS +
-                          (UNIT_BITS - 1);
-  const uint top_rows = (uint)min((ulong)components, group_top);
-#else
-  const uint top_rows = components;
-#endif
-  if (!stager)
-    for (uint r = 0; r < CHAIN_BLOCK; ++r) closed[r * 32 + lane] = 0;  // rows above: zero
-  const uint blocks = (top_rows + CHAIN_BLOCK - 1) / CHAIN_BLOCK;
-  if (blocks == 0) return;  // uniform: no work-item reaches a barrier
-  if (slice >= slice_count || w - lane >= slice_units) return;  // uniform: a group of no unit
-  uint k = blocks - 1;
-  if (stager && lane < CHAIN_PREFETCH) {  // the top two blocks' items, the top one's slots
-    const uint2 item = first[k * CHAIN_PREFETCH + lane];
-    items[(k % 3) * CHAIN_PREFETCH + lane] = item;
-#if LIVE_ROWS
-    item_at[(k % 3) * CHAIN_PREFETCH + lane] = item.x < CHAIN_BLOCK ? slots[item.y] : 0u;
-#endif
-    if (k > 0) items[((k - 1) % 3) * CHAIN_PREFETCH + lane] = first[(k - 1) * CHAIN_PREFETCH + lane];
-  }
-  barrier(CLK_LOCAL_MEM_FENCE);
-  ulong2 range = (ulong2)(0, 0);  // the stager's: its block's items beyond the first
-  if (stager) range = STAGE_FAR(k);
-  barrier(CLK_LOCAL_MEM_FENCE);
-  if (stager) STAGE_NEAR(k, range);
-  for (;; --k) {
-    barrier(CLK_LOCAL_MEM_FENCE | CLK_GLOBAL_MEM_FENCE);  // block k staged; rows stored
-    const uint b = k & 1;
-    if (!stager) {
-      uint mk[CHAIN_BLOCK];
-      gpuword ex[CHAIN_BLOCK];
-#pragma unroll
-      for (uint r = 0; r < CHAIN_BLOCK; ++r) {
-        mk[r] = block_mask[b * CHAIN_BLOCK + r];
-        ex[r] = ext[b * CHAIN_BLOCK * 32 + r * 32 + lane];
-      }
-      const uint begin = k * CHAIN_BLOCK;
-      close_block(mk, ex, closed, lane, begin, min(begin + CHAIN_BLOCK, components) - begin, gw,
-                  active, rows, slice_units, w, block_slot + b * CHAIN_BLOCK, sizes, &count);
-    } else if (k > 0) {
-      range = STAGE_FAR(k - 1);
-    }
-    if (k == 0) break;  // uniform
-    barrier(CLK_LOCAL_MEM_FENCE);  // block k closed into `closed`
-    if (stager) STAGE_NEAR(k - 1, range);
-  }
-  if (active && !stager) counts[count_at] = count;
 }
 
 // out[i] = R(c_i, d_i) for pairs whose column d_i lies in this slice.

@@ -247,7 +247,7 @@ cli_test(error.propagate_count_needs_a_sweep --status 2 --stderr "unknown kernel
          ${CLOSURE_BIN} bench propagate ${DATA}/cycle.txt --device cpu --kernels count-)
 # Every sweep and group order gives the same pair count (the one distinct value in column 11).
 cli_test(bench.propagate_sweeps_agree --stdout "^1 104178$" --
-         bash -c "${CLOSURE_BIN} bench propagate ${CMAKE_CURRENT_SOURCE_DIR}/data/grail/go_sub_6793.gra --device cpu --repeat 1 --kernels count,count-pipelined,count-inorder,pipelined,chained-inorder,blocked | awk 'NR > 2 { print \$11 }' | sort -u | awk '{ n++\; v = \$1 } END { print n, v }'")
+         bash -c "${CLOSURE_BIN} bench propagate ${CMAKE_CURRENT_SOURCE_DIR}/data/grail/go_sub_6793.gra --device cpu --repeat 1 --kernels count,count-inorder,count-blocked,chained,chained-inorder,blocked,plain16 | awk 'NR > 2 { print \$11 }' | sort -u | awk '{ n++\; v = \$1 } END { print n, v }'")
 cli_test(bench.scale_help_multiplies --stdout "Multiply" -- ${CLOSURE_BIN} bench closure --help)
 cli_test(progress.forced_shows_phases --stderr "closure: reading" --stderr "closure: computing" --
          env CLOSURE_PROGRESS_DELAY=0 ${CLOSURE_BIN} -q --progress ${G} -o ${OUT}/progress.txt)

@@ -66,13 +66,12 @@ TEST(DevicePropagation, EqualsSparseOnRandomCyclicGraphs) {
       const Closure expect = closure_sparse(g);
       DevicePropagationOptions o;
       // Every third graph in tiny slices (1 or 2 words: 32 or 64 target columns); the
-      // kernels, unit widths and group orders in turn (10 is coprime with 3, so every
+      // kernels, unit widths and group orders in turn (8 is coprime with 3, so every
       // pairing occurs).
       if (graphs % 3 == 1) o.max_slice_words = 1 + size_t(round % 2);
-      static const char* const kKernels[] = {"chained",   "blocked",   "plain",   "chained16",
-                                             "chained8",  "blocked8",  "plain16", "chained-inorder",
-                                             "pipelined", "pipelined8"};
-      o.kernel = kKernels[graphs % 10];
+      static const char* const kKernels[] = {"chained",  "blocked",  "plain",   "chained16",
+                                             "chained8", "blocked8", "plain16", "chained-inorder"};
+      o.kernel = kKernels[graphs % 8];
       DevicePropagationStats stats;
       const Closure got = on_device(g, o, &stats);
       const std::string what =
@@ -95,11 +94,6 @@ TEST(DevicePropagation, KernelNamesResolve) {
   EXPECT_EQ(resolve_propagate_kernel("plain16", 1024).describe(), "plain16");
   EXPECT_EQ(resolve_propagate_kernel("chained16", 16).sweep, PropagateParams::kPlain);
   EXPECT_EQ(resolve_propagate_kernel("chained", 1024).longest_first, 1u);
-  EXPECT_EQ(resolve_propagate_kernel("pipelined16", 1024).sweep, PropagateParams::kPipelined);
-  EXPECT_EQ(resolve_propagate_kernel("pipelined16", 1024).group_size(), 64u);
-  // A device whose groups hold 32 but not 64 gets the chained sweep, of the same width.
-  EXPECT_EQ(resolve_propagate_kernel("pipelined16", 32).describe(), "chained16");
-  EXPECT_EQ(resolve_propagate_kernel("pipelined", 16).sweep, PropagateParams::kPlain);
   const PropagateParams in_order = resolve_propagate_kernel("chained8-inorder", 1024);
   EXPECT_EQ(in_order.longest_first, 0u);
   EXPECT_EQ(in_order.unit_bits, 8u);

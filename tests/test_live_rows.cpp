@@ -76,9 +76,6 @@ TEST(LiveRows, RejectedOutsideTheChainedSweep) {
   p = parse_propagate_kernel("chained8");
   p.live_rows = 1;
   EXPECT_NO_THROW(p.validate());
-  p = parse_propagate_kernel("pipelined16");
-  p.live_rows = 1;
-  EXPECT_NO_THROW(p.validate());
 }
 
 void expect_same_count(const Graph& g, DevicePropagationOptions o, const std::string& what) {
@@ -88,8 +85,7 @@ void expect_same_count(const Graph& g, DevicePropagationOptions o, const std::st
   const Closure got = closure_propagate_device(g, *testing::test_runtime(), o, &stats);
   ASSERT_EQ(got.pair_count(), expect.pair_count()) << what << ": " << stats.describe();
   ASSERT_EQ(got.pair_count(true), expect.pair_count(true)) << what;
-  if ((o.kernel.rfind("chained", 0) == 0 || o.kernel.rfind("pipelined", 0) == 0) &&
-      g.vertex_count() > 0) {
+  if (o.kernel.rfind("chained", 0) == 0 && g.vertex_count() > 0) {
     EXPECT_GT(stats.live_rows, 0u) << what;
     EXPECT_FALSE(stats.resident) << what;
   }
@@ -103,10 +99,9 @@ TEST(LiveRows, CountsEqualSparseOnRandomCyclicGraphs) {
   for (int round = 0; round < 20; ++round)
     for (size_t n : sizes) {
       DevicePropagationOptions o;
-      static const char* const kKernels[] = {"chained",    "chained8",        "chained16",
-                                             "blocked",    "chained-inorder", "pipelined",
-                                             "pipelined16"};
-      o.kernel = kKernels[graphs % 7];
+      static const char* const kKernels[] = {"chained", "chained8", "chained16", "blocked",
+                                             "chained-inorder"};
+      o.kernel = kKernels[graphs % 5];
       if (graphs % 3 == 1) o.max_slice_words = 1 + size_t(round % 3);
       expect_same_count(random_cyclic_graph(rng, n), o,
                         "n=" + std::to_string(n) + " kernel " + o.kernel);
@@ -118,7 +113,7 @@ TEST(LiveRows, CountsEqualSparseOnCommitHistoriesInSlices) {
   CLOSURE_REQUIRE_DEVICE();
   for (uint64_t seed : {4, 5}) {
     const Graph g = commit_history_dag(3000 + 77 * seed, seed);
-    for (const char* kernel : {"chained", "pipelined"}) {
+    for (const char* kernel : {"chained", "chained-inorder"}) {
       const std::string what = "seed " + std::to_string(seed) + " " + kernel;
       for (size_t slice : {0, 1, 7}) {
         DevicePropagationOptions o;

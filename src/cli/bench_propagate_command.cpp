@@ -47,18 +47,17 @@ void add_bench_propagate_command(CLI::App& bench) {
   sub->add_option("--slice-words", flags->slice_words, "Most words per column slice (0: largest)");
   sub->add_option(
          "--kernels", flags->kernels,
-         "Sweep kernels to time: chained, blocked, plain, pipelined, each optionally followed by "
-         "16 or 8 "
+         "Sweep kernels to time: chained, blocked, plain, each optionally followed by 16 or 8 "
          "(columns a work-item owns) and by -inorder (work-groups started in column order, "
          "not longest first); count: chained with live rows, only counting (what "
          "`closure G` runs without an output), count-inorder likewise, count-SWEEP another "
-         "sweep only counting (count-pipelined)")
+         "sweep only counting (count-blocked)")
       ->delimiter(',')
       ->capture_default_str();
   sub->callback([flags] {
     // "count": the chained sweep with live rows; "count-inorder" likewise in column order;
-    // "count-SWEEP" (count-pipelined) another sweep only counting (over live rows where it
-    // can: chained, pipelined).
+    // "count-SWEEP" (count-blocked) another sweep only counting (over live rows only the
+    // chained sweep can).
     auto is_count = [](const std::string& k) { return k.rfind("count", 0) == 0; };
     auto sweep_name = [&](const std::string& k) {
       if (!is_count(k)) return k;

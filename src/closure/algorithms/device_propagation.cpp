@@ -47,7 +47,7 @@ SlicePlan plan_slices(size_t C, size_t rows, const DevicePropagationOptions& o,
 PropagateParams sweep_params(const DevicePropagationOptions& o, size_t max_work_group,
                              bool weighted) {
   PropagateParams params = resolve_propagate_kernel(o.kernel, max_work_group);
-  params.live_rows = !o.rows_needed && params.uses_chained_blocks() ? 1 : 0;
+  params.live_rows = !o.rows_needed && params.sweep == PropagateParams::kChained ? 1 : 0;
   params.weighted = weighted ? 1 : 0;
   return params;
 }
@@ -59,7 +59,7 @@ PropagationPrep prepare_for(const SccResult& scc, const CsrDag& dag,
   const bool weighted =
       std::any_of(p.sizes.begin(), p.sizes.end(), [](uint32_t s) { return s > 1; });
   p.params = sweep_params(o, max_work_group, weighted);
-  if (p.params.uses_chained_blocks()) {
+  if (p.params.sweep == PropagateParams::kChained) {
     p.blocks = chained_blocks(dag, size_t(p.params.chain_prefetch));
     if (p.params.live_rows) p.live = live_row_slots(p.blocks);
   }

@@ -57,7 +57,7 @@ struct DevicePropagationStats {
 struct PropagationPrep {
   PropagateParams params;  // the sweep for a device whose work-groups hold 32 (any GPU)
   std::vector<uint32_t> sizes;
-  ChainedBlocks blocks;  // empty unless the sweep reads them (chained, pipelined)
+  ChainedBlocks blocks;  // empty unless the sweep is chained
   LiveRowSlots live;     // empty unless params.live_rows
 };
 PropagationPrep prepare_device_propagation(const SccResult& scc, const CsrDag& dag,

@@ -12,13 +12,10 @@ namespace closure {
 PropagateKernels::PropagateKernels(ocl::Runtime& runtime, PropagateParams params)
     : runtime_(runtime), params_(params) {
   params_.validate();
-  if (runtime_.device().max_work_group < params_.group_size())
+  if (params_.needs_groups_of_32() && runtime_.device().max_work_group < 32)
     throw std::invalid_argument("propagate: the " + params_.describe() +
-                                " sweep needs work-groups of " +
-                                std::to_string(params_.group_size()));
-  local_ = std::max<size_t>(params_.group_size(), runtime_.device().max_work_group >= 32 ? 32 : 1);
-  // The pipelined sweep's two warps own the same 32 units; every other work-item one.
-  units_per_group_ = params_.sweep == PropagateParams::kPipelined ? 32 : local_;
+                                " sweep needs work-groups of 32");
+  local_ = runtime_.device().max_work_group >= 32 ? 32 : 1;
   total_ = cl::Buffer(runtime_.context(), CL_MEM_READ_WRITE, sizeof(cl_ulong));
   runtime_.queue().enqueueFillBuffer(total_, cl_ulong{0}, 0, sizeof(cl_ulong));
 }
@@ -47,7 +44,7 @@ uint64_t PropagateKernels::upload_csr(const CsrDag& dag, const std::vector<uint3
 
 uint64_t PropagateKernels::upload_chained_blocks(const ChainedBlocks& blocks,
                                                  const LiveRowSlots& live) {
-  if (!params_.uses_chained_blocks()) return 0;
+  if (params_.sweep != PropagateParams::kChained) return 0;
   auto upload = [&](const void* data, size_t bytes) {
     cl::Buffer b(runtime_.context(), CL_MEM_READ_ONLY, std::max<size_t>(bytes, 8));
     if (bytes) runtime_.queue().enqueueWriteBuffer(b, CL_FALSE, 0, bytes, data);
@@ -76,7 +73,7 @@ void PropagateKernels::set_sweep_args(const std::vector<DeviceSlice>& slices, si
                                       const cl::Buffer& partial) {
   const size_t count = slices.size();
   cl_uint arg = 0;
-  if (params_.uses_chained_blocks()) {
+  if (params_.sweep == PropagateParams::kChained) {
     sweep_.setArg(arg++, masks_);
     sweep_.setArg(arg++, first_);
     sweep_.setArg(arg++, ext_offsets_);
@@ -107,7 +104,7 @@ cl::Event PropagateKernels::sweep(const std::vector<DeviceSlice>& slices) {
   }
   const size_t count = slices.size();
   const size_t full_units = size_t(slices[0].words) * params_.units_per_word();
-  const size_t groups_per_slice = ceil_div(full_units, units_per_group_);
+  const size_t groups_per_slice = ceil_div(full_units, local_);
   cl::Buffer partial(runtime_.context(), CL_MEM_READ_WRITE, count * full_units * sizeof(cl_ulong));
   runtime_.queue().enqueueFillBuffer(partial, cl_ulong{0}, 0,
                                      count * full_units * sizeof(cl_ulong));

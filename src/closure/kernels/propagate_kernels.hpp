@@ -54,8 +54,7 @@ class PropagateKernels {
 
   ocl::Runtime& runtime_;
   PropagateParams params_;
-  size_t local_ = 1;            // work-items a group
-  size_t units_per_group_ = 1;  // units a group owns
+  size_t local_ = 1;  // work-items a group
   cl_uint components_ = 0;
   cl::Buffer offsets_, targets_, sizes_;
   size_t slice_rows_ = 0;

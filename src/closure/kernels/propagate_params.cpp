@@ -8,10 +8,10 @@
 namespace closure {
 namespace {
 
-constexpr const char* kSweepNames[] = {"chained", "blocked", "plain", "pipelined"};
+constexpr const char* kSweepNames[] = {"chained", "blocked", "plain"};
 constexpr const char* kInOrder = "-inorder";
 constexpr const char* kEntryPoints[] = {"propagate_columns_chained", "propagate_columns_blocked",
-                                        "propagate_columns", "propagate_columns_pipelined"};
+                                        "propagate_columns"};
 
 }  // namespace
 
@@ -31,7 +31,7 @@ std::string PropagateParams::describe() const {
 
 void PropagateParams::validate() const {
   check_param_ranges(*this, "propagation kernel parameters " + to_string());
-  if (live_rows && !uses_chained_blocks())
+  if (live_rows && sweep != kChained)
     throw std::invalid_argument("propagation kernel parameters " + to_string() +
                                 ": live rows are the chained sweep's");
 }
@@ -48,11 +48,11 @@ PropagateParams parse_propagate_kernel(const std::string& name) {
   const std::string bits = digits == std::string::npos ? "32" : n.substr(digits);
   PropagateParams p;
   int sweep = -1;
-  for (int s = 0; s < 4; ++s)
+  for (int s = 0; s < 3; ++s)
     if (base == kSweepNames[s]) sweep = s;
   if (sweep < 0 || (bits != "32" && bits != "16" && bits != "8"))
     throw UsageError("propagate: unknown kernel '" + n +
-                     "' (chained, blocked, plain or pipelined, optionally followed by 16 or 8: "
+                     "' (chained, blocked or plain, optionally followed by 16 or 8: "
                      "the columns a work-item owns, and by -inorder: work-groups started in "
                      "column order)");
   p.sweep = sweep;
@@ -63,8 +63,6 @@ PropagateParams parse_propagate_kernel(const std::string& name) {
 
 PropagateParams resolve_propagate_kernel(const std::string& name, size_t max_work_group) {
   PropagateParams p = parse_propagate_kernel(name);
-  if (max_work_group < 64 && p.sweep == PropagateParams::kPipelined)
-    p.sweep = PropagateParams::kChained;
   if (max_work_group < 32) p.sweep = PropagateParams::kPlain;
   return p;
 }

@@ -13,7 +13,7 @@ namespace closure {
 
 // member, kernel macro, default (= the kernel's #define), allowed, meaning
 #define CLOSURE_PROPAGATE_PARAMS(X)                                                              \
-  X(sweep, "", 0, range(0, 3), "0 chained, 1 blocked, 2 plain, 3 pipelined (Sweep)")             \
+  X(sweep, "", 0, range(0, 2), "0 chained, 1 blocked, 2 plain (PropagateParams::Sweep)")         \
   X(unit_bits, "UNIT_BITS", 32, one_of(32, 16, 8), "columns a work-item owns")                   \
   X(weighted, "WEIGHTED", 0, range(0, 1), "1: pair counts weigh bits by component sizes")        \
   X(chain_prefetch, "CHAIN_PREFETCH", 8, range(1, 32), "items of a block fetched a block ahead") \
@@ -26,18 +26,13 @@ struct PropagateParams {
   // The sweeps, all giving the same rows. chained (the default): blocks of 32 rows split
   // on the host into in-block chains and successors beyond (ChainedBlocks), loaded
   // together; blocked: the CSR staged in local memory a block of rows at a time; plain:
-  // the CSR read from global memory, the only one for work-groups smaller than 32;
-  // pipelined: the chained sweep with a second warp staging each block a block ahead.
-  enum Sweep : int { kChained, kBlocked, kPlain, kPipelined };
+  // the CSR read from global memory, the only one for work-groups smaller than 32.
+  enum Sweep : int { kChained, kBlocked, kPlain };
   CLOSURE_PROPAGATE_PARAMS(CLOSURE_PARAM_MEMBER)
 
   const char* entry_point() const;  // the sweep's kernel in propagate.cl
-  // The chained and blocked sweeps are written for work-groups of exactly 32, the
-  // pipelined one for 64 (two warps owning the same 32 units); plain for any.
-  size_t group_size() const { return sweep == kPipelined ? 64 : sweep == kPlain ? 1 : 32; }
-  // The sweeps that read the host's split of the condensation (ChainedBlocks) and can
-  // count over live rows.
-  bool uses_chained_blocks() const { return sweep == kChained || sweep == kPipelined; }
+  // The chained and blocked sweeps are written for work-groups of exactly 32.
+  bool needs_groups_of_32() const { return sweep != kPlain; }
   unsigned units_per_word() const { return 32u / unsigned(unit_bits); }
   std::string build_options()
       const;                     // "-DUNIT_BITS=32 -DWEIGHTED=0 -DCHAIN_PREFETCH=8 -DLIVE_ROWS=0"
@@ -49,15 +44,14 @@ struct PropagateParams {
 
 CLOSURE_PARAM_TABLE(PropagateParams, "propagate", "propagate.cl", CLOSURE_PROPAGATE_PARAMS);
 
-// The variant `name` names: "chained", "blocked", "plain" or "pipelined", optionally followed by
+// The variant `name` names: "chained", "blocked" or "plain", optionally followed by
 // the columns a work-item owns (32, 16 or 8), e.g. "blocked8", and by "-inorder" (work-groups
 // started in column order, not longest first); "" is the default (chained).
 // Throws UsageError naming the valid names (the name is a user's: --kernels).
 PropagateParams parse_propagate_kernel(const std::string& name);
 
 // parse_propagate_kernel(name) for a device whose work-groups hold at most
-// max_work_group items: one that cannot hold 32 gets the plain sweep, one that cannot
-// hold 64 the chained sweep for the pipelined one.
+// max_work_group items: one that cannot hold 32 gets the plain sweep.
 PropagateParams resolve_propagate_kernel(const std::string& name, size_t max_work_group);
 
 }  // namespace closure
