@@ -16,13 +16,15 @@ Without the closure: ``descendants``, ``ancestors``, ``transitive_reduction`` an
 reachability index (``build_index``, ``load_index``, ``Index``). See docs/python.md.
 """
 
-from __future__ import annotations
+# Every module-level name without a leading underscore is public API (``__all__``, and
+# what ``dir(closure)`` shows): the modules the code needs are imported under private names.
+from __future__ import annotations as _annotations
 
-import itertools
-import os
-import sys
+import itertools as _itertools
+import os as _os
+import sys as _sys
 
-import numpy as np
+import numpy as _np
 
 from . import _closure
 from ._errors import (
@@ -70,20 +72,20 @@ class _UnknownLabel(KeyError):
         self.label = label
 
 
-def _check_label_array(a: np.ndarray, what: str) -> np.ndarray:
+def _check_label_array(a: _np.ndarray, what: str) -> _np.ndarray:
     """Integer, string or object labels as they are; floats only when every one is a whole
     number below 2^53 (what np.loadtxt gives for integer columns), as int64. Anything else
     is a TypeError: a float label such as 1.5 names no vertex of any file, and floats from
     2^53 on cannot tell neighbouring integers apart."""
     if a.dtype.kind == "f":
-        if not (np.all(np.isfinite(a)) and np.all(a == np.round(a))):
+        if not (_np.all(_np.isfinite(a)) and _np.all(a == _np.round(a))):
             raise TypeError(f"{what} holds floats that are not whole numbers; labels are "
                             "integers or strings")
-        bits = np.finfo(a.dtype).nmant + 1  # 53 for float64, 24 for float32
-        if a.size and float(np.max(np.abs(a))) >= 2.0**bits:
+        bits = _np.finfo(a.dtype).nmant + 1  # 53 for float64, 24 for float32
+        if a.size and float(_np.max(_np.abs(a))) >= 2.0**bits:
             raise TypeError(f"{what} holds floats of 2^{bits} or more, which cannot tell "
                             "neighbouring integers apart; pass an integer array")
-        return a.astype(np.int64)
+        return a.astype(_np.int64)
     if a.dtype.kind in "iub" or a.dtype.kind in "OUS":
         if a.dtype.kind == "b":
             raise TypeError(f"{what} holds booleans; labels are integers or strings")
@@ -91,19 +93,19 @@ def _check_label_array(a: np.ndarray, what: str) -> np.ndarray:
     raise TypeError(f"{what} has dtype {a.dtype}; labels are integers or strings")
 
 
-def _common_integers(a: np.ndarray, b: np.ndarray, what: str):
+def _common_integers(a: _np.ndarray, b: _np.ndarray, what: str):
     """Two integer arrays in one dtype without going through float64 (which NumPy picks for
     int64 with uint64 and which merges distinct labels from 2^53 on)."""
     if a.dtype.kind not in "iu" or b.dtype.kind not in "iu" or a.dtype.kind == b.dtype.kind:
         return a, b
     signed, unsigned = (a, b) if a.dtype.kind == "i" else (b, a)
-    if unsigned.size and int(unsigned.max()) > np.iinfo(np.int64).max:
+    if unsigned.size and int(unsigned.max()) > _np.iinfo(_np.int64).max:
         if signed.size and int(signed.min()) < 0:
             raise TypeError(f"{what} mix negative signed and unsigned labels of 2^63 or more; "
                             "no integer type holds both")
-        conv = lambda x: x.astype(np.uint64)  # noqa: E731
+        conv = lambda x: x.astype(_np.uint64)  # noqa: E731
     else:
-        conv = lambda x: x.astype(np.int64)  # noqa: E731
+        conv = lambda x: x.astype(_np.int64)  # noqa: E731
     return (conv(a), conv(b))
 
 
@@ -112,11 +114,11 @@ class _Labels:
     vertex index: arithmetic when the labels are 0..n-1, a sorted search for other integer
     labels, a dict otherwise."""
 
-    def __init__(self, vertices: np.ndarray):
+    def __init__(self, vertices: _np.ndarray):
         self.vertices = vertices
         n = len(vertices)
         self.identity = vertices.dtype.kind in "iu" and (
-            n == 0 or (int(vertices[0]) == 0 and bool(np.all(np.diff(vertices) == 1)))
+            n == 0 or (int(vertices[0]) == 0 and bool(_np.all(_np.diff(vertices) == 1)))
         )
         self._dict = None
         self._sorter = None
@@ -126,10 +128,10 @@ class _Labels:
         v = self.vertices
         if v.dtype.kind in "iu":
             if len(v) > 1:
-                ordered = np.sort(v)
+                ordered = _np.sort(v)
                 same = ordered[1:] == ordered[:-1]
                 if same.any():
-                    raise ValueError(f"vertex {ordered[1:][np.argmax(same)]!r} is listed twice "
+                    raise ValueError(f"vertex {ordered[1:][_np.argmax(same)]!r} is listed twice "
                                      "in the vertices")
             return
         seen = set()
@@ -143,7 +145,7 @@ class _Labels:
 
     @classmethod
     def range(cls, n: int) -> "_Labels":
-        return cls(np.arange(n, dtype=np.int64))
+        return cls(_np.arange(n, dtype=_np.int64))
 
     def __len__(self) -> int:
         return len(self.vertices)
@@ -155,7 +157,7 @@ class _Labels:
 
     def index(self, label) -> int:
         if self.identity:
-            if isinstance(label, (int, np.integer)) and not isinstance(label, bool):
+            if isinstance(label, (int, _np.integer)) and not isinstance(label, bool):
                 if 0 <= label < len(self.vertices):
                     return int(label)
             raise _UnknownLabel(label)
@@ -164,9 +166,9 @@ class _Labels:
         except (KeyError, TypeError):
             raise _UnknownLabel(label) from None
 
-    def indices(self, labels) -> np.ndarray:
+    def indices(self, labels) -> _np.ndarray:
         """Vertex indices (uint32) of an array of labels; KeyError names the first unknown."""
-        arr = np.asarray(labels)
+        arr = _label_array(labels)
         if arr.ndim != 1:
             arr = arr.reshape(-1)
         n = len(self.vertices)
@@ -174,45 +176,62 @@ class _Labels:
             arr = _check_label_array(arr, "the labels")  # np.loadtxt's whole floats
         if arr.dtype.kind in "iu" and self.vertices.dtype.kind in "iu":
             if self.vertices.dtype.kind == "u" and arr.dtype.kind == "i" and (arr < 0).any():
-                raise _UnknownLabel(arr[np.argmax(arr < 0)].item())  # no vertex is negative
+                raise _UnknownLabel(arr[_np.argmax(arr < 0)].item())  # no vertex is negative
             vertices, arr = _common_integers(self.vertices, arr, "the labels and the vertices")
             if self.identity:
                 bad = (arr < 0) | (arr >= n) if arr.dtype.kind == "i" else (arr >= n)
                 if bad.any():
-                    raise _UnknownLabel(arr[np.argmax(bad)].item())
-                return arr.astype(np.uint32)
+                    raise _UnknownLabel(arr[_np.argmax(bad)].item())
+                return arr.astype(_np.uint32)
             if self._sorter is None:
-                self._sorter = np.argsort(self.vertices, kind="stable")
+                self._sorter = _np.argsort(self.vertices, kind="stable")
             ordered = vertices[self._sorter]
-            pos = np.searchsorted(ordered, arr)
-            pos_clipped = np.minimum(pos, max(n - 1, 0))
-            bad = (pos >= n) | (ordered[pos_clipped] != arr) if n else np.ones(len(arr), bool)
+            pos = _np.searchsorted(ordered, arr)
+            pos_clipped = _np.minimum(pos, max(n - 1, 0))
+            bad = (pos >= n) | (ordered[pos_clipped] != arr) if n else _np.ones(len(arr), bool)
             if bad.any():
-                raise _UnknownLabel(arr[np.argmax(bad)].item())
-            return self._sorter[pos_clipped].astype(np.uint32)
+                raise _UnknownLabel(arr[_np.argmax(bad)].item())
+            return self._sorter[pos_clipped].astype(_np.uint32)
         lookup = self._lookup()
         try:
-            return np.fromiter(map(lookup.__getitem__, arr.tolist()), dtype=np.uint32,
-                               count=len(arr))
+            return _np.fromiter(map(lookup.__getitem__, arr.tolist()), dtype=_np.uint32,
+                                count=len(arr))
         except KeyError as e:
             raise _UnknownLabel(e.args[0]) from None
 
-    def labels(self, indices: np.ndarray) -> np.ndarray:
-        return indices.astype(np.int64) if self.identity else self.vertices[indices]
+    def labels(self, indices: _np.ndarray) -> _np.ndarray:
+        return indices.astype(_np.int64) if self.identity else self.vertices[indices]
 
 
-def _object_array(items) -> np.ndarray:
+def _object_array(items) -> _np.ndarray:
     """A 1-D object array of `items` (np.array would turn tuples into a second axis)."""
-    out = np.empty(len(items), dtype=object)
+    out = _np.empty(len(items), dtype=object)
     out[:] = items
     return out
+
+
+def _label_array(labels) -> _np.ndarray:
+    """Labels as an array that keeps Python's equality, as networkx's dict of nodes does.
+    A NumPy array stays as it is. A list or tuple goes through np.asarray (at C speed) only
+    when that gives a 1-D array of numbers, the common case of int labels; any other is an
+    object array of the items as given: np.asarray would turn [1, "1"] into two equal
+    strings "1", and tuple labels into a second axis."""
+    if isinstance(labels, _np.ndarray):
+        return labels
+    try:
+        arr = _np.asarray(labels)
+    except (ValueError, TypeError):  # ragged, such as tuple labels of different lengths
+        arr = None
+    if arr is not None and arr.ndim == 1 and arr.dtype.kind in "iufb":
+        return arr
+    return _object_array(list(labels))
 
 
 def _labels_of(items: list) -> _Labels:
     """Labels from a list: int64 when every label is an int, objects otherwise."""
     if all(type(x) is int for x in items):
         try:
-            return _Labels(np.array(items, dtype=np.int64))
+            return _Labels(_np.array(items, dtype=_np.int64))
         except OverflowError:
             pass
     return _Labels(_object_array(items))
@@ -246,14 +265,14 @@ class Graph:
         return self._core.edge_count
 
     @property
-    def vertices(self) -> np.ndarray:
+    def vertices(self) -> _np.ndarray:
         """Labels in vertex order: int64 when all are integers, else objects (str for files)."""
         return self._labels.vertices
 
-    def edges(self) -> tuple[np.ndarray, np.ndarray]:
+    def edges(self) -> tuple[_np.ndarray, _np.ndarray]:
         """(sources, targets) as label arrays, sorted by (source index, target index)."""
-        offsets = self._core.offsets().astype(np.int64)
-        us = np.repeat(np.arange(self.vertex_count, dtype=np.int64), np.diff(offsets))
+        offsets = self._core.offsets().astype(_np.int64)
+        us = _np.repeat(_np.arange(self.vertex_count, dtype=_np.int64), _np.diff(offsets))
         return self._labels.labels(us), self._labels.labels(self._core.targets())
 
     def to_scipy(self):
@@ -263,8 +282,8 @@ class Graph:
         n = self.vertex_count
         targets = self._core.targets()
         return scipy.sparse.csr_array(
-            (np.ones(len(targets), dtype=bool), targets.astype(np.int32),
-             self._core.offsets().astype(np.int64)),
+            (_np.ones(len(targets), dtype=bool), targets.astype(_np.int32),
+             self._core.offsets().astype(_np.int64)),
             shape=(n, n))
 
     def to_networkx(self):
@@ -281,14 +300,33 @@ class Graph:
         fmt = f", format={self.format!r}" if self.format else ""
         return f"<closure.Graph: {self.vertex_count} vertices, {self.edge_count} edges{fmt}>"
 
+    def _repr_html_(self) -> str:
+        facts = [("vertices", self.vertex_count), ("edges", self.edge_count)]
+        if self.format:
+            facts.append(("format", self.format))
+        return _facts_html("closure.Graph", facts)
 
-def _pairs_frame(us: np.ndarray, vs: np.ndarray, source: str, target: str):
+
+def _facts_html(title: str, facts: list) -> str:
+    """What Jupyter shows for a Graph, Closure or Index: a small table of (name, value),
+    counts with thousands separators, all escaped (a format or method name is text)."""
+    import html
+
+    def cell(v) -> str:
+        return html.escape(f"{v:,}" if isinstance(v, int) else str(v))
+
+    rows = "".join(f"<tr><th style='text-align:left'>{html.escape(k)}</th>"
+                   f"<td style='text-align:right'>{cell(v)}</td></tr>" for k, v in facts)
+    return f"<table><caption>{html.escape(title)}</caption>{rows}</table>"
+
+
+def _pairs_frame(us: _np.ndarray, vs: _np.ndarray, source: str, target: str):
     import pandas as pd
 
     return pd.DataFrame({source: us, target: vs})
 
 
-def _networkx_digraph(vertices: np.ndarray, us: np.ndarray, vs: np.ndarray):
+def _networkx_digraph(vertices: _np.ndarray, us: _np.ndarray, vs: _np.ndarray):
     import networkx as nx
 
     g = nx.DiGraph()
@@ -297,14 +335,14 @@ def _networkx_digraph(vertices: np.ndarray, us: np.ndarray, vs: np.ndarray):
     return g
 
 
-def read_graph(path: str | os.PathLike, format: str = "auto") -> Graph:
+def read_graph(path: str | _os.PathLike, format: str = "auto") -> Graph:
     """Reads a graph file with the tool's readers: edge lists, GRAIL ``.gra``, DIMACS,
     Matrix Market, Graphviz DOT, gzip-compressed or not. ``format``: "auto" (from the
     extension, then the content), "edges", "gra", "dimacs", "mtx" or "dot".
 
     Raises InputError (with ``file`` and ``line``) for malformed input, and InputError
     with ``line`` None when the file cannot be opened, as the CLI reports both."""
-    core, fmt, _records = _closure.read_graph(os.fspath(path), format)
+    core, fmt, _records = _closure.read_graph(_os.fspath(path), format)
     ints = core.integer_labels()
     labels = _Labels(ints) if ints is not None else _Labels(_object_array(core.labels()))
     return Graph(core, labels, fmt)
@@ -324,17 +362,17 @@ def _from_networkx(g) -> Graph:
             return Graph(core, _Labels.range(len(adj)))
     nodes = list(adj)
     n = len(nodes)
-    counts = np.fromiter(map(len, adj.values()), dtype=np.int64, count=n)
+    counts = _np.fromiter(map(len, adj.values()), dtype=_np.int64, count=n)
     m = int(counts.sum())
-    edges = itertools.chain.from_iterable(adj.values())
+    edges = _itertools.chain.from_iterable(adj.values())
     if nodes == list(range(n)) and all(type(v) is int for v in nodes[:1]):
         labels = _Labels.range(n)
-        targets = np.fromiter(edges, dtype=np.uint32, count=m)
+        targets = _np.fromiter(edges, dtype=_np.uint32, count=m)
     else:
         labels = _labels_of(nodes)
         index = {v: i for i, v in enumerate(nodes)}
-        targets = np.fromiter(map(index.__getitem__, edges), dtype=np.uint32, count=m)
-    sources = np.repeat(np.arange(n, dtype=np.uint32), counts)
+        targets = _np.fromiter(map(index.__getitem__, edges), dtype=_np.uint32, count=m)
+    sources = _np.repeat(_np.arange(n, dtype=_np.uint32), counts)
     return Graph(_closure.Graph.from_edges(n, sources, targets), labels)
 
 
@@ -344,7 +382,7 @@ def _cached_from_networkx(g) -> Graph:
     converted graphs there, under ``nx.config.cache_converted_graphs``), so the Graph kept
     there is current; views (which change with the graph they view) and older networkx,
     which has no such cache, are converted on every call."""
-    nx = sys.modules.get("networkx")
+    nx = _sys.modules.get("networkx")
     cache = getattr(g, "__networkx_cache__", None)
     if (not isinstance(cache, dict) or hasattr(g, "_graph") or nx.is_frozen(g)
             or not getattr(getattr(nx, "config", None), "cache_converted_graphs", False)):
@@ -363,17 +401,17 @@ def _from_scipy(a) -> Graph:
     nonzero = coo.data != 0  # explicitly stored zeros are not edges
     n = int(a.shape[0])
     return Graph(
-        _closure.Graph.from_edges(n, coo.row[nonzero].astype(np.uint32),
-                                  coo.col[nonzero].astype(np.uint32)), _Labels.range(n))
+        _closure.Graph.from_edges(n, coo.row[nonzero].astype(_np.uint32),
+                                  coo.col[nonzero].astype(_np.uint32)), _Labels.range(n))
 
 
-def _from_pairs(us: np.ndarray, vs: np.ndarray, vertices) -> Graph:
+def _from_pairs(us: _np.ndarray, vs: _np.ndarray, vertices) -> Graph:
     # Files read with np.loadtxt hold floats: whole numbers are taken as integers.
     us = _check_label_array(us, "the sources")
     vs = _check_label_array(vs, "the targets")
     us, vs = _common_integers(us, vs, "the sources and the targets")
     if vertices is not None:
-        labels = _labels_of(list(vertices)) if not isinstance(vertices, np.ndarray) else (
+        labels = _labels_of(list(vertices)) if not isinstance(vertices, _np.ndarray) else (
             _Labels(vertices))
         labels.check_distinct()
         try:
@@ -382,19 +420,40 @@ def _from_pairs(us: np.ndarray, vs: np.ndarray, vertices) -> Graph:
             raise InputError(f"edge endpoint {e.label!r} is not among the given vertices",
                              "<edge array>") from None
     else:
-        # The vertices are the labels that occur, sorted (np.unique).
-        both = np.concatenate([us, vs])
-        try:
-            values, inverse = np.unique(both, return_inverse=True)
-        except TypeError as e:
-            raise InputError(f"edge labels cannot be sorted: {e}", "<edge array>") from None
-        labels = _Labels(values if values.dtype != object else _object_array(values.tolist()))
-        sources = inverse[:len(us)].astype(np.uint32)
-        targets = inverse[len(us):].astype(np.uint32)
+        labels, sources, targets = _occurring_labels(us, vs)
     return Graph(_closure.Graph.from_edges(len(labels), sources, targets), labels)
 
 
-def _pandas_column(x, what: str) -> np.ndarray:
+def _occurring_labels(us: _np.ndarray, vs: _np.ndarray):
+    """(labels, sources, targets) when no ``vertices`` are given: the labels that occur,
+    sorted (np.unique), or, for labels that cannot be sorted (1 and "1", which Python
+    keeps apart), in order of first occurrence (_first_seen)."""
+    both = _np.concatenate([us, vs])
+    try:
+        values, inverse = _np.unique(both, return_inverse=True)
+    except TypeError:
+        if both.dtype != object:
+            raise
+        return _first_seen(us, vs)
+    labels = _Labels(values if values.dtype != object else _object_array(values.tolist()))
+    return labels, inverse[:len(us)].astype(_np.uint32), inverse[len(us):].astype(_np.uint32)
+
+
+def _first_seen(us: _np.ndarray, vs: _np.ndarray):
+    """Labels numbered as networkx.DiGraph(edges) adds its nodes: u then v, edge by edge;
+    a dict keeps them apart by Python's equality, as networkx's does."""
+    order = _np.empty(2 * len(us), dtype=object)
+    order[0::2], order[1::2] = us, vs
+    number = {}
+    try:
+        ids = _np.fromiter((number.setdefault(x, len(number)) for x in order.tolist()),
+                           dtype=_np.uint32, count=len(order))
+    except TypeError as e:
+        raise InputError(f"an edge label is not hashable: {e}", "<edge array>") from None
+    return _Labels(_object_array(list(number))), ids[0::2].copy(), ids[1::2].copy()
+
+
+def _pandas_column(x, what: str) -> _np.ndarray:
     """A pandas Series, Index or extension array (nullable, string or Arrow-backed) as a
     NumPy array of labels: numbers as their NumPy dtype, strings as objects. Missing
     values (NaN, None, pd.NA) are an InputError: an edge needs both endpoints."""
@@ -402,16 +461,16 @@ def _pandas_column(x, what: str) -> np.ndarray:
         raise InputError(f"{what} holds missing values (NaN, None or NA); every edge needs "
                          "both endpoints", "<DataFrame>")
     numpy_dtype = getattr(x.dtype, "numpy_dtype", None)  # nullable Int64, Arrow int64, ...
-    if numpy_dtype is not None and np.dtype(numpy_dtype).kind in "iuf":
-        return np.asarray(x.to_numpy(dtype=numpy_dtype))
-    a = np.asarray(x.to_numpy())
+    if numpy_dtype is not None and _np.dtype(numpy_dtype).kind in "iuf":
+        return _np.asarray(x.to_numpy(dtype=numpy_dtype))
+    a = _np.asarray(x.to_numpy())
     if a.dtype.kind in "US":
         a = a.astype(object)
     return a
 
 
 def _is_pandas(x, *names) -> bool:
-    pd = sys.modules.get("pandas")
+    pd = _sys.modules.get("pandas")
     return pd is not None and any(isinstance(x, getattr(pd, n)) for n in names)
 
 
@@ -446,14 +505,69 @@ def _pandas_pairs(graph, source, target):
         return (_pandas_column(us, f"column {source!r}"), _pandas_column(vs, f"column {target!r}"),
                 (source, target))
     if (isinstance(graph, tuple) and len(graph) == 2
-            and all(_is_pandas(a, "Series", "Index") or isinstance(a, np.ndarray) and a.ndim == 1
+            and all(_is_pandas(a, "Series", "Index") or isinstance(a, _np.ndarray) and a.ndim == 1
                     for a in graph)
-            and any(not isinstance(a, np.ndarray) for a in graph)):
-        us, vs = (_pandas_column(a, w) if not isinstance(a, np.ndarray) else a
+            and any(not isinstance(a, _np.ndarray) for a in graph)):
+        us, vs = (_pandas_column(a, w) if not isinstance(a, _np.ndarray) else a
                   for a, w in zip(graph, ("the sources", "the targets")))
         names = tuple(getattr(a, "name", None) for a in graph)
         return us, vs, (names[0] or "source", names[1] or "target")
     return None
+
+
+def _column(a, what: str) -> _np.ndarray | None:
+    """One side of a tuple (sources, targets) as a 1-D label array, whatever holds it;
+    None for anything that is not a 1-D sequence of labels."""
+    if _is_pandas(a, "Series", "Index"):
+        return _pandas_column(a, what)
+    if isinstance(a, _np.ndarray):
+        return a if a.ndim == 1 else None
+    if isinstance(a, (list, tuple, range)):
+        return _label_array(a)
+    return None
+
+
+def _tuple_columns(graph: tuple) -> tuple[_np.ndarray, _np.ndarray]:
+    """(sources, targets) of a tuple, which is always two 1-D sequences of labels, whatever
+    their container: ((1, 2), (3, 4)) is the edges 1 -> 3 and 2 -> 4, as ([1, 2], [3, 4])
+    and (np.array([1, 2]), np.array([3, 4])) are. Read as pairs instead, a tuple of two
+    pairs could not be told from two columns of two labels; pairs come in a list."""
+    columns = [_column(a, w) for a, w in zip(graph, ("the sources", "the targets"))]
+    if len(graph) != 2 or any(c is None for c in columns):
+        raise InputError(f"a tuple is (sources, targets), two 1-D sequences of labels; this "
+                         f"one has {len(graph)} items of types "
+                         f"{', '.join(type(a).__name__ for a in graph[:3])}"
+                         f"{', ...' if len(graph) > 3 else ''}: give a list of (u, v) pairs "
+                         "for edges", "<edge array>")
+    us, vs = columns
+    if len(us) != len(vs):
+        raise InputError(f"sources and targets differ in length ({len(us)} and {len(vs)})",
+                         "<edge array>")
+    return us, vs
+
+
+def _is_pair(p) -> bool:
+    return (isinstance(p, (tuple, list)) or isinstance(p, _np.ndarray) and p.ndim == 1) and (
+        len(p) == 2)
+
+
+def _list_pairs(items: list) -> tuple[_np.ndarray, _np.ndarray]:
+    """(us, vs) of a list of (u, v) pairs (tuples, lists or 1-D arrays of two labels).
+    Pairs of numbers go through np.asarray, at C speed (the common case: int labels, an
+    int64 array); other labels are kept as given, in object arrays (as _label_array, so
+    that 1 and "1" stay two vertices)."""
+    try:
+        arr = _np.asarray(items) if items else _np.empty((0, 2), dtype=_np.int64)
+    except (ValueError, TypeError):  # ragged
+        arr = None
+    if arr is not None and arr.ndim == 2 and arr.shape[1] == 2 and arr.dtype.kind in "iufb":
+        return arr[:, 0], arr[:, 1]
+    for i, p in enumerate(items):
+        if not _is_pair(p):
+            what = f"a {type(p).__name__} of {len(p)}" if hasattr(p, "__len__") else repr(p)
+            raise InputError(f"a list of edges holds (u, v) pairs; item {i} is {what} (a "
+                             "tuple (us, vs) gives sources and targets)", "<edge array>")
+    return _object_array([p[0] for p in items]), _object_array([p[1] for p in items])
 
 
 def as_graph(graph, format: str = "auto", vertices=None, *, source=None, target=None) -> Graph:
@@ -464,14 +578,21 @@ def as_graph(graph, format: str = "auto", vertices=None, *, source=None, target=
     - a networkx Graph/DiGraph/MultiDiGraph: its nodes in order (isolated ones too) and
       its edges; an undirected graph becomes its symmetric digraph;
     - a scipy.sparse matrix or array (n x n): vertex i is row/column i, nonzeros are edges;
-    - a NumPy array of shape (m, 2) of (u, v) pairs, a list of pairs, or a tuple (us, vs)
-      of two 1-D NumPy arrays: the vertices are the labels that occur, sorted, unless
-      ``vertices`` lists them (in the order wanted; isolated vertices allowed);
+    - edges, by one rule whatever holds the labels: a **list** is a list of (u, v) pairs
+      (tuples, lists or arrays of two labels); a **tuple** is always (sources, targets),
+      two 1-D sequences of the same length (lists, tuples, ranges, NumPy arrays, pandas
+      Series or Index, mixed as wanted), so ``((1, 2), (3, 4))`` is the edges 1 -> 3 and
+      2 -> 4, as ``([1, 2], [3, 4])`` is (a tuple of any other length is an InputError);
+      a NumPy array has shape (m, 2), one pair a row. The vertices are the labels that
+      occur, sorted, unless ``vertices`` lists them (in the order wanted; isolated
+      vertices allowed); labels that cannot be sorted (1 with "1") in order of first
+      occurrence, as ``networkx.DiGraph(edges)`` orders its nodes. Labels keep Python's
+      equality, as networkx's: 1 and "1" are two vertices (in a list, a tuple or an
+      object array), 1 and 1.0 one;
     - a pandas DataFrame of edges: the columns named by ``source`` and ``target``, else
       "source" and "target" (networkx's ``from_pandas_edgelist`` defaults), else the first
-      two columns; or a tuple (us, vs) of two pandas Series. Labels as for pairs (object,
-      string and Arrow-backed string columns as labels; nullable and Arrow integers as
-      integers); a missing value is an InputError.
+      two columns. Labels as for pairs (object, string and Arrow-backed string columns as
+      labels; nullable and Arrow integers as integers); a missing value is an InputError.
     """
     if isinstance(graph, Graph):
         return graph
@@ -486,23 +607,20 @@ def as_graph(graph, format: str = "auto", vertices=None, *, source=None, target=
             raise InputError(f"sources and targets differ in length ({len(us)} and {len(vs)})",
                              "<edge array>")
         return _from_pairs(us, vs, vertices)
-    if isinstance(graph, (str, os.PathLike)):
+    if isinstance(graph, (str, _os.PathLike)):
         return read_graph(graph, format)
-    nx = sys.modules.get("networkx")
+    nx = _sys.modules.get("networkx")
     if nx is not None and isinstance(graph, nx.Graph):
         return _cached_from_networkx(graph)
-    sparse = sys.modules.get("scipy.sparse")
+    sparse = _sys.modules.get("scipy.sparse")
     if sparse is not None and sparse.issparse(graph):
         return _from_scipy(graph)
-    if (isinstance(graph, tuple) and len(graph) == 2 and all(
-            isinstance(a, np.ndarray) and a.ndim == 1 for a in graph)):
-        us, vs = graph
-        if len(us) != len(vs):
-            raise InputError(f"sources and targets differ in length ({len(us)} and {len(vs)})",
-                             "<edge array>")
-        return _from_pairs(us, vs, vertices)
-    if isinstance(graph, (np.ndarray, list, tuple)):
-        arr = np.asarray(graph) if len(graph) else np.empty((0, 2), dtype=np.int64)
+    if isinstance(graph, tuple):
+        return _from_pairs(*_tuple_columns(graph), vertices)
+    if isinstance(graph, list):
+        return _from_pairs(*_list_pairs(graph), vertices)
+    if isinstance(graph, _np.ndarray):
+        arr = graph if len(graph) else _np.empty((0, 2), dtype=_np.int64)
         if arr.ndim != 2 or arr.shape[1] != 2:
             raise InputError(f"an edge array must have shape (m, 2); this one has shape "
                              f"{arr.shape}", "<edge array>")
@@ -527,7 +645,7 @@ class Closure:
         self._source = source  # the networkx graph it was computed from, for to_networkx
 
     @property
-    def vertices(self) -> np.ndarray:
+    def vertices(self) -> _np.ndarray:
         """Labels in vertex order (the rows and columns of :meth:`to_scipy`)."""
         return self._labels.vertices
 
@@ -555,32 +673,42 @@ class Closure:
         """What ran and how long it took: method, reason, device, components, times (s)."""
         return self._core.report
 
-    def index_of(self, labels) -> np.ndarray:
+    def index_of(self, labels) -> _np.ndarray:
         """Vertex indices (rows of :meth:`to_scipy`) of an array of labels."""
-        return self._labels.indices(labels).astype(np.int64)
+        return self._labels.indices(labels).astype(_np.int64)
 
     def reaches(self, u, v) -> bool:
         """Whether (u, v) is in the closure. KeyError for a label not in the graph."""
         return self._core.reaches(self._labels.index(u), self._labels.index(v), self.reflexive)
 
     def __contains__(self, pair) -> bool:
+        """``(u, v) in c``: :meth:`reaches`, but False for a label not in the graph (as
+        ``(u, v) in G.edges`` for a networkx graph), where :meth:`reaches` raises."""
         u, v = pair
-        return self.reaches(u, v)
+        try:
+            return self.reaches(u, v)
+        except _UnknownLabel:
+            return False
 
-    def reaches_many(self, us, vs) -> np.ndarray:
+    def __len__(self) -> int:
+        """``len(c)``: the pairs in the closure, :attr:`pair_count` (a closure is a set of
+        pairs; so an empty closure is false)."""
+        return self.pair_count
+
+    def reaches_many(self, us, vs) -> _np.ndarray:
         """Vectorised :meth:`reaches`: a bool array, one answer per (us[i], vs[i])."""
         a, b = self._labels.indices(us), self._labels.indices(vs)
         if len(a) != len(b):
             raise ValueError(f"us and vs differ in length ({len(a)} and {len(b)})")
         return self._core.reaches_many(a, b, self.reflexive)
 
-    def successors(self, u) -> np.ndarray:
+    def successors(self, u) -> _np.ndarray:
         """The closure's row of u: every v with (u, v) in it, in vertex order (u itself
         iff u is on a cycle, or reflexive)."""
         row = self._core.successors(self._labels.index(u), self.reflexive)
         return self._labels.labels(row)
 
-    def descendants(self, u) -> np.ndarray:
+    def descendants(self, u) -> _np.ndarray:
         """The vertices reachable from u by a path of one or more edges, u excluded,
         in vertex order: as a set, what ``networkx.descendants(G, u)`` returns."""
         i = self._labels.index(u)
@@ -594,16 +722,16 @@ class Closure:
 
         indptr, indices = self._core.csr(self.reflexive)
         n = self.vertex_count
-        return scipy.sparse.csr_array((np.ones(len(indices), dtype=bool), indices, indptr),
+        return scipy.sparse.csr_array((_np.ones(len(indices), dtype=bool), indices, indptr),
                                       shape=(n, n))
 
-    def pairs(self, labels: bool = True) -> tuple[np.ndarray, np.ndarray]:
+    def pairs(self, labels: bool = True) -> tuple[_np.ndarray, _np.ndarray]:
         """Every pair as two arrays (us, vs), sorted by (u index, v index): labels, or
         vertex indices with ``labels=False``."""
         indptr, indices = self._core.csr(self.reflexive)
-        us = np.repeat(np.arange(self.vertex_count, dtype=np.int64), np.diff(indptr))
+        us = _np.repeat(_np.arange(self.vertex_count, dtype=_np.int64), _np.diff(indptr))
         if not labels:
-            return us, indices.astype(np.int64)
+            return us, indices.astype(_np.int64)
         return self._labels.labels(us), self._labels.labels(indices)
 
     def to_networkx(self):
@@ -639,17 +767,33 @@ class Closure:
         return (f"<closure.Closure ({kind}): {self.vertex_count} vertices, "
                 f"{self.pair_count} pairs, method {self.method}>")
 
+    def _repr_html_(self) -> str:
+        kind = "reflexive" if self.reflexive else "strict"
+        return _facts_html(f"closure.Closure ({kind})", [
+            ("vertices", self.vertex_count), ("pairs", self.pair_count),
+            ("components", self.component_count), ("method", self.method)])
+
 
 def transitive_closure(graph, method: str = "auto", device=None, reflexive: bool = False, *,
                        format: str = "auto", vertices=None, threads: int | None = None,
                        source=None, target=None, progress=None) -> Closure:
     """The transitive closure of ``graph`` (anything :func:`as_graph` takes).
 
-    method: "auto" (the default: sparse propagation, the fastest measured), "sparse",
-    "recursive", "condense" or "square"; all give the same pairs.
+    method: the CLI's methods (the library's registry), all giving the same pairs:
+    "sparse" (the strongly connected components' condensation, then propagation over it
+    on host threads), "propagate" (the same propagation on the OpenCL device; sparse on
+    the host without one), "recursive" and "condense" (dense closures of the
+    condensation's matrix), "square" (repeated squaring of the whole matrix), or "auto"
+    (the default), which chooses between sparse and propagate as the CLI does: sparse on
+    the host below 50,000 vertices + edges; from there it condenses the graph, samples
+    its closure and predicts the host's time, and where that is 0.3 s or more and a GPU
+    could beat it, looks up the GPU and predicts its time too: propagate on the device
+    when it is the faster (on the host after all if the device that opens is not a GPU,
+    or none does). ``report["reason"]`` gives the choice with its figures.
     device: None ($CLOSURE_DEVICE, else the first GPU, else the first CPU OpenCL device;
-    only opened when the method needs one, which auto never does), "host", "gpu", "cpu",
-    an index from :func:`devices`, or part of a device's name.
+    opened only when the method runs on one: propagate, recursive, condense and square,
+    and auto when it chooses propagate), "host" (no device, for every method), "gpu",
+    "cpu", an index from :func:`devices`, or part of a device's name (opened up front).
     reflexive: add every (v, v) (as networkx's reflexive=True).
     threads: host threads the computation may use (None: the hardware's, as the CLI's
     --threads).
@@ -686,7 +830,7 @@ def transitive_closure(graph, method: str = "auto", device=None, reflexive: bool
     finally:
         if line is not None:
             line.clear()
-    nx = sys.modules.get("networkx")
+    nx = _sys.modules.get("networkx")
     source_graph = graph if nx is not None and isinstance(graph, nx.Graph) else None
     return Closure(core, g._labels, reflexive, source_graph)
 
@@ -710,14 +854,14 @@ class _ProgressLine:
             return
         share = "" if fraction is None else f" {int(fraction * 100)}%"
         text = f"closure: {phase}{share} {int(elapsed)} s"
-        sys.stderr.write("\r" + text.ljust(self._width))
-        sys.stderr.flush()
+        _sys.stderr.write("\r" + text.ljust(self._width))
+        _sys.stderr.flush()
         self._width = max(self._width, len(text))
 
     def clear(self):
         if self._width:
-            sys.stderr.write("\r" + " " * self._width + "\r")
-            sys.stderr.flush()
+            _sys.stderr.write("\r" + " " * self._width + "\r")
+            _sys.stderr.flush()
 
 
 _WITHOUT_CLOSURE = ("the closure does not fit: closure.build_index(graph) answers u-reaches-v "

@@ -16,8 +16,9 @@ from ._errors import UsageError as UsageError
 
 __version__: str
 
-# networkx graphs, scipy.sparse matrices/arrays, pandas DataFrames, (m, 2) arrays or lists
-# of pairs, (us, vs) tuples of 1-D arrays or pandas Series, paths, or a Graph.
+# networkx graphs, scipy.sparse matrices/arrays, pandas DataFrames, (m, 2) arrays, lists of
+# (u, v) pairs, (us, vs) tuples of two 1-D sequences (lists, tuples, arrays, pandas Series),
+# paths, or a Graph.
 GraphLike = Union["Graph", str, os.PathLike[str], npt.ArrayLike, Any]
 DeviceSpec = Union[None, int, str]
 Vertices = Optional[Union[Sequence[Hashable], np.ndarray]]
@@ -54,6 +55,7 @@ class Closure:
     def index_of(self, labels: npt.ArrayLike) -> npt.NDArray[np.int64]: ...
     def reaches(self, u: Hashable, v: Hashable) -> bool: ...
     def __contains__(self, pair: tuple[Hashable, Hashable]) -> bool: ...
+    def __len__(self) -> int: ...  # the pair count
     def reaches_many(self, us: npt.ArrayLike, vs: npt.ArrayLike) -> npt.NDArray[np.bool_]: ...
     def successors(self, u: Hashable) -> np.ndarray: ...
     def descendants(self, u: Hashable) -> np.ndarray: ...

@@ -12,8 +12,8 @@ import numpy as np
 
 from . import _closure
 # The package's conversions: closure/__init__.py imports this module once they exist.
-from . import (Graph, _Labels, _networkx_digraph, _object_array, _pairs_frame, _pandas_pairs,
-               as_graph)
+from . import (Graph, _facts_html, _Labels, _networkx_digraph, _object_array, _pairs_frame,
+               _pandas_pairs, _UnknownLabel, as_graph)
 
 
 def _search(reverse, graph, u, format, vertices, source, target) -> np.ndarray:
@@ -146,7 +146,7 @@ class _IndexLabels:
     def index(self, label) -> int:
         i = self._core.find(label) if isinstance(label, str) else None
         if i is None:
-            raise KeyError(f"vertex {label!r} is not in the graph")
+            raise _UnknownLabel(label)
         return i
 
     def indices(self, labels) -> np.ndarray:
@@ -154,7 +154,7 @@ class _IndexLabels:
         ids = self._core.find_many(items)
         unknown = ids < 0
         if unknown.any():
-            raise KeyError(f"vertex {items[int(np.argmax(unknown))]!r} is not in the graph")
+            raise _UnknownLabel(items[int(np.argmax(unknown))])
         return ids.astype(np.uint32)
 
     def labels(self, indices: np.ndarray) -> np.ndarray:
@@ -200,8 +200,13 @@ class Index:
         return (self.reflexive and i == j) or self._core.reaches(i, j)
 
     def __contains__(self, pair) -> bool:
+        """``(u, v) in ix``: :meth:`reaches`, but False for a label not in the graph (as
+        ``(u, v) in G.edges`` for a networkx graph), where :meth:`reaches` raises."""
         u, v = pair
-        return self.reaches(u, v)
+        try:
+            return self.reaches(u, v)
+        except _UnknownLabel:
+            return False
 
     def reaches_many(self, us, vs) -> np.ndarray:
         """Vectorised :meth:`reaches`: a bool array, one answer per (us[i], vs[i]); the
@@ -229,6 +234,11 @@ class Index:
         kind = "reflexive" if self.reflexive else "strict"
         return (f"<closure.Index ({kind}): {self.vertex_count} vertices, "
                 f"{self.component_count} components>")
+
+    def _repr_html_(self) -> str:
+        kind = "reflexive" if self.reflexive else "strict"
+        return _facts_html(f"closure.Index ({kind})", [
+            ("vertices", self.vertex_count), ("components", self.component_count)])
 
 
 def build_index(graph, reflexive: bool = False, *, supportive: int = 32,

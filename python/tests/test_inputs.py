@@ -206,3 +206,114 @@ def test_opencl_device_when_present():
         c = closure.transitive_closure(g, method=method, device=devices[0]["index"])
         assert closure_pairs(c) == expected
         assert c.report["device"] != "host"
+
+
+# --- labels keep Python's equality, as networkx's nodes do ------------------------------
+
+# 1 and "1" are two vertices: np.asarray would turn these pairs into strings, merging them
+# (and inventing the self-loop ("1", "1")).
+MIXED = [(1, "1"), ("1", 2), (2, "a"), (3, "3"), ("3", 3.0)]
+
+
+def _mixed_input(kind):
+    us, vs = [u for u, _ in MIXED], [v for _, v in MIXED]
+    return {"list of tuples": lambda: MIXED,
+            "list of lists": lambda: [list(p) for p in MIXED],
+            "object array": lambda: np.array(MIXED, dtype=object),
+            "tuple of lists": lambda: (us, vs),
+            "tuple of object arrays": lambda: (np.array(us, dtype=object),
+                                               np.array(vs, dtype=object))}[kind]()
+
+
+@pytest.mark.parametrize("kind", ["list of tuples", "list of lists", "object array",
+                                  "tuple of lists", "tuple of object arrays"])
+def test_mixed_int_and_str_labels_stay_apart_as_in_networkx(kind):
+    graph = _mixed_input(kind)
+    g = nx.DiGraph(MIXED)  # 3 and 3.0 are one node there, 1 and "1" two
+    c = closure.transitive_closure(graph)
+    assert closure_pairs(c) == networkx_pairs(g, False)
+    assert closure_pairs(closure.transitive_closure(graph, reflexive=True)) == (
+        networkx_pairs(g, True))
+    # Labels that cannot be sorted come in networkx's order: first occurrence.
+    assert c.vertices.dtype == object and c.vertices.tolist() == list(g)
+    assert [type(v) for v in c.vertices.tolist()] == [type(v) for v in g]
+    assert (1, "1") in c and ("1", 1) not in c and not c.reaches("1", "1")
+    assert c.reaches_many([1, "1", 1], ["1", 1, 2]).tolist() == [True, False, True]
+    assert set(c.descendants(1).tolist()) == nx.descendants(g, 1)
+
+
+def test_first_example_of_the_issue_has_no_self_loop():
+    edges = [(1, "1"), ("1", 2)]
+    c = closure.transitive_closure(edges)
+    assert closure_pairs(c) == set(nx.transitive_closure(nx.DiGraph(edges)).edges())
+    assert closure_pairs(c) == {(1, "1"), (1, 2), ("1", 2)} and c.vertex_count == 3
+
+
+def test_given_vertices_with_mixed_labels():
+    c = closure.transitive_closure([(1, "1")], vertices=["1", 1, 5])
+    assert c.vertices.tolist() == ["1", 1, 5] and closure_pairs(c) == {(1, "1")}
+
+
+def test_tuple_labels_as_networkx_nodes():
+    # Tuple labels (grid nodes) stay labels instead of becoming a third axis.
+    g = nx.grid_2d_graph(3, 2).to_directed()
+    edges = list(g.edges())
+    c = closure.transitive_closure(edges)
+    assert closure_pairs(c) == networkx_pairs(nx.DiGraph(edges), False)
+    assert c.reaches((0, 0), (2, 1)) and ((0, 0), (9, 9)) not in c
+
+
+def test_plain_int_and_str_lists_keep_their_fast_dtypes():
+    g = closure.as_graph([(0, 1), (1, 2), (5, 2)])
+    assert g.vertices.dtype == np.int64 and g.vertices.tolist() == [0, 1, 2, 5]
+    assert closure.as_graph([(0, 1.0)]).vertices.dtype == np.int64  # np.loadtxt's floats
+    s = closure.as_graph([("b", "a"), ("a", "c")])
+    assert s.vertices.dtype == object and s.vertices.tolist() == ["a", "b", "c"]  # sorted
+    big = closure.as_graph([(0, 2**64)])  # no NumPy integer holds both: Python ints
+    assert big.vertices.tolist() == [0, 2**64]
+
+
+# --- one rule for edges: a list is pairs, a tuple is (sources, targets) ------------------
+
+def _container(kind, labels):
+    if kind == "series":
+        pd = pytest.importorskip("pandas")
+        return pd.Series(labels)
+    return {"list": list, "tuple": tuple, "array": np.array}[kind](labels)
+
+
+@pytest.mark.parametrize("kind", ["list", "tuple", "array", "series"])
+@pytest.mark.parametrize("us, vs", [([1, 2], [3, 4]), ([0, 1, 2], [1, 2, 0]), ([7], [8]),
+                                    (["x", "y"], ["y", "z"])])
+def test_a_tuple_is_sources_and_targets_whatever_holds_them(kind, us, vs):
+    # Two columns of two labels, ((1, 2), (3, 4)), are the edges 1 -> 3 and 2 -> 4 in
+    # every container, as networkx reads zip(us, vs).
+    want = sorted(nx.DiGraph(list(zip(us, vs))).edges())
+    assert _edges_of((_container(kind, us), _container(kind, vs))) == want
+    assert _edges_of((_container(kind, us), np.array(vs))) == want  # mixed containers
+    assert _edges_of((_container(kind, us), list(vs))) == want
+
+
+def test_a_tuple_of_ranges():
+    assert _edges_of((range(0, 3), range(1, 4))) == [(0, 1), (1, 2), (2, 3)]
+
+
+@pytest.mark.parametrize("pair", [tuple, list, np.array])
+def test_a_list_is_pairs_whatever_holds_each_pair(pair):
+    for edges in ([(1, 2), (3, 4)], [(0, 1), (1, 2), (2, 0)], [("x", "y")]):
+        want = sorted(nx.DiGraph(edges).edges())
+        assert _edges_of([pair(p) for p in edges]) == want
+        assert _edges_of(np.array(edges)) == want  # an (m, 2) array: pairs too
+
+
+def test_tuples_and_lists_that_follow_neither_rule_are_refused():
+    with pytest.raises(closure.InputError, match=r"a tuple is \(sources, targets\)"):
+        closure.as_graph(((0, 1), (1, 2), (2, 3)))  # three pairs: a list of them is edges
+    with pytest.raises(closure.InputError, match=r"a tuple is \(sources, targets\)"):
+        closure.as_graph((0, 1))  # one edge: [(0, 1)]
+    with pytest.raises(closure.InputError, match="differ in length"):
+        closure.as_graph(([0, 1], [1]))
+    with pytest.raises(closure.InputError, match=r"holds \(u, v\) pairs; item 1 is a list of 3"):
+        closure.as_graph([(0, 1), [1, 2, 3]])
+    with pytest.raises(closure.InputError, match=r"holds \(u, v\) pairs"):
+        closure.as_graph([[0, 1, 2], [1, 2, 0]])  # columns in a list: a tuple is meant

@@ -127,3 +127,13 @@ def test_graph_to_pandas():
     assert frame_pairs(df) == {("a", "b"), ("b", "c")}
     assert list(g.to_pandas("u", "v").columns) == ["u", "v"]
     assert closure.as_graph(df).edge_count == 2
+
+
+def test_mixed_object_columns_keep_1_and_str_1_apart():
+    df = pd.DataFrame({"source": [1, "1", 2], "target": ["1", 2, 1]}, dtype=object)
+    g = nx.from_pandas_edgelist(df, create_using=nx.DiGraph)
+    c = closure.transitive_closure(df)
+    assert closure_pairs(c) == networkx_pairs(g, False)
+    assert c.vertices.tolist() == list(g)
+    assert closure_pairs(closure.transitive_closure((df.source, df.target))) == (
+        networkx_pairs(g, False))
