@@ -66,3 +66,18 @@ foreach(method sparse propagate condense)
            --stderr "read another graph than rank 0" --
            bash -c "source ${RUN_MPI} && timeout 300 mpirun -np 1 ${CLOSURE_BIN} -q ${DATA}/cycle.txt --method ${method} : -np 1 ${CLOSURE_BIN} -q ${DATA}/diamond.txt --method ${method}")
 endforeach()
+# The ranks agree on the whole request before any collective: a rank given another output,
+# method, subcommand or a command line that does not parse stops every rank with one message
+# (exit 2) instead of a hang or MPI_ERR_TRUNCATE; `timeout` turns a hang into a failure.
+mpi_test(fault.ranks_differ_in_output bash ${EXPECT} --status 2 --stderr "rank 1 runs .run --output=${MPI_OUT}/b.txt" --no-file ${MPI_OUT}/a.txt --
+         bash -c "source ${RUN_MPI} && timeout 120 mpirun -np 1 ${CLOSURE_BIN} -q ${DATA}/cycle.txt -o ${MPI_OUT}/a.txt : -np 1 ${CLOSURE_BIN} -q ${DATA}/cycle.txt -o ${MPI_OUT}/b.txt")
+mpi_test(fault.ranks_differ_in_method bash ${EXPECT} --status 2 --stderr "rank 1 runs .run --method=propagate" --
+         bash -c "source ${RUN_MPI} && timeout 120 mpirun -np 1 ${CLOSURE_BIN} ${DATA}/cycle.txt --method sparse : -np 1 ${CLOSURE_BIN} ${DATA}/cycle.txt --method propagate")
+mpi_test(fault.ranks_differ_in_verify bash ${EXPECT} --status 2 --stderr "not given the same command" --
+         bash -c "source ${RUN_MPI} && timeout 120 mpirun -np 1 ${CLOSURE_BIN} ${DATA}/cycle.txt --verify : -np 1 ${CLOSURE_BIN} ${DATA}/cycle.txt")
+mpi_test(fault.ranks_differ_in_subcommand bash ${EXPECT} --status 2 --stderr "rank 1 runs .run., rank 0 .query" --
+         bash -c "source ${RUN_MPI} && timeout 120 mpirun -np 1 ${CLOSURE_BIN} query ${DATA}/cycle.txt 1 2 : -np 1 ${CLOSURE_BIN} ${DATA}/cycle.txt")
+mpi_test(fault.one_rank_does_not_parse bash ${EXPECT} --status 2 --stderr "does not parse: The following argument was not expected: --bogus" --
+         bash -c "source ${RUN_MPI} && timeout 120 mpirun -np 1 ${CLOSURE_BIN} ${DATA}/cycle.txt --bogus : -np 1 ${CLOSURE_BIN} ${DATA}/cycle.txt")
+mpi_test(fault.one_rank_bench bash ${EXPECT} --status 2 --stderr "not given the same command" --
+         bash -c "source ${RUN_MPI} && timeout 120 mpirun -np 1 ${CLOSURE_BIN} bench read ${DATA}/cycle.txt : -np 1 ${CLOSURE_BIN} ${DATA}/cycle.txt")

@@ -152,19 +152,22 @@ TEST(BooleanKernelParams, InvalidParametersAreRefusedWithTheLimit) {
   try {
     BooleanParams{4, 1}.validate(device);  // 128 x 4 = 512 work-items
     FAIL() << "expected a refusal";
-  } catch (const std::invalid_argument& e) {
+  } catch (const DeviceError& e) {  // the device's limit
     EXPECT_NE(std::string(e.what()).find("512 work-items"), std::string::npos) << e.what();
   }
   try {
     // A: (34*8+1)*8 words, B: 32*8*(8+4)+4 words: 21,040 bytes
     BooleanParams{2, 4}.validate(device);
     FAIL() << "expected a refusal";
-  } catch (const std::invalid_argument& e) {
+  } catch (const DeviceError& e) {
     EXPECT_NE(std::string(e.what()).find("local memory"), std::string::npos) << e.what();
   }
-  EXPECT_THROW((BooleanParams{0, 2}.validate(device)), std::invalid_argument);
-  EXPECT_THROW(parse_boolean_params("tile_q=3"), std::invalid_argument);
-  EXPECT_THROW((BooleanParams{1, 16, 8}.validate(device)), std::invalid_argument);  // 128 acc
+  // The user's values (--kernel-params, CLOSURE_BOOL_PARAMS): usage errors, at parse time.
+  EXPECT_THROW((BooleanParams{0, 2}.validate(device)), UsageError);
+  EXPECT_THROW(parse_boolean_params("tile_q=3"), UsageError);
+  EXPECT_THROW(parse_boolean_params("tile_n=0"), UsageError);
+  EXPECT_THROW(parse_boolean_params("tile_n=x"), UsageError);
+  EXPECT_THROW((BooleanParams{1, 16, 8}.validate(device)), UsageError);  // 128 acc
   EXPECT_EQ(parse_boolean_params("tile_m=4", {2, 2}), (BooleanParams{2, 4}));
   EXPECT_EQ(parse_boolean_params("tile_w=8,tile_k=2", {2, 2}), (BooleanParams{2, 2, 8, 2}));
   // The padding quantum divides by every tile: rows, words of C and K chunks.

@@ -150,12 +150,12 @@ TEST(BooleanMma, InvalidParametersAreRefused) {
   device.max_work_group = 256;
   device.local_mem_bytes = 48 * 1024;
   EXPECT_NO_THROW((MmaParams{}.validate(device)));
-  EXPECT_THROW((MmaParams{48, 64}.validate(device)), std::invalid_argument);           // warp_m
-  EXPECT_THROW((MmaParams{128, 128}.validate(device)), std::invalid_argument);         // registers
-  EXPECT_THROW((MmaParams{64, 64, 4, 4}.validate(device)), std::invalid_argument);     // 512 items
-  EXPECT_THROW((MmaParams{64, 64, 4, 2, 4}.validate(device)), std::invalid_argument);  // local
-  EXPECT_THROW(parse_mma_params("warp_q=1"), std::invalid_argument);
-  EXPECT_THROW((MmaParams{64, 64, 4, 2, 1, 8, 2}.validate(device)), std::invalid_argument);
+  EXPECT_THROW((MmaParams{48, 64}.validate(device)), UsageError);            // warp_m
+  EXPECT_THROW((MmaParams{128, 128}.validate(device)), UsageError);          // registers
+  EXPECT_THROW((MmaParams{64, 64, 4, 4}.validate(device)), DeviceError);     // 512 items
+  EXPECT_THROW((MmaParams{64, 64, 4, 2, 4}.validate(device)), DeviceError);  // local
+  EXPECT_THROW(parse_mma_params("warp_q=1"), UsageError);
+  EXPECT_THROW((MmaParams{64, 64, 4, 2, 1, 8, 2}.validate(device)), UsageError);
   EXPECT_EQ(parse_mma_params("warps_m=4,k_steps=1,stages=3"), (MmaParams{64, 64, 4, 2, 1, 16, 3}));
 }
 

@@ -13,6 +13,7 @@
 #include "closure/distributed/column_slices.hpp"
 #include "closure/distributed/communicator.hpp"
 #include "closure/distributed/panel_squaring.hpp"
+#include "closure/distributed/request_agreement.hpp"
 #include "closure/distributed/slice_message.hpp"
 #include "closure/errors.hpp"
 #include "closure/kernels/tuning.hpp"
@@ -256,6 +257,27 @@ TEST(ColumnSlices, PanelSquaringOnOneRankEqualsTheClosure) {
       const Closure got = Closure::from_dense(c.scc.component_of, c.scc.cyclic, std::move(reach));
       EXPECT_TRUE(got == expect) << "n=" << n << (rt ? " device" : " host");
       EXPECT_GE(stats.rounds, 1);
+    }
+  }
+}
+
+TEST(ColumnSlices, RanksAgreeOnTheRequestBeforeAnyCollective) {
+  // Same request: nothing happens. Rank 1 given another -o: both ranks refuse with one
+  // message naming rank 1's request and rank 0's (a usage error: exit 2 on every rank).
+  StandIn same(1, 2, INT_MAX, "run output=a.txt");
+  EXPECT_NO_THROW(agree_on_request(same, "run output=a.txt"));
+  const std::string expected =
+      "the 2 MPI ranks were not given the same command: rank 1 runs `run output=b.txt`, rank 0 "
+      "`run output=a.txt`";
+  StandIn differing(1, 2, 1, "run output=a.txt");  // rank 0's text reaches rank 1
+  StandIn root(0, 2, 1, "run output=b.txt");       // rank 1's text reaches rank 0
+  for (auto [comm, mine] : {std::pair<StandIn*, const char*>{&differing, "run output=b.txt"},
+                            {&root, "run output=a.txt"}}) {
+    try {
+      agree_on_request(*comm, mine);
+      FAIL() << "rank " << comm->rank() << " did not refuse";
+    } catch (const UsageError& e) {
+      EXPECT_NE(std::string(e.what()).find(expected), std::string::npos) << e.what();
     }
   }
 }

@@ -123,7 +123,7 @@ TEST(DevicePropagation, VariantsRenderTheirBuildOptions) {
             "longest_first=1");
   EXPECT_STREQ(parse_propagate_kernel("plain").entry_point(), "propagate_columns");
   p.chain_prefetch = 0;
-  EXPECT_THROW(p.validate(), std::invalid_argument);
+  EXPECT_THROW(p.validate(), UsageError);
 }
 
 // The CSR of edges over ids 0..n-1 taken as they are.

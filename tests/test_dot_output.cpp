@@ -13,6 +13,7 @@
 #include "closure/algorithms/compute.hpp"
 #include "closure/errors.hpp"
 #include "closure/graph/read_graph.hpp"
+#include "closure/io/byte_sink.hpp"
 #include "closure/io/dot_text.hpp"
 #include "closure/reach/descendants.hpp"
 #include "closure/tool/closure_writer.hpp"
@@ -109,7 +110,9 @@ TEST(DotOutput, ReductionAndCondensationDrawings) {
   EXPECT_NE(k.find("  \"v0\" -> \"v9\";\n"), std::string::npos) << k;
   EXPECT_EQ(k.find("  \"v0\" -> \"v10\";\n"), std::string::npos) << k;  // reduced
   const auto reduced = reach::transitive_reduction(g);
-  const std::string r = dot_of_edges(g, reduced, "reduction");
+  StringSink sink;
+  write_pairs(sink, g, EdgeRows(g.vertex_count(), reduced, "reduction"), OutputSpec{.dot = true});
+  const std::string& r = sink.text;
   EXPECT_TRUE(r.starts_with("digraph reduction {\n"));
   size_t arrows = 0;
   for (size_t at = 0; (at = r.find(" -> ", at)) != std::string::npos; ++at) ++arrows;

@@ -9,6 +9,7 @@
 #include "cli/commands.hpp"
 #include "closure/config.hpp"
 #include "closure/distributed/communicator.hpp"
+#include "closure/distributed/request_agreement.hpp"
 #include "closure/ocl/device.hpp"
 #include "closure/session/device_opener.hpp"
 #include "closure/util/exit_watcher.hpp"
@@ -112,13 +113,28 @@ int run_cli(int argc, char** argv) {
   add_bench_command(app);
 
   std::vector<std::string> args = with_default_subcommand(app, *run, argc, argv);
-  // bench runs inside the parse (its subcommands' callbacks): refused before it.
-  if (!args.empty() && args.front() == "bench" && distributed_communicator())
-    return refuse_distributed("bench");
+  Communicator* ranks = distributed_communicator();
+  // bench runs inside the parse (its subcommands' callbacks): refused before it, once the
+  // ranks agree that they were all given bench.
+  if (!args.empty() && args.front() == "bench" && ranks)
+    return guarded([&] {
+      agree_on_request(*ranks, "bench");
+      return refuse_distributed("bench");
+    });
   std::reverse(args.begin(), args.end());  // CLI11 takes them last-first
   try {
     app.parse(args);
   } catch (const CLI::ParseError& e) {
+    // Under mpirun the ranks still agree first: one that cannot parse its command line
+    // must not leave the others waiting in a collective.
+    if (ranks) {
+      const int status = guarded([&] {
+        agree_on_request(*ranks,
+                         std::string("(a command line that does not parse: ") + e.what() + ")");
+        return kExitOk;
+      });
+      if (status != kExitOk) return status;
+    }
     return app.exit(e) == 0 ? kExitOk : kExitUsage;
   } catch (const std::exception& e) {
     return report_failure(e);
@@ -126,7 +142,15 @@ int run_cli(int argc, char** argv) {
   const InputScope command_inputs;  // no output of this command may replace its inputs
   for (auto& [sub, runner] : runners)
     if (sub->parsed()) {
-      if (sub != run && distributed_communicator()) return refuse_distributed(sub->get_name());
+      // Before any collective: every rank runs this request, or every rank stops.
+      if (ranks) {
+        const int status = guarded([&, sub = sub] {
+          agree_on_request(*ranks, request_key(*sub));
+          return kExitOk;
+        });
+        if (status != kExitOk) return status;
+      }
+      if (sub != run && ranks) return refuse_distributed(sub->get_name());
       if (sub == run && wants_exit_watcher(common)) start_exit_watcher();
       return guarded([&, &runner = runner] {
         Session session(session_options(common));

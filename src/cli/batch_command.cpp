@@ -9,7 +9,6 @@
 
 #include "cli/commands.hpp"
 #include "closure/io/byte_size.hpp"
-#include "closure/ocl/device.hpp"
 #include "closure/tool/batch.hpp"
 #include "closure/tool/isolated.hpp"
 
@@ -36,21 +35,22 @@ void print_progress(const BatchProgress& p, bool tty, double& last_logged_s) {
   }
 }
 
-// A device named by --device is checked before any file, as in the other commands, but
-// in a child process: OpenCL opened here would not survive the fork of the workers.
+// A device named by --device is checked before any file, as in the other commands (through
+// the same chooser, so the same error kinds and exit statuses), but in a child process:
+// OpenCL opened here would not survive the fork of the workers. The child sends back the
+// failure's kind (one digit) and message.
 void check_device_spec(const std::string& spec) {
   if (spec.empty()) return;
   const IsolatedOutcome probe = run_isolated([&spec] {
     try {
-      ocl::choose_device(spec);
+      choose_device(spec);
       return std::string();
-    } catch (const std::invalid_argument& e) {
-      return std::string(e.what());
+    } catch (const std::exception& e) {
+      return std::to_string(int(classify(e))) + e.what();
     }
   });
-  if (!probe.completed)
-    throw std::runtime_error("checking --device " + spec + ": " + probe.failure);
-  if (!probe.result.empty()) throw UsageError("--device: " + probe.result);
+  if (!probe.completed) throw DeviceError("checking --device " + spec + ": " + probe.failure);
+  if (!probe.result.empty()) throw Error(ErrorKind(probe.result[0] - '0'), probe.result.substr(1));
 }
 
 }  // namespace

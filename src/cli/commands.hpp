@@ -44,6 +44,10 @@ Runner add_index_command(CLI::App& app, CommonOptions& common);
 Runner add_reach_command(CLI::App& app, CommonOptions& common);
 Runner add_reduce_command(CLI::App& app, CommonOptions& common);
 
+// What MPI ranks must agree on before running: the subcommand and the options it was given
+// (the graph's path aside), as one text (cli/request_key.cpp).
+std::string request_key(const CLI::App& sub);
+
 // Maps a failure to its exit status and prints it (see closure/errors.hpp for the kinds).
 int report_failure(const std::exception& e);
 // Runs `body`, mapping any exception through report_failure.

@@ -57,6 +57,8 @@ template <class F>
 auto as_usage_error(const std::string& option, F&& parse) -> decltype(parse()) {
   try {
     return parse();
+  } catch (const UsageError& e) {
+    throw UsageError(option + ": " + e.what());
   } catch (const std::invalid_argument& e) {
     throw UsageError(option + ": " + e.what());
   } catch (const std::out_of_range& e) {

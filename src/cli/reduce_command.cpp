@@ -1,6 +1,6 @@
-// `closure reduce FILE -o reduced.txt`: the transitive reduction as "u v" lines in the
-// input's labels (definition with cycles: docs/architecture.md); `-o r.dot` draws it as
-// Graphviz DOT, and `--condensation -o c.dot` the condensation (components, reduced).
+// `closure reduce FILE -o reduced.txt`: the transitive reduction (definition with cycles:
+// docs/architecture.md) written by the closure's writers, in the format -o names (`r.dot`
+// draws it as Graphviz DOT); `--condensation -o c.dot` draws the condensation instead.
 #include <cstdio>
 #include <memory>
 #include <nlohmann/json.hpp>
@@ -17,7 +17,7 @@ namespace closure::cli {
 
 Runner add_reduce_command(CLI::App& app, CommonOptions& common) {
   struct Flags {
-    std::string input, output;
+    std::string input, output, output_format;
     bool json = false, condensation = false;
   };
   auto flags = std::make_shared<Flags>();
@@ -25,8 +25,13 @@ Runner add_reduce_command(CLI::App& app, CommonOptions& common) {
       "reduce", "Transitive reduction: the fewest edges with the same reachability");
   sub->add_option("graph", flags->input, "Graph file")->required();
   sub->add_option("-o,--output", flags->output,
-                  "Edge list to write (- for stdout; the default without --json); .dot or .gv: "
-                  "a Graphviz drawing; .gz after it: gzip-compressed");
+                  "File to write the reduction to (- for stdout; the default without --json), "
+                  "in the format its extension names, as `closure run -o` writes a closure: "
+                  ".mtx, .json, .bin, .csv/.tsv, .dot/.gv a Graphviz drawing, anything else an "
+                  "edge list; .gz on top compresses");
+  sub->add_option("--output-format", flags->output_format,
+                  output_spec_choices() + " (default: from -o's extension, else edges)")
+      ->check(CLI::IsMember(output_spec_names()));
   sub->add_flag("--condensation", flags->condensation,
                 "Draw the condensation instead: a node per strongly connected component "
                 "(labelled by its members), its edges reduced (needs -o NAME.dot)");
@@ -35,39 +40,30 @@ Runner add_reduce_command(CLI::App& app, CommonOptions& common) {
   return [flags, &common](Session&) -> int {
     try {
       refuse_output_onto_input(flags->input, flags->output);
-      // Only a drawing is chosen by the name; other names keep the edge list they always had.
-      bool gzip = false;
-      const bool dot = names_dot_output(flags->output, &gzip);
-      if (flags->condensation && !dot)
+      const bool to_file = !flags->json || (!flags->output.empty() && flags->output != "-");
+      if (flags->json && flags->output == "-")
+        throw UsageError(
+            "--json and -o - would both write to standard output; write the "
+            "reduction to a file or drop --json");
+      // The one rule of -o: the name (or --output-format) picks the format, as for run.
+      const OutputSpec spec =
+          requested_output_spec(flags->output.empty() ? "-" : flags->output, flags->output_format);
+      if (flags->condensation && !spec.dot)
         throw UsageError("--condensation draws Graphviz DOT: give -o NAME.dot (or .gv)");
       const ReadResult read = read_graph(flags->input, input_format(common));
       const Graph& g = read.graph;
       const std::vector<Edge> reduced = reach::transitive_reduction(g);
-      const bool to_file = !flags->json || (!flags->output.empty() && flags->output != "-");
       CondensationCounts drawn;
-      if (dot) {
-        const std::string text = flags->condensation ? dot_of_condensation(g, &drawn)
-                                                     : dot_of_edges(g, reduced, "reduction");
+      if (flags->condensation) {
+        const std::string text = dot_of_condensation(g, &drawn);
         AtomicFile file(flags->output);
-        const auto sink = make_sink(file, gzip);
+        const auto sink = make_sink(file, spec.gzip);
         sink->write(text.data(), text.size());
         sink->finish();
         file.commit();
       } else if (to_file) {
-        std::string text;
-        for (const auto& [u, v] : reduced) {
-          const std::string a = g.label(u), b = g.label(v);
-          if (a.find_first_of(" \t\r\n") != std::string::npos ||
-              b.find_first_of(" \t\r\n") != std::string::npos)
-            throw std::runtime_error("label '" +
-                                     (a.find_first_of(" \t\r\n") != std::string::npos ? a : b) +
-                                     "' contains whitespace; use --json");
-          text.append(a).push_back(' ');
-          text.append(b).push_back('\n');
-        }
-        AtomicFile file(flags->output.empty() ? "-" : flags->output);
-        file.write(text);
-        file.commit();
+        write_pairs(flags->output.empty() ? "-" : flags->output, g,
+                    EdgeRows(g.vertex_count(), reduced, "reduction"), spec);
       }
       if (flags->json) {
         nlohmann::ordered_json o;

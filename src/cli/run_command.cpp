@@ -21,34 +21,6 @@ struct RunFlags {
   CLI::Option* output_option = nullptr;
 };
 
-// The data formats, and dot: the pairs drawn as Graphviz DOT (for -o -, where no
-// extension says so).
-std::vector<std::string> format_names() {
-  std::vector<std::string> names = output_format_names();
-  names.push_back("dot");
-  return names;
-}
-
-std::string format_choices() {
-  std::string out;
-  for (const auto& n : format_names()) out += (out.empty() ? "" : " | ") + n;
-  return out;
-}
-
-// -o's spec, with --output-format dot asking for a drawing under any name but one whose
-// extension means a data format.
-OutputSpec requested_output_spec(const std::string& path, const std::string& format) {
-  if (format != "dot")
-    return output_spec(path,
-                       format.empty() ? std::nullopt : std::optional(parse_output_format(format)));
-  OutputSpec spec = output_spec(path, std::nullopt);
-  if (!spec.dot && spec.format != OutputFormat::kEdges)
-    throw UsageError("--output-format dot conflicts with the extension of " + path +
-                     ", which means " + std::string(output_format_name(spec.format)));
-  spec.dot = true;
-  return spec;
-}
-
 // The output flags checked together: what each alone cannot tell.
 void check_output_flags(const RunFlags& f) {
   const bool has_output = f.output_option->count() > 0;
@@ -77,8 +49,8 @@ Runner add_run_command(CLI::App& app, CommonOptions& common) {
       "else an edge list; .gz on top "
       "compresses. A pipe, FIFO or device is written directly; a file is replaced atomically");
   sub->add_option("--output-format", flags->output_format,
-                  format_choices() + " (default: from -o's extension, else edges)")
-      ->check(CLI::IsMember(format_names()));
+                  output_spec_choices() + " (default: from -o's extension, else edges)")
+      ->check(CLI::IsMember(output_spec_names()));
   sub->add_flag("--reflexive", flags->reflexive,
                 "Add every (v,v) to the closure (default: strict)");
   sub->add_flag("--json", flags->json, "Print the summary as JSON on stdout");

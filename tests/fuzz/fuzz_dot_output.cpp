@@ -7,7 +7,8 @@
 #include <string>
 
 #include "closure/graph/read_graph.hpp"
-#include "closure/tool/dot_graph.hpp"
+#include "closure/io/byte_sink.hpp"
+#include "closure/tool/closure_writer.hpp"
 
 namespace {
 
@@ -29,7 +30,10 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   }
   const closure::Graph& g = r.graph;
   const auto edges = g.edges();
-  const std::string text = closure::dot_of_edges(g, edges, "g");
+  closure::StringSink sink;
+  closure::write_pairs(sink, g, closure::EdgeRows(g.vertex_count(), edges, "g"),
+                       closure::OutputSpec{.dot = true});
+  const std::string& text = sink.text;
   closure::ReadResult back;
   try {
     back = closure::read_graph_from_string(text, closure::InputFormat::kDot, "fuzz.dot");

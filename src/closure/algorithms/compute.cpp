@@ -108,14 +108,8 @@ BooleanParams dense_params(const ComputeOptions& o, const ocl::Runtime* runtime)
   BooleanParams params =
       o.params ? *o.params : (runtime ? tuned_boolean_params(runtime->device()) : BooleanParams{});
   if (!o.params_override.empty()) params = parse_boolean_params(o.params_override, params);
-  if (runtime) {
-    // Parameters the device cannot run are the device's limit, not a bug or a usage error.
-    try {
-      params.validate(runtime->device());
-    } catch (const std::invalid_argument& e) {
-      throw DeviceError(e.what());
-    }
-  }
+  // Out of range: a UsageError; more than the device allows: a DeviceError.
+  if (runtime) params.validate(runtime->device());
   return params;
 }
 

@@ -111,8 +111,37 @@ constexpr size_t kBufferBytes = size_t{1} << 20;
 
 }  // namespace
 
-OutputTarget classify_output(const std::string& path) {
+// classify_output for a name a command owns inside `within` (see the header).
+OutputTarget classify_owned_output(const std::string& path, const std::string& within) {
+  struct stat link {};
+  if (::lstat(path.c_str(), &link) == 0) {
+    if (S_ISLNK(link.st_mode))
+      throw UsageError(path + " is a symbolic link; a name this command owns in " + within +
+                       " is never written through a link (remove the link)");
+    if (!S_ISREG(link.st_mode))
+      throw UsageError(path + " exists and is not a regular file; it is left alone (move it)");
+    if (is_noted_input(link))
+      throw UsageError("output " + path + " is an input of this command; it is left alone");
+    if (link.st_nlink > 1)
+      throw UsageError("output " + path + " has " + std::to_string(link.st_nlink) +
+                       " hard links; replacing it would break them (remove it first)");
+  }
+  char folder[PATH_MAX], root[PATH_MAX];
+  if (!::realpath(folder_of(path).c_str(), folder))
+    throw io_error("cannot resolve", folder_of(path));
+  if (!::realpath(within.c_str(), root)) throw io_error("cannot resolve", within);
+  const std::string f = folder, r = root;
+  const bool inside = f == r || (f.size() > r.size() && f.compare(0, r.size(), r) == 0 &&
+                                 (r == "/" || f[r.size()] == '/'));
+  if (!inside)
+    throw UsageError(path + " leads out of " + within + " through a symbolic link (to " + f +
+                     "); nothing is written there");
+  return {false, f + "/" + base_of(path)};
+}
+
+OutputTarget classify_output(const std::string& path, const std::string& within) {
   if (path.empty()) throw UsageError("the output path is empty (use - for standard output)");
+  if (!within.empty()) return classify_owned_output(path, within);
   if (path == "-") return {true, path};
   struct stat st {};
   if (::stat(path.c_str(), &st) != 0) {
@@ -150,8 +179,8 @@ void refuse_output_onto_input(const std::string& input, const std::string& outpu
   if (!output.empty()) classify_output(output);
 }
 
-AtomicFile::AtomicFile(std::string path) : path_(std::move(path)) {
-  const OutputTarget target = classify_output(path_);
+AtomicFile::AtomicFile(std::string path, const std::string& within) : path_(std::move(path)) {
+  const OutputTarget target = classify_output(path_, within);
   stream_ = target.stream;
   target_ = target.path;
   if (path_ == "-") {

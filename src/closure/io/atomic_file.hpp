@@ -43,7 +43,12 @@ struct OutputTarget {
 };
 // Classifies `path` without opening it; throws UsageError for "" and for refused targets
 // (a dangling symlink, a hard-linked file, a folder).
-OutputTarget classify_output(const std::string& path);
+//
+// `within` (not empty) marks a name the command owns in its own folder, as batch owns the
+// names in --out: the user named the folder, not the file, so nothing there is followed. The
+// path must lie inside `within` once resolved (no link in a folder of the path leads out),
+// must not be a symbolic link itself, and must be a regular file or nothing (never a stream).
+OutputTarget classify_output(const std::string& path, const std::string& within = "");
 
 // Before any work: notes `input` as an input of this process (as the input source will when
 // it opens it) and classifies `output`, so a command refuses to write over its own input
@@ -52,7 +57,8 @@ void refuse_output_onto_input(const std::string& input, const std::string& outpu
 
 class AtomicFile {
  public:
-  explicit AtomicFile(std::string path);
+  // `within`: as for classify_output.
+  explicit AtomicFile(std::string path, const std::string& within = "");
   ~AtomicFile();  // an uncommitted temporary is discarded
   AtomicFile(const AtomicFile&) = delete;
   AtomicFile& operator=(const AtomicFile&) = delete;

@@ -4,6 +4,7 @@
 
 #include <cstddef>
 #include <memory>
+#include <string>
 
 #include "closure/io/atomic_file.hpp"
 
@@ -14,6 +15,16 @@ class ByteSink {
   virtual ~ByteSink() = default;
   virtual void write(const void* data, size_t size) = 0;
   virtual void finish() = 0;  // flushes what is buffered (for gzip: the trailer too)
+};
+
+// Bytes kept in a string (tests, fuzz targets, small texts such as a drawing in JSON).
+class StringSink final : public ByteSink {
+ public:
+  void write(const void* data, size_t size) override {
+    text.append(static_cast<const char*>(data), size);
+  }
+  void finish() override {}
+  std::string text;
 };
 
 // Plain when `gzip` is false; else a gzip member (RFC 1952) of the bytes written.

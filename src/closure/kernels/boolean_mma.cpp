@@ -27,19 +27,17 @@ void MmaParams::validate(const ocl::DeviceInfo& device) const {
   check_param_ranges(*this, what);
   // Accumulators are one register each; past 128 a warp tile spills.
   if (warp_m * warp_n / kWarpLanes > 128)
-    throw std::invalid_argument(what + " need " + std::to_string(warp_m * warp_n / kWarpLanes) +
-                                " accumulator registers per work-item (at most 128)");
+    throw UsageError(what + " need " + std::to_string(warp_m * warp_n / kWarpLanes) +
+                     " accumulator registers per work-item (at most 128)");
   // The write-back gathers the block's words in the stages' local memory.
   if (block_cols() > 512 * k_steps)
-    throw std::invalid_argument(what + ": a block's columns exceed 512 * k_steps");
+    throw UsageError(what + ": a block's columns exceed 512 * k_steps");
   if (size_t(threads()) > device.max_work_group)
-    throw std::invalid_argument(what + " need work-groups of " + std::to_string(threads()) +
-                                " work-items; " + device.name + " allows " +
-                                std::to_string(device.max_work_group));
+    throw DeviceError(what + " need work-groups of " + std::to_string(threads()) + " work-items; " +
+                      device.name + " allows " + std::to_string(device.max_work_group));
   if (local_bytes() > device.local_mem_bytes)
-    throw std::invalid_argument(what + " need " + std::to_string(local_bytes()) +
-                                " bytes of local memory; " + device.name + " has " +
-                                std::to_string(device.local_mem_bytes));
+    throw DeviceError(what + " need " + std::to_string(local_bytes()) + " bytes of local memory; " +
+                      device.name + " has " + std::to_string(device.local_mem_bytes));
 }
 
 bool mma_device_supported(const ocl::DeviceInfo& device) {

@@ -26,18 +26,18 @@ void BooleanParams::validate(const ocl::DeviceInfo& device) const {
   check_param_ranges(*this, "Boolean kernel parameters " + to_string());
   // More accumulators than this spill to memory on every device we know: refuse early.
   if (tile_m * words_per_item() > 64)
-    throw std::invalid_argument("Boolean kernel parameters " + to_string() + " need " +
-                                std::to_string(tile_m * words_per_item()) +
-                                " accumulator words per work-item (at most 64)");
+    throw UsageError("Boolean kernel parameters " + to_string() + " need " +
+                     std::to_string(tile_m * words_per_item()) +
+                     " accumulator words per work-item (at most 64)");
   const size_t group = size_t(32 * tile_n) * tile_n;
   if (group > device.max_work_group)
-    throw std::invalid_argument("Boolean kernel parameters " + to_string() +
-                                " need work-groups of " + std::to_string(group) + " work-items; " +
-                                device.name + " allows " + std::to_string(device.max_work_group));
+    throw DeviceError("Boolean kernel parameters " + to_string() + " need work-groups of " +
+                      std::to_string(group) + " work-items; " + device.name + " allows " +
+                      std::to_string(device.max_work_group));
   if (local_bytes() > device.local_mem_bytes)
-    throw std::invalid_argument("Boolean kernel parameters " + to_string() + " need " +
-                                std::to_string(local_bytes()) + " bytes of local memory; " +
-                                device.name + " has " + std::to_string(device.local_mem_bytes));
+    throw DeviceError("Boolean kernel parameters " + to_string() + " need " +
+                      std::to_string(local_bytes()) + " bytes of local memory; " + device.name +
+                      " has " + std::to_string(device.local_mem_bytes));
 }
 
 }  // namespace closure

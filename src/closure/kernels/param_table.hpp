@@ -16,6 +16,7 @@
 #include <stdexcept>
 #include <string>
 
+#include "closure/errors.hpp"
 #include "closure/kernels/param_text.hpp"
 
 namespace closure {
@@ -130,8 +131,20 @@ std::string params_keys() {
   return out;
 }
 
-// Applies "key=value,..." over `base`; throws std::invalid_argument for an unknown key,
-// a missing '=' or a non-number.
+// Throws UsageError naming every allowed range when a value is outside its own.
+template <class P>
+void check_param_ranges(const P& p, const std::string& what) {
+  for (const auto& f : ParamTable<P>::fields)
+    if (!f.allowed.admits(p.*f.member)) {
+      std::string ranges;
+      for (const auto& g : ParamTable<P>::fields)
+        ranges += (ranges.empty() ? "" : ", ") + std::string(g.key) + " " + g.allowed.describe();
+      throw UsageError(what + " out of range (" + ranges + ")");
+    }
+}
+
+// Applies "key=value,..." over `base`; throws UsageError for an unknown key, a missing '=',
+// a non-number or a value outside its range (at once, before any device is opened).
 template <class P>
 P parse_params(const std::string& text, P base) {
   const std::string keys = params_keys<P>();
@@ -143,19 +156,8 @@ P parse_params(const std::string& text, P base) {
       }
     return false;
   });
+  if (!text.empty()) check_param_ranges(base, "kernel parameters " + text);
   return base;
-}
-
-// Throws std::invalid_argument naming every allowed range when a value is outside its own.
-template <class P>
-void check_param_ranges(const P& p, const std::string& what) {
-  for (const auto& f : ParamTable<P>::fields)
-    if (!f.allowed.admits(p.*f.member)) {
-      std::string ranges;
-      for (const auto& g : ParamTable<P>::fields)
-        ranges += (ranges.empty() ? "" : ", ") + std::string(g.key) + " " + g.allowed.describe();
-      throw std::invalid_argument(what + " out of range (" + ranges + ")");
-    }
 }
 
 template <class P>

@@ -4,6 +4,7 @@
 #include <sstream>
 #include <stdexcept>
 
+#include "closure/errors.hpp"
 #include "closure/kernels/param_table.hpp"
 
 namespace closure {
@@ -15,19 +16,17 @@ void parse_key_values(const std::string& text, const char* keys,
   while (std::getline(in, item, ',')) {
     if (item.empty()) continue;
     const auto eq = item.find('=');
-    if (eq == std::string::npos)
-      throw std::invalid_argument("expected key=value, got '" + item + "'");
+    if (eq == std::string::npos) throw UsageError("expected key=value, got '" + item + "'");
     const std::string key = item.substr(0, eq);
     int value = 0;
     try {
       size_t used = 0;
       value = std::stoi(item.substr(eq + 1), &used);
       if (used != item.size() - eq - 1) throw std::invalid_argument("trailing characters");
-    } catch (const std::exception&) {
-      throw std::invalid_argument("not a number in '" + item + "'");
+    } catch (const std::exception&) {  // std::stoi's and the check above
+      throw UsageError("not a number in '" + item + "'");
     }
-    if (!set(key, value))
-      throw std::invalid_argument("unknown kernel parameter '" + key + "' (" + keys + ")");
+    if (!set(key, value)) throw UsageError("unknown kernel parameter '" + key + "' (" + keys + ")");
   }
 }
 

@@ -32,8 +32,8 @@ std::string PropagateParams::describe() const {
 void PropagateParams::validate() const {
   check_param_ranges(*this, "propagation kernel parameters " + to_string());
   if (live_rows && sweep != kChained)
-    throw std::invalid_argument("propagation kernel parameters " + to_string() +
-                                ": live rows are the chained sweep's");
+    throw UsageError("propagation kernel parameters " + to_string() +
+                     ": live rows are the chained sweep's");
 }
 
 PropagateParams parse_propagate_kernel(const std::string& name) {

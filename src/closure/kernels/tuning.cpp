@@ -18,7 +18,7 @@ P with_env_override(P params, const char* env) {
   if (const std::string text = config::text(env); !text.empty()) {
     try {
       params = parse_params(text, params);
-    } catch (const std::invalid_argument& e) {  // the user's setting, not a bug
+    } catch (const UsageError& e) {  // the user's setting, named
       throw UsageError(std::string(env) + ": " + e.what());
     }
   }

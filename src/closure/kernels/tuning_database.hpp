@@ -64,14 +64,14 @@ P tuned_params(const ocl::DeviceInfo& device, P fallback = {}) {
     P p;
     try {
       p = parse_params(row.params, P{});
-    } catch (const std::invalid_argument& e) {
-      throw std::invalid_argument(row.where + ": " + e.what());
+    } catch (const UsageError& e) {  // a row of the overlay file (the built-in rows are tested)
+      throw UsageError(row.where + ": " + e.what());
     }
     try {
       p.validate(device);
       return p;
-    } catch (const std::invalid_argument&) {
-      // too big for this device: the next, less specific row
+    } catch (const Error&) {
+      // out of range or too big for this device: the next, less specific row
     }
   }
   return fallback;

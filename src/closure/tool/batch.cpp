@@ -117,7 +117,7 @@ bool still_valid(const BatchRecord& old, const BatchOptions& o, const BatchItem&
   try {
     if (!(input_key(item.input) == old.input)) return false;
     if (o.write_closures) {
-      if (!fs::is_regular_file(p.output)) return false;
+      if (!fs::is_regular_file(fs::symlink_status(p.output))) return false;  // no link
       const FileDigest d = digest_file(p.output);
       if (d.size != old.output->size || d.hash != old.output->hash) return false;
     }
@@ -155,6 +155,7 @@ std::string process_item(const BatchOptions& o, const BatchItem& item, const std
     RunOptions run = o.run;
     run.input = item.input;
     run.output = o.write_closures ? p.output : "";
+    run.output_within = o.out_dir;  // a name batch owns: never through a link, never outside
     const RunSummary s = o.runner ? o.runner(run) : run_graph(run);
     static_cast<GraphFacts&>(row) = s;
     row.facts_known = true;
@@ -175,7 +176,7 @@ void write_record(const ItemPaths& p, const BatchRecord& rec, BatchRow& row, Bat
   try {
     out.check_may_write(p.record);
     fs::create_directories(fs::path(p.record).parent_path());
-    AtomicFile f(p.record);
+    AtomicFile f(p.record, out.dir());
     f.write(record_json(rec));
     f.commit();
     out.claim(p.record);
@@ -270,11 +271,11 @@ std::vector<BatchRow> run_batch(const BatchOptions& o,
     for (auto& [i, outcome] : pool.wait()) settle(i, outcome, started[i], "");
   }
 
-  AtomicFile csv(csv_path);
+  AtomicFile csv(csv_path, o.out_dir);
   csv.write(batch_csv(rows));
   csv.commit();
   out.claim(csv_path);
-  AtomicFile js(json_path);
+  AtomicFile js(json_path, o.out_dir);
   js.write(batch_json(rows));
   js.commit();
   out.claim(json_path);

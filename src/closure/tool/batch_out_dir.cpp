@@ -94,7 +94,9 @@ std::string BatchOutDir::relative(const std::string& path) const {
 
 bool BatchOutDir::may_write(const std::string& path) const {
   std::error_code ec;
-  if (!fs::exists(fs::symlink_status(path, ec))) return true;
+  const fs::file_status status = fs::symlink_status(path, ec);
+  if (!fs::exists(status)) return true;
+  if (fs::is_symlink(status)) return false;  // placed by someone else: a batch writes no link
   if (owned_.count(relative(path))) return true;
   if (written_by_a_batch(path)) return true;
   // A closure file that an older batch's record names.

@@ -19,7 +19,8 @@ class BatchOutDir {
   BatchOutDir(const BatchOutDir&) = delete;
   BatchOutDir& operator=(const BatchOutDir&) = delete;
 
-  // True when `path` (inside the folder) does not exist or was written by a batch.
+  // True when `path` (inside the folder) does not exist or was written by a batch; never for
+  // a symbolic link (a batch writes none, and would write through it).
   bool may_write(const std::string& path) const;
   // Throws UsageError naming `path` unless may_write(path).
   void check_may_write(const std::string& path) const;
@@ -27,6 +28,7 @@ class BatchOutDir {
   // written, so an interrupted batch still owns what it began to write). A worker process
   // claims through the list descriptor it inherited (appends of one short line each).
   void claim(const std::string& path);
+  const std::string& dir() const { return dir_; }
 
  private:
   std::string relative(const std::string& path) const;

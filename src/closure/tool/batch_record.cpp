@@ -6,23 +6,13 @@
 #include <set>
 
 #include "closure/io/content_hash.hpp"
+#include "closure/io/utf8.hpp"
 
 namespace closure {
 namespace {
 
 using Json = nlohmann::ordered_json;
 constexpr auto kReplace = Json::error_handler_t::replace;
-
-Json row_object(const BatchRow& r) {
-  // A value, or null where the row's facts are unknown (a failed file).
-  auto fact = [&r](const auto& v) { return r.facts_known ? Json(v) : Json(nullptr); };
-  return Json{{"file", r.file},           {"vertices", fact(r.vertices)},
-              {"edges", fact(r.edges)},   {"components", fact(r.components)},
-              {"dag", fact(r.dag)},       {"pairs", fact(r.pairs)},
-              {"method", fact(r.method)}, {"device", fact(r.device)},
-              {"seconds", r.seconds},     {"verify", r.verify},
-              {"error", r.error}};
-}
 
 Json key_object(const FileKey& k, bool with_mtime) {
   Json o{{"size", k.size}};
@@ -33,6 +23,48 @@ Json key_object(const FileKey& k, bool with_mtime) {
 
 // Thrown inside parse_record for any field that is not as written by record_json.
 struct Bad {};
+
+bool is_utf8(std::string_view s) {
+  for (size_t i = 0; i < s.size();) {
+    const size_t n = utf8_sequence(s, i);
+    if (n == 0) return false;
+    i += n;
+  }
+  return true;
+}
+
+// A file name is bytes; JSON strings are UTF-8. A name that is not UTF-8 is written twice:
+// readable under `key` (bytes replaced by U+FFFD, which loses them) and exactly, in hex,
+// under `key`_hex, which the record is matched by.
+void put_name(Json& o, const std::string& key, const std::string& name) {
+  o[key] = name;
+  if (is_utf8(name)) return;
+  static const char* digits = "0123456789abcdef";
+  std::string hex;
+  for (unsigned char c : name) hex.append({digits[c >> 4], digits[c & 15]});
+  o[key + "_hex"] = hex;
+}
+
+std::string get_name(const Json& o, const std::string& key) {
+  const auto hex = o.find(key + "_hex");
+  if (hex == o.end()) {
+    const auto it = o.find(key);
+    if (it == o.end() || !it->is_string()) throw Bad{};
+    return it->get<std::string>();
+  }
+  if (!hex->is_string()) throw Bad{};
+  const std::string h = hex->get<std::string>();
+  if (h.size() % 2) throw Bad{};
+  auto nibble = [](char c) -> int {
+    if (c >= '0' && c <= '9') return c - '0';
+    if (c >= 'a' && c <= 'f') return c - 'a' + 10;
+    throw Bad{};
+  };
+  std::string out;
+  for (size_t i = 0; i < h.size(); i += 2)
+    out.push_back(char(nibble(h[i]) * 16 + nibble(h[i + 1])));
+  return out;
+}
 
 const Json& field(const Json& o, const char* name) {
   auto it = o.find(name);
@@ -64,8 +96,13 @@ bool facts_are_null(const Json& o, bool failed) {
   if (nulls != 7 || !failed) throw Bad{};
   return true;
 }
-void only_keys(const Json& o, std::initializer_list<const char*> names) {
-  if (!o.is_object() || o.size() != names.size()) throw Bad{};
+// Exactly `names`, and those of `optional` that are there.
+void only_keys(const Json& o, std::initializer_list<const char*> names,
+               std::initializer_list<const char*> optional = {}) {
+  if (!o.is_object()) throw Bad{};
+  size_t present = names.size();
+  for (const char* n : optional) present += o.contains(n);
+  if (o.size() != present) throw Bad{};
   for (const char* n : names)
     if (!o.contains(n)) throw Bad{};
 }
@@ -97,6 +134,24 @@ FileKey parse_key(const Json& o, bool with_mtime) {
 
 }  // namespace
 
+Json row_object(const BatchRow& r) {
+  // A value, or null where the row's facts are unknown (a failed file).
+  auto fact = [&r](const auto& v) { return r.facts_known ? Json(v) : Json(nullptr); };
+  Json o = Json::object();
+  put_name(o, "file", r.file);
+  o.update(Json{{"vertices", fact(r.vertices)},
+                {"edges", fact(r.edges)},
+                {"components", fact(r.components)},
+                {"dag", fact(r.dag)},
+                {"pairs", fact(r.pairs)},
+                {"method", fact(r.method)},
+                {"device", fact(r.device)},
+                {"seconds", r.seconds},
+                {"verify", r.verify},
+                {"error", r.error}});
+  return o;
+}
+
 std::string record_json(const BatchRecord& r) {
   Json o{{"schema", kRecordSchema}, {"version", kRecordVersion}};
   const Json row = row_object(r.row);
@@ -105,7 +160,7 @@ std::string record_json(const BatchRecord& r) {
   o["options"] = Json::parse(r.options);
   if (r.output) {
     Json out = key_object(*r.output, false);
-    out["name"] = r.output_name;
+    put_name(out, "name", r.output_name);
     o["output"] = out;
   } else {
     o["output"] = nullptr;
@@ -117,13 +172,15 @@ std::optional<BatchRecord> parse_record(std::string_view text) {
   if (text.size() > kMaxRecordBytes) return std::nullopt;
   try {
     const Json o = Json::parse(text);  // throws on anything that is not one JSON value
-    only_keys(o, {"schema", "version", "file", "vertices", "edges", "components", "dag", "pairs",
-                  "method", "device", "seconds", "verify", "error", "input", "options", "output"});
+    only_keys(o,
+              {"schema", "version", "file", "vertices", "edges", "components", "dag", "pairs",
+               "method", "device", "seconds", "verify", "error", "input", "options", "output"},
+              {"file_hex"});
     if (get_string(o, "schema") != kRecordSchema) return std::nullopt;
     if (get_unsigned(o, "version") != uint64_t(kRecordVersion)) return std::nullopt;
     BatchRecord r;
     BatchRow& row = r.row;
-    row.file = get_string(o, "file");
+    row.file = get_name(o, "file");
     row.error = get_string(o, "error");
     row.facts_known = !facts_are_null(o, !row.error.empty());
     if (row.facts_known) {
@@ -149,8 +206,9 @@ std::optional<BatchRecord> parse_record(std::string_view text) {
     if (!out.is_null()) {
       if (!out.is_object()) return std::nullopt;
       Json key = out;
-      r.output_name = get_string(out, "name");
+      r.output_name = get_name(out, "name");
       key.erase("name");
+      key.erase("name_hex");
       r.output = parse_key(key, false);
     }
     return r;

@@ -107,6 +107,30 @@ OutputSpec output_spec(const std::string& path, std::optional<OutputFormat> requ
   return spec;
 }
 
+OutputSpec requested_output_spec(const std::string& path, const std::string& format) {
+  if (format != "dot")
+    return output_spec(path,
+                       format.empty() ? std::nullopt : std::optional(parse_output_format(format)));
+  OutputSpec spec = output_spec(path, std::nullopt);
+  if (!spec.dot && spec.format != OutputFormat::kEdges)
+    throw UsageError("--output-format dot conflicts with the extension of " + path +
+                     ", which means " + std::string(output_format_name(spec.format)));
+  spec.dot = true;
+  return spec;
+}
+
+std::vector<std::string> output_spec_names() {
+  std::vector<std::string> names = output_format_names();
+  names.push_back("dot");
+  return names;
+}
+
+std::string output_spec_choices() {
+  std::string out;
+  for (const auto& n : output_spec_names()) out += (out.empty() ? "" : " | ") + n;
+  return out;
+}
+
 namespace {
 
 uint64_t words_per_row(size_t n) {
@@ -132,9 +156,9 @@ std::vector<std::string> written_labels(const Graph& g, OutputFormat f) {
       // "u v" lines cannot carry a label with a blank in it (DOT allows "a b"): say so
       // rather than write a file that reads back differently.
       if (label.empty() || label.find_first_of(" \t\r\n") != std::string::npos)
-        throw std::runtime_error("vertex label '" + label +
-                                 "' contains whitespace, which an edge list cannot hold; use "
-                                 "--output-format json or matrix-market");
+        throw UsageError("vertex label '" + label +
+                         "' contains whitespace, which an edge list cannot hold; write "
+                         "JSON or Matrix Market (a .json or .mtx name) instead");
       const bool escape = label[0] == '#' || label[0] == '%' ||
                           (label[0] == '\\' && label.size() > 1 &&
                            (label[1] == '#' || label[1] == '%' || label[1] == '\\'));
@@ -153,9 +177,9 @@ std::vector<std::string> written_labels(const Graph& g, OutputFormat f) {
       // written (as in an edge list).
       const char delimiter = f == OutputFormat::kCsv ? ',' : '\t';
       if (label.empty() || label.find_first_of("\r\n") != std::string::npos)
-        throw std::runtime_error("vertex label '" + label +
-                                 "' is empty or holds a line break, which a CSV row cannot "
-                                 "hold here; use --output-format json or matrix-market");
+        throw UsageError("vertex label '" + label +
+                         "' is empty or holds a line break, which a CSV row cannot hold "
+                         "here; write JSON or Matrix Market (a .json or .mtx name) instead");
       auto blank = [](char ch) { return ch == ' ' || (ch >= '\t' && ch <= '\r'); };
       const bool quote = label.find('"') != std::string::npos ||
                          label.find(delimiter) != std::string::npos || blank(label.front()) ||
@@ -223,8 +247,10 @@ uint64_t label_bytes(const Graph& g) {
 }
 
 constexpr std::string_view kMtxBanner = "%%MatrixMarket matrix coordinate pattern general\n";
-constexpr std::string_view kMtxComment =
-    "% transitive closure written by closure; row/column i is the vertex labelled below\n";
+std::string mtx_comment(std::string_view what) {
+  return "% transitive " + std::string(what) +
+         " written by closure; row/column i is the vertex labelled below\n";
+}
 
 std::string json_prefix(const Graph& g, uint64_t pairs, bool reflexive) {
   return "{\"vertices\":" + std::to_string(g.vertex_count()) +
@@ -252,7 +278,7 @@ uint64_t output_bytes(const Graph& g, const Closure& c, OutputFormat f, bool ref
     case OutputFormat::kTsv:
       return delimited_header(f).size() + s.sources + s.targets + 2 * s.pairs;
     case OutputFormat::kMatrixMarket: {  // "%label i label\n" per vertex, "u v\n" per pair
-      uint64_t header = kMtxBanner.size() + kMtxComment.size();
+      uint64_t header = kMtxBanner.size() + mtx_comment("closure").size();
       const auto labels = written_labels(g, f);
       for (vertex_t v = 0; v < n; ++v) header += 7 + w[v] + 1 + labels[v].size() + 1;
       header += 2 * digits(n) + digits(s.pairs) + 3;
@@ -293,9 +319,11 @@ uint64_t output_bytes_lower_bound(const Graph& g, const Closure& c, OutputFormat
   return 0;
 }
 
-// A DOT drawing: "digraph closure {", each vertex "  ID;" (so every vertex is a node, an
-// isolated one too), each pair "  U -> V;", then "}".
-constexpr std::string_view kDotHeader = "digraph closure {\n";
+// A DOT drawing: "digraph closure {" (the pairs' name), each vertex "  ID;" (so every vertex
+// is a node, an isolated one too), each pair "  U -> V;", then "}".
+std::string dot_header(std::string_view what) {
+  return "digraph " + std::string(what) + " {\n";
+}
 constexpr std::string_view kDotFooter = "}\n";
 
 static std::vector<std::string> dot_ids(const Graph& g) {
@@ -311,7 +339,8 @@ uint64_t output_bytes(const Graph& g, const Closure& c, const OutputSpec& spec, 
   uint64_t nodes = 0;
   for (size_t v = 0; v < ids.size(); ++v) nodes += (w[v] = ids[v].size()) + 4;
   const PairSums s = pair_sums(c, w, reflexive);
-  return kDotHeader.size() + nodes + s.sources + s.targets + 8 * s.pairs + kDotFooter.size();
+  return dot_header("closure").size() + nodes + s.sources + s.targets + 8 * s.pairs +
+         kDotFooter.size();
 }
 
 uint64_t output_bytes_lower_bound(const Graph& g, const Closure& c, const OutputSpec& spec,
@@ -373,14 +402,14 @@ class Sink {
 // holds about 64k pairs (from the average row), a round a few blocks per thread, so the
 // text held at once stays near threads x 4 blocks of about 1 MB.
 template <class FormatRow>
-void put_rows(Sink& out, const Closure& c, bool reflexive, size_t n, const Tick& tick,
+void put_rows(Sink& out, const PairRows& rows, size_t n, const Tick& tick,
               const FormatRow& format_row) {
-  const uint64_t pairs = c.pair_count(reflexive);
+  const uint64_t pairs = rows.pair_count();
   const size_t rows_per_block =
       std::clamp<size_t>(65536 / (pairs / std::max<size_t>(n, 1) + 1), 1, 4096);
   const size_t blocks_per_round = 4 * size_t(thread_budget());
   std::vector<std::string> text(blocks_per_round);
-  c.prepare_rows();
+  rows.prepare();
   for (size_t u0 = 0; u0 < n; u0 += rows_per_block * blocks_per_round) {
     const size_t blocks = std::min(blocks_per_round, ceil_div(n - u0, rows_per_block));
     parallel_chunks(blocks, 1, [&](size_t b0, size_t b1) {
@@ -389,7 +418,7 @@ void put_rows(Sink& out, const Closure& c, bool reflexive, size_t n, const Tick&
         text[b].clear();
         const size_t first = u0 + b * rows_per_block, last = std::min(n, first + rows_per_block);
         for (size_t u = first; u < last; ++u) {
-          c.successors(vertex_t(u), succ, reflexive);
+          rows.row(vertex_t(u), succ);
           format_row(vertex_t(u), succ, text[b]);
         }
       }
@@ -410,12 +439,12 @@ void append_number(std::string& out, uint64_t v) {
 
 // Edge lists, CSV and TSV: one "u v" line per pair (',' or a tab for CSV and TSV, which
 // start with their header).
-void write_edges(Sink& out, const Graph& g, const Closure& c, bool reflexive, const Tick& tick,
+void write_edges(Sink& out, const Graph& g, const PairRows& rows, const Tick& tick,
                  OutputFormat f) {
   const auto labels = written_labels(g, f);
   const char separator = f == OutputFormat::kCsv ? ',' : f == OutputFormat::kTsv ? '\t' : ' ';
   if (f != OutputFormat::kEdges) out.put(delimited_header(f));
-  put_rows(out, c, reflexive, g.vertex_count(), tick,
+  put_rows(out, rows, g.vertex_count(), tick,
            [&](vertex_t u, const std::vector<vertex_t>& succ, std::string& text) {
              for (vertex_t v : succ) {
                text.append(labels[u]);
@@ -426,11 +455,10 @@ void write_edges(Sink& out, const Graph& g, const Closure& c, bool reflexive, co
            });
 }
 
-void write_matrix_market(Sink& out, const Graph& g, const Closure& c, bool reflexive,
-                         const Tick& tick) {
+void write_matrix_market(Sink& out, const Graph& g, const PairRows& rows, const Tick& tick) {
   const size_t n = g.vertex_count();
   out.put(kMtxBanner);
-  out.put(kMtxComment);
+  out.put(mtx_comment(rows.what()));
   const auto labels = written_labels(g, OutputFormat::kMatrixMarket);
   for (vertex_t v = 0; v < n; ++v) {
     out.put("%label ");
@@ -443,9 +471,9 @@ void write_matrix_market(Sink& out, const Graph& g, const Closure& c, bool refle
   out.put(' ');
   out.put_number(n);
   out.put(' ');
-  out.put_number(c.pair_count(reflexive));
+  out.put_number(rows.pair_count());
   out.put('\n');
-  put_rows(out, c, reflexive, n, tick,
+  put_rows(out, rows, n, tick,
            [&](vertex_t u, const std::vector<vertex_t>& succ, std::string& text) {
              for (vertex_t v : succ) {
                append_number(text, u + 1);
@@ -456,13 +484,14 @@ void write_matrix_market(Sink& out, const Graph& g, const Closure& c, bool refle
            });
 }
 
-void write_json(Sink& out, const Graph& g, const Closure& c, bool reflexive, const Tick& tick) {
+void write_json(Sink& out, const Graph& g, const PairRows& rows, const Tick& tick) {
   const auto quoted = written_labels(g, OutputFormat::kJson);
-  out.put(json_prefix(g, c.pair_count(reflexive), reflexive));
+  out.put(json_prefix(g, rows.pair_count(), rows.reflexive()));
   std::vector<vertex_t> succ;
+  rows.prepare();
   for (vertex_t u = 0; u < g.vertex_count(); ++u) {
     tick(u);
-    c.successors(u, succ, reflexive);
+    rows.row(u, succ);
     out.put(u ? ",\n" : "\n");
     out.put(quoted[u]);
     out.put(":[");
@@ -475,15 +504,15 @@ void write_json(Sink& out, const Graph& g, const Closure& c, bool reflexive, con
   out.put(kJsonSuffix);
 }
 
-void write_dot(Sink& out, const Graph& g, const Closure& c, bool reflexive, const Tick& tick) {
+void write_dot(Sink& out, const Graph& g, const PairRows& rows, const Tick& tick) {
   const auto ids = dot_ids(g);
-  out.put(kDotHeader);
+  out.put(dot_header(rows.what()));
   for (const std::string& id : ids) {
     out.put("  ");
     out.put(id);
     out.put(";\n");
   }
-  put_rows(out, c, reflexive, g.vertex_count(), tick,
+  put_rows(out, rows, g.vertex_count(), tick,
            [&](vertex_t u, const std::vector<vertex_t>& succ, std::string& text) {
              for (vertex_t v : succ) {
                text.append("  ").append(ids[u]).append(" -> ").append(ids[v]).append(";\n");
@@ -492,34 +521,28 @@ void write_dot(Sink& out, const Graph& g, const Closure& c, bool reflexive, cons
   out.put(kDotFooter);
 }
 
-void write_binary(ByteSink& file, const Graph& g, const Closure& c, bool reflexive,
-                  const Tick& tick) {
+void write_binary(ByteSink& file, const Graph& g, const PairRows& rows, const Tick& tick) {
   const uint64_t n = g.vertex_count(), wpr = words_per_row(n);
   file.write(kBinaryMagic, sizeof kBinaryMagic);
   file.write(&n, sizeof n);
   file.write(&wpr, sizeof wpr);
   // Rows in batches of about 16 MB, each row's bits set by one of the pool's threads
-  // straight from its component's reach (no sorted successor list), then written in order.
-  // Through sorted lists one thread wrote 32 MB/s: 285 s for a 200k-commit history's 5 GB.
+  // (ClosureRows straight from its component's reach), then written in order.
   const size_t row_bytes = wpr * sizeof(uint32_t);
   const size_t batch = std::max<size_t>(1, std::min<size_t>(n, (size_t{16} << 20) / row_bytes));
-  std::vector<uint32_t> rows(batch * wpr);
-  c.prepare_rows();
+  std::vector<uint32_t> bits(batch * wpr);
+  rows.prepare();
   for (uint64_t u0 = 0; u0 < n; u0 += batch) {
     const size_t count = std::min<uint64_t>(batch, n - u0);
     parallel_chunks(count, 64, [&](size_t a, size_t b) {
       for (size_t i = a; i < b; ++i) {
-        uint32_t* row = rows.data() + i * wpr;
+        uint32_t* row = bits.data() + i * wpr;
         std::fill(row, row + wpr, 0u);
-        const auto u = vertex_t(u0 + i);
-        c.for_each_component_successor(c.component_of(u), [&](vertex_t d) {
-          for (vertex_t v : c.members(d)) set_bit(row, v);
-        });
-        if (reflexive) set_bit(row, u);
+        rows.set_row_bits(vertex_t(u0 + i), row);
       }
     });
     for (size_t i = 0; i < count; ++i) tick(u0 + i);
-    file.write(rows.data(), count * row_bytes);
+    file.write(bits.data(), count * row_bytes);
   }
   for (vertex_t v = 0; v < n; ++v) {
     const std::string label = g.label(v);
@@ -531,30 +554,92 @@ void write_binary(ByteSink& file, const Graph& g, const Closure& c, bool reflexi
 
 }  // namespace
 
+void PairRows::set_row_bits(vertex_t u, uint32_t* bits) const {
+  std::vector<vertex_t> targets;
+  row(u, targets);
+  for (vertex_t v : targets) set_bit(bits, v);
+}
+
+void ClosureRows::row(vertex_t u, std::vector<vertex_t>& out) const {
+  c_.successors(u, out, reflexive_);
+}
+
+// Straight from the component's reach: no sorted successor list (through sorted lists one
+// thread wrote 32 MB/s of a 200k-commit history's binary closure).
+void ClosureRows::set_row_bits(vertex_t u, uint32_t* bits) const {
+  c_.for_each_component_successor(c_.component_of(u), [&](vertex_t d) {
+    for (vertex_t v : c_.members(d)) set_bit(bits, v);
+  });
+  if (reflexive_) set_bit(bits, u);
+}
+
+EdgeRows::EdgeRows(size_t n, std::span<const Edge> edges, std::string what)
+    : offsets_(n + 1, 0), what_(std::move(what)) {
+  for (const auto& [u, v] : edges) {
+    if (u >= n || v >= n)
+      throw InternalError("EdgeRows: an edge names a vertex past " + std::to_string(n));
+    ++offsets_[u + 1];
+  }
+  for (size_t u = 0; u < n; ++u) offsets_[u + 1] += offsets_[u];
+  targets_.resize(edges.size());
+  std::vector<uint64_t> at(offsets_.begin(), offsets_.end() - 1);
+  for (const auto& [u, v] : edges) targets_[at[u]++] = v;
+  // Ascending and once each, as every writer expects of a row.
+  uint64_t kept = 0;
+  for (size_t u = 0; u < n; ++u) {
+    const auto first = targets_.begin() + std::ptrdiff_t(offsets_[u]);
+    const auto last = targets_.begin() + std::ptrdiff_t(offsets_[u + 1]);
+    std::sort(first, last);
+    const auto end = std::unique(first, last);
+    const uint64_t begin = kept;
+    kept =
+        uint64_t(std::move(first, end, targets_.begin() + std::ptrdiff_t(kept)) - targets_.begin());
+    offsets_[u] = begin;
+  }
+  offsets_[n] = kept;
+  targets_.resize(kept);
+}
+
+void EdgeRows::row(vertex_t u, std::vector<vertex_t>& out) const {
+  out.assign(targets_.begin() + std::ptrdiff_t(offsets_[u]),
+             targets_.begin() + std::ptrdiff_t(offsets_[u + 1]));
+}
+
 uint64_t write_closure(const std::string& path, const Graph& g, const Closure& c, OutputSpec spec,
-                       bool reflexive, const WriteProgress& progress) {
+                       bool reflexive, const WriteProgress& progress, const std::string& within) {
+  return write_pairs(path, g, ClosureRows(c, reflexive), spec, progress, within);
+}
+
+void write_pairs(ByteSink& sink, const Graph& g, const PairRows& rows, const OutputSpec& spec,
+                 const WriteProgress& progress) {
+  if (rows.vertex_count() != g.vertex_count())
+    throw InternalError("write_pairs: the rows and the graph differ in vertex count");
+  const Tick tick(progress, g.vertex_count());
+  if (spec.format == OutputFormat::kBinary && !spec.dot) {
+    write_binary(sink, g, rows, tick);
+    return;
+  }
+  Sink text(sink);
+  if (spec.dot)
+    write_dot(text, g, rows, tick);
+  else if (spec.format == OutputFormat::kMatrixMarket)
+    write_matrix_market(text, g, rows, tick);
+  else if (spec.format == OutputFormat::kJson)
+    write_json(text, g, rows, tick);
+  else
+    write_edges(text, g, rows, tick, spec.format);  // edges, CSV, TSV
+  text.flush();
+}
+
+uint64_t write_pairs(const std::string& path, const Graph& g, const PairRows& rows,
+                     const OutputSpec& spec, const WriteProgress& progress,
+                     const std::string& within) {
   if (!spec.dot && spec.format != OutputFormat::kBinary &&
       spec.format != OutputFormat::kMatrixMarket)
     written_labels(g, spec.format);  // refuses unwritable labels before opening anything
-  AtomicFile file(path);
+  AtomicFile file(path, within);
   const auto sink = make_sink(file, spec.gzip);
-  const Tick tick(progress, g.vertex_count());
-  if (spec.dot) {
-    Sink text(*sink);
-    write_dot(text, g, c, reflexive, tick);
-    text.flush();
-  } else if (spec.format == OutputFormat::kBinary) {
-    write_binary(*sink, g, c, reflexive, tick);
-  } else {
-    Sink text(*sink);
-    if (spec.format == OutputFormat::kEdges || spec.format == OutputFormat::kCsv ||
-        spec.format == OutputFormat::kTsv)
-      write_edges(text, g, c, reflexive, tick, spec.format);
-    if (spec.format == OutputFormat::kMatrixMarket)
-      write_matrix_market(text, g, c, reflexive, tick);
-    if (spec.format == OutputFormat::kJson) write_json(text, g, c, reflexive, tick);
-    text.flush();
-  }
+  write_pairs(*sink, g, rows, spec, progress);
   sink->finish();
   file.commit();
   if (progress) progress(1.0);

@@ -1,4 +1,4 @@
-// The reduction and condensation drawings of dot_graph.hpp.
+// The condensation drawing of dot_graph.hpp.
 #include "closure/tool/dot_graph.hpp"
 
 #include <vector>
@@ -8,19 +8,6 @@
 #include "closure/reach/descendants.hpp"
 
 namespace closure {
-
-std::string dot_of_edges(const Graph& g, std::span<const Edge> edges, const std::string& name) {
-  std::vector<std::string> ids(g.vertex_count());
-  std::string out = "digraph " + name + " {\n";
-  for (vertex_t v = 0; v < g.vertex_count(); ++v) {
-    ids[v] = dot_id(g.label(v));
-    out.append("  ").append(ids[v]).append(";\n");
-  }
-  for (const auto& [u, v] : edges)
-    out.append("  ").append(ids[u]).append(" -> ").append(ids[v]).append(";\n");
-  out += "}\n";
-  return out;
-}
 
 std::string dot_of_condensation(const Graph& g, CondensationCounts* counts, size_t members_shown) {
   const Condensation c = condense(g);

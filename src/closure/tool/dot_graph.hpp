@@ -1,20 +1,16 @@
-// Drawings of a graph's structure as Graphviz DOT, for `closure reduce -o r.dot`: the
-// transitive reduction (on a DAG, its Hasse diagram) and the condensation (one node per
-// strongly connected component, its edges reduced), which stay readable where a closure's
-// pairs would not. Ids follow io/dot_text.hpp; each writes every vertex (or component) as
-// a node, so isolated ones are drawn too.
+// The condensation drawn as Graphviz DOT, for `closure reduce --condensation -o c.dot`: one
+// node per strongly connected component, its edges reduced, which stays readable where a
+// closure's pairs would not. Ids follow io/dot_text.hpp; every component is a node, so
+// isolated ones are drawn too. (A reduction's or closure's pairs are drawn by the writers of
+// tool/closure_writer.hpp, like every other format.)
 #pragma once
 
 #include <cstddef>
-#include <span>
 #include <string>
 
 #include "closure/graph/graph.hpp"
 
 namespace closure {
-
-// "digraph NAME {", every vertex, then `edges` as "U -> V".
-std::string dot_of_edges(const Graph& g, std::span<const Edge> edges, const std::string& name);
 
 // How many nodes and edges a condensation drawing holds (for the command's summary).
 struct CondensationCounts {

@@ -92,8 +92,8 @@ RunSummary run_graph(const RunOptions& o) {
 
 void check_output_target(const RunOptions& o) {
   if (o.output.empty()) return;
-  classify_output(o.output);
-  refuse_output_onto_input(o.input, o.output);
+  classify_output(o.output, o.output_within);
+  if (o.output_within.empty()) refuse_output_onto_input(o.input, o.output);
 }
 
 void verify_and_write(const RunOptions& o, const Graph& g, const Closure& closure, RunSummary& s) {
@@ -107,7 +107,7 @@ void verify_and_write(const RunOptions& o, const Graph& g, const Closure& closur
   if (!o.output.empty()) {
     const OutputSpec spec{o.output_format, o.output_gzip, o.output_dot};
     // The guard is for files: a pipe's reader decides itself how much it wants.
-    if (!o.force && !classify_output(o.output).stream) {
+    if (!o.force && !classify_output(o.output, o.output_within).stream) {
       const std::string as =
           std::string(output_spec_name(spec)) + (spec.gzip ? " (before gzip compression)" : "");
       auto refuse = [&](const std::string& size) {
@@ -126,7 +126,8 @@ void verify_and_write(const RunOptions& o, const Graph& g, const Closure& closur
       if (o.write_progress) o.write_progress(share);
     };
     auto t0 = std::chrono::steady_clock::now();
-    s.output_bytes = write_closure(o.output, g, closure, spec, o.reflexive, on_share);
+    s.output_bytes =
+        write_closure(o.output, g, closure, spec, o.reflexive, on_share, o.output_within);
     s.write_s = seconds_since(t0);
     s.output = o.output;
   }

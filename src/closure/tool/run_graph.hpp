@@ -24,6 +24,9 @@ struct RunOptions {
   OutputFormat output_format = OutputFormat::kEdges;
   bool output_gzip = false;  // compress the closure with gzip (the CLI sets it for *.gz)
   bool output_dot = false;   // draw it as Graphviz DOT instead (the CLI sets it for *.dot, *.gv)
+  // Not empty: `output` is a name this run's caller owns in that folder (batch's --out), written
+  // through no link and only inside it (io/atomic_file.hpp).
+  std::string output_within;
   bool reflexive = false;
   bool force = false;                  // write outputs larger than output_limit
   uint64_t output_limit = 1000000000;  // bytes before compression; files only, not streams
