@@ -49,3 +49,10 @@ cli_test(output.dot_format_conflicts_with_json_name --status 2 --stderr "conflic
 # The size guard counts a drawing's bytes too.
 cli_test(output.dot_max_output --status 4 --stderr "as dot" --no-file ${DOTS}/big.dot --
          ${CLOSURE_BIN} -q ${DATA}/diamond.txt -o ${DOTS}/big.dot --max-output 100)
+# networkx's write_edgelist with a delimiter glued to its attribute dicts: ',' reads as CSV
+# whatever the file is named; a delimiter no reader splits on is refused (exit 3), never
+# read as vertices named "0;7;{'weight':".
+cli_test(formats.networkx_comma_edgelist_with_dicts --stdout "^0 3$" --stdout "^0 7$" --stdout "^7 3$" --
+         bash -c "printf \"0,7,{'weight': 0.941}\\n7,3,{'weight': 0.5}\\n\" > ${OUT}/nx-comma.txt && ${CLOSURE_BIN} -q ${OUT}/nx-comma.txt -o -")
+cli_test(formats.networkx_semicolon_edgelist_refused --status 3 --stderr "write_edgelist with delimiter ';'" --
+         bash -c "printf \"0;7;{'weight': 0.941}\\n\" > ${OUT}/nx-semi.txt && ${CLOSURE_BIN} -q ${OUT}/nx-semi.txt")

@@ -155,6 +155,25 @@ bool first_data_line_has_comma(std::string_view s) {
   return false;
 }
 
+// networkx's write_edgelist(G, path, delimiter=D) with its attribute dicts: "0,7,{'weight':
+// 0.9}". Split on blanks, "0,7,{'weight':" would be a vertex; the delimiter is the byte just
+// before the dict in the first data line's first blank-separated word (0 when there is none).
+char glued_dict_delimiter(std::string_view s) {
+  while (!s.empty()) {
+    const size_t nl = s.find_first_of("\r\n");
+    const std::string_view line = text::trim(s.substr(0, nl));
+    s = nl == std::string_view::npos ? std::string_view() : s.substr(nl + 1);
+    if (line.empty() || line[0] == '#' || line[0] == '%') continue;
+    const std::string_view word = line.substr(0, line.find_first_of(" \t"));
+    const size_t brace = word.find('{');
+    if (brace == std::string_view::npos || brace < 3) return 0;  // "u D v D {" at least
+    const char d = word[brace - 1];
+    const bool punct = (d >= '!' && d <= '/') || (d >= ':' && d <= '@') || d == '|' || d == '~';
+    return punct && word.find(d) < brace - 1 ? d : 0;
+  }
+  return 0;
+}
+
 InputFormat sniff(std::string_view s) {
   if (s.starts_with("\xEF\xBB\xBF")) s.remove_prefix(3);
   const std::string_view head = text::trim(s.substr(0, s.find_first_of("\r\n")));
@@ -162,7 +181,7 @@ InputFormat sniff(std::string_view s) {
   if (head == "graph_for_greach") return InputFormat::kGra;
   if (looks_like_dot(s)) return InputFormat::kDot;
   if (looks_like_dimacs(s)) return InputFormat::kDimacs;
-  if (first_data_line_has_comma(s)) return InputFormat::kCsv;
+  if (first_data_line_has_comma(s) || glued_dict_delimiter(s) == ',') return InputFormat::kCsv;
   return InputFormat::kEdgeList;
 }
 
@@ -208,6 +227,17 @@ ReadResult parse(LineSource& src, const std::string& path, InputFormat format) {
   if (format == InputFormat::kEdgeList || format == InputFormat::kCsv ||
       format == InputFormat::kTsv)
     refuse_unsupported(src, head);
+  // A delimiter this reader does not split on, glued to networkx's dicts: refused, never
+  // read as vertices named "0;7;{'weight':" (',' is CSV; blanks and tabs are edge lists).
+  if (const char d = glued_dict_delimiter(head);
+      d != 0 && (format == InputFormat::kEdgeList ||
+                 (format == InputFormat::kCsv && d != ',') || format == InputFormat::kTsv))
+    src.fail_at(0, std::string("the first line looks like networkx's write_edgelist with "
+                               "delimiter '") +
+                       d +
+                       "', which this format does not split on; write it with the default "
+                       "delimiter (blanks) or delimiter=',' (CSV, read as such), or "
+                       "data=False");
   switch (format) {
     case InputFormat::kEdgeList:
       return detail::read_edge_list(src);
