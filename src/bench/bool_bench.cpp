@@ -7,6 +7,7 @@
 #include <chrono>
 #include <cmath>
 #include <cstdio>
+#include <filesystem>
 #include <fstream>
 #include <random>
 #include <sstream>
@@ -16,6 +17,7 @@
 #include "closure/algorithms/engine_algorithms.hpp"
 #include "closure/algorithms/square.hpp"
 #include "closure/engine/device_engine.hpp"
+#include "closure/graph/input_error.hpp"
 #include "closure/kernels/boolean_kernels.hpp"
 #include "closure/kernels/tuning.hpp"
 
@@ -134,17 +136,32 @@ BoolCeilings bool_ceilings(const ocl::DeviceInfo& device) {
 }
 
 void read_torch_times(const std::string& path, BoolCeilings& c) {
+  // A regular file of a few lines: a FIFO or /dev/zero would be read without end, and
+  // nothing the baseline script writes comes near the bound.
+  std::error_code ec;
+  const auto status = std::filesystem::status(path, ec);
+  if (ec || !std::filesystem::exists(status))
+    throw InputError(path, 0, "cannot open the PyTorch times (--torch-times)");
+  if (!std::filesystem::is_regular_file(status))
+    throw InputError(path, 0, "is not a regular file of PyTorch times (--torch-times)");
+  const auto bytes = std::filesystem::file_size(path, ec);
+  if (ec || bytes > kMaxTorchTimesBytes)
+    throw InputError(path, 0,
+                     "is larger than " + format_bytes(double(kMaxTorchTimesBytes)) +
+                         ": not a file of '<square|closure> n seconds' lines (--torch-times)");
   std::ifstream in(path);
-  if (!in) throw std::runtime_error("cannot read PyTorch times from " + path);
+  if (!in) throw InputError(path, 0, "cannot open the PyTorch times (--torch-times)");
   std::string line;
-  while (std::getline(in, line)) {
+  for (size_t number = 1; std::getline(in, line); ++number) {
     std::istringstream fields(line);
     std::string kind;
     size_t n = 0;
     double seconds = 0;
-    if (!(fields >> kind >> n >> seconds) || seconds <= 0) continue;
-    if (kind == "square") c.torch_square_s[n] = seconds;
-    if (kind == "closure") c.torch_closure_s[n] = seconds;
+    if (!(fields >> kind) || kind[0] == '#') continue;    // blank lines and comments
+    if (kind != "square" && kind != "closure") continue;  // other kinds are not ours
+    if (!(fields >> n >> seconds) || !(seconds > 0) || !std::isfinite(seconds))
+      throw InputError(path, number, "expected '" + kind + " n seconds' with seconds > 0");
+    (kind == "square" ? c.torch_square_s : c.torch_closure_s)[n] = seconds;
   }
 }
 
@@ -438,8 +455,19 @@ std::vector<ClosureBenchRow> bench_bool_closures(
   std::vector<ClosureBenchRow> out;
   BooleanMma mma(rt, mma_params, mma_mode);
   for (size_t n : sizes) {
-    const BitMatrix adjacency = random_dag_matrix(n, size_t(degree * double(n)), 1000 + n);
     const double torch = c.torch_closure_s.count(n) ? c.torch_closure_s.at(n) : 0;
+    // Checked before the host matrix is drawn: a size past the device is past the host too.
+    if (!fits(rt.device(), n, params, mma.available() ? 6 : 3)) {
+      ClosureBenchRow r;
+      r.n = n;
+      r.torch_s = torch;
+      r.method = "all";
+      r.check = "skipped: does not fit device memory";
+      sink(r);
+      out.push_back(r);
+      continue;
+    }
+    const BitMatrix adjacency = random_dag_matrix(n, size_t(degree * double(n)), 1000 + n);
     auto emit = [&](ClosureBenchRow r) {
       r.n = n;
       r.edges = adjacency.popcount();
@@ -447,13 +475,6 @@ std::vector<ClosureBenchRow> bench_bool_closures(
       sink(r);
       out.push_back(r);
     };
-    if (!fits(rt.device(), n, params, mma.available() ? 6 : 3)) {
-      ClosureBenchRow r;
-      r.method = "all";
-      r.check = "skipped: does not fit device memory";
-      emit(r);
-      continue;
-    }
     // Every method must give the same closure; the first one computed is the reference.
     BitMatrix reference;
     auto record = [&](const std::string& method, const BitMatrix& r, const DenseStats& st) {

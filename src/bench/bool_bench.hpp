@@ -27,8 +27,15 @@ struct BoolCeilings {
 };
 BoolCeilings bool_ceilings(const ocl::DeviceInfo& device);
 // Reads "<square|closure> <n> <seconds>" lines (tools/torch_closure_baseline.py --times)
-// into `c`, replacing the recorded figures with ones measured in the same run.
+// into `c`, replacing the recorded figures with ones measured in the same run. Throws
+// InputError (FILE or FILE:LINE) for a missing file, one that is not a regular file or is
+// over kMaxTorchTimesBytes, and a square/closure line without n and seconds > 0.
+inline constexpr size_t kMaxTorchTimesBytes = 4'000'000;  // 4 MB
 void read_torch_times(const std::string& path, BoolCeilings& c);
+
+// The largest n a product or closure size may ask for: n x n bits is then 128 GiB, past
+// the memory of any device (so such sizes are skipped), and n^3 still fits 64 bits.
+inline constexpr size_t kMaxBoolBenchN = size_t{1} << 20;
 
 struct BoolBenchOptions {
   std::vector<size_t> sizes;  // empty: 1024 .. 32768 on a GPU, 256 .. 2048 elsewhere

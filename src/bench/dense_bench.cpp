@@ -10,21 +10,46 @@
 #include "closure/algorithms/square.hpp"
 #include "closure/engine/device_engine.hpp"
 #include "closure/engine/host_engine.hpp"
+#include "closure/errors.hpp"
+#include "closure/util/available_memory.hpp"
 
 namespace closure {
 namespace {
 
 // A random DAG already in topological order: each vertex gets about `degree` successors
 // drawn uniformly from the vertices after it (so the matrix is strictly upper triangular).
+// Draws per row are capped at the row's free columns: a huge degree then costs n^2 / 2
+// draws at most, never degree * n.
 BitMatrix random_upper_dag(size_t n, double degree, uint64_t seed, Padding padding) {
   BitMatrix m(n, n, padding);
+  if (!(degree > 0)) return m;  // poisson_distribution needs a positive mean
   std::mt19937_64 rng(seed);
-  std::poisson_distribution<int> count(degree);
+  std::poisson_distribution<long long> count(degree);
   for (size_t i = 0; i + 1 < n; ++i) {
     std::uniform_int_distribution<size_t> after(i + 1, n - 1);
-    for (int k = count(rng); k > 0; --k) m.set(i, after(rng));
+    const size_t draws = std::min<size_t>(size_t(std::max(0LL, count(rng))), n - 1 - i);
+    for (size_t k = draws; k > 0; --k) m.set(i, after(rng));
   }
   return m;
+}
+
+// Refuses (OutOfMemoryError, exit 4) an order whose matrices would not fit: the host keeps
+// the adjacency and both closures, the host engine four more work matrices besides; the
+// device about five, each a buffer of its own.
+void check_fits(const ocl::Runtime* runtime, size_t s) {
+  const double matrix = double(s) * double(s) / 8;
+  const std::string what = "bench dense at n = " + std::to_string(s);
+  const double host = (runtime ? 3 : 7) * matrix;
+  if (host > double(available_host_memory()))
+    throw OutOfMemoryError(what + " needs about " + format_bytes(host) + " of host memory; " +
+                           format_bytes(double(available_host_memory())) + " is available");
+  if (!runtime) return;
+  const ocl::DeviceInfo& d = runtime->device();
+  if (5 * matrix > 0.9 * double(d.global_mem_bytes) || matrix > double(d.max_alloc_bytes))
+    throw OutOfMemoryError(what + " needs about " + format_bytes(5 * matrix) + " on " + d.name +
+                           " (buffers of " + format_bytes(matrix) + "); it has " +
+                           format_bytes(double(d.global_mem_bytes)) + " (largest allocation " +
+                           format_bytes(double(d.max_alloc_bytes)) + ")");
 }
 
 template <class F>
@@ -40,13 +65,19 @@ double median_seconds(int repeat, F&& run) {
   return (t[(t.size() - 1) / 2] + t[t.size() / 2]) / 2;  // median, even counts too
 }
 
+// `runtime`: the device's, or null on the host (for the memory check).
 template <class Engine>
-DenseBenchResult run(Engine& e, size_t n, double degree, int repeat, size_t base, uint64_t seed) {
+DenseBenchResult run(Engine& e, const ocl::Runtime* runtime, size_t n, double degree, int repeat,
+                     size_t base, uint64_t seed) {
   DenseBenchResult r;
   r.n = n;
   r.edges_per_vertex = degree;
   const size_t s = round_up(n, e.tile_bits());
-  const BitMatrix adjacency = random_upper_dag(n, degree, seed, {});
+  check_fits(runtime, s);
+  // Padded to whole tiles: the block below is the padded s x s square, which an unpadded
+  // matrix (n not a multiple of the host's 64) does not have.
+  const BitMatrix adjacency =
+      random_upper_dag(n, degree, seed, {e.tile_bits(), words_for_bits(e.tile_bits())});
   auto a = e.from_host(adjacency);
   auto full = e.block(a, 0, 0, s, s);  // the padded square the algorithms work on
 
@@ -95,10 +126,10 @@ DenseBenchResult bench_dense_closure(ocl::Runtime* runtime, const BooleanParams&
                                      double degree, int repeat, size_t base, uint64_t seed) {
   if (runtime) {
     DeviceEngine e(*runtime, params);
-    return run(e, n, degree, repeat, base, seed);
+    return run(e, runtime, n, degree, repeat, base, seed);
   }
   HostEngine e;
-  return run(e, n, degree, repeat, base, seed);
+  return run(e, nullptr, n, degree, repeat, base, seed);
 }
 
 }  // namespace closure

@@ -36,7 +36,31 @@ struct NamedGraph {
   Graph graph;
 };
 // scale < 1 shrinks every size proportionally (n and m), for quick runs and tests.
+// issue4_graph takes a name or its short alias (issue4_graph_help lists both, from the
+// one table the parser reads, so that --help cannot list a name that fails); an unknown
+// name throws std::invalid_argument.
 std::vector<std::string> issue4_graph_names();
 NamedGraph issue4_graph(const std::string& name, double scale = 1.0);
+std::string issue4_graph_help();
+
+// Most vertices a generated graph may have: what the graph readers accept.
+size_t max_generated_vertices();
+// A vertex or edge count of a --generated spec: a whole number with an optional k, M or G
+// suffix (1M = 10^6). Throws UsageError quoting `spec` when it is not one, or is outside
+// [lo, hi] (`what` names the parameter: "N", "M").
+size_t parse_generated_count(const std::string& text, const std::string& spec, const char* what,
+                             size_t lo, size_t hi);
+// Throws OutOfMemoryError naming `spec` when a graph of n vertices and about `edges` edges
+// would not fit the memory this process may still use: refused before it is built, rather
+// than ending in the OOM killer.
+void check_generated_memory(const std::string& spec, size_t n, double edges);
+
+// `closure bench closure --generated`: "all", a name or alias above, or "random-dag:N:M".
+// check_generated_spec throws UsageError (naming the valid forms and ranges) for anything
+// else; expand_generated_specs replaces "all" by the four names; generated_graph checks a
+// spec (its memory too) and builds it.
+void check_generated_spec(const std::string& spec);
+std::vector<std::string> expand_generated_specs(const std::vector<std::string>& specs);
+NamedGraph generated_graph(const std::string& spec, double scale);
 
 }  // namespace closure

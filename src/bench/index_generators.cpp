@@ -9,6 +9,7 @@
 #include <vector>
 
 #include "bench/generators.hpp"
+#include "closure/errors.hpp"
 
 namespace closure {
 namespace {
@@ -20,22 +21,14 @@ std::vector<vertex_t> permutation(size_t n, std::mt19937_64& rng) {
   return p;
 }
 
-size_t parse_count(const std::string& text) {
-  size_t pos = 0;
-  const double x = std::stod(text, &pos);
-  double scale = 1;
-  if (pos < text.size()) {
-    const char s = text[pos];
-    scale = s == 'k' || s == 'K' ? 1e3 : s == 'M' || s == 'm' ? 1e6 : s == 'G' ? 1e9 : 0;
-    if (scale == 0 || pos + 1 != text.size())
-      throw std::invalid_argument("bad count '" + text + "' (use e.g. 1000, 10k, 3M)");
-  }
-  return size_t(std::llround(x * scale));
-}
-
 }  // namespace
 
 Graph power_law_graph(size_t n, size_t m, double gamma, uint64_t seed) {
+  // Self-loops are dropped and redrawn: with fewer than two vertices every draw is one, and
+  // the loop below would never end (n = 0: nothing to draw at all).
+  if (m > 0 && n < 2) throw std::invalid_argument("power_law_graph: edges need 2 vertices");
+  // The inverse transform needs a < 1, that is gamma > 2.
+  if (!(gamma > 2)) throw std::invalid_argument("power_law_graph: gamma must exceed 2");
   std::mt19937_64 rng(seed);
   const std::vector<vertex_t> out_rank = permutation(n, rng), in_rank = permutation(n, rng);
   // Inverse transform of the continuous Zipf density ~ x^-a on [0, n): rank = n U^(1/(1-a)).
@@ -93,7 +86,15 @@ Graph commit_history_dag(size_t n, uint64_t seed) {
   return Graph(n, std::move(edges));
 }
 
-Graph index_bench_graph(const std::string& spec, uint64_t seed) {
+namespace {
+
+// The kind and sizes of a "kind:N[:M]" spec, checked: UsageError naming the valid ranges.
+struct IndexSpec {
+  std::string kind;
+  size_t n = 0, m = 0;
+};
+
+IndexSpec parse_index_spec(const std::string& spec) {
   std::vector<std::string> parts;
   for (size_t start = 0;;) {
     const size_t colon = spec.find(':', start);
@@ -101,14 +102,38 @@ Graph index_bench_graph(const std::string& spec, uint64_t seed) {
     if (colon == std::string::npos) break;
     start = colon + 1;
   }
-  if (parts[0] == "random-dag" && parts.size() == 3)
-    return random_dag(parse_count(parts[1]), parse_count(parts[2]), seed);
-  if (parts[0] == "power-law" && parts.size() == 3)
-    return power_law_graph(parse_count(parts[1]), parse_count(parts[2]), 2.5, seed);
-  if (parts[0] == "commits" && parts.size() == 2)
-    return commit_history_dag(parse_count(parts[1]), seed);
-  throw std::invalid_argument("unknown graph '" + spec +
-                              "' (random-dag:N:M, power-law:N:M, commits:N)");
+  const size_t most = max_generated_vertices();
+  IndexSpec s{parts[0]};
+  if (s.kind == "random-dag" && parts.size() == 3) {
+    s.n = parse_generated_count(parts[1], spec, "N", 1, most);
+    s.m = parse_generated_count(parts[2], spec, "M", 0, s.n * (s.n - 1) / 2);
+  } else if (s.kind == "power-law" && parts.size() == 3) {
+    // Two vertices at least: the generator draws edges between distinct ones. M is bounded
+    // by memory (check_generated_memory), not by the pairs there are: its edges may repeat.
+    s.n = parse_generated_count(parts[1], spec, "N", 2, most);
+    s.m = parse_generated_count(parts[2], spec, "M", 0, size_t{1} << 40);
+  } else if (s.kind == "commits" && parts.size() == 2) {
+    s.n = parse_generated_count(parts[1], spec, "N", 1, most);
+    s.m = s.n + s.n / 4;  // about: one parent a commit, two for merges
+  } else {
+    throw UsageError("unknown generated graph '" + spec +
+                     "' (random-dag:N:M, power-law:N:M, commits:N)");
+  }
+  return s;
+}
+
+}  // namespace
+
+void check_index_bench_spec(const std::string& spec) {
+  parse_index_spec(spec);
+}
+
+Graph index_bench_graph(const std::string& spec, uint64_t seed) {
+  const IndexSpec s = parse_index_spec(spec);
+  check_generated_memory(spec, s.n, double(s.m));
+  if (s.kind == "random-dag") return random_dag(s.n, s.m, seed);
+  if (s.kind == "power-law") return power_law_graph(s.n, s.m, 2.5, seed);
+  return commit_history_dag(s.n, seed);
 }
 
 }  // namespace closure

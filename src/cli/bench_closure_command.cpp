@@ -12,95 +12,117 @@
 #include "closure/tool/batch.hpp"
 
 namespace closure::cli {
+namespace {
+
+// A --generated value checked at parse time, so that a bad one is a usage error (exit 2,
+// naming the option) before any graph is timed.
+CLI::Validator generated_spec() {
+  return CLI::Validator(
+      [](std::string& spec) {
+        try {
+          check_generated_spec(spec);
+          return std::string();
+        } catch (const UsageError& e) {
+          return std::string(e.what());
+        }
+      },
+      "GRAPH");
+}
+
+struct Flags {
+  std::vector<std::string> paths, generated, methods{"auto"};
+  std::string device;
+  double scale = 1.0, memory_cap_gb = 12;
+  int repeat = 3;
+  bool no_boost = false, no_classic = false;
+};
+
+// Totals over the graphs on which every method finished.
+void print_totals(const std::vector<HostClosureBenchRow>& all,
+                  const std::vector<std::string>& methods) {
+  std::map<std::string, std::map<std::string, const HostClosureBenchRow*>> by_graph;
+  for (const auto& r : all) by_graph[r.graph][r.method] = &r;
+  std::map<std::string, double> total;
+  std::map<std::string, int> count;
+  for (const auto& [graph, rows] : by_graph)
+    for (const auto& [method, row] : rows)
+      if (row->ok()) total[method] += row->seconds, ++count[method];
+  std::printf("\ntotals (seconds, over the graphs where the method finished):\n");
+  for (const auto& [method, seconds] : total)
+    std::printf("  %-10s %10.4f s over %d graphs\n", method.c_str(), seconds, count[method]);
+  for (const auto& m : methods)
+    if (total.count(m) && total.count("classic") && count[m] == count["classic"])
+      std::printf("  %s vs classic: %.1fx faster in total\n", m.c_str(),
+                  total["classic"] / total[m]);
+}
+
+void run_bench_closure(const Flags& flags) {
+  // Checked as every command does, in a child: the methods run in children, and a GPU
+  // driver loaded here would not survive their fork.
+  if (!flags.device.empty())
+    as_usage_error("--device", [&] {
+      check_device_in_child(flags.device);
+      return 0;
+    });
+  HostClosureBenchOptions o;
+  o.repeats = flags.repeat;
+  o.memory_cap_bytes = uint64_t(flags.memory_cap_gb * double(1ull << 30));
+  o.run_boost = !flags.no_boost;
+  o.run_classic = !flags.no_classic;
+  o.product_methods = flags.methods;
+  o.device = flags.device;
+  std::vector<HostClosureBenchRow> all;
+  auto run = [&](const std::string& name, const Graph& g) {
+    auto rows = bench_host_closure(name, g, o);
+    std::fputs(format_host_closure_bench(rows).c_str(), stdout);
+    std::fflush(stdout);
+    all.insert(all.end(), rows.begin(), rows.end());
+  };
+  if (!flags.paths.empty())
+    for (const auto& file : collect_batch_files(flags.paths)) {
+      std::string name = file.substr(file.find_last_of('/') + 1);
+      run(name, read_graph(file).graph);
+    }
+  for (const auto& spec : expand_generated_specs(flags.generated)) {
+    const NamedGraph ng = generated_graph(spec, flags.scale);
+    run(ng.name, ng.graph);
+  }
+  print_totals(all, flags.methods);
+}
+
+}  // namespace
 
 void add_bench_closure_command(CLI::App& bench) {
-  struct Flags {
-    std::vector<std::string> paths, generated, methods{"auto"};
-    std::string device;
-    double scale = 1.0, memory_cap_gb = 12;
-    int repeat = 3;
-    bool no_boost = false, no_classic = false;
-  };
   auto flags = std::make_shared<Flags>();
   auto* sub = bench.add_subcommand(
       "closure", "Closure methods vs the classic bitset method vs Boost.Graph, per graph");
   sub->add_option("paths", flags->paths, "Graph files or folders (e.g. tests/data/grail)");
+  // The names come from the generators' table: help and parser cannot drift apart.
   sub->add_option("--generated", flags->generated,
-                  "Generated graphs: all, names from: random-dag, giant-scc, chain, dense-dag, or "
-                  "random-dag:N:M")
-      ->delimiter(',');
+                  "Generated graphs: all, or names from: " + issue4_graph_help() +
+                      "; or random-dag:N:M (N, M may end in k, M, G)")
+      ->delimiter(',')
+      ->check(generated_spec());
   sub->add_option(
          "--scale", flags->scale,
-         "Multiply the generated graphs' n and m by this factor (0.1: a tenth of issue 4's sizes)")
+         "Multiply the generated graphs' n and m by this factor (0.1: a tenth of issue 4's "
+         "sizes)")
+      ->check(CLI::Range(1e-6, 100.0))  // one Range: PositiveNumber's message prints DBL_MAX
       ->capture_default_str();
   sub->add_option("--methods", flags->methods, "compute_closure methods to time besides sparse")
       ->delimiter(',')
+      ->check(CLI::IsMember(method_names()))
       ->capture_default_str();
   add_device_option(*sub, flags->device);
   sub->add_option("--memory-cap", flags->memory_cap_gb, "GB each method may use; above it: refused")
+      ->check(CLI::Range(1e-3, 1e6))
       ->capture_default_str();
-  sub->add_option("--repeat", flags->repeat, "Runs per method (median)")->capture_default_str();
+  sub->add_option("--repeat", flags->repeat, "Runs per method (median)")
+      ->check(CLI::Range(1, 1000))
+      ->capture_default_str();
   sub->add_flag("--no-boost", flags->no_boost, "Skip Boost.Graph");
   sub->add_flag("--no-classic", flags->no_classic, "Skip the classic method");
-  sub->callback([flags] {
-    // Checked as every command does, in a child: the methods run in children, and a GPU
-    // driver loaded here would not survive their fork.
-    if (!flags->device.empty())
-      as_usage_error("--device", [&] {
-        check_device_in_child(flags->device);
-        return 0;
-      });
-    HostClosureBenchOptions o;
-    o.repeats = flags->repeat;
-    o.memory_cap_bytes = uint64_t(flags->memory_cap_gb * double(1ull << 30));
-    o.run_boost = !flags->no_boost;
-    o.run_classic = !flags->no_classic;
-    o.product_methods = flags->methods;
-    o.device = flags->device;
-    std::vector<HostClosureBenchRow> all;
-    auto run = [&](const std::string& name, const Graph& g) {
-      auto rows = bench_host_closure(name, g, o);
-      std::fputs(format_host_closure_bench(rows).c_str(), stdout);
-      std::fflush(stdout);
-      all.insert(all.end(), rows.begin(), rows.end());
-    };
-    if (!flags->paths.empty())
-      for (const auto& file : collect_batch_files(flags->paths)) {
-        std::string name = file.substr(file.find_last_of('/') + 1);
-        run(name, read_graph(file).graph);
-      }
-    std::vector<std::string> names = flags->generated;
-    if (names.size() == 1 && names[0] == "all") names = issue4_graph_names();
-    for (const auto& name : names) {
-      // "random-dag:N:M" asks for a random DAG of that size; other names are issue 4's.
-      if (name.rfind("random-dag:", 0) == 0) {
-        const auto colon = name.find(':', 11);
-        const auto [n, m] = as_usage_error("--generated", [&] {
-          return std::pair<size_t, size_t>(std::stoull(name.substr(11, colon - 11)),
-                                           std::stoull(name.substr(colon + 1)));
-        });
-        run(name, random_dag(n, m, 1));
-        continue;
-      }
-      NamedGraph ng = issue4_graph(name, flags->scale);
-      run(ng.name, ng.graph);
-    }
-    // Totals over the graphs on which every method finished.
-    std::map<std::string, std::map<std::string, const HostClosureBenchRow*>> by_graph;
-    for (const auto& r : all) by_graph[r.graph][r.method] = &r;
-    std::map<std::string, double> total;
-    std::map<std::string, int> count;
-    for (const auto& [graph, methods] : by_graph)
-      for (const auto& [method, row] : methods)
-        if (row->ok()) total[method] += row->seconds, ++count[method];
-    std::printf("\ntotals (seconds, over the graphs where the method finished):\n");
-    for (const auto& [method, seconds] : total)
-      std::printf("  %-10s %10.4f s over %d graphs\n", method.c_str(), seconds, count[method]);
-    for (const auto& m : flags->methods)
-      if (total.count(m) && total.count("classic") && count[m] == count["classic"])
-        std::printf("  %s vs classic: %.1fx faster in total\n", m.c_str(),
-                    total["classic"] / total[m]);
-  });
+  sub->callback([flags] { run_bench_closure(*flags); });
 }
 
 }  // namespace closure::cli

@@ -2,6 +2,7 @@
 #include <cstdio>
 #include <memory>
 
+#include "bench/bool_bench.hpp"
 #include "bench/dense_bench.hpp"
 #include "cli/commands.hpp"
 #include "closure/algorithms/square.hpp"
@@ -22,12 +23,20 @@ void add_bench_dense_command(CLI::App& bench) {
   auto* sub = bench.add_subcommand(
       "dense", "Dense closure of a random DAG: recursive vs squaring vs one product");
   add_device_option(*sub, flags->device);
-  sub->add_option("--n", flags->sizes, "Matrix orders")->delimiter(',')->capture_default_str();
-  sub->add_option("--degree", flags->degree, "Average out-degree of the random DAG")
+  // Orders as bench bool bounds them; past memory the benchmark refuses with sizes named.
+  sub->add_option("--n", flags->sizes, "Matrix orders")
+      ->delimiter(',')
+      ->check(CLI::Range(size_t{1}, kMaxBoolBenchN))
       ->capture_default_str();
-  sub->add_option("--repeat", flags->repeat, "Timed runs (median)")->capture_default_str();
+  sub->add_option("--degree", flags->degree, "Average out-degree of the random DAG")
+      ->check(CLI::Range(0.0, 1e6))
+      ->capture_default_str();
+  sub->add_option("--repeat", flags->repeat, "Timed runs (median)")
+      ->check(CLI::Range(1, 1000))
+      ->capture_default_str();
   sub->add_option("--base", flags->base,
                   "Recursive closure: blocks of at most this many bits are squared")
+      ->check(CLI::Range(size_t{1}, kMaxBoolBenchN))
       ->capture_default_str();
   sub->callback([flags] {
     auto device = choose_device(flags->device);

@@ -67,29 +67,33 @@ void print_sweep_row(const GemmSweepRow& r) {
   std::fflush(stdout);
 }
 
-void run(BenchGemmOptions& o) {
-  if (!o.gemm_params.empty()) o.bench.gemm = parse_float_gemm_params(o.gemm_params);
-  if (!o.book_params.empty()) o.bench.book = parse_book_mmul_params(o.book_params);
-  o.bench.host_loops = !o.no_host;
-  const auto device = choose_device(o.device);
-  std::unique_ptr<ocl::Runtime> runtime;
-  if (device) runtime = std::make_unique<ocl::Runtime>(*device);
-  if (runtime) {  // refuse bad parameters before printing anything
-    o.bench.gemm.validate(runtime->device());
-    o.bench.book.validate(runtime->device());
-    // --tuned-params adjusts the device's default set, key by key.
-    o.bench.tuned =
-        parse_sgemm_tuned_params(o.tuned_params, sgemm_tuned_params_for(runtime->device()));
-    o.bench.tuned->validate(runtime->device());
-  }
-  if (!runtime && !o.bench.host_loops)
-    throw UsageError("--no-host on the host path leaves nothing to measure");
-  check_gemm_bench_options(o.bench, runtime != nullptr);
+// The user's kernel parameters, parsed and checked against the device: their parsers and
+// validate() throw std::invalid_argument, which unwrapped would be an internal error.
+void parse_params(BenchGemmOptions& o, const ocl::Runtime* runtime) {
+  if (!o.gemm_params.empty())
+    o.bench.gemm =
+        as_usage_error("--gemm-params", [&] { return parse_float_gemm_params(o.gemm_params); });
+  if (!o.book_params.empty())
+    o.bench.book =
+        as_usage_error("--book-params", [&] { return parse_book_mmul_params(o.book_params); });
+  if (!runtime) return;
+  const ocl::DeviceInfo& d = runtime->device();
+  as_usage_error("--gemm-params", [&] { return o.bench.gemm.validate(d); });
+  as_usage_error("--book-params", [&] { return o.bench.book.validate(d); });
+  // --tuned-params adjusts the device's default set, key by key.
+  o.bench.tuned = as_usage_error("--tuned-params", [&] {
+    SgemmTunedParams p = parse_sgemm_tuned_params(o.tuned_params, sgemm_tuned_params_for(d));
+    p.validate(d);
+    return p;
+  });
+}
 
+// What the table measures and how, before its rows.
+void print_preamble(const BenchGemmOptions& o, ocl::Runtime* runtime) {
   const size_t n = o.bench.n;
   std::printf("closure bench gemm: C = A * B, order %zu, MFLOPS = 2 n^3 / median seconds\n", n);
   if (runtime) {
-    std::printf("device: %s\n", device->describe().c_str());
+    std::printf("device: %s\n", runtime->device().describe().c_str());
     std::printf("kernel parameters: %s; %s\n", o.bench.gemm.to_string().c_str(),
                 o.bench.book.to_string().c_str());
     std::printf("myGEMM_tuned parameters: %s\n", o.bench.tuned->to_string().c_str());
@@ -119,7 +123,23 @@ void run(BenchGemmOptions& o) {
   std::printf("%-23s %-6s %-6s %-5s %10s %9s %7s %11s %9s %9s  %s\n", "code", "where", "type",
               "order", "median ms", "MFLOPS", "x seq", "max rel err", "book GPU", "book CPU",
               "book's row");
+}
 
+void run(BenchGemmOptions& o) {
+  o.bench.host_loops = !o.no_host;
+  const auto device = choose_device(o.device);
+  std::unique_ptr<ocl::Runtime> runtime;
+  if (device) runtime = std::make_unique<ocl::Runtime>(*device);
+  parse_params(o, runtime.get());  // bad parameters are refused before anything is printed
+  if (!runtime && !o.bench.host_loops)
+    throw UsageError("--no-host on the host path leaves nothing to measure");
+  if (!runtime && o.bench.sweep)
+    throw UsageError("--sweep needs an OpenCL device (it times myGEMM_tuned), not the host");
+  // --repeat and --only are checked by CLI11 already; what is left here is ours.
+  check_gemm_bench_options(o.bench, runtime != nullptr);
+
+  print_preamble(o, runtime.get());
+  const size_t n = o.bench.n;
   double seq_mflops = 0;
   bool sweep_header = false;
   std::optional<GemmSweepRow> best;
@@ -186,7 +206,8 @@ void add_bench_gemm_command(CLI::App& bench) {
          "--only", o->bench.only,
          "Run only these codes, comma-separated, e.g. myGEMM2,MatrixMulKernel,myGEMM_tuned "
          "(for large --n, where the others take minutes)")
-      ->delimiter(',');
+      ->delimiter(',')
+      ->check(CLI::IsMember(gemm_bench_codes()));
   cmd->add_flag("--sweep", o->bench.sweep,
                 "Then time myGEMM_tuned over its parameter grid (sets the device refuses are "
                 "skipped); the fastest correct set becomes a row of the tuning overlay");

@@ -11,6 +11,28 @@
 #include "closure/tool/batch.hpp"
 
 namespace closure::cli {
+namespace {
+
+// A --generated value checked at parse time (exit 2 naming the option and the valid
+// ranges), before the table's header is printed.
+CLI::Validator index_spec() {
+  return CLI::Validator(
+      [](std::string& spec) {
+        try {
+          check_index_bench_spec(spec);
+          return std::string();
+        } catch (const UsageError& e) {
+          return std::string(e.what());
+        }
+      },
+      "GRAPH");
+}
+
+// Pair counts past this would take gigabytes of pairs (and their copies for the batched
+// queries), not a benchmark's figure.
+constexpr size_t kMostPairs = 100'000'000;
+
+}  // namespace
 
 void add_bench_index_command(CLI::App& bench) {
   struct Flags {
@@ -22,24 +44,33 @@ void add_bench_index_command(CLI::App& bench) {
       "index", "Reachability index: build time, size, query time, share without search, vs BFS");
   sub->add_option("paths", flags->paths, "Graph files or folders (e.g. tests/data/grail)");
   sub->add_option("--generated", flags->generated,
-                  "Generated graphs: random-dag:N:M, power-law:N:M, commits:N (1M = 10^6)")
-      ->delimiter(',');
+                  "Generated graphs: random-dag:N:M, power-law:N:M (N >= 2), commits:N (1M = "
+                  "10^6)")
+      ->delimiter(',')
+      ->check(index_spec());
   sub->add_option("--random-pairs", flags->o.random_pairs, "Uniform random pairs timed")
+      ->check(CLI::Range(size_t{0}, kMostPairs))
       ->capture_default_str();
   sub->add_option("--reachable-pairs", flags->o.reachable_pairs,
                   "Pairs drawn from what BFS sources reach, timed")
+      ->check(CLI::Range(size_t{0}, kMostPairs))
       ->capture_default_str();
   sub->add_option("--sources", flags->o.sources, "BFS sources for reachable pairs and checks")
+      ->check(CLI::Range(size_t{1}, size_t{1'000'000}))
       ->capture_default_str();
   sub->add_option("--checked-per-source", flags->o.checked_random_per_source,
                   "Random targets per source checked against BFS")
+      ->check(CLI::Range(size_t{0}, size_t{1'000'000}))
       ->capture_default_str();
   sub->add_option("--bfs-queries", flags->o.bfs_queries, "Pairs per set timed with per-query BFS")
+      ->check(CLI::Range(size_t{0}, kMostPairs))
       ->capture_default_str();
   sub->add_option("--repeat", flags->o.repeats, "Timed passes over the pairs (median)")
+      ->check(CLI::Range(1, 1000))
       ->capture_default_str();
   sub->add_option("--index-dir", flags->o.index_dir,
-                  "Write the index file here, then time loading (mmap + checks) and query it");
+                  "Write the index file here, then time loading (mmap + checks) and query it")
+      ->check(CLI::ExistingDirectory);  // refused before any graph is built
   sub->callback([flags] {
     std::fputs(index_bench_header().c_str(), stdout);
     auto run = [&](const std::string& name, const Graph& g) {

@@ -26,11 +26,11 @@ struct BenchReadOptions {
 
 void bench_read(const BenchReadOptions& o) {
   detail::set_read_trace(o.trace);
-  const InputFormat format = parse_input_format(o.format);
+  const InputFormat format =
+      as_usage_error("--input-format", [&] { return parse_input_format(o.format); });
   std::printf("%-40s %12s %10s %10s %10s %10s\n", "file", "bytes", "vertices", "edges", "median s",
               "MB/s");
   for (const std::string& file : o.files) {
-    const auto bytes = std::filesystem::file_size(file);
     std::vector<double> times;
     size_t n = 0, m = 0;
     for (int k = 0; k < o.repeat; ++k) {
@@ -40,10 +40,14 @@ void bench_read(const BenchReadOptions& o) {
       n = r.graph.vertex_count();
       m = r.graph.edge_count();
     }
+    // Sized after the first read: a missing or unreadable file is then read_graph's
+    // InputError (exit 3, the file named), not file_size's filesystem_error.
+    std::error_code ec;
+    const uintmax_t bytes = std::filesystem::file_size(file, ec);
     std::sort(times.begin(), times.end());
     const double median = times[times.size() / 2];
-    std::printf("%-40s %12ju %10zu %10zu %10.3f %10.1f\n", file.c_str(), uintmax_t(bytes), n, m,
-                median, double(bytes) / 1e6 / median);
+    std::printf("%-40s %12ju %10zu %10zu %10.3f %10.1f\n", file.c_str(), ec ? 0 : bytes, n, m,
+                median, ec ? 0.0 : double(bytes) / 1e6 / median);
     std::fflush(stdout);
   }
 }
