@@ -54,5 +54,5 @@ cli_test(output.dot_max_output --status 4 --stderr "as dot" --no-file ${DOTS}/bi
 # read as vertices named "0;7;{'weight':".
 cli_test(formats.networkx_comma_edgelist_with_dicts --stdout "^0 3$" --stdout "^0 7$" --stdout "^7 3$" --
          bash -c "printf \"0,7,{'weight': 0.941}\\n7,3,{'weight': 0.5}\\n\" > ${OUT}/nx-comma.txt && ${CLOSURE_BIN} -q ${OUT}/nx-comma.txt -o -")
-cli_test(formats.networkx_semicolon_edgelist_refused --status 3 --stderr "write_edgelist with delimiter ';'" --
-         bash -c "printf \"0;7;{'weight': 0.941}\\n\" > ${OUT}/nx-semi.txt && ${CLOSURE_BIN} -q ${OUT}/nx-semi.txt")
+cli_test(formats.networkx_pipe_edgelist_refused --status 3 --stderr "write_edgelist with delimiter '.'" --
+         bash -c "printf \"0|7|{'weight': 0.941}\\n\" > ${OUT}/nx-pipe.txt && ${CLOSURE_BIN} -q ${OUT}/nx-pipe.txt")

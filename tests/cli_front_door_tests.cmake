@@ -25,3 +25,22 @@ cli_test(front_door.bool_params_env_out_of_range_is_usage --status 2 --stderr "^
          env CLOSURE_BOOL_PARAMS=tile_n=0 ${CLOSURE_BIN} ${DATA}/diamond.txt --method square --device cpu)
 cli_test(front_door.bool_params_env_unknown_key_is_usage --status 2 --stderr "^closure: CLOSURE_BOOL_PARAMS: unknown kernel parameter" --
          env CLOSURE_BOOL_PARAMS=tile_q=2 ${CLOSURE_BIN} ${DATA}/diamond.txt --method square --device cpu)
+
+# The command line: a mistyped command is named with the one meant; CLI11's messages carry
+# the tool's prefix; options that only tune --verify are refused without it.
+cli_test(front_door.mistyped_command_suggests --status 2 --stderr "^closure: unknown command 'runn'. did you mean `closure run`" --
+         ${CLOSURE_BIN} runn ${DATA}/diamond.txt)
+cli_test(front_door.mistyped_query_suggests --status 2 --stderr "did you mean `closure query`" --
+         ${CLOSURE_BIN} qeury ${DATA}/diamond.txt 1 2)
+cli_test(front_door.missing_graph_is_not_a_command --status 3 --stderr "^closure: runn.txt: cannot open" --
+         bash -c "cd ${FD} && ${CLOSURE_BIN} runn.txt")
+cli_test(front_door.cli11_messages_have_the_prefix --status 2 --stderr "^closure: The following argument was not expected: --bogus" --
+         ${CLOSURE_BIN} ${DATA}/diamond.txt --bogus)
+cli_test(front_door.verify_sources_needs_verify --status 2 --stderr "^closure: --verify-sources requires --verify" --
+         ${CLOSURE_BIN} ${DATA}/diamond.txt --verify-sources 10)
+cli_test(front_door.verify_memory_needs_verify --status 2 --stderr "^closure: --verify-memory .* needs --verify" --
+         ${CLOSURE_BIN} ${DATA}/diamond.txt --verify-memory 1G)
+cli_test(front_door.batch_verify_memory_needs_verify --status 2 --stderr "needs --verify" --
+         ${CLOSURE_BIN} batch ${DATA}/diamond.txt --out ${FD}/batch-vm --verify-memory 1G)
+cli_test(front_door.batch_help_lists_every_output_format --stdout "One of: edges, matrix-market, json, binary, csv, tsv" --
+         ${CLOSURE_BIN} batch --help)

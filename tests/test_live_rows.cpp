@@ -72,7 +72,7 @@ TEST(LiveRows, SlotsHoldEveryRowUntilItsLastReader) {
 TEST(LiveRows, RejectedOutsideTheChainedSweep) {
   PropagateParams p = parse_propagate_kernel("blocked");
   p.live_rows = 1;
-  EXPECT_THROW(p.validate(), std::invalid_argument);
+  EXPECT_THROW(p.validate(), UsageError);
   p = parse_propagate_kernel("chained8");
   p.live_rows = 1;
   EXPECT_NO_THROW(p.validate());

@@ -55,7 +55,7 @@ TEST(ParamTables, RenderParseAndRefuseFromTheTable) {
   try {
     MmaParams{64, 64, 2, 2, 2, 16, 2}.validate(big);
     FAIL() << "stages=2 accepted";
-  } catch (const std::invalid_argument& e) {
+  } catch (const UsageError& e) {  // out of the table's range: the user's value
     EXPECT_NE(std::string(e.what()).find("stages 0/3/4"), std::string::npos) << e.what();
     EXPECT_NE(std::string(e.what()).find("warp_m 16/32/64/128"), std::string::npos) << e.what();
   }
@@ -131,7 +131,7 @@ TEST(TuningDatabase, OverlayRowsComeFirstAndReplaceTheirMatch) {
   try {
     tuned_boolean_params(d);
     FAIL() << "a broken row was accepted";
-  } catch (const std::invalid_argument& e) {
+  } catch (const UsageError& e) {  // the overlay file is the user's
     EXPECT_NE(std::string(e.what()).find(path + ":"), std::string::npos) << e.what();
   }
   ::unsetenv(kTuningEnv);

@@ -1,5 +1,7 @@
 // The CLI11 app: the default subcommand `run` plus the others, each with the shared
 // option group; parsing, then the chosen command's runner under report_failure.
+#include <sys/stat.h>
+
 #include <algorithm>
 #include <cstdio>
 #include <cstring>
@@ -32,6 +34,34 @@ constexpr const char* kDescription =
     "  closure batch dags/ --out results/ many files, one summary table\n\n"
     "`closure FILE ...` is `closure run FILE ...`: run is the default subcommand.";
 
+// Edits (insertions, deletions, substitutions, swaps of neighbours) from a to b.
+size_t edit_distance(const std::string& a, const std::string& b) {
+  std::vector<std::vector<size_t>> d(a.size() + 1, std::vector<size_t>(b.size() + 1));
+  for (size_t i = 0; i <= a.size(); ++i) d[i][0] = i;
+  for (size_t j = 0; j <= b.size(); ++j) d[0][j] = j;
+  for (size_t i = 1; i <= a.size(); ++i)
+    for (size_t j = 1; j <= b.size(); ++j) {
+      d[i][j] = std::min(
+          {d[i - 1][j] + 1, d[i][j - 1] + 1, d[i - 1][j - 1] + (a[i - 1] == b[j - 1] ? 0 : 1)});
+      if (i > 1 && j > 1 && a[i - 1] == b[j - 2] && a[i - 2] == b[j - 1])
+        d[i][j] = std::min(d[i][j], d[i - 2][j - 2] + 1);
+    }
+  return d[a.size()][b.size()];
+}
+
+// `closure runn g.txt` is a mistyped command, not the graph "runn": refused with the command
+// meant when the word names no file and is a typo or two away from a command's name.
+void refuse_mistyped_command(CLI::App& app, const std::string& word) {
+  struct stat st {};
+  if (word.size() < 3 || word.find_first_of("/.") != std::string::npos ||
+      ::stat(word.c_str(), &st) == 0)
+    return;
+  for (const CLI::App* sub : app.get_subcommands({}))
+    if (edit_distance(word, sub->get_name()) <= std::min<size_t>(2, sub->get_name().size() / 2))
+      throw UsageError("unknown command '" + word + "'; did you mean `closure " + sub->get_name() +
+                       "`? (no graph file of that name exists either)");
+}
+
 // `closure FILE ...` means `closure run FILE ...`: the name is inserted unless the first
 // word that is not an option (or an option's value) already names a subcommand, or the
 // command line only asks for --help or --version. Shared options given before a
@@ -56,6 +86,7 @@ std::vector<std::string> with_default_subcommand(CLI::App& app, CLI::App& run, i
         std::rotate(args.begin(), args.begin() + long(i), args.begin() + long(i) + 1);
         return args;
       }
+    refuse_mistyped_command(app, a);
     other_options = true;
     break;
   }
@@ -112,7 +143,16 @@ int run_cli(int argc, char** argv) {
   add_devices_command(app);
   add_bench_command(app);
 
-  std::vector<std::string> args = with_default_subcommand(app, *run, argc, argv);
+  // CLI11's own messages speak with the tool's prefix, as every other message does.
+  app.failure_message([](const CLI::App* a, const CLI::Error& e) {
+    return "closure: " + CLI::FailureMessage::simple(a, e);
+  });
+  std::vector<std::string> args;
+  try {
+    args = with_default_subcommand(app, *run, argc, argv);
+  } catch (const std::exception& e) {
+    return report_failure(e);
+  }
   Communicator* ranks = distributed_communicator();
   // bench runs inside the parse (its subcommands' callbacks): refused before it, once the
   // ranks agree that they were all given bench.

@@ -102,10 +102,10 @@ Runner add_batch_command(CLI::App& app, CommonOptions& common) {
           },
           "SECONDS"))
       ->capture_default_str();
-  sub->add_flag("--verify", flags->verify, "Verify every closure against Boost.Graph");
+  auto* verify =
+      sub->add_flag("--verify", flags->verify, "Verify every closure against Boost.Graph");
   sub->add_flag("--summary-only", flags->no_closures, "Write only the summary table, no closures");
-  sub->add_option("--output-format", flags->output_format,
-                  "One of: edges, matrix-market, json, binary")
+  sub->add_option("--output-format", flags->output_format, "One of: " + output_format_choices())
       ->check(CLI::IsMember(output_format_names()));
   sub->add_flag("--reflexive", flags->reflexive, "Add every (v,v)");
   sub->add_flag("--force", flags->force, "Write closures larger than --max-output");
@@ -116,8 +116,10 @@ Runner add_batch_command(CLI::App& app, CommonOptions& common) {
   sub->add_option("--verify-sources", flags->verify_sources,
                   "BFS sources of a sampled verification")
       ->check(at_least_one_source())
+      ->needs(verify)
       ->capture_default_str();
   return [flags, &common](Session&) -> int {
+    refuse_verify_options_without_verify(common, flags->verify);
     check_device_spec(common.device);
     // Each file's child opens the device itself, quietly: the table names it.
     CommonOptions child_common = common;

@@ -158,6 +158,11 @@ InputFormat input_format(const CommonOptions& o) {
   return as_usage_error("--input-format", [&] { return parse_input_format(o.input_format); });
 }
 
+void refuse_verify_options_without_verify(const CommonOptions& o, bool verify) {
+  if (!verify && !o.verify_memory.empty())
+    throw UsageError("--verify-memory sets how --verify compares; it needs --verify");
+}
+
 size_t verify_memory(const CommonOptions& o) {
   return o.verify_memory.empty() ? 0 : size_t(parse_byte_size(o.verify_memory));
 }

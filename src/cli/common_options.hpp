@@ -44,6 +44,9 @@ enum SharedOption : unsigned {
   kReadOptions = kFormatOption | kThreadsOption | kQuietOption,
 };
 void add_common_options(CLI::App& sub, CommonOptions& o, unsigned which);
+// --verify-memory says how a verification may run: refused (UsageError) without --verify,
+// where nothing would read it.
+void refuse_verify_options_without_verify(const CommonOptions& o, bool verify);
 // --device with the one help text; every command with a device uses it.
 CLI::Option* add_device_option(CLI::App& sub, std::string& device);
 

@@ -54,10 +54,12 @@ Runner add_run_command(CLI::App& app, CommonOptions& common) {
   sub->add_flag("--reflexive", flags->reflexive,
                 "Add every (v,v) to the closure (default: strict)");
   sub->add_flag("--json", flags->json, "Print the summary as JSON on stdout");
-  sub->add_flag("--verify", flags->verify, "Also compare with Boost.Graph's transitive_closure");
+  auto* verify = sub->add_flag("--verify", flags->verify,
+                               "Also compare with Boost.Graph's transitive_closure");
   sub->add_option("--verify-sources", flags->verify_sources,
                   "BFS sources for the sampled check when Boost's closure would not fit in memory")
       ->check(at_least_one_source())
+      ->needs(verify)
       ->capture_default_str();
   sub->add_flag("--force", flags->force, "Write outputs larger than --max-output");
   // For tests of the slicing end to end (tests/cli_tests.cmake); hidden from --help.
@@ -74,6 +76,7 @@ Runner add_run_command(CLI::App& app, CommonOptions& common) {
       return kExitUsage;
     }
     check_output_flags(*flags);
+    refuse_verify_options_without_verify(common, flags->verify);
     RunOptions o;
     o.input = flags->input;
     o.input_format = input_format(common);

@@ -3,6 +3,8 @@
 
 #include <stdexcept>
 
+#include "closure/errors.hpp"
+
 namespace closure {
 namespace {
 
@@ -17,17 +19,17 @@ namespace float_params_detail {
 void check_group(const std::string& what, const char* kernel, size_t items,
                  const ocl::DeviceInfo& device) {
   if (items > device.max_work_group)
-    throw std::invalid_argument(what + ": " + kernel + " needs work-groups of " +
-                                std::to_string(items) + " work-items; " + device.name + " allows " +
-                                std::to_string(device.max_work_group));
+    throw DeviceError(what + ": " + kernel + " needs work-groups of " + std::to_string(items) +
+                      " work-items; " + device.name + " allows " +
+                      std::to_string(device.max_work_group));
 }
 
 void check_local(const std::string& what, const char* kernel, size_t bytes,
                  const ocl::DeviceInfo& device) {
   if (bytes > device.local_mem_bytes)
-    throw std::invalid_argument(what + ": " + kernel + " needs " + std::to_string(bytes) +
-                                " bytes of local memory; " + device.name + " has " +
-                                std::to_string(device.local_mem_bytes));
+    throw DeviceError(what + ": " + kernel + " needs " + std::to_string(bytes) +
+                      " bytes of local memory; " + device.name + " has " +
+                      std::to_string(device.local_mem_bytes));
 }
 
 }  // namespace float_params_detail

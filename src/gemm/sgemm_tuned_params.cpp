@@ -3,6 +3,7 @@
 
 #include <stdexcept>
 
+#include "closure/errors.hpp"
 #include "gemm/float_params.hpp"
 
 namespace closure {
@@ -16,7 +17,7 @@ size_t round_up(size_t x, int m) {
 }
 
 void require(bool ok, const std::string& what, const std::string& rule) {
-  if (!ok) throw std::invalid_argument(what + ": " + rule);
+  if (!ok) throw UsageError(what + ": " + rule);
 }
 
 bool is_vector_width(int w) {

@@ -142,7 +142,7 @@ TEST(FloatGemmTuned, ParameterSetsMatchReferenceAtTileEdges) {
   for (const SgemmTunedParams& t : sets) {
     try {
       t.validate(rt.device());
-    } catch (const std::invalid_argument& e) {
+    } catch (const Error& e) {
       ADD_FAILURE() << "the test device refuses " << t.to_string() << ": " << e.what();
       continue;
     }
@@ -256,7 +256,7 @@ void expect_refusal(const std::function<void()>& f, const std::string& needle) {
   try {
     f();
     ADD_FAILURE() << "expected a refusal mentioning '" << needle << "'";
-  } catch (const std::invalid_argument& e) {
+  } catch (const Error& e) {  // usage (ranges, rules) or device (its limits)
     EXPECT_NE(std::string(e.what()).find(needle), std::string::npos) << e.what();
   }
 }
@@ -366,8 +366,8 @@ TEST(FloatGemmTunedParams, ParsingAndBuildOptions) {
   const SgemmTunedParams base{128, 128, 16, 8, 8, 4, 4, 0, 0};
   EXPECT_EQ(parse_sgemm_tuned_params("tsm=64,padb=4,prf=1", base),
             (SgemmTunedParams{64, 128, 16, 8, 8, 4, 4, 4, 1}));
-  EXPECT_THROW(parse_sgemm_tuned_params("tsx=64", {}), std::invalid_argument);
-  EXPECT_THROW(parse_sgemm_tuned_params("tsm=", {}), std::invalid_argument);
+  EXPECT_THROW(parse_sgemm_tuned_params("tsx=64", {}), UsageError);
+  EXPECT_THROW(parse_sgemm_tuned_params("tsm=", {}), UsageError);
   EXPECT_EQ(base.build_options(),
             "-cl-std=CL1.2 -DTSM=128 -DTSN=128 -DTSK=16 -DWPTM=8 -DWPTN=8 -DVWM=4 -DVWK=4 "
             "-DPADB=0 -DPRF=0");
@@ -383,9 +383,9 @@ TEST(FloatGemmTunedParams, ParsingAndBuildOptions) {
 TEST(FloatGemmParams, ParsingAndBuildOptions) {
   EXPECT_EQ(parse_float_gemm_params("ts=8,group=4"), (FloatGemmParams{8, 16, 4}));
   EXPECT_EQ(parse_book_mmul_params("private_k=512"), (BookMmulParams{250, 512}));
-  EXPECT_THROW(parse_float_gemm_params("ts=8x"), std::invalid_argument);
-  EXPECT_THROW(parse_float_gemm_params("tile=8"), std::invalid_argument);
-  EXPECT_THROW(parse_book_mmul_params("row_group"), std::invalid_argument);
+  EXPECT_THROW(parse_float_gemm_params("ts=8x"), UsageError);
+  EXPECT_THROW(parse_float_gemm_params("tile=8"), UsageError);
+  EXPECT_THROW(parse_book_mmul_params("row_group"), UsageError);
   EXPECT_EQ((FloatGemmParams{8, 32, 4}.build_options()), "-cl-std=CL1.2 -DTS=8 -DTILE_WIDTH=32");
   EXPECT_EQ((BookMmulParams{64, 100}.build_options()), "-cl-std=CL1.2 -DPRIVATE_K=100");
 }

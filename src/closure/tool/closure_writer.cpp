@@ -35,6 +35,12 @@ std::vector<std::string> output_format_names() {
   return out;
 }
 
+std::string output_format_choices() {
+  std::string out;
+  for (const auto& n : output_format_names()) out += (out.empty() ? "" : ", ") + n;
+  return out;
+}
+
 OutputFormat parse_output_format(std::string_view name) {
   std::string names;
   for (const auto& f : output_formats()) {

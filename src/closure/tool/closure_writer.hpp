@@ -38,6 +38,7 @@ struct OutputFormatInfo {
 };
 const std::vector<OutputFormatInfo>& output_formats();
 std::vector<std::string> output_format_names();  // canonical names, in table order
+std::string output_format_choices();             // the same as "edges, matrix-market, ..."
 // Throws UsageError listing the names.
 OutputFormat parse_output_format(std::string_view name);
 std::string_view output_format_name(OutputFormat f);
