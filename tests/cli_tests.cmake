@@ -141,7 +141,7 @@ cli_test(error.missing_file --status 3 --stderr "no-such-file.txt: cannot open" 
 # Review findings, kept as regressions.
 cli_test(batch.same_names --stdout "2 files: 2 ok" --
          bash -c "rm -rf ${OUT}/same && ${CLOSURE_BIN} batch -q ${DATA}/diamond.txt ${CMAKE_CURRENT_SOURCE_DIR}/data/dup/diamond.txt --out ${OUT}/same && test -f ${OUT}/same/diamond.txt.closure.txt && test -f ${OUT}/same/2_diamond.txt.closure.txt && ! cmp -s ${OUT}/same/diamond.txt.closure.txt ${OUT}/same/2_diamond.txt.closure.txt")
-cli_test(batch.out_inside_input --stdout "1 files: 1 ok, 0 failed" --
+cli_test(batch.out_inside_input --stdout "1 file: 1 ok, 0 failed" --
          bash -c "rm -rf ${OUT}/self && mkdir -p ${OUT}/self && cp ${DATA}/diamond.txt ${OUT}/self/ && ${CLOSURE_BIN} batch -q ${OUT}/self --out ${OUT}/self/res && ${CLOSURE_BIN} batch -q ${OUT}/self --out ${OUT}/self/res")
 # Issue 13 item 9 changed the message: subcommands no longer see run's options at all, so
 # CLI11 itself refuses them (no flag policing in main).

@@ -51,5 +51,24 @@ TEST(BatchFilter, IncludeReplacesTheDefaultAndExcludeWins) {
   EXPECT_FALSE(NameFilter({{"*.txt"}, {}}).accepts("g.TXT"));
 }
 
+TEST(BatchFilter, PatternsWithASlashMatchThePathBelowTheFolder) {
+  // --exclude 'sub/*' leaves a subfolder out (it matched nothing when patterns saw only the
+  // file name); '*' does not cross a '/'; patterns without one still match the name anywhere.
+  NameFilter f;
+  f.exclude = {"sub/*"};
+  EXPECT_FALSE(f.accepts("b.txt", "sub/b.txt"));
+  EXPECT_TRUE(f.accepts("b.txt", "sub/deeper/b.txt"));
+  EXPECT_TRUE(f.accepts("b.txt", "other/b.txt"));
+  EXPECT_TRUE(f.accepts("a.txt", "a.txt"));
+  f.exclude = {"*/deeper/*"};
+  EXPECT_FALSE(f.accepts("b.txt", "sub/deeper/b.txt"));
+  f.exclude = {"b.*"};
+  EXPECT_FALSE(f.accepts("b.txt", "sub/deeper/b.txt"));
+  NameFilter only;
+  only.include = {"keep/*.txt"};
+  EXPECT_TRUE(only.accepts("x.txt", "keep/x.txt"));
+  EXPECT_FALSE(only.accepts("x.txt", "x.txt"));
+}
+
 }  // namespace
 }  // namespace closure

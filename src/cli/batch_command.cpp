@@ -171,10 +171,11 @@ Runner add_batch_command(CLI::App& app, CommonOptions& common) {
     for (const auto& file : stale)
       std::printf("removed the record of %s: the input no longer exists\n", file.c_str());
     std::printf(
-        "%zu files: %zu ok, %zu failed, %zu mismatched, %zu inconclusive, %zu resumed; "
+        "%zu %s: %zu ok, %zu failed, %zu mismatched, %zu inconclusive, %zu resumed; "
         "summary in %s/summary.csv\n",
-        rows.size(), rows.size() - failed - mismatched - inconclusive, failed, mismatched,
-        inconclusive, skipped, flags->out.c_str());
+        rows.size(), rows.size() == 1 ? "file" : "files",
+        rows.size() - failed - mismatched - inconclusive, failed, mismatched, inconclusive, skipped,
+        flags->out.c_str());
     return failed         ? kExitFailure
            : mismatched   ? kExitMismatch
            : inconclusive ? kExitInconclusive

@@ -39,4 +39,7 @@ grep -q "no longer exists" "$dir/log6" && fail "a record of an existing input wa
 rm "$dir/raw/"$'\xff'"x.txt"
 "$bin" batch -q "$dir/raw" --out "$dir/out3" > "$dir/log7" 2>&1
 grep -q "no longer exists" "$dir/log7" || fail "the record of a deleted input stayed: $(cat "$dir/log7")"
+# 4. A pattern with a '/' reaches a subfolder: --exclude 'sub/*' leaves in/sub out.
+"$bin" batch -q "$dir/in" --out "$dir/out4" --exclude 'sub/*' > "$dir/log8" 2>&1 || fail "--exclude sub/*: $(cat "$dir/log8")"
+grep -q "^1 file: 1 ok" "$dir/log8" || fail "--exclude 'sub/*' did not leave the subfolder out: $(cat "$dir/log8")"
 echo "batch ownership ok"

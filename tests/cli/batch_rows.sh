@@ -52,7 +52,7 @@ grep -q "2 files" "$dir/log2" || fail "--include *.md --include README: $(cat "$
 grep -q "2 files: 2 ok" "$dir/log3" || fail "--exclude: $(cat "$dir/log3")"
 # A file named as an argument is read whatever its name.
 "$bin" batch -q "$dir/in/README" --out "$dir/out-named" > "$dir/log4" || fail "a named file: $(cat "$dir/log4")"
-grep -q "1 files: 1 ok" "$dir/log4" || fail "a named file was not read"
+grep -q "1 file: 1 ok" "$dir/log4" || fail "a named file was not read"
 
 # 6. --resume after an input was deleted: its record and closure are removed and said so;
 # the others resume.

@@ -64,7 +64,7 @@ std::vector<Found> search_folder(const fs::path& root, const fs::path& out,
         pending.push_back(p);
       } else if (fs::is_regular_file(target)) {
         if (dir_is_out && is_batch_output_name(name)) continue;
-        if (!filter.accepts(name)) continue;
+        if (!filter.accepts(name, p.lexically_relative(root).generic_string())) continue;
         found.push_back({p, ""});
       }
     }

@@ -22,9 +22,12 @@ const std::vector<std::string>& default_graph_patterns() {
   return patterns;
 }
 
-bool NameFilter::accepts(const std::string& filename) const {
+bool NameFilter::accepts(const std::string& filename, const std::string& relative) const {
+  const std::string& path = relative.empty() ? filename : relative;
   auto any = [&](const std::vector<std::string>& patterns, int flags) {
     return std::any_of(patterns.begin(), patterns.end(), [&](const std::string& p) {
+      if (p.find('/') != std::string::npos)
+        return ::fnmatch(p.c_str(), path.c_str(), flags | FNM_PATHNAME) == 0;
       return ::fnmatch(p.c_str(), filename.c_str(), flags) == 0;
     });
   };

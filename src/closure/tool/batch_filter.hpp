@@ -17,9 +17,12 @@ const std::vector<std::string>& default_graph_patterns();
 struct NameFilter {
   std::vector<std::string> include;  // empty: default_graph_patterns()
   std::vector<std::string> exclude;  // any match leaves the file out, whatever include says
-  // Whether a file named `filename` (no folder part) is read. Patterns given are matched
-  // as written (fnmatch, no flags: `*` also matches a leading dot).
-  bool accepts(const std::string& filename) const;
+  // Whether a file named `filename` is read, found at `relative` below the folder the batch
+  // was given (`sub/b.txt`; the name alone for a file directly in it). A pattern with a '/'
+  // is matched against `relative` (`--exclude 'sub/*'` leaves a subfolder out; `*` does not
+  // cross a '/'), any other against the name. Patterns given are matched as written
+  // (fnmatch: `*` also matches a leading dot).
+  bool accepts(const std::string& filename, const std::string& relative = "") const;
 };
 
 }  // namespace closure
