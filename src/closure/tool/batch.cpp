@@ -49,6 +49,8 @@ std::string extension_for(OutputFormat f) {
       return ".closure.csv";
     case OutputFormat::kTsv:
       return ".closure.tsv";
+    case OutputFormat::kNodeLink:
+      return ".closure.node-link.json";
   }
   return ".closure";
 }

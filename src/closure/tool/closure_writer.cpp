@@ -25,6 +25,7 @@ const std::vector<OutputFormatInfo>& output_formats() {
       {OutputFormat::kBinary, "binary", "bin", ".bin"},
       {OutputFormat::kCsv, "csv", "", ".csv"},
       {OutputFormat::kTsv, "tsv", "", ".tsv"},
+      {OutputFormat::kNodeLink, "node-link", "", ""},
   };
   return table;
 }
@@ -92,7 +93,9 @@ OutputSpec output_spec(const std::string& path, std::optional<OutputFormat> requ
   if (path != "-")
     for (const auto& f : output_formats())
       if (!f.extension.empty() && ends_with(name, f.extension)) implied = f.format;
-  if (requested && implied && *requested != *implied)
+  // node-link is JSON too: asked for, it is written under a .json name.
+  if (requested && implied && *requested != *implied &&
+      !(*requested == OutputFormat::kNodeLink && *implied == OutputFormat::kJson))
     throw UsageError("--output-format " + std::string(output_format_name(*requested)) +
                      " conflicts with the extension of " + path + ", which means " +
                      std::string(output_format_name(*implied)));
@@ -157,6 +160,17 @@ uint64_t digits(uint64_t v) {
 std::vector<std::string> written_labels(const Graph& g, OutputFormat f) {
   std::vector<std::string> out(g.vertex_count());
   for (vertex_t v = 0; v < g.vertex_count(); ++v) out[v] = g.label(v);
+  if (f == OutputFormat::kNodeLink) {
+    // Numbers when every label is one (networkx's graph of integers reads back as itself),
+    // else every label a string: never 1 and "1" in one file.
+    auto decimal = [](const std::string& s) {
+      return !s.empty() && s.size() <= 18 &&
+             s.find_first_not_of("0123456789") == std::string::npos && (s == "0" || s[0] != '0');
+    };
+    if (!std::all_of(out.begin(), out.end(), decimal))
+      for (std::string& label : out) label = json_string(label);
+    return out;
+  }
   for (std::string& label : out) {
     if (f == OutputFormat::kEdges) {
       // "u v" lines cannot carry a label with a blank in it (DOT allows "a b"): say so
@@ -205,7 +219,7 @@ std::vector<std::string> written_labels(const Graph& g, OutputFormat f) {
 std::vector<uint64_t> target_weights(const Graph& g, OutputFormat f) {
   std::vector<uint64_t> w(g.vertex_count(), 0);
   if (f == OutputFormat::kEdges || f == OutputFormat::kJson || f == OutputFormat::kCsv ||
-      f == OutputFormat::kTsv) {
+      f == OutputFormat::kTsv || f == OutputFormat::kNodeLink) {
     const auto labels = written_labels(g, f);
     for (vertex_t v = 0; v < g.vertex_count(); ++v) w[v] = labels[v].size();
   } else if (f == OutputFormat::kMatrixMarket) {
@@ -265,6 +279,18 @@ std::string json_prefix(const Graph& g, uint64_t pairs, bool reflexive) {
 }
 constexpr std::string_view kJsonSuffix = "\n}}\n";
 
+// node-link: the prefix, {"id":L} per vertex (",\n" between, "\n" first), the middle,
+// {"source":U,"target":V} per pair (likewise), the suffix.
+constexpr std::string_view kNodeLinkPrefix =
+    "{\"directed\":true,\"multigraph\":false,\"graph\":{},\"nodes\":[";
+constexpr std::string_view kNodeLinkMiddle = "\n],\"links\":[";
+constexpr std::string_view kNodeLinkSuffix = "\n]}\n";
+constexpr uint64_t kNodeBytes = 7;   // {"id": and }
+constexpr uint64_t kLinkBytes = 21;  // {"source": ,"target": }
+uint64_t separators(uint64_t items) {
+  return items ? 2 * items - 1 : 0;
+}
+
 }  // namespace
 
 static std::string delimited_header(OutputFormat f) {
@@ -297,6 +323,12 @@ uint64_t output_bytes(const Graph& g, const Closure& c, OutputFormat f, bool ref
       return json_prefix(g, s.pairs, reflexive).size() + per_source + s.targets + s.commas +
              kJsonSuffix.size();
     }
+    case OutputFormat::kNodeLink: {
+      uint64_t nodes = separators(n);
+      for (vertex_t v = 0; v < n; ++v) nodes += kNodeBytes + w[v];
+      return kNodeLinkPrefix.size() + nodes + kNodeLinkMiddle.size() + s.sources + s.targets +
+             kLinkBytes * s.pairs + separators(s.pairs) + kNodeLinkSuffix.size();
+    }
     case OutputFormat::kBinary:
       break;
   }
@@ -319,6 +351,8 @@ uint64_t output_bytes_lower_bound(const Graph& g, const Closure& c, OutputFormat
       return pairs * 4;
     case OutputFormat::kJson:
       return pairs * (shortest + 3);
+    case OutputFormat::kNodeLink:
+      return pairs * (2 * shortest + kLinkBytes);
     case OutputFormat::kBinary:
       return output_bytes(g, c, f, reflexive);
   }
@@ -510,6 +544,32 @@ void write_json(Sink& out, const Graph& g, const PairRows& rows, const Tick& tic
   out.put(kJsonSuffix);
 }
 
+void write_node_link(Sink& out, const Graph& g, const PairRows& rows, const Tick& tick) {
+  const auto labels = written_labels(g, OutputFormat::kNodeLink);
+  out.put(kNodeLinkPrefix);
+  for (size_t v = 0; v < labels.size(); ++v) {
+    out.put(v ? ",\n{\"id\":" : "\n{\"id\":");
+    out.put(labels[v]);
+    out.put('}');
+  }
+  out.put(kNodeLinkMiddle);
+  // Rows are formatted apart (put_rows), so each link carries its separator before it and
+  // the first pair of all, in the first row that has one, gets "\n" alone.
+  rows.prepare();
+  std::vector<vertex_t> succ;
+  size_t first = 0;
+  while (first < labels.size() && (rows.row(vertex_t(first), succ), succ.empty())) ++first;
+  put_rows(out, rows, g.vertex_count(), tick,
+           [&](vertex_t u, const std::vector<vertex_t>& targets, std::string& text) {
+             for (size_t i = 0; i < targets.size(); ++i) {
+               text.append(u == first && i == 0 ? "\n" : ",\n");
+               text.append("{\"source\":").append(labels[u]).append(",\"target\":");
+               text.append(labels[targets[i]]).push_back('}');
+             }
+           });
+  out.put(kNodeLinkSuffix);
+}
+
 void write_dot(Sink& out, const Graph& g, const PairRows& rows, const Tick& tick) {
   const auto ids = dot_ids(g);
   out.put(dot_header(rows.what()));
@@ -632,6 +692,8 @@ void write_pairs(ByteSink& sink, const Graph& g, const PairRows& rows, const Out
     write_matrix_market(text, g, rows, tick);
   else if (spec.format == OutputFormat::kJson)
     write_json(text, g, rows, tick);
+  else if (spec.format == OutputFormat::kNodeLink)
+    write_node_link(text, g, rows, tick);
   else
     write_edges(text, g, rows, tick, spec.format);  // edges, CSV, TSV
   text.flush();

@@ -26,6 +26,10 @@ enum class OutputFormat {
   kBinary,
   kCsv,  // "source,target" then "u,v" rows, labels quoted as CSV needs (pandas reads it)
   kTsv,  // the same with tabs
+  // networkx's node-link JSON (nx.node_link_graph reads it): "nodes" then "links"; labels
+  // as JSON numbers when every one is a decimal integer, else as strings. Under a .json
+  // name only when asked for (--output-format node-link): .json alone is the tool's JSON.
+  kNodeLink,
 };
 
 // The one table of output format names: what --output-format accepts, what help texts
