@@ -8,6 +8,7 @@
 #include "closure/algorithms/memory_budget.hpp"
 #include "closure/errors.hpp"
 #include "closure/io/atomic_file.hpp"
+#include "closure/io/free_space.hpp"
 #include "closure/io/json_text.hpp"
 #include "closure/util/trace.hpp"
 
@@ -27,6 +28,36 @@ std::string with_file_hint(std::string message, const std::string& input) {
   if (const size_t at = message.find(generic); at != std::string::npos)
     return message.replace(at, generic.size(), specific);
   return message + "; " + specific;
+}
+
+// Before writing a file: its exact size against --max-output and against the free space of
+// its file system (a gzip'ed file's size is not known before: the limit only), each refusal
+// with the sizes and the ways on (--force where it would help; an index or reach instead).
+void check_output_size(const RunOptions& o, const Graph& g, const Closure& closure,
+                       const OutputSpec& spec) {
+  const std::string as =
+      std::string(output_spec_name(spec)) + (spec.gzip ? " (before gzip compression)" : "");
+  const std::optional<uint64_t> free =
+      free_bytes_for(classify_output(o.output, o.output_within).path);
+  auto refuse = [&](const std::string& size, uint64_t bytes) {
+    const bool fits = spec.gzip || !free || bytes <= *free;
+    const std::string space =
+        free ? " (its file system has " + format_bytes(double(*free)) + " free)" : "";
+    throw OutputTooLargeError(
+        "the closure would take " + size + " as " + as +
+        (bytes > o.output_limit
+             ? ", more than the limit of " + std::to_string(o.output_limit) + " bytes" + space +
+                   (fits ? "; pass --force to write it anyway" : ", so --force would not help")
+             : ", more than the " + format_bytes(double(*free)) + " free on the file system of " +
+                   o.output) +
+        "; " + without_closure_hint(o.input));
+  };
+  const uint64_t at_least = output_bytes_lower_bound(g, closure, spec, o.reflexive);
+  if (at_least > o.output_limit || (!spec.gzip && free && at_least > *free))
+    refuse("at least " + std::to_string(at_least) + " bytes", at_least);
+  const uint64_t exact = output_bytes(g, closure, spec, o.reflexive);
+  if (exact > o.output_limit || (!spec.gzip && free && exact > *free))
+    refuse(std::to_string(exact) + " bytes", exact);
 }
 
 }  // namespace
@@ -107,19 +138,8 @@ void verify_and_write(const RunOptions& o, const Graph& g, const Closure& closur
   if (!o.output.empty()) {
     const OutputSpec spec{o.output_format, o.output_gzip, o.output_dot};
     // The guard is for files: a pipe's reader decides itself how much it wants.
-    if (!o.force && !classify_output(o.output, o.output_within).stream) {
-      const std::string as =
-          std::string(output_spec_name(spec)) + (spec.gzip ? " (before gzip compression)" : "");
-      auto refuse = [&](const std::string& size) {
-        throw OutputTooLargeError("the closure would take " + size + " as " + as +
-                                  ", more than the limit of " + std::to_string(o.output_limit) +
-                                  " bytes; pass --force to write it anyway");
-      };
-      const uint64_t at_least = output_bytes_lower_bound(g, closure, spec, o.reflexive);
-      if (at_least > o.output_limit) refuse("at least " + std::to_string(at_least) + " bytes");
-      const uint64_t exact = output_bytes(g, closure, spec, o.reflexive);
-      if (exact > o.output_limit) refuse(std::to_string(exact) + " bytes");
-    }
+    if (!o.force && !classify_output(o.output, o.output_within).stream)
+      check_output_size(o, g, closure, spec);
     if (o.progress) o.progress->phase("writing " + o.output);
     WriteProgress on_share = [&o](double share) {
       if (o.progress) o.progress->share(share);

@@ -1,0 +1,18 @@
+// free_bytes_for: statvfs on the output's folder.
+#include "closure/io/free_space.hpp"
+
+#include <sys/statvfs.h>
+
+namespace closure {
+
+std::optional<uint64_t> free_bytes_for(const std::string& path) {
+  const auto slash = path.find_last_of('/');
+  const std::string folder = slash == std::string::npos ? "."
+                             : slash == 0               ? "/"
+                                                        : path.substr(0, slash);
+  struct statvfs fs {};
+  if (::statvfs(folder.c_str(), &fs) != 0) return std::nullopt;
+  return uint64_t(fs.f_bavail) * uint64_t(fs.f_frsize);
+}
+
+}  // namespace closure
