@@ -14,12 +14,12 @@ CostInputs cost_inputs(const MethodContext& c) {
   CostInputs in;
   in.vertices = c.graph.vertex_count();
   in.edges = c.graph.edge_count();
-  in.components = c.scc->component_count();
-  in.condensed_edges = c.dag->targets.size();
+  in.components = c.condensed->scc.component_count();
+  in.condensed_edges = c.condensed->dag.targets.size();
   in.count_only = !c.options.propagate.rows_needed;
   in.host_threads = thread_budget();
   in.reach_cap = decisive_reach(in);
-  in.mean_reach = sample_mean_reach(*c.dag, 16, in.reach_cap);
+  in.mean_reach = sample_mean_reach(c.condensed->dag, 16, in.reach_cap);
   return in;
 }
 
@@ -44,7 +44,8 @@ void prepare_propagation(MethodContext& c) {
   if (c.propagation_prep) return;
   c.condense();
   const auto t0 = std::chrono::steady_clock::now();
-  c.propagation_prep = prepare_device_propagation(*c.scc, *c.dag, c.options.propagate);
+  c.propagation_prep =
+      prepare_device_propagation(c.condensed->scc, c.condensed->dag, c.options.propagate);
   c.prep_s = seconds_since(t0);
 }
 

@@ -12,11 +12,13 @@ namespace {
 
 // The adjacency matrix of g with vertex v placed at position[v]; strictly upper
 // triangular when `position` is a topological numbering of a DAG.
-BitMatrix placed_matrix(const Graph& g, const std::vector<vertex_t>& position) {
-  const size_t n = g.vertex_count();
+// The rows (successors of u: targets[offsets[u] .. offsets[u+1])) with u at position[u].
+BitMatrix placed_matrix(std::span<const uint64_t> offsets, std::span<const vertex_t> targets,
+                        const std::vector<vertex_t>& position) {
+  const size_t n = offsets.size() - 1;
   BitMatrix m(n, n);
   for (vertex_t u = 0; u < n; ++u)
-    for (vertex_t v : g.successors(u)) m.set(position[u], position[v]);
+    for (uint64_t e = offsets[u]; e < offsets[u + 1]; ++e) m.set(position[u], position[targets[e]]);
   return m;
 }
 
@@ -88,8 +90,8 @@ Closure run_square(MethodContext& c) {
   std::vector<vertex_t> position(n);
   for (size_t i = 0; i < n; ++i) position[order ? (*order)[i] : i] = vertex_t(i);
   DenseStats stats;
-  BitMatrix reach = dense_closure(placed_matrix(g, position), DenseAlgorithm::kSquare, c.report.dag,
-                                  c.runtime, params, &stats);
+  BitMatrix reach = dense_closure(placed_matrix(g.offsets(), g.targets(), position),
+                                  DenseAlgorithm::kSquare, c.report.dag, c.runtime, params, &stats);
   fill_from_stats(c.report, stats);
   return order ? Closure::from_dense(std::move(position), std::vector<uint8_t>(n, 0),
                                      std::move(reach))
@@ -99,9 +101,10 @@ Closure run_square(MethodContext& c) {
 Closure run_condensed_dense(MethodContext& c) {
   // The condensation's matrix is strictly upper triangular.
   const BooleanParams params = dense_params(c.options, c.open_device());
-  const auto t0 = std::chrono::steady_clock::now();
-  Condensation cond = condense(c.graph);
-  c.report.condense_s = seconds_since(t0);
+  c.condense();  // auto's, when it condensed to plan: not done twice
+  Condensation cond = std::move(*c.condensed);
+  c.condensed.reset();
+  c.report.condense_s = c.condense_s;
   const size_t k = cond.scc.component_count();
   c.report.components = k;
   c.report.dag = k == c.graph.vertex_count() && !any_cyclic(cond.scc.cyclic);
@@ -111,8 +114,8 @@ Closure run_condensed_dense(MethodContext& c) {
   DenseStats stats;
   const auto algorithm =
       c.method == Method::kRecursive ? DenseAlgorithm::kRecursive : DenseAlgorithm::kSquare;
-  BitMatrix reach =
-      dense_closure(placed_matrix(cond.dag, identity), algorithm, true, c.runtime, params, &stats);
+  BitMatrix reach = dense_closure(placed_matrix(cond.dag.offsets, cond.dag.targets, identity),
+                                  algorithm, true, c.runtime, params, &stats);
   fill_from_stats(c.report, stats);
   return Closure::from_dense(std::move(cond.scc.component_of), std::move(cond.scc.cyclic),
                              std::move(reach));

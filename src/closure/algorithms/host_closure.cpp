@@ -305,16 +305,7 @@ RaggedReach propagate(const DagView& dag, unsigned requested_threads, MemoryBudg
 }  // namespace
 
 Closure closure_sparse(const Condensation& condensation, const SparseOptions& options) {
-  const Graph& dag = condensation.dag;
-  if (dag.vertex_count() != condensation.scc.component_count())
-    throw std::invalid_argument("closure_sparse: condensation sizes disagree");
-  for (vertex_t c = 0; c < dag.vertex_count(); ++c)
-    for (vertex_t d : dag.successors(c))
-      if (d <= c)
-        throw std::invalid_argument("closure_sparse: condensation ids are not topological");
-  RaggedReach reach = propagate({dag.offsets(), dag.targets()}, options.threads, options.budget);
-  return Closure::from_ragged(condensation.scc.component_of, condensation.scc.cyclic,
-                              std::move(reach));
+  return closure_sparse(condensation.scc, condensation.dag, options);
 }
 
 namespace {
@@ -349,12 +340,13 @@ uint64_t classic_memory_bytes(size_t component_count) {
 
 Closure closure_classic(const Graph& g) {
   Condensation cond = condense(g);
-  const size_t n = cond.dag.vertex_count();
+  const size_t n = cond.component_count();
   BitMatrix reach(n, n, {}, WordOrder::kRowMajor);
   const size_t words = reach.words_per_row();
   for (size_t c = n; c-- > 0;) {
     word_t* row = reach.row_ptr(c);
-    for (const vertex_t d : cond.dag.successors(vertex_t(c))) {
+    for (uint64_t e = cond.dag.offsets[c]; e < cond.dag.offsets[c + 1]; ++e) {
+      const vertex_t d = cond.dag.targets[e];
       const word_t* other = reach.row_ptr(d);
       for (size_t w = 0; w < words; ++w) row[w] |= other[w];
       set_bit(row, d);

@@ -25,8 +25,7 @@ struct MethodContext {
   ocl::Runtime* runtime = nullptr;  // the device once opened; null: the host
   // The condensation, when auto made it to plan (handed over, not redone), and the
   // seconds it took.
-  std::optional<SccResult> scc;
-  std::optional<CsrDag> dag;
+  std::optional<Condensation> condensed;
   double condense_s = 0;
   bool gpu_speculated = false;  // options.speculate_gpu was called
   // propagate's host work, done while the device opens (prepare_device_propagation).
@@ -35,7 +34,7 @@ struct MethodContext {
 
   // Opens the device the options name, if not yet open (null: the host engine).
   ocl::Runtime* open_device();
-  // Condenses the graph into scc and dag unless that is done, timing it in condense_s.
+  // Condenses the graph into `condensed` unless that is done, timing it in condense_s.
   void condense();
 };
 

@@ -30,20 +30,22 @@ double sparse_fixed_bytes(size_t n, size_t m) {
 std::optional<Closure> counted_by_columns(MethodContext& c) {
   if (c.options.propagate.rows_needed) return std::nullopt;
   c.condense();
-  const size_t C = c.scc->component_count(), E = c.dag->targets.size();
+  const size_t C = c.condensed->scc.component_count(), E = c.condensed->dag.targets.size();
   if (C < 2) return std::nullopt;
-  const double reach = sample_mean_reach(*c.dag, 16, column_count_reach_cap(C, E));
+  const double reach = sample_mean_reach(c.condensed->dag, 16, column_count_reach_cap(C, E));
   if (!column_count_pays(C, E, reach)) return std::nullopt;
   const auto t0 = std::chrono::steady_clock::now();
-  const uint64_t cross = count_closure_by_columns(*c.dag, weighted_sizes(*c.scc));
+  const uint64_t cross =
+      count_closure_by_columns(c.condensed->dag, weighted_sizes(c.condensed->scc));
   const std::string where = "counted by columns over live rows on the host";
   c.report.compute_s = seconds_since(t0);
   c.report.condense_s = c.condense_s;
   c.report.components = C;
-  c.report.dag = C == c.graph.vertex_count() && !any_cyclic(c.scc->cyclic);
+  c.report.dag = C == c.graph.vertex_count() && !any_cyclic(c.condensed->scc.cyclic);
   c.report.reason += "; " + where;
   auto rows = std::make_shared<DeviceRows>(C, BitMatrix(), false, cross, where);
-  return Closure::from_resident(c.scc->component_of, c.scc->cyclic, std::move(rows));
+  return Closure::from_resident(c.condensed->scc.component_of, c.condensed->scc.cyclic,
+                                std::move(rows));
 }
 
 }  // namespace
@@ -60,10 +62,9 @@ ocl::Runtime* MethodContext::open_device() {
 }
 
 void MethodContext::condense() {
-  if (scc) return;
+  if (condensed) return;
   const auto t0 = std::chrono::steady_clock::now();
-  scc = strongly_connected_components(graph);
-  dag = condensation_csr(graph, *scc);
+  condensed = closure::condense(graph);
   trace("condensed");
   condense_s += seconds_since(t0);
 }
@@ -78,9 +79,10 @@ void warn_if_rows_may_not_fit(MethodContext& c, double room) {
   const auto full_rows = [](double C) { return C * std::ceil(C / 32) * sizeof(word_t); };
   if (full_rows(double(c.graph.vertex_count())) <= room) return;
   c.condense();
-  const size_t C = c.dag->offsets.size() - 1;
+  const size_t C = c.condensed->dag.offsets.size() - 1;
   if (full_rows(double(C)) <= room) return;
-  const auto estimate = estimate_row_bytes(*c.dag, 32, 8 * (C + c.dag->targets.size()));
+  const auto estimate =
+      estimate_row_bytes(c.condensed->dag, 32, 8 * (C + c.condensed->dag.targets.size()));
   if (!estimate || estimate->bytes <= room) return;
   c.options.warn("the closure's rows are estimated at " + format_bytes(estimate->bytes) +
                  " (from " + std::to_string(estimate->samples) + " sampled components), more " +
@@ -109,8 +111,9 @@ Closure run_sparse(MethodContext& c) {
   SparseOptions sparse;
   sparse.budget = &budget;
   const auto t0 = std::chrono::steady_clock::now();
-  Closure result =
-      c.scc ? closure_sparse(std::move(*c.scc), *c.dag, sparse) : closure_sparse(c.graph, sparse);
+  Closure result = c.condensed
+                       ? closure_sparse(std::move(c.condensed->scc), c.condensed->dag, sparse)
+                       : closure_sparse(c.graph, sparse);
   // auto's condensation is part of what sparse would have done itself.
   c.report.compute_s = seconds_since(t0) + c.condense_s;
   c.report.components = result.component_count();
@@ -123,8 +126,8 @@ Closure run_sparse(MethodContext& c) {
 
 Closure run_propagate(MethodContext& c) {
   c.condense();
-  SccResult scc = std::move(*c.scc);
-  const CsrDag dag = std::move(*c.dag);
+  SccResult scc = std::move(c.condensed->scc);
+  const CsrDag dag = std::move(c.condensed->dag);
   ComputeReport& r = c.report;
   r.condense_s = c.condense_s;
   r.components = scc.component_count();

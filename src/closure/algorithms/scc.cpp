@@ -190,7 +190,7 @@ CsrDag condensation_csr(const Graph& g, const SccResult& scc) {
   return out;
 }
 
-std::optional<SccAndCsr> dag_components_by_kahn(const Graph& g) {
+std::optional<Condensation> dag_components_by_kahn(const Graph& g) {
   const size_t n = g.vertex_count();
   const auto offsets = g.offsets();
   const auto targets = g.targets();
@@ -231,7 +231,7 @@ std::optional<SccAndCsr> dag_components_by_kahn(const Graph& g) {
   parallel_chunks(n, kGrain, [&](size_t b, size_t e) {
     for (size_t i = b; i < e; ++i) rank[order[i]] = vertex_t(i);
   });
-  SccAndCsr out;
+  Condensation out;
   out.scc.cyclic = detail::huge_filled<uint8_t>(n, 0);
   out.dag.targets = detail::huge_filled<vertex_t>(targets.size(), 0);
   parallel_chunks(n, kGrain, [&](size_t b, size_t e) {
@@ -266,7 +266,7 @@ Graph condensation_dag(const Graph& g, const SccResult& scc) {
 Condensation condense(const Graph& g) {
   Condensation c;
   c.scc = strongly_connected_components(g);
-  c.dag = condensation_dag(g, c.scc);
+  c.dag = condensation_csr(g, c.scc);
   return c;
 }
 

@@ -36,6 +36,16 @@ CsrDag condensation_csr(const Graph& g, const SccResult& scc);
 std::vector<uint32_t> component_sizes(const SccResult& scc);
 std::vector<uint32_t> weighted_sizes(const SccResult& scc);
 
+// The condensation: the components (topological ids) and the DAG over them as CSR. The one
+// condensation type every pipeline uses; condense() builds it for any graph (Tarjan), and
+// dag_components_by_kahn() for a DAG.
+struct Condensation {
+  SccResult scc;
+  CsrDag dag;
+  size_t component_count() const { return scc.component_count(); }
+};
+Condensation condense(const Graph& g);
+
 // For a DAG, its components and condensation straight from Kahn's algorithm: component
 // ids are Kahn's topological order (breadth-first from the sources, not Tarjan's DFS
 // order, so a DFS subtree's ids are not consecutive) and every vertex is its own
@@ -43,17 +53,7 @@ std::vector<uint32_t> weighted_sizes(const SccResult& scc);
 // runs Tarjan. On DAGs it is several times faster than Tarjan + condensation_csr: no DFS
 // (whose every step is a dependent cache miss) and no counting sorts, only sequential
 // passes and independent gathers.
-struct SccAndCsr {
-  SccResult scc;
-  CsrDag dag;
-};
-std::optional<SccAndCsr> dag_components_by_kahn(const Graph& g);
-
-struct Condensation {
-  SccResult scc;
-  Graph dag;
-};
-Condensation condense(const Graph& g);
+std::optional<Condensation> dag_components_by_kahn(const Graph& g);
 
 // A topological order (order[i] = the i-th vertex; every edge goes forward), or nullopt
 // if the graph has a cycle (a self-loop counts). Kahn's algorithm, smallest ids first

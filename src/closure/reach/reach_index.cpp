@@ -154,7 +154,7 @@ IndexData build_index(const Graph& g, const BuildOptions& options, BuildReport* 
   auto t0 = std::chrono::steady_clock::now();
   // A DAG (most graphs indexed: histories, dependency graphs) takes Kahn's algorithm,
   // which is several times faster than Tarjan; a cycle sends it to Tarjan.
-  std::optional<SccAndCsr> kahn = dag_components_by_kahn(g);
+  std::optional<Condensation> kahn = dag_components_by_kahn(g);
   SccResult scc;
   CsrDag csr;
   if (kahn) {

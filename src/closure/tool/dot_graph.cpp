@@ -16,7 +16,8 @@ std::string dot_of_condensation(const Graph& g, CondensationCounts* counts, size
   for (vertex_t v = 0; v < g.vertex_count(); ++v) members[c.scc.component_of[v]].push_back(v);
   // The condensation is a DAG: its reduction is its Hasse diagram, the fewest arrows that
   // still show every component each one reaches.
-  const std::vector<Edge> reduced = reach::transitive_reduction(c.dag);
+  const std::vector<Edge> reduced =
+      reach::transitive_reduction(Graph::from_rows(c.dag.offsets, c.dag.targets));
   std::vector<std::string> ids(k);
   std::string out = "digraph condensation {\n";
   for (size_t comp = 0; comp < k; ++comp) {
