@@ -18,6 +18,7 @@
 #include "closure/io/byte_size.hpp"
 #include "closure/kernels/boolean_params.hpp"
 #include "closure/ocl/device.hpp"
+#include "closure/tool/closure_writer.hpp"
 #include "closure/util/exit_watcher.hpp"
 #include "closure/util/teardown_handoff.hpp"
 #include "closure/util/trace.hpp"
@@ -156,6 +157,13 @@ CLI::Validator at_least_one_source() {
 
 InputFormat input_format(const CommonOptions& o) {
   return as_usage_error("--input-format", [&] { return parse_input_format(o.input_format); });
+}
+
+CLI::Option* add_output_format_option(CLI::App& sub, std::string& format) {
+  return sub
+      .add_option("--output-format", format,
+                  output_spec_choices() + " (default: from -o's extension, else edges)")
+      ->check(CLI::IsMember(output_spec_names()));
 }
 
 void refuse_verify_options_without_verify(const CommonOptions& o, bool verify) {

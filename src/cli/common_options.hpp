@@ -47,6 +47,8 @@ void add_common_options(CLI::App& sub, CommonOptions& o, unsigned which);
 // --verify-memory says how a verification may run: refused (UsageError) without --verify,
 // where nothing would read it.
 void refuse_verify_options_without_verify(const CommonOptions& o, bool verify);
+// --output-format with the one help text and choices (the writers' table): run and reduce.
+CLI::Option* add_output_format_option(CLI::App& sub, std::string& format);
 // --device with the one help text; every command with a device uses it.
 CLI::Option* add_device_option(CLI::App& sub, std::string& device);
 

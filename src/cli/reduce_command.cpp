@@ -29,9 +29,7 @@ Runner add_reduce_command(CLI::App& app, CommonOptions& common) {
                   "in the format its extension names, as `closure run -o` writes a closure: "
                   ".mtx, .json, .bin, .csv/.tsv, .dot/.gv a Graphviz drawing, anything else an "
                   "edge list; .gz on top compresses");
-  sub->add_option("--output-format", flags->output_format,
-                  output_spec_choices() + " (default: from -o's extension, else edges)")
-      ->check(CLI::IsMember(output_spec_names()));
+  add_output_format_option(*sub, flags->output_format);
   sub->add_flag("--condensation", flags->condensation,
                 "Draw the condensation instead: a node per strongly connected component "
                 "(labelled by its members), its edges reduced (needs -o NAME.dot)");

@@ -48,9 +48,7 @@ Runner add_run_command(CLI::App& app, CommonOptions& common) {
       "Matrix Market, .json JSON, .bin binary, .csv/.tsv, .dot/.gv a Graphviz drawing, anything "
       "else an edge list; .gz on top "
       "compresses. A pipe, FIFO or device is written directly; a file is replaced atomically");
-  sub->add_option("--output-format", flags->output_format,
-                  output_spec_choices() + " (default: from -o's extension, else edges)")
-      ->check(CLI::IsMember(output_spec_names()));
+  add_output_format_option(*sub, flags->output_format);
   sub->add_flag("--reflexive", flags->reflexive,
                 "Add every (v,v) to the closure (default: strict)");
   sub->add_flag("--json", flags->json, "Print the summary as JSON on stdout");

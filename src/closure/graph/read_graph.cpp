@@ -129,49 +129,48 @@ bool looks_like_dimacs(std::string_view s) {
   return false;
 }
 
+// The first line of `s` that is not blank or a comment ('#', '%'), trimmed; "" when none.
+std::string_view first_data_line(std::string_view s) {
+  while (!s.empty()) {
+    const size_t nl = s.find_first_of("\r\n");
+    const std::string_view line = text::trim(s.substr(0, nl));
+    s = nl == std::string_view::npos ? std::string_view() : s.substr(nl + 1);
+    if (!line.empty() && line[0] != '#' && line[0] != '%') return line;
+  }
+  return {};
+}
+
 // "a,b" or "a, b" as the first line that is not blank or a comment: a CSV (read as an edge
 // list, "a," would be a vertex). Commas inside whitespace-separated labels ("Paris,FR
 // Lyon,FR") stay an edge list: CSV only when the line is one word, or a comma touches a
 // blank. The third field starting with '{' is networkx's attribute dict, not CSV.
 bool first_data_line_has_comma(std::string_view s) {
-  while (!s.empty()) {
-    const size_t nl = s.find_first_of("\r\n");
-    const std::string_view line = text::trim(s.substr(0, nl));
-    s = nl == std::string_view::npos ? std::string_view() : s.substr(nl + 1);
-    if (line.empty() || line[0] == '#' || line[0] == '%') continue;
-    if (line.find(',') == std::string_view::npos) return false;
-    text::Tokens tokens(line);
-    std::string_view token;
-    size_t words = 0;
-    bool comma_at_a_blank = false;
-    while (tokens.next(token)) {
-      // networkx's "a b {'weight': 1, 'c': 2}": commas in the attribute dict are not CSV's.
-      if (words == 2 && token.front() == '{') break;
-      ++words;
-      comma_at_a_blank = comma_at_a_blank || token.front() == ',' || token.back() == ',';
-    }
-    return words == 1 || comma_at_a_blank;
+  const std::string_view line = first_data_line(s);
+  if (line.find(',') == std::string_view::npos) return false;
+  text::Tokens tokens(line);
+  std::string_view token;
+  size_t words = 0;
+  bool comma_at_a_blank = false;
+  while (tokens.next(token)) {
+    // networkx's "a b {'weight': 1, 'c': 2}": commas in the attribute dict are not CSV's.
+    if (words == 2 && token.front() == '{') break;
+    ++words;
+    comma_at_a_blank = comma_at_a_blank || token.front() == ',' || token.back() == ',';
   }
-  return false;
+  return words == 1 || comma_at_a_blank;
 }
 
 // networkx's write_edgelist(G, path, delimiter=D) with its attribute dicts: "0,7,{'weight':
 // 0.9}". Split on blanks, "0,7,{'weight':" would be a vertex; the delimiter is the byte just
 // before the dict in the first data line's first blank-separated word (0 when there is none).
 char glued_dict_delimiter(std::string_view s) {
-  while (!s.empty()) {
-    const size_t nl = s.find_first_of("\r\n");
-    const std::string_view line = text::trim(s.substr(0, nl));
-    s = nl == std::string_view::npos ? std::string_view() : s.substr(nl + 1);
-    if (line.empty() || line[0] == '#' || line[0] == '%') continue;
-    const std::string_view word = line.substr(0, line.find_first_of(" \t"));
-    const size_t brace = word.find('{');
-    if (brace == std::string_view::npos || brace < 3) return 0;  // "u D v D {" at least
-    const char d = word[brace - 1];
-    const bool punct = (d >= '!' && d <= '/') || (d >= ':' && d <= '@') || d == '|' || d == '~';
-    return punct && word.find(d) < brace - 1 ? d : 0;
-  }
-  return 0;
+  const std::string_view line = first_data_line(s);
+  const std::string_view word = line.substr(0, line.find_first_of(" \t"));
+  const size_t brace = word.find('{');
+  if (brace == std::string_view::npos || brace < 3) return 0;  // "u D v D {" at least
+  const char d = word[brace - 1];
+  const bool punct = (d >= '!' && d <= '/') || (d >= ':' && d <= '@') || d == '|' || d == '~';
+  return punct && word.find(d) < brace - 1 ? d : 0;
 }
 
 InputFormat sniff(std::string_view s) {
@@ -230,8 +229,8 @@ ReadResult parse(LineSource& src, const std::string& path, InputFormat format) {
   // A delimiter this reader does not split on, glued to networkx's dicts: refused, never
   // read as vertices named "0;7;{'weight':" (',' is CSV; blanks and tabs are edge lists).
   if (const char d = glued_dict_delimiter(head);
-      d != 0 && (format == InputFormat::kEdgeList ||
-                 (format == InputFormat::kCsv && d != ',') || format == InputFormat::kTsv))
+      d != 0 && (format == InputFormat::kEdgeList || (format == InputFormat::kCsv && d != ',') ||
+                 format == InputFormat::kTsv))
     src.fail_at(0, std::string("the first line looks like networkx's write_edgelist with "
                                "delimiter '") +
                        d +
