@@ -54,3 +54,10 @@ cli_test(front_door.output_over_limit_and_disk_says_force_would_not_help --statu
          bash -c "test -s ${FD}/longchain.txt || awk 'BEGIN { l = \"x\"\; while (length(l) < 500) l = l \"x\"\; for (i = 0\; i < 40000\; i++) print l i, l (i + 1) }' > ${FD}/longchain.txt\; ${CLOSURE_BIN} -q ${FD}/longchain.txt -o ${FD}/lc2.txt")
 cli_test(front_door.output_over_limit_that_fits_says_force --status 4 --stderr "pass --force to write it anyway" --stderr "closure index" --
          ${CLOSURE_BIN} -q ${DATA}/diamond.txt -o ${FD}/small.txt --max-output 10)
+
+# query on an index takes no closure options: --method, --device, --kernel-params would change
+# nothing there, so they are refused rather than silently ignored.
+cli_test(front_door.query_index_refuses_closure_options --status 2 --stderr "would change nothing" --
+         bash -c "${CLOSURE_BIN} index -q ${DATA}/cycle.txt -o ${FD}/c.idx && ${CLOSURE_BIN} query ${FD}/c.idx 1 2 --method square --kernel-params tile_n=4")
+cli_test(front_door.query_engine_index_refuses_device --status 2 --stderr "--engine index answers without computing" --
+         ${CLOSURE_BIN} query ${DATA}/cycle.txt 1 2 --engine index --device cpu)

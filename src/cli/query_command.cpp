@@ -85,9 +85,23 @@ Runner add_query_command(CLI::App& app, CommonOptions& common) {
       // One opening of the input: its first bytes tell an index from a graph without
       // consuming anything of a pipe, and the same source is then read as one or the other.
       InputSource input(flags->input);
+      // Options that tune computing a closure mean nothing to an index: said, not ignored.
+      auto refuse_closure_options = [&](const char* what) {
+        std::string given;
+        if (common.method != "auto") given += " --method";
+        if (!common.device.empty()) given += " --device";
+        if (!common.params.empty()) given += " --kernel-params";
+        if (!given.empty())
+          throw UsageError(std::string(what) + " answers without computing the closure, so" +
+                           given +
+                           " would change nothing; drop them (or query a graph with "
+                           "--engine closure)");
+      };
       if (reach::is_index(input)) {
+        refuse_closure_options(("the index " + flags->input).c_str());
         index = reach::load_index(std::move(input));
       } else {
+        if (flags->engine == "index") refuse_closure_options("--engine index");
         LineSource source(std::move(input));
         read = read_graph(source, input_format(common));
         bool use_index = flags->engine == "index";
