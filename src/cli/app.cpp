@@ -115,6 +115,16 @@ bool wants_exit_watcher(const CommonOptions& common) {
   return may_skip_device_teardown() && common.device != "host" && ocl::gpu_may_be_present();
 }
 
+// Under mpirun, before any collective: kExitOk when every rank was given `request`, else the
+// usage status after the one message (distributed/request_agreement.hpp).
+int agree_under_mpi(Communicator* ranks, const std::string& request) {
+  if (!ranks) return kExitOk;
+  return guarded([&] {
+    agree_on_request(*ranks, request);
+    return kExitOk;
+  });
+}
+
 }  // namespace
 
 int run_cli(int argc, char** argv) {
@@ -156,25 +166,19 @@ int run_cli(int argc, char** argv) {
   Communicator* ranks = distributed_communicator();
   // bench runs inside the parse (its subcommands' callbacks): refused before it, once the
   // ranks agree that they were all given bench.
-  if (!args.empty() && args.front() == "bench" && ranks)
-    return guarded([&] {
-      agree_on_request(*ranks, "bench");
-      return refuse_distributed("bench");
-    });
+  if (!args.empty() && args.front() == "bench" && ranks) {
+    const int status = agree_under_mpi(ranks, "bench");
+    return status != kExitOk ? status : refuse_distributed("bench");
+  }
   std::reverse(args.begin(), args.end());  // CLI11 takes them last-first
   try {
     app.parse(args);
   } catch (const CLI::ParseError& e) {
     // Under mpirun the ranks still agree first: one that cannot parse its command line
     // must not leave the others waiting in a collective.
-    if (ranks) {
-      const int status = guarded([&] {
-        agree_on_request(*ranks,
-                         std::string("(a command line that does not parse: ") + e.what() + ")");
-        return kExitOk;
-      });
-      if (status != kExitOk) return status;
-    }
+    const int status = agree_under_mpi(
+        ranks, std::string("(a command line that does not parse: ") + e.what() + ")");
+    if (status != kExitOk) return status;
     return app.exit(e) == 0 ? kExitOk : kExitUsage;
   } catch (const std::exception& e) {
     return report_failure(e);
@@ -183,13 +187,8 @@ int run_cli(int argc, char** argv) {
   for (auto& [sub, runner] : runners)
     if (sub->parsed()) {
       // Before any collective: every rank runs this request, or every rank stops.
-      if (ranks) {
-        const int status = guarded([&, sub = sub] {
-          agree_on_request(*ranks, request_key(*sub));
-          return kExitOk;
-        });
-        if (status != kExitOk) return status;
-      }
+      if (const int status = agree_under_mpi(ranks, request_key(*sub)); status != kExitOk)
+        return status;
       if (sub != run && ranks) return refuse_distributed(sub->get_name());
       if (sub == run && wants_exit_watcher(common)) start_exit_watcher();
       return guarded([&, &runner = runner] {

@@ -9,6 +9,7 @@
 
 #include "cli/commands.hpp"
 #include "closure/io/byte_size.hpp"
+#include "closure/io/failure_text.hpp"
 #include "closure/tool/batch.hpp"
 #include "closure/tool/isolated.hpp"
 
@@ -38,19 +39,19 @@ void print_progress(const BatchProgress& p, bool tty, double& last_logged_s) {
 // A device named by --device is checked before any file, as in the other commands (through
 // the same chooser, so the same error kinds and exit statuses), but in a child process:
 // OpenCL opened here would not survive the fork of the workers. The child sends back the
-// failure's kind (one digit) and message.
+// failure as io/failure_text.hpp writes it.
 void check_device_spec(const std::string& spec) {
   if (spec.empty()) return;
   const IsolatedOutcome probe = run_isolated([&spec] {
     try {
       choose_device(spec);
       return std::string();
-    } catch (const std::exception& e) {
-      return std::to_string(int(classify(e))) + e.what();
+    } catch (...) {
+      return failure_text(std::current_exception());
     }
   });
   if (!probe.completed) throw DeviceError("checking --device " + spec + ": " + probe.failure);
-  if (!probe.result.empty()) throw Error(ErrorKind(probe.result[0] - '0'), probe.result.substr(1));
+  if (!probe.result.empty()) throw_failure_text(probe.result);
 }
 
 }  // namespace

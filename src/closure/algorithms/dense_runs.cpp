@@ -10,9 +10,9 @@
 namespace closure {
 namespace {
 
-// The adjacency matrix of g with vertex v placed at position[v]; strictly upper
-// triangular when `position` is a topological numbering of a DAG.
-// The rows (successors of u: targets[offsets[u] .. offsets[u+1])) with u at position[u].
+// The adjacency matrix of CSR rows (successors of u: targets[offsets[u] .. offsets[u+1]))
+// with vertex u placed at position[u]; strictly upper triangular when `position` is a
+// topological numbering of a DAG.
 BitMatrix placed_matrix(std::span<const uint64_t> offsets, std::span<const vertex_t> targets,
                         const std::vector<vertex_t>& position) {
   const size_t n = offsets.size() - 1;

@@ -217,9 +217,8 @@ Closure closure_propagate_device(const SccResult& scc, const CsrDag& dag, ocl::R
 
 Closure closure_propagate_device(const Graph& g, ocl::Runtime& rt,
                                  const DevicePropagationOptions& o, DevicePropagationStats* stats) {
-  SccResult scc = strongly_connected_components(g);
-  const CsrDag dag = condensation_csr(g, scc);
-  return closure_propagate_device(scc, dag, rt, o, stats);
+  const Condensation c = condense(g);
+  return closure_propagate_device(c.scc, c.dag, rt, o, stats);
 }
 
 double device_copy_bandwidth(ocl::Runtime& rt, size_t bytes) {

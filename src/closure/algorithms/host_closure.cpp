@@ -329,9 +329,8 @@ Closure closure_sparse(SccResult scc, const CsrDag& dag, const SparseOptions& op
 }
 
 Closure closure_sparse(const Graph& g, const SparseOptions& options) {
-  SccResult scc = strongly_connected_components(g);
-  const CsrDag dag = condensation_csr(g, scc);
-  return sparse_from_condensation(std::move(scc), dag, options);  // consistent by construction
+  Condensation c = condense(g);
+  return sparse_from_condensation(std::move(c.scc), c.dag, options);  // consistent by construction
 }
 
 uint64_t classic_memory_bytes(size_t component_count) {

@@ -6,28 +6,12 @@
 #include <new>
 
 #include "closure/errors.hpp"
-#include "closure/io/atomic_file.hpp"
+#include "closure/io/failure_text.hpp"
 
 namespace closure {
 namespace {
 
 Communicator* g_communicator = nullptr;
-
-// What the peers of a failed rank are told: the kind as one character, then the message.
-std::string describe_failure(const std::exception_ptr& failure) {
-  try {
-    std::rethrow_exception(failure);
-  } catch (const OutputClosedError& e) {
-    return std::string(1, 'c') + e.what();
-  } catch (const std::bad_alloc&) {
-    return std::string(1, char('0' + int(ErrorKind::kResource))) +
-           "out of memory (an allocation failed)";
-  } catch (const std::exception& e) {
-    return std::string(1, char('0' + int(classify(e)))) + e.what();
-  } catch (...) {
-    return std::string(1, char('0' + int(ErrorKind::kInternal))) + "an unknown exception";
-  }
-}
 
 }  // namespace
 
@@ -51,14 +35,10 @@ void collectively(Communicator& comm, const std::function<void()>& body) {
   const int first = comm.min(failure ? comm.rank() : INT_MAX);
   if (first == INT_MAX) return;
   const std::string told =
-      comm.broadcast(comm.rank() == first ? describe_failure(failure) : std::string(), first);
+      comm.broadcast(comm.rank() == first ? failure_text(failure) : std::string(), first);
   if (comm.rank() == first) std::rethrow_exception(failure);
-  const std::string message = told.size() > 1 ? told.substr(1) : "failed";
-  if (!told.empty() && told[0] == 'c') throw OutputClosedError(message);
-  int kind = told.empty() ? int(ErrorKind::kInternal) : told[0] - '0';
-  if (kind < 0 || kind > int(ErrorKind::kInternal)) kind = int(ErrorKind::kInternal);
-  throw Error(ErrorKind(kind), "rank " + std::to_string(first) + " of " +
-                                   std::to_string(comm.size()) + ": " + message);
+  throw_failure_text(told,
+                     "rank " + std::to_string(first) + " of " + std::to_string(comm.size()) + ": ");
 }
 
 }  // namespace closure

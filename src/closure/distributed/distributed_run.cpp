@@ -174,8 +174,9 @@ RunSummary run_graph_distributed(const RunOptions& o, Communicator& comm) {
   collectively(comm, [&] {
     if (progress) progress->phase("condensing " + std::to_string(s.vertices) + " vertices");
     auto t0 = std::chrono::steady_clock::now();
-    scc = strongly_connected_components(g);
-    dag = condensation_csr(g, scc);
+    Condensation condensed = condense(g);
+    scc = std::move(condensed.scc);
+    dag = std::move(condensed.dag);
     sizes = component_sizes(scc);
     t = seconds_since(t0);
   });

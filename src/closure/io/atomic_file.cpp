@@ -111,8 +111,20 @@ constexpr size_t kBufferBytes = size_t{1} << 20;
 
 }  // namespace
 
+// The regular files an output never replaces: an input of this command, a hard-linked file.
+static void refuse_replacing(const std::string& path, const struct stat& st) {
+  if (is_noted_input(st))
+    throw UsageError("output " + path +
+                     " is an input of this command; writing it would replace what is being "
+                     "read (choose another output)");
+  if (st.st_nlink > 1)
+    throw UsageError("output " + path + " has " + std::to_string(st.st_nlink) +
+                     " hard links; replacing it would break them and writing it in place "
+                     "would not be atomic: remove it first or write elsewhere");
+}
+
 // classify_output for a name a command owns inside `within` (see the header).
-OutputTarget classify_owned_output(const std::string& path, const std::string& within) {
+static OutputTarget classify_owned_output(const std::string& path, const std::string& within) {
   struct stat link {};
   if (::lstat(path.c_str(), &link) == 0) {
     if (S_ISLNK(link.st_mode))
@@ -120,11 +132,7 @@ OutputTarget classify_owned_output(const std::string& path, const std::string& w
                        " is never written through a link (remove the link)");
     if (!S_ISREG(link.st_mode))
       throw UsageError(path + " exists and is not a regular file; it is left alone (move it)");
-    if (is_noted_input(link))
-      throw UsageError("output " + path + " is an input of this command; it is left alone");
-    if (link.st_nlink > 1)
-      throw UsageError("output " + path + " has " + std::to_string(link.st_nlink) +
-                       " hard links; replacing it would break them (remove it first)");
+    refuse_replacing(path, link);
   }
   char folder[PATH_MAX], root[PATH_MAX];
   if (!::realpath(folder_of(path).c_str(), folder))
@@ -154,14 +162,7 @@ OutputTarget classify_output(const std::string& path, const std::string& within)
   }
   if (S_ISDIR(st.st_mode)) throw UsageError("output " + path + " is a folder");
   if (!S_ISREG(st.st_mode)) return {true, path};
-  if (is_noted_input(st))
-    throw UsageError("output " + path +
-                     " is an input of this command; writing it would replace what is being "
-                     "read (choose another output)");
-  if (st.st_nlink > 1)
-    throw UsageError("output " + path + " has " + std::to_string(st.st_nlink) +
-                     " hard links; replacing it would break them and writing it in place "
-                     "would not be atomic: remove it first or write elsewhere");
+  refuse_replacing(path, st);
   char real[PATH_MAX];
   if (!::realpath(path.c_str(), real)) throw io_error("cannot resolve", path);
   return {false, real};

@@ -29,4 +29,13 @@ size_t utf8_sequence(std::string_view s, size_t i) {
   return n;
 }
 
+bool is_utf8(std::string_view s) {
+  for (size_t i = 0; i < s.size();) {
+    const size_t n = utf8_sequence(s, i);
+    if (n == 0) return false;
+    i += n;
+  }
+  return true;
+}
+
 }  // namespace closure

@@ -10,5 +10,7 @@ namespace closure {
 // Length of the valid UTF-8 sequence at s[i] (1-4), or 0 when the byte starts none
 // (overlong forms, surrogates and code points past U+10FFFF are not valid).
 size_t utf8_sequence(std::string_view s, size_t i);
+// Whether all of `s` is valid UTF-8.
+bool is_utf8(std::string_view s);
 
 }  // namespace closure

@@ -24,15 +24,6 @@ Json key_object(const FileKey& k, bool with_mtime) {
 // Thrown inside parse_record for any field that is not as written by record_json.
 struct Bad {};
 
-bool is_utf8(std::string_view s) {
-  for (size_t i = 0; i < s.size();) {
-    const size_t n = utf8_sequence(s, i);
-    if (n == 0) return false;
-    i += n;
-  }
-  return true;
-}
-
 // A file name is bytes; JSON strings are UTF-8. A name that is not UTF-8 is written twice:
 // readable under `key` (bytes replaced by U+FFFD, which loses them) and exactly, in hex,
 // under `key`_hex, which the record is matched by.
