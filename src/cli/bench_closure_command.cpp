@@ -14,21 +14,6 @@
 namespace closure::cli {
 namespace {
 
-// A --generated value checked at parse time, so that a bad one is a usage error (exit 2,
-// naming the option) before any graph is timed.
-CLI::Validator generated_spec() {
-  return CLI::Validator(
-      [](std::string& spec) {
-        try {
-          check_generated_spec(spec);
-          return std::string();
-        } catch (const UsageError& e) {
-          return std::string(e.what());
-        }
-      },
-      "GRAPH");
-}
-
 struct Flags {
   std::vector<std::string> paths, generated, methods{"auto"};
   std::string device;
@@ -102,7 +87,7 @@ void add_bench_closure_command(CLI::App& bench) {
                   "Generated graphs: all, or names from: " + issue4_graph_help() +
                       "; or random-dag:N:M (N, M may end in k, M, G)")
       ->delimiter(',')
-      ->check(generated_spec());
+      ->check(usage_checked(check_generated_spec, "GRAPH"));
   sub->add_option(
          "--scale", flags->scale,
          "Multiply the generated graphs' n and m by this factor (0.1: a tenth of issue 4's "

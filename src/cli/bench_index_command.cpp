@@ -13,21 +13,6 @@
 namespace closure::cli {
 namespace {
 
-// A --generated value checked at parse time (exit 2 naming the option and the valid
-// ranges), before the table's header is printed.
-CLI::Validator index_spec() {
-  return CLI::Validator(
-      [](std::string& spec) {
-        try {
-          check_index_bench_spec(spec);
-          return std::string();
-        } catch (const UsageError& e) {
-          return std::string(e.what());
-        }
-      },
-      "GRAPH");
-}
-
 // Pair counts past this would take gigabytes of pairs (and their copies for the batched
 // queries), not a benchmark's figure.
 constexpr size_t kMostPairs = 100'000'000;
@@ -47,7 +32,7 @@ void add_bench_index_command(CLI::App& bench) {
                   "Generated graphs: random-dag:N:M, power-law:N:M (N >= 2), commits:N (1M = "
                   "10^6)")
       ->delimiter(',')
-      ->check(index_spec());
+      ->check(usage_checked(check_index_bench_spec, "GRAPH"));
   sub->add_option("--random-pairs", flags->o.random_pairs, "Uniform random pairs timed")
       ->check(CLI::Range(size_t{0}, kMostPairs))
       ->capture_default_str();

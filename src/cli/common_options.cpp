@@ -159,6 +159,19 @@ InputFormat input_format(const CommonOptions& o) {
   return as_usage_error("--input-format", [&] { return parse_input_format(o.input_format); });
 }
 
+CLI::Validator usage_checked(void (*check)(const std::string&), const std::string& name) {
+  return CLI::Validator(
+      [check](std::string& value) {
+        try {
+          check(value);
+          return std::string();
+        } catch (const UsageError& e) {
+          return std::string(e.what());
+        }
+      },
+      name);
+}
+
 CLI::Option* add_output_format_option(CLI::App& sub, std::string& format) {
   return sub
       .add_option("--output-format", format,

@@ -49,6 +49,9 @@ void add_common_options(CLI::App& sub, CommonOptions& o, unsigned which);
 void refuse_verify_options_without_verify(const CommonOptions& o, bool verify);
 // --output-format with the one help text and choices (the writers' table): run and reduce.
 CLI::Option* add_output_format_option(CLI::App& sub, std::string& format);
+// A CLI11 validator from a library check that throws UsageError: a bad value is refused at
+// parse time (exit 2, naming the option) with the check's own message.
+CLI::Validator usage_checked(void (*check)(const std::string&), const std::string& name);
 // --device with the one help text; every command with a device uses it.
 CLI::Option* add_device_option(CLI::App& sub, std::string& device);
 
