@@ -77,7 +77,7 @@ Runner add_query_command(CLI::App& app, CommonOptions& common) {
         if (!file)
           throw InputError(flags->pairs, 0, std::string("cannot open: ") + std::strerror(errno));
       }
-      std::unique_ptr<reach::ReachIndex> index;
+      std::unique_ptr<reach::LivingIndex> index;
       std::unique_ptr<reach::IndexQueries> index_queries;
       std::optional<ReadResult> read;
       std::optional<Closure> closure;
@@ -99,7 +99,7 @@ Runner add_query_command(CLI::App& app, CommonOptions& common) {
       };
       if (reach::is_index(input)) {
         refuse_closure_options(("the index " + flags->input).c_str());
-        index = reach::load_index(std::move(input));
+        index = std::make_unique<reach::LivingIndex>(reach::load_living_index(std::move(input)));
       } else {
         if (flags->engine == "index") refuse_closure_options("--engine index");
         LineSource source(std::move(input));
@@ -116,7 +116,8 @@ Runner add_query_command(CLI::App& app, CommonOptions& common) {
                          c, format_bytes(c * c / 8).c_str());
         }
         if (use_index) {
-          index = std::make_unique<reach::ReachIndex>(reach::build_index(read->graph));
+          index = std::make_unique<reach::LivingIndex>(
+              std::make_shared<const reach::ReachIndex>(reach::build_index(read->graph)));
         } else {
           closure = compute_closure(read->graph, compute_options(common, session));
           closure_queries =

@@ -5,10 +5,12 @@
 #include <cstddef>
 #include <cstdint>
 #include <cstring>
+#include <memory>
 #include <string>
 #include <string_view>
 
 #include "closure/reach/index_file.hpp"
+#include "closure/reach/living_index.hpp"
 #include "closure/reach/reach_index.hpp"
 
 // Inputs whose first byte is odd are loaded as they are; the others (less that byte) with a
@@ -25,18 +27,24 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
       std::memcpy(bytes.data() + kIndexChecksumOffset, &sum, 8);
     }
   }
-  std::unique_ptr<closure::reach::ReachIndex> index;
+  // Through the living index, as every reader of a user's file: the layer is checked too.
+  std::unique_ptr<closure::reach::LivingIndex> index;
   try {
-    index = closure::reach::load_index_from_bytes(bytes, "fuzz.idx");
+    index = std::make_unique<closure::reach::LivingIndex>(closure::reach::living_index_of(
+        closure::reach::load_index_from_bytes(bytes, "fuzz.idx"), "fuzz.idx"));
   } catch (const closure::reach::IndexFileError&) {
     return 0;
   }
-  // A file that passed every check must be safe to query: a few pairs and label lookups.
+  // A file that passed every check must be safe to query: a few pairs, walks and lookups.
   const uint64_t n = index->vertex_count();
-  closure::reach::Querier q(*index);
+  closure::reach::LivingQuerier q(*index);
   for (uint64_t i = 0; i < n && i < 16; ++i) {
     (void)q.reaches(closure::vertex_t(i), closure::vertex_t(n - 1 - i));
     (void)index->find(index->label(closure::vertex_t(i)));
+  }
+  if (n > 0) {
+    (void)q.descendants(closure::vertex_t(n - 1));
+    (void)q.ancestors(0);
   }
   (void)index->find("0");
   (void)index->find("not a label");

@@ -14,6 +14,7 @@
 #include <vector>
 
 #include "closure/algorithms/host_closure.hpp"
+#include "closure/reach/living_index.hpp"
 #include "closure/reach/reach_index.hpp"
 #include "closure/tool/index_queries.hpp"
 #include "closure/tool/reachability_queries.hpp"
@@ -25,8 +26,9 @@ struct Fixture {
       : graph(8, {{0, 1}, {1, 2}, {2, 0}, {2, 3}, {3, 4}, {5, 5}, {6, 3}}, std::move(labels)) {}
   closure::Graph graph;
   closure::Closure closure = closure::closure_sparse(graph);
-  std::unique_ptr<closure::reach::ReachIndex> index =
-      std::make_unique<closure::reach::ReachIndex>(closure::reach::build_index(graph));
+  std::unique_ptr<closure::reach::LivingIndex> index =
+      std::make_unique<closure::reach::LivingIndex>(
+          std::make_shared<const closure::reach::ReachIndex>(closure::reach::build_index(graph)));
 };
 
 std::string answered(const closure::BatchAnswerer& answer, size_t batch, const std::string& in) {

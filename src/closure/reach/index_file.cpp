@@ -12,6 +12,7 @@
 #include <vector>
 
 #include "closure/io/atomic_file.hpp"
+#include "closure/reach/index_layer.hpp"
 #include "closure/reach/name_table.hpp"
 #include "closure/util/huge_pages.hpp"
 
@@ -19,6 +20,7 @@ namespace closure::reach {
 namespace {
 
 constexpr uint32_t kIdentityLabels = 1;
+constexpr uint32_t kHasLayer = 2;  // a living index's layer follows (version 4)
 
 struct Header {
   char magic[8];
@@ -29,8 +31,9 @@ struct Header {
   uint64_t label_bytes;
   uint64_t file_bytes;
   uint64_t checksum;
-  uint64_t name_seed;  // name_table.hpp; 0 with identity labels
-  uint64_t reserved[2];
+  uint64_t name_seed;    // name_table.hpp; 0 with identity labels
+  uint64_t layer_bytes;  // version 4: the layer section's size (index_layer.hpp)
+  uint64_t reserved;
 };
 static_assert(sizeof(Header) == 96);
 static_assert(offsetof(Header, checksum) == kIndexChecksumOffset);
@@ -42,7 +45,7 @@ constexpr uint64_t pad8(uint64_t x) {
 // Byte offsets of every section for the sizes a header declares. Sizes are bounded
 // first, so no sum below can overflow.
 struct Layout {
-  uint64_t labels, component_of, offsets, targets, label_offsets, name_slots, names, end;
+  uint64_t labels, component_of, offsets, targets, label_offsets, name_slots, names, layer, end;
 };
 
 Layout layout_of(const Header& h) {
@@ -55,7 +58,8 @@ Layout layout_of(const Header& h) {
   l.label_offsets = l.targets + pad8(h.edges * 4);
   l.name_slots = l.label_offsets + (names ? (h.vertices + 1) * 8 : 0);
   l.names = l.name_slots + (names ? name_slot_count(h.vertices) * 8 : 0);
-  l.end = l.names + (names ? pad8(h.label_bytes) : 0);
+  l.layer = l.names + (names ? pad8(h.label_bytes) : 0);
+  l.end = l.layer + h.layer_bytes;
   return l;
 }
 
@@ -113,18 +117,20 @@ class Hasher {
   uint64_t total_ = 0;
 };
 
-Header header_of(const IndexData& d) {
+// A file without a layer is version 3, which closure builds from before layers still read.
+Header header_of(const IndexView& d, uint64_t layer_bytes) {
   Header h{};
   std::memcpy(h.magic, kIndexMagic, 8);
-  h.version = kIndexVersion;
+  h.version = layer_bytes ? kIndexVersion : 3;
   h.header_bytes = sizeof(Header);
   h.vertices = d.vertices;
-  h.components = d.labels.size();
-  h.edges = d.targets.size();
+  h.components = d.components;
+  h.edges = d.edges;
   h.supportive = d.supportive;
-  h.flags = d.identity_labels ? kIdentityLabels : 0;
-  h.label_bytes = d.identity_labels ? 0 : d.label_bytes.size();
+  h.flags = (d.identity_labels ? kIdentityLabels : 0) | (layer_bytes ? kHasLayer : 0);
+  h.label_bytes = d.identity_labels ? 0 : d.label_byte_count;
   h.name_seed = d.identity_labels ? 0 : d.name_seed;
+  h.layer_bytes = layer_bytes;
   h.file_bytes = layout_of(h).end;
   return h;
 }
@@ -134,32 +140,34 @@ struct Section {
   const void* data;
   uint64_t bytes;
 };
-std::vector<Section> sections_of(const IndexData& d) {
-  std::vector<Section> s{{d.labels.data(), d.labels.size() * sizeof(ComponentLabel)},
-                         {d.component_of.data(), d.component_of.size() * 4},
-                         {d.offsets.data(), d.offsets.size() * 4},
-                         {d.targets.data(), d.targets.size() * 4}};
+std::vector<Section> sections_of(const IndexView& d, const std::string& layer) {
+  static const uint32_t kNoEdges = 0;  // the offsets of an index without components
+  std::vector<Section> s{{d.labels, d.components * sizeof(ComponentLabel)},
+                         {d.component_of, d.vertices * 4},
+                         {d.offsets ? d.offsets : &kNoEdges, (d.components + 1) * 4},
+                         {d.targets, d.edges * 4}};
   if (!d.identity_labels) {
-    s.push_back({d.label_offsets.data(), d.label_offsets.size() * 8});
-    s.push_back({d.name_slots.data(), d.name_slots.size() * 8});
-    s.push_back({d.label_bytes.data(), d.label_bytes.size()});
+    s.push_back({d.label_offsets, (d.vertices + 1) * 8});
+    s.push_back({d.name_slots, name_slot_count(d.vertices) * 8});
+    s.push_back({d.label_bytes, d.label_byte_count});
   }
+  if (!layer.empty()) s.push_back({layer.data(), layer.size()});  // 8-aligned already
   return s;
 }
 
 template <typename Sink>
-void emit(const IndexData& d, Sink&& sink) {
-  Header h = header_of(d);
+void emit(const IndexView& d, const std::string& layer, Sink&& sink) {
+  Header h = header_of(d, layer.size());
   Hasher hasher(0);
   static const char zeros[8] = {};
   hasher.update(&h, sizeof h);
-  for (const Section& s : sections_of(d)) {
+  for (const Section& s : sections_of(d, layer)) {
     hasher.update(s.data, s.bytes);
     hasher.update(zeros, pad8(s.bytes) - s.bytes);
   }
   h.checksum = hasher.finish();
   sink(&h, sizeof h);
-  for (const Section& s : sections_of(d)) {
+  for (const Section& s : sections_of(d, layer)) {
     sink(s.data, s.bytes);
     sink(zeros, pad8(s.bytes) - s.bytes);
   }
@@ -176,13 +184,17 @@ Header check_header(const unsigned char* bytes, uint64_t prefix, const std::stri
                std::to_string(sizeof(Header)));
   Header h;
   std::memcpy(&h, bytes, sizeof h);
-  if (h.version != kIndexVersion)
-    throw fail("index file version " + std::to_string(h.version) + "; this closure reads version " +
-               std::to_string(kIndexVersion) + " (rebuild it with `closure index`)");
+  if (h.version != kIndexVersion && h.version != 3)
+    throw fail("index file version " + std::to_string(h.version) +
+               "; this closure reads versions 3 and " + std::to_string(kIndexVersion) +
+               " (rebuild it with `closure index`)");
   if (h.header_bytes != sizeof(Header)) throw fail("damaged index file: bad header size");
   if (h.vertices >= UINT32_MAX || h.components > h.vertices || h.edges >= UINT32_MAX ||
-      h.supportive > kMaxSupportive || (h.flags & ~kIdentityLabels) ||
-      h.label_bytes > (uint64_t{1} << 48) || (h.vertices > 0 && h.components == 0))
+      h.supportive > kMaxSupportive || (h.flags & ~(kIdentityLabels | kHasLayer)) ||
+      h.label_bytes > (uint64_t{1} << 48) || (h.vertices > 0 && h.components == 0) ||
+      h.layer_bytes > (uint64_t{1} << 48) || h.layer_bytes % 8 != 0 ||
+      bool(h.flags & kHasLayer) != (h.layer_bytes != 0) ||
+      (h.layer_bytes != 0 && h.version == 3) || h.reserved != 0)
     throw fail("damaged index file: impossible sizes in the header");
   if (h.file_bytes != layout_of(h).end)
     throw fail("damaged index file: the header's sizes disagree");
@@ -257,6 +269,8 @@ IndexView check(const unsigned char* bytes, uint64_t size, const std::string& na
     }
     if (occupied != h.vertices) throw fail("damaged index file: bad name table");
   }
+  v.layer = h.layer_bytes ? bytes + l.layer : nullptr;
+  v.layer_bytes = h.layer_bytes;
   return v;
 }
 
@@ -287,13 +301,17 @@ uint64_t index_checksum(const void* data, size_t size, uint64_t seed) {
 }
 
 uint64_t index_file_bytes(const IndexData& data) {
-  return header_of(data).file_bytes;
+  return header_of(data.view(), 0).file_bytes;
 }
 
 uint64_t write_index(const std::string& path, const IndexData& data) {
+  return write_index(path, data.view(), {});
+}
+
+uint64_t write_index(const std::string& path, const IndexView& base, const std::string& layer) {
   AtomicFile file(path);
   uint64_t written = 0;
-  emit(data, [&](const void* p, uint64_t n) {
+  emit(base, layer, [&](const void* p, uint64_t n) {
     file.write(p, n);
     written += n;
   });
@@ -303,7 +321,7 @@ uint64_t write_index(const std::string& path, const IndexData& data) {
 
 std::string index_image(const IndexData& data) {
   std::string out;
-  emit(data, [&](const void* p, uint64_t n) { out.append(static_cast<const char*>(p), n); });
+  emit(data.view(), {}, [&](const void* p, uint64_t n) { out.append(static_cast<const char*>(p), n); });
   return out;
 }
 
@@ -433,6 +451,12 @@ std::unique_ptr<ReachIndex> load_index(const std::string& path, uint64_t huge_pa
     throw IndexFileError(e.file(), e.message());
   }
   return load_index(std::move(*input), huge_pages_from);
+}
+
+LivingIndex living_index_of(std::unique_ptr<ReachIndex> base, const std::string& name) {
+  const IndexView& v = base->view();
+  IndexLayer layer = decode_layer(v.layer, v.layer_bytes, v.vertices, name);
+  return LivingIndex(std::shared_ptr<const ReachIndex>(std::move(base)), std::move(layer), name);
 }
 
 std::unique_ptr<ReachIndex> load_index_from_bytes(std::string_view bytes, const std::string& name) {

@@ -6,7 +6,7 @@
 //   header (96 bytes): magic "CLOSRIDX", version, header size, vertices, components,
 //                      edges, supportive count, flags, label byte count, file size,
 //                      checksum (64-bit, over the header with this field zero + payload),
-//                      name seed, 16 reserved
+//                      name seed, layer bytes (version 4), 8 reserved
 //   ComponentLabel[components]        48 bytes each (reach_index.hpp)
 //   uint32 component_of[vertices]
 //   uint32 offsets[components + 1]    condensation successors
@@ -14,6 +14,8 @@
 //   unless flags & kIdentityLabels:
 //     uint64 label_offsets[vertices + 1], uint64 name slots[name_slot_count(vertices)]
 //     (name_table.hpp), label bytes
+//   version 4 (flags & kHasLayer): a living index's layer (index_layer.hpp)
+// A file without a layer is written as version 3, so older builds read it.
 #pragma once
 
 #include <cstdint>
@@ -23,13 +25,15 @@
 
 #include "closure/graph/input_error.hpp"
 #include "closure/graph/input_source.hpp"
+#include "closure/reach/living_index.hpp"
 #include "closure/reach/reach_index.hpp"
 
 namespace closure::reach {
 
 inline constexpr char kIndexMagic[8] = {'C', 'L', 'O', 'S', 'R', 'I', 'D', 'X'};
-// 2: Bloom filters replaced the levels; 3: a name hash table replaced the sorted names
-inline constexpr uint32_t kIndexVersion = 3;
+// 2: Bloom filters replaced the levels; 3: a name hash table replaced the sorted names;
+// 4: a layer of appended vertices and edges may follow (closure index --append)
+inline constexpr uint32_t kIndexVersion = 4;
 // Index files of this size or more are read into huge pages rather than mapped (why: in
 // index_file.cpp).
 inline constexpr uint64_t kReadIntoHugePagesFrom = uint64_t{32} << 20;
@@ -58,6 +62,8 @@ inline constexpr size_t kIndexChecksumOffset = 64;
 uint64_t index_file_bytes(const IndexData& data);
 // Writes the index through AtomicFile (temporary + rename); returns the bytes written.
 uint64_t write_index(const std::string& path, const IndexData& data);
+// The same for a base (built or loaded) and a layer section (encode_layer; may be empty).
+uint64_t write_index(const std::string& path, const IndexView& base, const std::string& layer);
 // The file image in memory (what write_index writes), for tests and the fuzzer's corpus.
 std::string index_image(const IndexData& data);
 
@@ -71,5 +77,15 @@ std::unique_ptr<ReachIndex> load_index(InputSource&& input,
 // The same checks over bytes in memory; the result copies them (tests, fuzzer).
 std::unique_ptr<ReachIndex> load_index_from_bytes(std::string_view bytes,
                                                   const std::string& name = "<memory>");
+// load_index leaves a file's layer undecoded in view().layer; what answers queries is the
+// living index, base and layer together (every reader of a user's file goes through it).
+LivingIndex living_index_of(std::unique_ptr<ReachIndex> base, const std::string& name);
+inline LivingIndex load_living_index(const std::string& path) {
+  return living_index_of(load_index(path), path);
+}
+inline LivingIndex load_living_index(InputSource&& input) {
+  const std::string name = input.name();
+  return living_index_of(load_index(std::move(input)), name);
+}
 
 }  // namespace closure::reach

@@ -60,6 +60,10 @@ struct IndexView {
   uint64_t label_byte_count = 0;
   const uint64_t* name_slots = nullptr;  // name_slot_count(vertices) slots (name_table.hpp)
   uint64_t name_seed = 0;
+  // A living index's layer section as the file holds it (index_layer.hpp), checked for
+  // size only; decode_layer reads it.
+  const unsigned char* layer = nullptr;
+  uint64_t layer_bytes = 0;
 };
 
 // The arrays of a freshly built index.

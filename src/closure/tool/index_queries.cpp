@@ -31,16 +31,16 @@ QueryAnswer IndexQueries::answer(std::string_view u, std::string_view v) {
   return decided(u, v, (reflexive_ && *iu == *iv) || querier_.reaches(*iu, *iv));
 }
 
-std::vector<QueryAnswer> IndexQueries::answer_many(
+std::vector<PairVerdict> IndexQueries::decide_many(
     const std::vector<std::pair<std::string, std::string>>& questions) {
   const size_t n = questions.size();
-  std::vector<QueryAnswer> out(n);
+  std::vector<PairVerdict> out(n);
   // Vertex ids of both ends, or kNone for an unknown label. With names, each lookup is a
   // chain of three misses (table slot, the name's offsets, its bytes); they are requested
   // 12, 8 and 4 questions ahead, each stage once the one before has arrived.
   constexpr vertex_t kNone = ~vertex_t{0};
   std::vector<vertex_t> us(n), vs(n);
-  if (names_.slots) {
+  if (names_.slots && !layered_) {
     std::vector<uint64_t> hu(n), hv(n);
     for (size_t i = 0; i < n; ++i) {
       hu[i] = names_.hash(questions[i].first);
@@ -72,13 +72,12 @@ std::vector<QueryAnswer> IndexQueries::answer_many(
   std::vector<vertex_t> qu, qv;
   std::vector<size_t> where;
   for (size_t i = 0; i < n; ++i) {
-    const auto& [u, v] = questions[i];
     if (us[i] == kNone) {
-      out[i] = unknown(u, v, u);
+      out[i] = PairVerdict::kUnknownFirst;
     } else if (vs[i] == kNone) {
-      out[i] = unknown(u, v, v);
+      out[i] = PairVerdict::kUnknownSecond;
     } else if (reflexive_ && us[i] == vs[i]) {
-      out[i] = decided(u, v, true);
+      out[i] = PairVerdict::kYes;
     } else {
       qu.push_back(us[i]);
       qv.push_back(vs[i]);
@@ -87,9 +86,22 @@ std::vector<QueryAnswer> IndexQueries::answer_many(
   }
   const std::unique_ptr<bool[]> yes(new bool[where.size()]);
   querier_.reaches_many(qu.data(), qv.data(), where.size(), yes.get());
-  for (size_t k = 0; k < where.size(); ++k) {
-    const auto& [u, v] = questions[where[k]];
-    out[where[k]] = decided(u, v, yes[k]);
+  for (size_t k = 0; k < where.size(); ++k)
+    out[where[k]] = yes[k] ? PairVerdict::kYes : PairVerdict::kNo;
+  return out;
+}
+
+std::vector<QueryAnswer> IndexQueries::answer_many(
+    const std::vector<std::pair<std::string, std::string>>& questions) {
+  const std::vector<PairVerdict> verdicts = decide_many(questions);
+  std::vector<QueryAnswer> out(questions.size());
+  for (size_t i = 0; i < questions.size(); ++i) {
+    const auto& [u, v] = questions[i];
+    switch (verdicts[i]) {
+      case PairVerdict::kUnknownFirst: out[i] = unknown(u, v, u); break;
+      case PairVerdict::kUnknownSecond: out[i] = unknown(u, v, v); break;
+      default: out[i] = decided(u, v, verdicts[i] == PairVerdict::kYes);
+    }
   }
   return out;
 }

@@ -1,20 +1,33 @@
 // `closure query` answers from a reachability index: the same lines as from a closure.
 #pragma once
 
+#include <cstdint>
 #include <string>
 #include <string_view>
 #include <utility>
 #include <vector>
 
+#include "closure/reach/living_index.hpp"
 #include "closure/reach/reach_index.hpp"
 #include "closure/tool/reachability_queries.hpp"
 
 namespace closure::reach {
 
+// How one question was decided (the service's answers and the lines below alike).
+enum class PairVerdict : uint8_t { kNo, kYes, kUnknownFirst, kUnknownSecond };
+
 class IndexQueries {
  public:
-  IndexQueries(const ReachIndex& index, bool reflexive)
-      : index_(index), names_(index.names()), querier_(index), reflexive_(reflexive) {}
+  // Valid while `index` does not change (a snapshot of the service, query's loaded file).
+  IndexQueries(const LivingIndex& index, bool reflexive)
+      : index_(index),
+        names_(index.base().names()),
+        querier_(index),
+        reflexive_(reflexive),
+        layered_(!index.layer().empty()) {}
+  // The verdict of every question, with lookups and queries pipelined as answer_many's.
+  std::vector<PairVerdict> decide_many(
+      const std::vector<std::pair<std::string, std::string>>& questions);
   // "u v yes", "u v no" or "u v unknown vertex 'x'", as ReachabilityIndex::answer.
   QueryAnswer answer(std::string_view u, std::string_view v);
   // The same answers for many questions; their name lookups and queries are pipelined (the
@@ -22,13 +35,13 @@ class IndexQueries {
   // a large index is most of the time a question takes.
   std::vector<QueryAnswer> answer_many(
       const std::vector<std::pair<std::string, std::string>>& questions);
-  const QueryStats& stats() const { return querier_.stats(); }
+  const QueryStats& stats() const { return querier_.base().stats(); }
 
  private:
-  const ReachIndex& index_;
+  const LivingIndex& index_;
   NameTable names_;
-  Querier querier_;
-  bool reflexive_;
+  LivingQuerier querier_;
+  bool reflexive_, layered_;
 };
 
 }  // namespace closure::reach
