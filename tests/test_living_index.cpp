@@ -6,15 +6,15 @@
 
 #include <algorithm>
 #include <cstring>
-#include <memory>
 #include <map>
+#include <memory>
 #include <random>
 #include <string>
 #include <vector>
 
+#include "closure/errors.hpp"
 #include "closure/reach/index_file.hpp"
 #include "closure/reach/living_index.hpp"
-#include "closure/errors.hpp"
 
 namespace closure::reach {
 namespace {
@@ -68,8 +68,7 @@ void expect_same(const LivingIndex& index, const Truth& t, const std::string& wh
     std::vector<std::string> want, got;
     for (uint32_t b = 0; b < t.name.size(); ++b) {
       const auto v = index.find(t.name[b]);
-      ASSERT_EQ(q.reaches(*u, *v), bool(r[b]))
-          << when << ": " << t.name[a] << " -> " << t.name[b];
+      ASSERT_EQ(q.reaches(*u, *v), bool(r[b])) << when << ": " << t.name[a] << " -> " << t.name[b];
       if (r[b]) want.push_back(t.name[b]);
     }
     for (vertex_t v : q.descendants(*u)) got.push_back(index.label(v));
@@ -98,16 +97,25 @@ Pairs round_of(int kind, Truth& t, std::mt19937_64& rng, int round, int count) {
   Pairs out;
   std::uniform_int_distribution<size_t> any(0, t.name.size() - 1);
   std::vector<std::string> fresh;
-  for (int i = 0; i < count; ++i) fresh.push_back("r" + std::to_string(round) + "_" +
-                                                  std::to_string(kind) + "_" + std::to_string(i));
+  for (int i = 0; i < count; ++i)
+    fresh.push_back("r" + std::to_string(round) + "_" + std::to_string(kind) + "_" +
+                    std::to_string(i));
   for (int i = 0; i < count; ++i) {
     const std::string& old_a = t.name[any(rng)];
     const std::string& old_b = t.name[any(rng)];
     switch (kind) {
-      case 0: out.emplace_back(fresh[i], old_a), out.emplace_back(fresh[i], old_b); break;
-      case 1: out.emplace_back(fresh[i], fresh[(i + 1) % count]); break;  // a ring: a cycle
-      case 2: out.emplace_back(old_a, old_b); break;
-      default: out.emplace_back(old_a, fresh[i]); break;
+      case 0:
+        out.emplace_back(fresh[i], old_a), out.emplace_back(fresh[i], old_b);
+        break;
+      case 1:
+        out.emplace_back(fresh[i], fresh[(i + 1) % count]);
+        break;  // a ring: a cycle
+      case 2:
+        out.emplace_back(old_a, old_b);
+        break;
+      default:
+        out.emplace_back(old_a, fresh[i]);
+        break;
     }
   }
   return out;
@@ -158,11 +166,13 @@ INSTANTIATE_TEST_SUITE_P(Seeds, LivingIndexRounds,
 TEST(LivingIndex, NewToOldEdgesStayInTheLayer) {
   Truth t;
   Pairs chain;
-  for (int i = 0; i < 200; ++i) chain.emplace_back("c" + std::to_string(i + 1), "c" + std::to_string(i));
+  for (int i = 0; i < 200; ++i)
+    chain.emplace_back("c" + std::to_string(i + 1), "c" + std::to_string(i));
   t.add(chain);
   LivingIndex index(std::make_shared<const ReachIndex>(build_index(graph_of(t))));
   Pairs commits;
-  for (int i = 200; i < 230; ++i) commits.emplace_back("c" + std::to_string(i + 1), "c" + std::to_string(i));
+  for (int i = 200; i < 230; ++i)
+    commits.emplace_back("c" + std::to_string(i + 1), "c" + std::to_string(i));
   const AppendReport r = index.add_edges(commits);
   EXPECT_FALSE(r.rebuilt);
   EXPECT_EQ(r.new_vertices, 30u);
@@ -206,12 +216,12 @@ TEST(LivingIndex, HostileLayersAreRefused) {
     std::memcpy(b.data() + at, &value, width);
     return b;
   };
-  EXPECT_THROW(decode(good.substr(0, 16)), IndexFileError);                 // truncated
-  EXPECT_THROW(decode(with(0, uint64_t{1} << 40, 8)), IndexFileError);      // vertex count
-  EXPECT_THROW(decode(with(8, 3, 8)), IndexFileError);                      // edge count
-  EXPECT_THROW(decode(with(16, 99, 8)), IndexFileError);                    // label bytes
-  EXPECT_THROW(decode(with(24, 1, 8)), IndexFileError);                     // reserved
-  EXPECT_THROW(decode(with(32 + 8, 7, 8)), IndexFileError);                 // offsets
+  EXPECT_THROW(decode(good.substr(0, 16)), IndexFileError);             // truncated
+  EXPECT_THROW(decode(with(0, uint64_t{1} << 40, 8)), IndexFileError);  // vertex count
+  EXPECT_THROW(decode(with(8, 3, 8)), IndexFileError);                  // edge count
+  EXPECT_THROW(decode(with(16, 99, 8)), IndexFileError);                // label bytes
+  EXPECT_THROW(decode(with(24, 1, 8)), IndexFileError);                 // reserved
+  EXPECT_THROW(decode(with(32 + 8, 7, 8)), IndexFileError);             // offsets
   const size_t pairs = 32 + 3 * 8;
   EXPECT_THROW(decode(with(pairs, 0, 4)), IndexFileError);       // an edge from a base vertex
   EXPECT_THROW(decode(with(pairs + 4, 99, 4)), IndexFileError);  // a target beyond

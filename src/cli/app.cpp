@@ -150,6 +150,7 @@ int run_cli(int argc, char** argv) {
   add(add_index_command, kReadOptions);
   add(add_reach_command, kReadOptions);
   add(add_reduce_command, kReadOptions);
+  add(add_serve_command, kReadOptions);
   add_devices_command(app);
   add_bench_command(app);
 

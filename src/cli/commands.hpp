@@ -43,6 +43,7 @@ Runner add_batch_command(CLI::App& app, CommonOptions& common);
 Runner add_index_command(CLI::App& app, CommonOptions& common);
 Runner add_reach_command(CLI::App& app, CommonOptions& common);
 Runner add_reduce_command(CLI::App& app, CommonOptions& common);
+Runner add_serve_command(CLI::App& app, CommonOptions& common);
 
 // What MPI ranks must agree on before running: the subcommand and the options it was given
 // (the graph's path aside), as one text (cli/request_key.cpp).

@@ -11,6 +11,7 @@
 #include "closure/io/json_text.hpp"
 #include "closure/reach/index_file.hpp"
 #include "closure/reach/reach_index.hpp"
+#include "closure/util/input_registry.hpp"
 
 namespace closure::cli {
 namespace {
@@ -21,6 +22,7 @@ int append_to_index(const Flags& flags, const CommonOptions& common) {
   refuse_output_onto_input(flags.input, flags.output);
   auto t0 = Clock::now();
   reach::LivingIndex index = reach::load_living_index(flags.append);
+  forget_input(flags.append.c_str());  // read whole: -o may replace it (atomically)
   const double load_s = std::chrono::duration<double>(Clock::now() - t0).count();
   t0 = Clock::now();
   const ReadResult read = read_graph(flags.input, input_format(common));
@@ -74,16 +76,15 @@ int append_to_index(const Flags& flags, const CommonOptions& common) {
     std::printf("%s\n", dump_json(o, 2).c_str());
   }
   if (!common.quiet)
-    std::fprintf(stderr,
-                 "closure index: appended %llu edges (%llu new vertices) in %.3f s, %s; %s: "
-                 "%llu vertices, %llu bytes\n",
-                 (unsigned long long)report.edges_given, (unsigned long long)added, append_s,
-                 report.rebuilt ? (std::string("rebuilt (") + report.why_rebuilt + ")").c_str()
-                                : (std::to_string(index.layer().vertex_count()) +
-                                   " vertices in the layer")
-                                      .c_str(),
-                 flags.output.c_str(), (unsigned long long)index.vertex_count(),
-                 (unsigned long long)bytes);
+    std::fprintf(
+        stderr,
+        "closure index: appended %llu edges (%llu new vertices) in %.3f s, %s; %s: "
+        "%llu vertices, %llu bytes\n",
+        (unsigned long long)report.edges_given, (unsigned long long)added, append_s,
+        report.rebuilt
+            ? (std::string("rebuilt (") + report.why_rebuilt + ")").c_str()
+            : (std::to_string(index.layer().vertex_count()) + " vertices in the layer").c_str(),
+        flags.output.c_str(), (unsigned long long)index.vertex_count(), (unsigned long long)bytes);
   return kExitOk;
 }
 

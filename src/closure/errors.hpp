@@ -59,21 +59,23 @@ class InternalError : public Error {
   explicit InternalError(const std::string& what) : Error(ErrorKind::kInternal, what) {}
 };
 
-// What each kind becomes: the CLI's exit status and the class the Python module raises
+// What each kind becomes: the CLI's exit status, the class the Python module raises
 // (defined in python/closure/_errors.py; OutOfMemoryError is the resource kind's class
-// for memory).
+// for memory) and the HTTP status `closure serve` answers (a resource failure there is the
+// server's storage or memory: 507 for a journal that cannot be written, 503 otherwise).
 struct ErrorKindInfo {
   ErrorKind kind;
   const char* name;
   int exit_status;
   const char* python_class;
+  int http_status;
 };
 inline constexpr ErrorKindInfo kErrorTable[] = {
-    {ErrorKind::kUsage, "usage", 2, "UsageError"},
-    {ErrorKind::kInput, "input", 3, "InputError"},
-    {ErrorKind::kResource, "resource", 4, "ResourceError"},
-    {ErrorKind::kDevice, "device", 4, "DeviceError"},
-    {ErrorKind::kInternal, "internal", 4, "InternalError"},
+    {ErrorKind::kUsage, "usage", 2, "UsageError", 400},
+    {ErrorKind::kInput, "input", 3, "InputError", 400},
+    {ErrorKind::kResource, "resource", 4, "ResourceError", 503},
+    {ErrorKind::kDevice, "device", 4, "DeviceError", 503},
+    {ErrorKind::kInternal, "internal", 4, "InternalError", 500},
 };
 constexpr const ErrorKindInfo& info_of(ErrorKind kind) {
   for (const auto& row : kErrorTable)

@@ -157,10 +157,9 @@ void HttpConnection::read_header() {
   phase_ = Phase::kReading;
   stream_.expires_never();
   arm_deadline(state_->limits.header_timeout_s);
-  http::async_read_header(stream_, buffer_, *parser_,
-                          [self = shared_from_this()](beast::error_code ec, size_t) {
-                            self->on_header(ec);
-                          });
+  http::async_read_header(
+      stream_, buffer_, *parser_,
+      [self = shared_from_this()](beast::error_code ec, size_t) { self->on_header(ec); });
 }
 
 void HttpConnection::on_header(beast::error_code ec) {
@@ -185,10 +184,9 @@ void HttpConnection::on_header(beast::error_code ec) {
 void HttpConnection::read_body() {
   stream_.expires_never();
   arm_deadline(state_->limits.header_timeout_s);
-  http::async_read(stream_, buffer_, *parser_,
-                   [self = shared_from_this()](beast::error_code ec, size_t) {
-                     self->on_body(ec);
-                   });
+  http::async_read(
+      stream_, buffer_, *parser_,
+      [self = shared_from_this()](beast::error_code ec, size_t) { self->on_body(ec); });
 }
 
 void HttpConnection::on_body(beast::error_code ec) {
@@ -223,8 +221,8 @@ void HttpConnection::answer(Request request) {
   ++state_->counters.requests;
   HttpRequest in{std::string(request.method_string()), std::string(request.target()),
                  std::move(request.body()), std::string(request[http::field::content_type])};
-  send(call_handler(state_->handler, in, state_->counters), request.version(),
-       request.keep_alive(), request.method() == http::verb::head);
+  send(call_handler(state_->handler, in, state_->counters), request.version(), request.keep_alive(),
+       request.method() == http::verb::head);
 }
 
 void HttpConnection::send(HttpResponse response, unsigned version, bool keep_alive, bool head) {

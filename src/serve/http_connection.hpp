@@ -53,9 +53,9 @@ class HttpConnection : public std::enable_shared_from_this<HttpConnection> {
   ~HttpConnection();
 
   uint64_t id() const { return id_; }
-  void start();         // serve requests until the connection closes
-  void start_refused(); // answer 503 (too many connections) and close
-  void shutdown();      // from any thread: close now if idle, else after the current answer
+  void start();          // serve requests until the connection closes
+  void start_refused();  // answer 503 (too many connections) and close
+  void shutdown();       // from any thread: close now if idle, else after the current answer
 
  private:
   enum class Phase { kAwaiting, kReading, kAnswering, kClosing };
@@ -69,7 +69,7 @@ class HttpConnection : public std::enable_shared_from_this<HttpConnection> {
   void on_body(boost::beast::error_code ec);
   void fail_read(boost::beast::error_code ec);
   void answer(Request request);
-  void send(const HttpResponse& response, unsigned version, bool keep_alive, bool head);
+  void send(HttpResponse response, unsigned version, bool keep_alive, bool head);
   void on_sent(boost::beast::error_code ec, bool keep_alive);
   void linger_close();
   void drain();

@@ -2,12 +2,12 @@
 // the orderly stop. Each accepted connection gets a strand of its own (http_connection).
 #include "serve/http_server.hpp"
 
+#include <algorithm>
 #include <boost/asio/io_context.hpp>
 #include <boost/asio/ip/tcp.hpp>
 #include <boost/asio/post.hpp>
 #include <boost/asio/steady_timer.hpp>
 #include <boost/asio/strand.hpp>
-#include <algorithm>
 #include <chrono>
 #include <cstdint>
 #include <limits>
@@ -55,9 +55,8 @@ tcp::endpoint resolve(asio::io_context& io, const std::string& address, uint16_t
   const auto ip = asio::ip::make_address(address, ec);
   if (!ec) return {ip, port};
   tcp::resolver resolver(io);
-  const auto results = resolver.resolve(address, std::to_string(port),
-                                        tcp::resolver::passive | tcp::resolver::numeric_service,
-                                        ec);
+  const auto results = resolver.resolve(
+      address, std::to_string(port), tcp::resolver::passive | tcp::resolver::numeric_service, ec);
   if (ec || results.empty())
     throw UsageError("serve: cannot listen on '" + address +
                      "': " + (ec ? ec.message() : "no such address"));
@@ -100,7 +99,7 @@ void HttpServer::Impl::bind(const std::string& address, uint16_t port) {
   if (ec == asio::error::address_in_use)
     throw ResourceError("serve: cannot listen on " + where +
                         ": the port is in use by another process");
-  if (ec == asio::error::address_not_available)
+  if (ec == boost::system::errc::address_not_available)
     throw UsageError("serve: cannot listen on " + where + ": not an address of this machine");
   if (ec) throw ResourceError("serve: cannot listen on " + where + ": " + ec.message());
   acceptor.listen(asio::socket_base::max_listen_connections, ec);
@@ -171,9 +170,13 @@ HttpServer::HttpServer(const std::string& address, uint16_t port, ServerLimits l
 
 HttpServer::~HttpServer() = default;
 
-uint16_t HttpServer::port() const { return impl_->endpoint.port(); }
+uint16_t HttpServer::port() const {
+  return impl_->endpoint.port();
+}
 
-std::string HttpServer::address() const { return impl_->endpoint.address().to_string(); }
+std::string HttpServer::address() const {
+  return impl_->endpoint.address().to_string();
+}
 
 void HttpServer::run() {
   Impl* impl = impl_.get();

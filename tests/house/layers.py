@@ -38,7 +38,7 @@ LIBRARY_ORDER = [
 
 # src/: the library; beside it the float GEMM study and the benchmarks (linked only by the
 # CLI's bench subcommands and the tests); the MPI communicator; the CLI on top.
-SOURCE_ORDER = ["closure", "gemm", "bench", "mpi", "cli"]
+SOURCE_ORDER = ["closure", "gemm", "bench", "mpi", "serve", "cli"]
 
 INCLUDE = re.compile(r'^\s*#\s*include\s*"([^"]+)"')
 

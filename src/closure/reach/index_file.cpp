@@ -193,8 +193,8 @@ Header check_header(const unsigned char* bytes, uint64_t prefix, const std::stri
       h.supportive > kMaxSupportive || (h.flags & ~(kIdentityLabels | kHasLayer)) ||
       h.label_bytes > (uint64_t{1} << 48) || (h.vertices > 0 && h.components == 0) ||
       h.layer_bytes > (uint64_t{1} << 48) || h.layer_bytes % 8 != 0 ||
-      bool(h.flags & kHasLayer) != (h.layer_bytes != 0) ||
-      (h.layer_bytes != 0 && h.version == 3) || h.reserved != 0)
+      bool(h.flags & kHasLayer) != (h.layer_bytes != 0) || (h.layer_bytes != 0 && h.version == 3) ||
+      h.reserved != 0)
     throw fail("damaged index file: impossible sizes in the header");
   if (h.file_bytes != layout_of(h).end)
     throw fail("damaged index file: the header's sizes disagree");
@@ -321,7 +321,8 @@ uint64_t write_index(const std::string& path, const IndexView& base, const std::
 
 std::string index_image(const IndexData& data) {
   std::string out;
-  emit(data.view(), {}, [&](const void* p, uint64_t n) { out.append(static_cast<const char*>(p), n); });
+  emit(data.view(), {},
+       [&](const void* p, uint64_t n) { out.append(static_cast<const char*>(p), n); });
   return out;
 }
 

@@ -98,7 +98,8 @@ IndexLayer decode_layer(const unsigned char* bytes, uint64_t size, uint64_t base
     uint32_t pair[2];
     std::memcpy(pair, bytes + pairs_at + 8 * e, 8);
     // Every layer edge leaves a layer vertex: what keeps the base's answers exact.
-    if (pair[0] < base_vertices || pair[0] >= n || pair[1] >= n || !layer.add_edge(pair[0], pair[1]))
+    if (pair[0] < base_vertices || pair[0] >= n || pair[1] >= n ||
+        !layer.add_edge(pair[0], pair[1]))
       throw fail("bad layer edge");
   }
   return layer;

@@ -35,7 +35,7 @@ struct LayerNameHash {
 
 struct IndexLayer {
   uint64_t base_vertices = 0;
-  std::vector<std::string> names;               // layer vertex base_vertices + i
+  std::vector<std::string> names;                 // layer vertex base_vertices + i
   std::vector<std::vector<vertex_t>> successors;  // per layer vertex, without duplicates
   uint64_t edges = 0;
   std::unordered_map<std::string, vertex_t, LayerNameHash, std::equal_to<>> ids;

@@ -86,8 +86,8 @@ AppendReport LivingIndex::add_edges(const std::vector<std::pair<std::string, std
       old_edges.emplace_back(u, v);
     }
     report.new_vertices = layer_.names.size() - names_before;
-    const double limit = std::max<double>(double(options.merge_minimum),
-                                          options.merge_fraction * double(n));
+    const double limit =
+        std::max<double>(double(options.merge_minimum), options.merge_fraction * double(n));
     if (!old_edges.empty()) {
       report.why_rebuilt = "an edge from an old vertex";
     } else if (double(layer_.vertex_count() + layer_.edges) > limit) {

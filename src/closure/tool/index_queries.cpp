@@ -98,9 +98,14 @@ std::vector<QueryAnswer> IndexQueries::answer_many(
   for (size_t i = 0; i < questions.size(); ++i) {
     const auto& [u, v] = questions[i];
     switch (verdicts[i]) {
-      case PairVerdict::kUnknownFirst: out[i] = unknown(u, v, u); break;
-      case PairVerdict::kUnknownSecond: out[i] = unknown(u, v, v); break;
-      default: out[i] = decided(u, v, verdicts[i] == PairVerdict::kYes);
+      case PairVerdict::kUnknownFirst:
+        out[i] = unknown(u, v, u);
+        break;
+      case PairVerdict::kUnknownSecond:
+        out[i] = unknown(u, v, v);
+        break;
+      default:
+        out[i] = decided(u, v, verdicts[i] == PairVerdict::kYes);
     }
   }
   return out;

@@ -36,6 +36,7 @@ class IndexQueries {
   std::vector<QueryAnswer> answer_many(
       const std::vector<std::pair<std::string, std::string>>& questions);
   const QueryStats& stats() const { return querier_.base().stats(); }
+  LivingQuerier& querier() { return querier_; }
 
  private:
   const LivingIndex& index_;

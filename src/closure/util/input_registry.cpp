@@ -38,6 +38,13 @@ void note_input(const struct stat& st) {
   if (g_scopes > 0) registry().emplace(st.st_dev, st.st_ino);
 }
 
+void forget_input(const char* path) {
+  struct stat st {};
+  if (::stat(path, &st) != 0) return;
+  std::lock_guard lock(registry_mutex());
+  registry().erase({st.st_dev, st.st_ino});
+}
+
 bool is_noted_input(const struct stat& st) {
   if (!S_ISREG(st.st_mode)) return false;
   std::lock_guard lock(registry_mutex());

@@ -20,6 +20,10 @@ class InputScope {
 };
 
 void note_input(const struct stat& st);  // nothing outside every scope
+// An input read whole into memory and meant to be replaced (a living index updated in
+// place: `closure index --append G.idx NEW -o G.idx`, the service's fold): no longer
+// guarded. Only after it has been read: replacing it then loses nothing.
+void forget_input(const char* path);
 // True when `st` is a regular file noted as an input.
 bool is_noted_input(const struct stat& st);
 

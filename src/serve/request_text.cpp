@@ -1,0 +1,147 @@
+// Parsing the service's requests: targets, parameters, pair lists, labels.
+#include "serve/request_text.hpp"
+
+#include <charconv>
+#include <nlohmann/json.hpp>
+
+#include "closure/errors.hpp"
+#include "closure/io/utf8.hpp"
+
+namespace closure::serve {
+namespace {
+
+int hex_digit(char c) {
+  if (c >= '0' && c <= '9') return c - '0';
+  if (c >= 'a' && c <= 'f') return c - 'a' + 10;
+  if (c >= 'A' && c <= 'F') return c - 'A' + 10;
+  return -1;
+}
+
+// Percent-decoding; '+' is a space in a query (HTML forms, curl --data-urlencode).
+std::string decode(std::string_view s, bool plus_is_space) {
+  std::string out;
+  out.reserve(s.size());
+  for (size_t i = 0; i < s.size(); ++i) {
+    if (s[i] == '%') {
+      const int hi = i + 1 < s.size() ? hex_digit(s[i + 1]) : -1;
+      const int lo = i + 2 < s.size() ? hex_digit(s[i + 2]) : -1;
+      if (hi < 0 || lo < 0) throw UsageError("malformed percent escape in the request target");
+      out += char(hi * 16 + lo);
+      i += 2;
+    } else if (s[i] == '+' && plus_is_space) {
+      out += ' ';
+    } else {
+      out += s[i];
+    }
+  }
+  return out;
+}
+
+std::string pair_label(const nlohmann::json& v, size_t at, const char* which) {
+  if (v.is_string()) return v.get<std::string>();
+  if (v.is_number_integer() || v.is_number_unsigned()) return v.dump();
+  throw UsageError("pair " + std::to_string(at) + ": the " + which +
+                   " label must be a string or an integer");
+}
+
+}  // namespace
+
+std::optional<std::string> Target::get(std::string_view key) const {
+  std::optional<std::string> out;
+  for (const auto& [k, v] : params)
+    if (k == key) {
+      if (out) throw UsageError("parameter '" + std::string(key) + "' given twice");
+      out = v;
+    }
+  return out;
+}
+
+Target parse_target(std::string_view target) {
+  Target t;
+  const size_t q = target.find('?');
+  t.path = decode(target.substr(0, q), false);
+  if (q == std::string_view::npos) return t;
+  std::string_view rest = target.substr(q + 1);
+  while (!rest.empty()) {
+    const size_t amp = rest.find('&');
+    const std::string_view item = rest.substr(0, amp);
+    rest = amp == std::string_view::npos ? std::string_view{} : rest.substr(amp + 1);
+    if (item.empty()) continue;
+    const size_t eq = item.find('=');
+    t.params.emplace_back(decode(item.substr(0, eq), true),
+                          eq == std::string_view::npos ? "" : decode(item.substr(eq + 1), true));
+  }
+  return t;
+}
+
+void check_label(std::string_view label, std::string_view what) {
+  const std::string name(what);
+  if (label.empty()) throw UsageError(name + " is empty");
+  if (label.size() > kMaxLabelBytes)
+    throw UsageError(name + " is longer than " + std::to_string(kMaxLabelBytes) + " bytes");
+  if (!is_utf8(label)) throw UsageError(name + " is not UTF-8");
+  for (unsigned char c : label)
+    if (c < 0x20 || c == 0x7f) throw UsageError(name + " holds a control character");
+}
+
+LabelPairs parse_pairs(std::string_view body, std::string_view content_type, size_t max_pairs) {
+  LabelPairs out;
+  auto add = [&](std::string u, std::string v) {
+    if (out.size() == max_pairs)
+      throw UsageError("more than " + std::to_string(max_pairs) + " pairs in one request");
+    const std::string at = "pair " + std::to_string(out.size());
+    check_label(u, at + ": the first label");
+    check_label(v, at + ": the second label");
+    out.emplace_back(std::move(u), std::move(v));
+  };
+  if (content_type.substr(0, 10) == "text/plain") {
+    size_t line_no = 0;
+    while (!body.empty()) {
+      const size_t nl = body.find('\n');
+      std::string_view line = body.substr(0, nl);
+      body = nl == std::string_view::npos ? std::string_view{} : body.substr(nl + 1);
+      ++line_no;
+      if (!line.empty() && line.back() == '\r') line.remove_suffix(1);
+      std::vector<std::string_view> fields;
+      size_t i = 0;
+      while (i < line.size()) {
+        while (i < line.size() && (line[i] == ' ' || line[i] == '\t')) ++i;
+        const size_t start = i;
+        while (i < line.size() && line[i] != ' ' && line[i] != '\t') ++i;
+        if (i > start) fields.push_back(line.substr(start, i - start));
+      }
+      if (fields.empty()) continue;
+      if (fields.size() != 2)
+        throw UsageError("line " + std::to_string(line_no) + ": expected 'u v', got " +
+                         std::to_string(fields.size()) + " field(s)");
+      add(std::string(fields[0]), std::string(fields[1]));
+    }
+    return out;
+  }
+  const auto json = nlohmann::json::parse(body, nullptr, false);
+  if (json.is_discarded())
+    throw UsageError(
+        "the body is not JSON (send a JSON array of [u, v] pairs, or text/plain "
+        "lines 'u v')");
+  const nlohmann::json& list = json.is_object() && json.contains("pairs") ? json["pairs"] : json;
+  if (!list.is_array()) throw UsageError("expected a JSON array of [u, v] pairs");
+  out.reserve(std::min(list.size(), max_pairs));
+  for (size_t i = 0; i < list.size(); ++i) {
+    const auto& p = list[i];
+    if (!p.is_array() || p.size() != 2)
+      throw UsageError("pair " + std::to_string(i) + " is not a [u, v] array of two labels");
+    add(pair_label(p[0], i, "first"), pair_label(p[1], i, "second"));
+  }
+  return out;
+}
+
+size_t parse_count(std::string_view text, std::string_view what, size_t most) {
+  size_t x = 0;
+  const auto r = std::from_chars(text.data(), text.data() + text.size(), x);
+  if (text.empty() || r.ec != std::errc() || r.ptr != text.data() + text.size() || x > most)
+    throw UsageError(std::string(what) + " must be an integer 0.." + std::to_string(most) +
+                     ", not '" + std::string(text.substr(0, 64)) + "'");
+  return x;
+}
+
+}  // namespace closure::serve
