@@ -202,6 +202,27 @@ class _Labels:
     def labels(self, indices: _np.ndarray) -> _np.ndarray:
         return indices.astype(_np.int64) if self.identity else self.vertices[indices]
 
+    def extended(self, items: list) -> "_Labels":
+        """These labels with ``items`` (new vertices' labels, in vertex order) after them
+        (Index.add_edges): a new object, since this one may be a Graph's, with the
+        dictionary carried over rather than rebuilt. int64 while every label is an int
+        that fits, else objects."""
+        if not items:
+            return self
+        old = self.vertices
+        new = _labels_of(items).vertices
+        if old.dtype.kind == "i" and new.dtype.kind == "i":
+            vertices = _np.concatenate([old, new])
+        elif old.dtype.kind == "u" and new.dtype.kind == "i" and int(new.min()) >= 0:
+            vertices = _np.concatenate([old, new.astype(old.dtype)])
+        else:
+            vertices = _object_array(old.tolist() + list(items))
+        out = _Labels(vertices)
+        if self._dict is not None:
+            out._dict = dict(self._dict)
+            out._dict.update((x, len(old) + i) for i, x in enumerate(items))
+        return out
+
 
 def _object_array(items) -> _np.ndarray:
     """A 1-D object array of `items` (np.array would turn tuples into a second axis)."""

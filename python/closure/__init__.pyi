@@ -1,7 +1,7 @@
 """Type stubs of the closure package (docstrings live in __init__.py)."""
 
 import os
-from typing import Any, Callable, Hashable, Optional, Sequence, Union
+from typing import Any, Callable, Hashable, Iterable, Optional, Sequence, TypedDict, Union
 
 import numpy as np
 import numpy.typing as npt
@@ -66,6 +66,19 @@ class Closure:
     def to_pandas(self, source: str = "source",
                   target: str = "target") -> Any: ...  # pandas.DataFrame
 
+# What Index.add_edges returns (a plain dict at run time).
+class AppendReport(TypedDict):
+    edges_given: int
+    new_vertices: int
+    layer_edges: int
+    already_implied: int
+    rebuilt: bool
+    why_rebuilt: str  # "an edge from an old vertex", "the layer grew" or ""
+
+# Index.add_edges: (u, v) pairs (labels: str, int, or labels the index holds), a
+# (sources, targets) tuple, an (m, 2) array or a pandas DataFrame.
+EdgesLike = Union[Iterable[tuple[Hashable, Hashable]], tuple[Any, Any], np.ndarray, Any]
+
 class Index:
     reflexive: bool
     @property
@@ -77,6 +90,7 @@ class Index:
     def reaches(self, u: Hashable, v: Hashable) -> bool: ...
     def __contains__(self, pair: tuple[Hashable, Hashable]) -> bool: ...
     def reaches_many(self, us: npt.ArrayLike, vs: npt.ArrayLike) -> npt.NDArray[np.bool_]: ...
+    def add_edges(self, edges: EdgesLike) -> AppendReport: ...
     def save(self, path: Union[str, os.PathLike[str]]) -> int: ...
 
 def read_graph(path: Union[str, os.PathLike[str]], format: str = "auto") -> Graph: ...

@@ -12,8 +12,9 @@ import numpy as np
 
 from . import _closure
 # The package's conversions: closure/__init__.py imports this module once they exist.
-from . import (Graph, _facts_html, _Labels, _networkx_digraph, _object_array, _pairs_frame,
-               _pandas_pairs, _UnknownLabel, as_graph)
+from . import (Graph, InputError, UsageError, _check_label_array, _facts_html, _is_pair,
+               _Labels, _networkx_digraph, _object_array, _pairs_frame, _pandas_pairs,
+               _tuple_columns, _UnknownLabel, as_graph)
 
 
 def _search(reverse, graph, u, format, vertices, source, target) -> np.ndarray:
@@ -160,12 +161,88 @@ class _IndexLabels:
     def labels(self, indices: np.ndarray) -> np.ndarray:
         return self.vertices[indices]
 
+    def extended(self, items: list) -> "_IndexLabels":
+        """The labels once vertices labelled ``items`` are appended (as _Labels.extended):
+        the names are the index's, so only the array of them is dropped."""
+        return _IndexLabels(self._core)
+
+
+def _is_int(x) -> bool:
+    return isinstance(x, (int, np.integer)) and not isinstance(x, (bool, np.bool_))
+
+
+def _canonical_int(name: str):
+    """The int that ``name`` is the decimal form of (as the index files tell integer
+    names: no sign on 0, no leading zeros, no '+', no spaces), else None."""
+    if not name.isascii():
+        return None
+    try:
+        x = int(name)
+    except ValueError:
+        return None
+    return x if str(x) == name else None
+
+
+def _edge_columns(edges) -> tuple[list, list]:
+    """(sources, targets) of what :meth:`Index.add_edges` takes, as lists of labels: a
+    list (or any other iterable) of (u, v) pairs, a (sources, targets) tuple, an (m, 2)
+    NumPy array or a pandas DataFrame, by as_graph's rules and with its InputError for a
+    shape it refuses. Labels in lists and tuples stay the objects given (np.asarray would
+    turn True into 1 and 1.5 into a float array); whole floats in NumPy arrays (what
+    np.loadtxt gives) are ints, as as_graph reads them."""
+    if edges is None or isinstance(edges, (str, bytes, dict)):
+        raise InputError(f"cannot read edges from {type(edges).__name__}: give a list of "
+                         "(u, v) pairs", "<edge array>")
+    pairs = _pandas_pairs(edges, None, None)
+    if pairs is not None:
+        us, vs = pairs[0], pairs[1]
+        if len(us) != len(vs):
+            raise InputError(f"sources and targets differ in length ({len(us)} and "
+                             f"{len(vs)})", "<edge array>")
+    elif isinstance(edges, tuple):
+        columns = _tuple_columns(edges)  # the shape checked
+        us, vs = (c if isinstance(c, (list, tuple, range)) else a
+                  for c, a in zip(edges, columns))
+    elif isinstance(edges, np.ndarray):
+        arr = edges if len(edges) else np.empty((0, 2), dtype=np.int64)
+        if arr.ndim != 2 or arr.shape[1] != 2:
+            raise InputError(f"an edge array must have shape (m, 2); this one has shape "
+                             f"{arr.shape}", "<edge array>")
+        us, vs = arr[:, 0], arr[:, 1]
+    else:
+        try:
+            items = edges if isinstance(edges, list) else list(edges)
+        except TypeError:
+            raise InputError(f"cannot read edges from {type(edges).__name__}: give a list of "
+                             "(u, v) pairs", "<edge array>") from None
+        for i, p in enumerate(items):
+            if not _is_pair(p):
+                what = f"a {type(p).__name__} of {len(p)}" if hasattr(p, "__len__") else repr(p)
+                raise InputError(f"a list of edges holds (u, v) pairs; item {i} is {what} (a "
+                                 "tuple (us, vs) gives sources and targets)", "<edge array>")
+        us, vs = [p[0] for p in items], [p[1] for p in items]
+    return _label_list(us), _label_list(vs)
+
+
+def _label_list(column) -> list:
+    """One side of the edges as a list of labels (Python objects)."""
+    if not isinstance(column, np.ndarray):
+        return list(column)
+    if column.dtype.kind == "f":
+        try:
+            column = _check_label_array(column, "the labels")
+        except TypeError:
+            pass  # labels that are not whole numbers: refused one by one, with the label
+    return column.reshape(-1).tolist()
+
 
 class Index:
     """A reachability index: answers "does u reach v?" without the closure, in space
     linear in the graph (the library's ReachIndex: interval labels, Bloom filters and
     supportive components over the condensation, a pruned search when they cannot
-    decide). Made by :func:`build_index` or :func:`load_index`; queries take labels.
+    decide), with a layer of the vertices and edges added since (:meth:`add_edges`; the
+    library's LivingIndex). Made by :func:`build_index` or :func:`load_index`; queries take
+    labels.
 
     Semantics as :class:`Closure`: strict unless ``reflexive`` -- u reaches v iff a path
     of one or more edges leads from u to v, so u reaches u iff u lies on a cycle (a
@@ -219,13 +296,88 @@ class Index:
             out |= a == b
         return out
 
+    def add_edges(self, edges) -> dict:
+        """Adds edges to the index, as ``closure index --append`` does: every answer then
+        is that of an index built from the graph and every edge added since. Labels not
+        in the index become new vertices (after the others, in order of appearance; as
+        ``closure index --append``, the index's names are compared: an int and its
+        decimal str denote the same vertex, so on an index of integer labels ``"7"`` is
+        the vertex 7, and a new ``"7"`` is the int 7).
+
+        ``edges``: a list (or any iterable) of (u, v) pairs, or as :func:`as_graph` reads
+        edges: a (sources, targets) tuple of two 1-D sequences, an (m, 2) NumPy array, a
+        pandas DataFrame. A label already in the index may be anything it holds; a new
+        one must be a non-empty str or an int (it is stored as ``str(label)``).
+
+        An edge from a new vertex costs O(1) (it goes into the index's layer); an edge
+        from an old vertex that the index says already reaches its target, nothing; any
+        other edge from an old vertex rebuilds the index, in time linear in its
+        condensation plus the layer, as does a layer grown past a sixteenth of the index
+        (at least 4096 vertices and edges). :meth:`save` writes base and layer.
+
+        Returns ``{"edges_given", "new_vertices", "layer_edges", "already_implied",
+        "rebuilt", "why_rebuilt"}``: the pairs given, the vertices added, the edges that
+        went into the layer, those already implied, whether the index was rebuilt and why
+        ("an edge from an old vertex", "the layer grew" or "").
+
+        Raises UsageError for a new label that is not a non-empty str or an int (None,
+        1.5, True, "") and when the index could not be saved (labels whose str() forms
+        collide), InputError for ``edges`` that are not edges (None, a tuple of three
+        sequences, an item that is not a pair), as :func:`as_graph`; the index is then
+        unchanged, as it is when Ctrl-C stops a rebuild (KeyboardInterrupt). A rebuild
+        runs without the GIL."""
+        if self._unsaveable:
+            raise UsageError("cannot add edges to this index: two of its labels have the same "
+                             "str() form (such as 1 and '1'), which its names could not tell "
+                             "apart")
+        us, vs = _edge_columns(edges)
+        integer = isinstance(self._labels, _Labels) and self._labels.vertices.dtype.kind in "iu"
+        fresh = {}  # name -> the label of a vertex the index may not hold yet
+
+        def name(x) -> str:
+            if isinstance(x, str):
+                x = str(x)  # np.str_ too
+                if not x:
+                    raise UsageError("an appended edge has an empty label")
+                if x not in fresh:
+                    n = _canonical_int(x) if integer else None
+                    fresh[x] = x if n is None else n
+                return x
+            if isinstance(x, (bool, np.bool_)):
+                raise UsageError(f"a label must be a str or an int, not {x!r} (a bool)")
+            if _is_int(x):
+                s = str(int(x))
+                fresh.setdefault(s, int(x))
+                return s
+            try:  # a label of the graph the index was built from, such as a tuple
+                return self._core.label(self._labels.index(x))
+            except _UnknownLabel:
+                raise UsageError(f"a label must be a non-empty str, an int or a label of the "
+                                 f"index, not {x!r} ({type(x).__name__})") from None
+
+        # Edge by edge, u then v: the order in which the index numbers new vertices.
+        names_u, names_v = [], []
+        for u, v in zip(us, vs):
+            names_u.append(name(u))
+            names_v.append(name(v))
+        before = self._core.vertex_count
+        report = self._core.add_edges(names_u, names_v)
+        after = self._core.vertex_count
+        if after > before:
+            added = [fresh[self._core.label(i)] for i in range(before, after)]
+            self._labels = self._labels.extended(added)
+        return report
+
     def save(self, path: str | os.PathLike) -> int:
         """Writes the index file that ``closure index`` writes (``closure query FILE u v``
         reads it), atomically as the CLI does: a temporary renamed over ``path``, so an
         interrupted save leaves no half-written file. Labels are stored as ``str(label)``
-        (:func:`load_index` gives integers back when all are integers). Returns the
-        bytes written. OSError when the file system refuses; ValueError for a refused
-        target (a hard-linked file) or labels whose str() forms collide (1 and "1")."""
+        (:func:`load_index` gives integers back when all are integers). An index with
+        edges added (:meth:`add_edges`) is written as ``closure index --append`` writes
+        it: the base and the layer of added vertices and edges, in time proportional to
+        the file (nothing is rebuilt). Returns the bytes written. OSError when the file
+        system refuses; ValueError for a refused target (a hard-linked file) or labels
+        whose str() forms collide (1 and "1")."""
         if self._unsaveable:
             raise ValueError(self._unsaveable)
         return self._core.save(os.fspath(path))
@@ -262,7 +414,8 @@ def build_index(graph, reflexive: bool = False, *, supportive: int = 32,
 
 
 def load_index(path: str | os.PathLike, reflexive: bool = False) -> Index:
-    """Maps an index file (from :meth:`Index.save` or ``closure index``) and checks it:
+    """Reads an index file (from :meth:`Index.save`, ``closure index`` or ``closure index
+    --append``, with the layer of added vertices and edges the last writes) and checks it:
     header, sizes, checksum and every offset a query follows. Raises InputError with the
     CLI's message when the file is missing, damaged, truncated or not an index."""
     core = _closure.load_index(os.fspath(path))

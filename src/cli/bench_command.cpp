@@ -15,6 +15,7 @@ void add_bench_command(CLI::App& app) {
   add_bench_propagate_command(*bench);
   add_bench_read_command(*bench);
   add_bench_index_command(*bench);
+  add_bench_serve_command(*bench);
 }
 
 }  // namespace closure::cli

@@ -63,5 +63,6 @@ void add_bench_bool_command(CLI::App& bench);
 void add_bench_propagate_command(CLI::App& bench);
 void add_bench_read_command(CLI::App& bench);
 void add_bench_index_command(CLI::App& bench);
+void add_bench_serve_command(CLI::App& bench);
 
 }  // namespace closure::cli

@@ -40,6 +40,9 @@ int serve(const ServeFlags& flags, const CommonOptions& common, Session& session
   sigemptyset(&signals);
   for (int s : {SIGTERM, SIGINT, SIGHUP, SIGUSR1}) sigaddset(&signals, s);
   pthread_sigmask(SIG_BLOCK, &signals, nullptr);
+  // A file-size limit (ulimit -f) reached by the journal is an error to answer (507), not
+  // the end of the process.
+  ::signal(SIGXFSZ, SIG_IGN);
 
   serve::ServiceOptions options;
   options.source = flags.input;
