@@ -35,9 +35,12 @@ reach::IndexQueries& queries_for(const std::shared_ptr<const Snapshot>& s) {
   };
   thread_local Cache cache;
   if (cache.snapshot != s) {
-    cache.queries.reset();
+    // An append into the layer keeps the base: the queriers move over, scratch and all.
+    if (!cache.queries || !cache.queries->rebind(s->index)) {
+      cache.queries.reset();
+      cache.queries = std::make_unique<reach::IndexQueries>(s->index, false);
+    }
     cache.snapshot = s;
-    cache.queries = std::make_unique<reach::IndexQueries>(s->index, false);
   }
   return *cache.queries;
 }

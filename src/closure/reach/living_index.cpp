@@ -164,10 +164,16 @@ uint64_t LivingIndex::write(const std::string& path) const {
   return write_index(path, base_->view(), encode_layer(layer_));
 }
 
-LivingQuerier::LivingQuerier(const LivingIndex& index) : index_(index), base_(index.base()) {}
+LivingQuerier::LivingQuerier(const LivingIndex& index) : index_(&index), base_(index.base()) {}
+
+bool LivingQuerier::rebind(const LivingIndex& next) {
+  if (&next.base() != &index_->base()) return false;
+  index_ = &next;
+  return true;
+}
 
 const std::vector<vertex_t>& LivingQuerier::search_layer(vertex_t u) {
-  const IndexLayer& layer = index_.layer();
+  const IndexLayer& layer = index_->layer();
   const uint64_t n = layer.base_vertices;
   if (layer_stamp_.size() < layer.vertex_count()) layer_stamp_.resize(layer.vertex_count(), 0);
   if (++epoch_ == 0) {
@@ -194,7 +200,7 @@ const std::vector<vertex_t>& LivingQuerier::search_layer(vertex_t u) {
 }
 
 bool LivingQuerier::reaches(vertex_t u, vertex_t v) {
-  const IndexLayer& layer = index_.layer();
+  const IndexLayer& layer = index_->layer();
   if (!layer.holds(u)) return !layer.holds(v) && base_.reaches(u, v);
   const auto& exits = search_layer(u);
   if (layer.holds(v)) return layer_stamp_[v - layer.base_vertices] == epoch_;
@@ -204,15 +210,15 @@ bool LivingQuerier::reaches(vertex_t u, vertex_t v) {
 }
 
 void LivingQuerier::reaches_many(const vertex_t* us, const vertex_t* vs, size_t n, bool* out) {
-  const IndexLayer& layer = index_.layer();
+  const IndexLayer& layer = index_->layer();
   if (layer.empty()) return base_.reaches_many(us, vs, n, out);
   for (size_t i = 0; i < n; ++i) out[i] = reaches(us[i], vs[i]);
 }
 
 std::vector<vertex_t> LivingQuerier::descendants(vertex_t u) {
-  const IndexLayer& layer = index_.layer();
-  const IndexView& x = index_.base().view();
-  const BaseWalk& w = index_.walk();
+  const IndexLayer& layer = index_->layer();
+  const IndexView& x = index_->base().view();
+  const BaseWalk& w = index_->walk();
   std::vector<vertex_t> out;
   std::vector<uint32_t> comps;  // components reached, each once
   std::vector<uint8_t> seen(x.components, 0);
@@ -239,9 +245,9 @@ std::vector<vertex_t> LivingQuerier::descendants(vertex_t u) {
 }
 
 std::vector<vertex_t> LivingQuerier::ancestors(vertex_t v) {
-  const IndexLayer& layer = index_.layer();
-  const IndexView& x = index_.base().view();
-  const BaseWalk& w = index_.walk();
+  const IndexLayer& layer = index_->layer();
+  const IndexView& x = index_->base().view();
+  const BaseWalk& w = index_->walk();
   const uint64_t n = layer.base_vertices, k = layer.vertex_count();
   std::vector<vertex_t> out;
   std::vector<uint8_t> seen(x.components, 0);

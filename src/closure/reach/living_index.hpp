@@ -101,6 +101,9 @@ class LivingQuerier {
   // Every vertex u reaches (resp. that reaches v), ascending; strict like reaches().
   std::vector<vertex_t> descendants(vertex_t u);
   std::vector<vertex_t> ancestors(vertex_t v);
+  // Moves to another index over the same base (the service's next snapshot after an
+  // append into the layer), keeping the base's scratch space; false if the base differs.
+  bool rebind(const LivingIndex& next);
   Querier& base() { return base_; }
   const Querier& base() const { return base_; }
 
@@ -108,7 +111,7 @@ class LivingQuerier {
   // Marks the layer vertices reachable from layer vertex u by one edge or more; returns
   // the base vertices their edges lead to.
   const std::vector<vertex_t>& search_layer(vertex_t u);
-  const LivingIndex& index_;
+  const LivingIndex* index_;
   Querier base_;
   std::vector<uint32_t> layer_stamp_;
   uint32_t epoch_ = 0;

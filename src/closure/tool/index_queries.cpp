@@ -24,9 +24,9 @@ QueryAnswer decided(std::string_view u, std::string_view v, bool yes) {
 }  // namespace
 
 QueryAnswer IndexQueries::answer(std::string_view u, std::string_view v) {
-  const auto iu = index_.find(u);
+  const auto iu = index_->find(u);
   if (!iu) return unknown(u, v, u);
-  const auto iv = index_.find(v);
+  const auto iv = index_->find(v);
   if (!iv) return unknown(u, v, v);
   return decided(u, v, (reflexive_ && *iu == *iv) || querier_.reaches(*iu, *iv));
 }
@@ -64,8 +64,8 @@ std::vector<PairVerdict> IndexQueries::decide_many(
     }
   } else {
     for (size_t i = 0; i < n; ++i) {
-      us[i] = index_.find(questions[i].first).value_or(kNone);
-      vs[i] = index_.find(questions[i].second).value_or(kNone);
+      us[i] = index_->find(questions[i].first).value_or(kNone);
+      vs[i] = index_->find(questions[i].second).value_or(kNone);
     }
   }
   // The known pairs go to the querier as one batch.

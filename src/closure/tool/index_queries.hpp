@@ -20,7 +20,7 @@ class IndexQueries {
  public:
   // Valid while `index` does not change (a snapshot of the service, query's loaded file).
   IndexQueries(const LivingIndex& index, bool reflexive)
-      : index_(index),
+      : index_(&index),
         names_(index.base().names()),
         querier_(index),
         reflexive_(reflexive),
@@ -37,9 +37,16 @@ class IndexQueries {
       const std::vector<std::pair<std::string, std::string>>& questions);
   const QueryStats& stats() const { return querier_.base().stats(); }
   LivingQuerier& querier() { return querier_; }
+  // To another index over the same base (LivingQuerier::rebind); false if it differs.
+  bool rebind(const LivingIndex& next) {
+    if (!querier_.rebind(next)) return false;
+    index_ = &next;
+    layered_ = !next.layer().empty();
+    return true;
+  }
 
  private:
-  const LivingIndex& index_;
+  const LivingIndex* index_;
   NameTable names_;
   LivingQuerier querier_;
   bool reflexive_, layered_;
