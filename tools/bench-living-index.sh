@@ -6,12 +6,13 @@
 # --is-ancestor` on this repository's own history.
 #   tools/bench-living-index.sh [COMMITS] [SECONDS]     (defaults: 1000000, 10)
 set -euo pipefail
+here=$(cd "$(dirname "$0")" && pwd)
 n=${1:-1000000} seconds=${2:-10}
 bin=${CLOSURE_BIN:-build/closure}
 repo=$(pwd)
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
-python3 tools/gen_commit_dag.py "$n" 1 > "$work/h.txt"
+python3 "$here/gen_commit_dag.py" "$n" 1 > "$work/h.txt"
 # 1,000 new commits on top: a first-parent line from the newest commit, a merge of an
 # older commit every 10th.
 python3 - "$n" > "$work/new.txt" <<'PY'

@@ -4,10 +4,11 @@
 # the server's resident memory sampled every tenth of the run (docs/benchmarks.md).
 #   tools/bench-serve-soak.sh [SECONDS] [COMMITS]     (defaults: 600, 1000000)
 set -euo pipefail
+here=$(cd "$(dirname "$0")" && pwd)
 seconds=${1:-600} n=${2:-1000000}
 bin=${CLOSURE_BIN:-build/closure}
 work=$(mktemp -d)
-python3 tools/gen_commit_dag.py "$n" 1 > "$work/h.txt"
+python3 "$here/gen_commit_dag.py" "$n" 1 > "$work/h.txt"
 "$bin" index -q "$work/h.txt" -o "$work/h.idx"
 "$bin" serve "$work/h.idx" --read-only --port 0 --port-file "$work/port" -q &
 pid=$!

@@ -5,11 +5,12 @@
 # and of an index rebuilt from all edges must answer line for line the same.
 #   tools/check-living-index.sh [COMMITS] [ROUNDS] [PAIRS]   (defaults: 1000000, 20, 100000)
 set -euo pipefail
+here=$(cd "$(dirname "$0")" && pwd)
 n=${1:-1000000} rounds=${2:-20} pairs=${3:-100000}
 bin=${CLOSURE_BIN:-build/closure}
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
-python3 tools/gen_commit_dag.py "$n" 1 > "$work/all.txt"
+python3 "$here/gen_commit_dag.py" "$n" 1 > "$work/all.txt"
 "$bin" index -q "$work/all.txt" -o "$work/live.idx"
 for round in $(seq 0 $((rounds - 1))); do
   python3 - "$n" "$round" "$pairs" "$work" <<'PY'
