@@ -212,34 +212,60 @@ bool LivingQuerier::reaches(vertex_t u, vertex_t v) {
 void LivingQuerier::reaches_many(const vertex_t* us, const vertex_t* vs, size_t n, bool* out) {
   const IndexLayer& layer = index_->layer();
   if (layer.empty()) return base_.reaches_many(us, vs, n, out);
-  for (size_t i = 0; i < n; ++i) out[i] = reaches(us[i], vs[i]);
+  // Pairs of base vertices (most of a batch) keep the base's pipelined batch; the others
+  // search the layer one by one.
+  std::vector<vertex_t> bu, bv;
+  std::vector<size_t> where;
+  for (size_t i = 0; i < n; ++i) {
+    if (!layer.holds(us[i]) && !layer.holds(vs[i])) {
+      bu.push_back(us[i]), bv.push_back(vs[i]), where.push_back(i);
+    } else {
+      out[i] = reaches(us[i], vs[i]);
+    }
+  }
+  if (where.empty()) return;
+  const std::unique_ptr<bool[]> yes(new bool[where.size()]);
+  base_.reaches_many(bu.data(), bv.data(), where.size(), yes.get());
+  for (size_t k = 0; k < where.size(); ++k) out[where[k]] = yes[k];
 }
+
+namespace {
+
+// The base components reached from `start` (each once) along a component CSR (the
+// condensation's successors, or its reversed rows), and their member vertices appended to
+// `out`: the walk both descendants and ancestors make.
+void walk_base(const std::vector<uint32_t>& start, const uint32_t* offsets, const uint32_t* targets,
+               const BaseWalk& w, std::vector<uint8_t>& seen, std::vector<vertex_t>& out) {
+  std::vector<uint32_t> comps;
+  auto reach = [&](uint32_t c) {
+    if (!seen[c]) seen[c] = 1, comps.push_back(c);
+  };
+  for (uint32_t c : start) reach(c);
+  for (size_t k = 0; k < comps.size(); ++k)
+    for (uint32_t i = offsets[comps[k]]; i < offsets[comps[k] + 1]; ++i) reach(targets[i]);
+  for (uint32_t c : comps)
+    out.insert(out.end(), w.members.begin() + w.member_offsets[c],
+               w.members.begin() + w.member_offsets[c + 1]);
+}
+
+}  // namespace
 
 std::vector<vertex_t> LivingQuerier::descendants(vertex_t u) {
   const IndexLayer& layer = index_->layer();
   const IndexView& x = index_->base().view();
-  const BaseWalk& w = index_->walk();
   std::vector<vertex_t> out;
-  std::vector<uint32_t> comps;  // components reached, each once
-  std::vector<uint8_t> seen(x.components, 0);
-  auto reach_component = [&](uint32_t c) {
-    if (!seen[c]) seen[c] = 1, comps.push_back(c);
-  };
+  std::vector<uint32_t> start;  // components reached by one edge or more
   if (layer.holds(u)) {
-    for (vertex_t t : search_layer(u)) reach_component(x.component_of[t]);
+    for (vertex_t t : search_layer(u)) start.push_back(x.component_of[t]);
     for (uint64_t i = 0; i < layer.vertex_count(); ++i)
       if (layer_stamp_[i] == epoch_) out.push_back(vertex_t(layer.base_vertices + i));
   } else {
     const uint32_t c = x.component_of[u];
-    if (x.labels[c].bloom_in & kCyclicBit) reach_component(c);
-    for (uint32_t i = x.offsets[c]; i < x.offsets[c + 1]; ++i) reach_component(x.targets[i]);
+    if (x.labels[c].bloom_in & kCyclicBit) start.push_back(c);
+    start.insert(start.end(), x.targets + x.offsets[c], x.targets + x.offsets[c + 1]);
   }
-  for (size_t k = 0; k < comps.size(); ++k)
-    for (uint32_t i = x.offsets[comps[k]]; i < x.offsets[comps[k] + 1]; ++i)
-      reach_component(x.targets[i]);
-  for (uint32_t c : comps)
-    out.insert(out.end(), w.members.begin() + w.member_offsets[c],
-               w.members.begin() + w.member_offsets[c + 1]);
+  std::vector<uint8_t> seen(x.components, 0);
+  walk_base(start, x.offsets, x.targets, index_->walk(), seen, out);
   std::sort(out.begin(), out.end());
   return out;
 }
@@ -250,22 +276,13 @@ std::vector<vertex_t> LivingQuerier::ancestors(vertex_t v) {
   const BaseWalk& w = index_->walk();
   const uint64_t n = layer.base_vertices, k = layer.vertex_count();
   std::vector<vertex_t> out;
-  std::vector<uint8_t> seen(x.components, 0);
-  std::vector<uint32_t> comps;
-  auto reach_component = [&](uint32_t c) {
-    if (!seen[c]) seen[c] = 1, comps.push_back(c);
-  };
+  std::vector<uint8_t> seen(x.components, 0);  // the old ancestors' components
   if (!layer.holds(v)) {
     const uint32_t c = x.component_of[v];
-    if (x.labels[c].bloom_in & kCyclicBit) reach_component(c);
-    for (uint32_t i = w.pred_offsets[c]; i < w.pred_offsets[c + 1]; ++i)
-      reach_component(w.preds[i]);
-    for (size_t j = 0; j < comps.size(); ++j)
-      for (uint32_t i = w.pred_offsets[comps[j]]; i < w.pred_offsets[comps[j] + 1]; ++i)
-        reach_component(w.preds[i]);
-    for (uint32_t c2 : comps)
-      out.insert(out.end(), w.members.begin() + w.member_offsets[c2],
-                 w.members.begin() + w.member_offsets[c2 + 1]);
+    std::vector<uint32_t> start(w.preds.begin() + w.pred_offsets[c],
+                                w.preds.begin() + w.pred_offsets[c + 1]);
+    if (x.labels[c].bloom_in & kCyclicBit) start.push_back(c);
+    walk_base(start, w.pred_offsets.data(), w.preds.data(), w, seen, out);
   }
   if (k > 0) {
     // Layer vertices: those with an edge into v or into an old ancestor, then what reaches
