@@ -1,4 +1,4 @@
-# MPI (issue 10, docs/distributed.md): when Open MPI's development files are present the
+# MPI (docs/distributed.md): when Open MPI's development files are present the
 # CLI is built with it (`mpirun -np P closure G`); without them the build is as before.
 # Only the CLI links MPI: the library, the Python module and the installed package do not.
 option(CLOSURE_MPI "Build the CLI with MPI when MPI is found" ON)

@@ -1,5 +1,5 @@
-// The OpenCL book's matrix multiplication kernels (Listings 21.2, 21.4, 21.5, 21.6 of
-// shared/seeds/opencl-book-matmul-chapter.txt), one per kernel name: mmul_element,
+// The OpenCL book's matrix multiplication kernels (Listings 21.2, 21.4, 21.5, 21.6 of its
+// matrix multiplication chapter), one per kernel name: mmul_element,
 // mmul_row, mmul_row_private, mmul_row_private_local. The book named all of them mmul.
 //
 // Storage: row-major. The book's dimension names are kept: A is Ndim x Pdim, B is

@@ -1,12 +1,12 @@
 // Boolean matrix products on 32-bit packed words: clcubic_mul (any shapes) and
 // clutri_mul (upper-triangular square operands), C |= A * B over the Boolean semiring.
 //
-// Layout (src/bitmatrix.hpp): bit j of word w of row r is element (r, 32w + j); words are
+// Layout (src/closure/bitmatrix.hpp): bit j of word w of row r is element (r, 32w + j); words are
 // stored column-major, word (r, w) at M[w * M_nrows + r], so consecutive work-items
 // read consecutive rows (coalesced). Every dimension is padded by the host to a multiple
 // of the tile, and padding bits are zero, so the kernels need no bounds checks.
 //
-// Structure after the clcubic_mul reference (shared/seeds/clcubic_mul-reference.txt):
+// Structure after the clcubic_mul reference kernel:
 // a work-group of (32*tile_n) x tile_n work-items computes one tile of C of tile_nrows rows
 // by tile_width words; each work-item owns TILE_M rows x TILE_W words of it (for_tile).
 // Tiles of A and B pass through local memory, A with the bank-conflict padding of the

@@ -1,6 +1,6 @@
 // Float GEMM kernels after myGEMM.cl (myAdd, myGEMM1, myGEMM1b, myGEMM2; column-major) and
 // the tiled CUDA MatrixMulKernel ported to OpenCL (row-major). C = A * B, A is M x K,
-// B is K x N, C is M x N. Sources: shared/seeds/myGEMM.cl.txt, cuda-tiled-matmul-notes.txt.
+// B is K x N, C is M x N. Origins of each kernel: docs/kernels.md, "Float GEMM kernels".
 //
 // Every kernel here accepts any M, K, N >= 1: the host rounds the NDRange up to whole
 // work-groups, and each kernel guards its loads (zero fill) and its stores. Each fix of

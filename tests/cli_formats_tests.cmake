@@ -1,4 +1,4 @@
-# Issue 27: networkx's edge lists in, Graphviz DOT out (docs/formats.md).
+# networkx's edge lists in, Graphviz DOT out (docs/formats.md).
 set(NX ${CMAKE_CURRENT_SOURCE_DIR}/data/networkx)
 
 # Every networkx edge-list writer's file, closed by closure, against nx.transitive_closure.

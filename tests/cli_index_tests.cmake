@@ -1,4 +1,5 @@
-# CLI tests of issue 11: index, query on an index, reach, reduce, and hostile index files.
+# CLI tests of the reachability index: index, query on an index, reach, reduce, and hostile
+# index files.
 set(IDX ${OUT}/index)
 file(MAKE_DIRECTORY ${IDX})
 cli_test(index.build --stderr "closure index: 6 vertices" --stderr "bytes" --

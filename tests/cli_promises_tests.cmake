@@ -1,4 +1,4 @@
-# CLI tests of issue 24: the promises every command keeps by construction: one input source
+# CLI tests of the promises every command keeps by construction: one input source
 # (a pipe is never half-read to tell an index from a graph), one output guard (no command
 # writes over its own input), formats never misread (CSV, TSV, %label round trips, '#'
 # labels), errors in their class, bounded configuration files, and the memory sweep.
@@ -99,14 +99,14 @@ cli_test(promises.query_pairs_json_lines_are_all_json --stdout "^4 json lines$" 
 cli_test(promises.output_extension_case_aside --stdout "^%%MatrixMarket" --stdout "^gzip-json-ok$" --
          bash -c "${CLOSURE_BIN} -q ${CHAIN} -o ${PR}/upper.MTX && head -1 ${PR}/upper.MTX && ${CLOSURE_BIN} -q ${CHAIN} -o ${PR}/upper.Json.GZ && gzip -dc ${PR}/upper.Json.GZ | grep -q successors && echo gzip-json-ok")
 # -o c.csv writes CSV (quoted where needed) that reads back as the same closure; -o
-# c.graphml is refused rather than filled with an edge list (c.dot draws: issue 27,
+# c.graphml is refused rather than filled with an edge list (c.dot draws:
 # cli_formats_tests.cmake).
 cli_test(promises.csv_output_round_trip --stdout "^source,target$" --stdout "^\"x, y\",a$" --stdout "^same$" --
          bash -c "printf 'a,b\\n\"x, y\",a\\n' > ${PR}/w.csv && ${CLOSURE_BIN} -q ${PR}/w.csv -o ${PR}/wc.csv && cat ${PR}/wc.csv && ${CLOSURE_BIN} -q ${PR}/wc.csv -o ${PR}/wc2.csv && ${CLOSURE_BIN} -q ${PR}/w.csv -o ${PR}/wc.tsv && ${CLOSURE_BIN} -q ${PR}/wc.tsv -o ${PR}/wc3.csv && tail -n +2 ${PR}/wc.csv | sort > ${PR}/s1 && tail -n +2 ${PR}/wc2.csv | sort > ${PR}/s2 && tail -n +2 ${PR}/wc3.csv | sort > ${PR}/s3 && cmp ${PR}/s1 ${PR}/s2 && cmp ${PR}/s1 ${PR}/s3 && echo same")
 cli_test(promises.foreign_output_extension_refused --status 2 --stderr "does not write graphml files" --no-file ${PR}/g.graphml --
          ${CLOSURE_BIN} -q ${CHAIN} -o ${PR}/g.graphml)
 
-# The house (issue 25): the environment is read in one configuration layer only.
+# The house: the environment is read in one configuration layer only.
 add_test(NAME house.one_configuration_layer
          COMMAND bash -c "cd ${CMAKE_SOURCE_DIR} && ! grep -rn 'getenv' src python/src | grep -v '^src/closure/config\\.[ch]pp:'")
 

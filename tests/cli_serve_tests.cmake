@@ -1,4 +1,4 @@
-# CLI tests of the living index and `closure serve` (issue 36): `index --append` answers as
+# CLI tests of the living index and `closure serve`: `index --append` answers as
 # a rebuild does, and the service's fault tests (tests/cli/serve_faults.py), each on
 # loopback, bounded in count and time (the script's alarm stops it at 120 s).
 set(LIVE ${OUT}/living)

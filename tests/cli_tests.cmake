@@ -110,7 +110,7 @@ cli_test(verify.flag --stderr "MATCH against Boost.Graph" -- ${CLOSURE_BIN} ${DA
 
 cli_test(batch.mixed --status 4 --stdout "2 ok, 1 failed" --
          ${CLOSURE_BIN} batch ${DATA}/diamond.txt ${DATA}/dag.gra ${BAD}/missing_column.txt --out ${OUT}/batch -j 2)
-# Issue 27 items 5 and 6: --include/--exclude, failed rows without made-up facts, true/false
+# batch: --include/--exclude, failed rows without made-up facts, true/false
 # in CSV and JSON, no per-file lines without a terminal, deleted inputs' records removed.
 cli_test(batch.rows_and_names --stdout "^batch rows ok$" --
          bash ${CMAKE_CURRENT_SOURCE_DIR}/cli/batch_rows.sh ${CLOSURE_BIN} ${OUT}/batch-rows)
@@ -125,7 +125,7 @@ foreach(case "missing_column.txt:2: expected two columns"
              "garbage.txt:1: binary data"
              "empty.txt: empty file"
              "not_square.mtx:2: .* must be square"
-             # issue 9: hostile and careless input
+             # hostile and careless input
              "deep.dot:2: subgraphs nested more than 256"
              "header.txt:1: 'source' 'target' looks like a header row"
              "trailing.txt.gz: data after the end of the gzip stream"
@@ -143,7 +143,7 @@ cli_test(batch.same_names --stdout "2 files: 2 ok" --
          bash -c "rm -rf ${OUT}/same && ${CLOSURE_BIN} batch -q ${DATA}/diamond.txt ${CMAKE_CURRENT_SOURCE_DIR}/data/dup/diamond.txt --out ${OUT}/same && test -f ${OUT}/same/diamond.txt.closure.txt && test -f ${OUT}/same/2_diamond.txt.closure.txt && ! cmp -s ${OUT}/same/diamond.txt.closure.txt ${OUT}/same/2_diamond.txt.closure.txt")
 cli_test(batch.out_inside_input --stdout "1 file: 1 ok, 0 failed" --
          bash -c "rm -rf ${OUT}/self && mkdir -p ${OUT}/self && cp ${DATA}/diamond.txt ${OUT}/self/ && ${CLOSURE_BIN} batch -q ${OUT}/self --out ${OUT}/self/res && ${CLOSURE_BIN} batch -q ${OUT}/self --out ${OUT}/self/res")
-# Issue 13 item 9 changed the message: subcommands no longer see run's options at all, so
+# Subcommands no longer see run's options at all, so
 # CLI11 itself refuses them (no flag policing in main).
 cli_test(subcommand_refuses_run_flags --status 2 --stderr "not expected:.* -o" --
          ${CLOSURE_BIN} query ${DATA}/diamond.txt 1 5 -o ${OUT}/ignored.txt)
@@ -160,8 +160,8 @@ cli_test(error.adjlist_as_edges --status 3 --stderr "adjlist.txt:3: 2 columns wh
          ${CLOSURE_BIN} ${CMAKE_CURRENT_SOURCE_DIR}/data/adjlist.txt)
 
 
-# Issue 9 (outputs, memory, careless use) and issue 13 items 6 and 9 (error model, CLI shape).
-# Each failed before its fix.
+# Outputs, memory, careless use, the error model and the CLI's shape: each failed before its
+# fix.
 set(G ${DATA}/diamond.txt)
 # A device is written, never replaced. As root the test uses its own copy of /dev/null
 # (mknod c 1 3 in the test folder): a regression must not destroy the machine's /dev/null.
@@ -261,7 +261,7 @@ cli_test(memory.sparse_under_ulimit --status 4 --stderr "sparse on 100000 vertic
          bash -c "awk 'BEGIN { srand(7)\; for (i = 0\; i < 100000\; i++) for (k = 0\; k < 10\; k++) { j = i + 1 + int(rand() * (100000 - i))\; if (j < 100000) print i, j } }' > ${OUT}/dag100k.txt && ulimit -v 600000 && ${CLOSURE_BIN} -q ${OUT}/dag100k.txt")
 cli_test(memory.dense_under_ulimit --status 4 --stderr "of host memory" --
          bash -c "awk 'BEGIN { srand(7)\; for (i = 0\; i < 100000\; i++) for (k = 0\; k < 3\; k++) { j = i + 1 + int(rand() * (100000 - i))\; if (j < 100000) print i, j } }' > ${OUT}/dag100k-dense.txt && ulimit -v 600000 && ${CLOSURE_BIN} -q ${OUT}/dag100k-dense.txt --method condense --device host")
-# Issue 9, batch / verify / query side: each failed before its fix.
+# Careless use, batch / verify / query side: each failed before its fix.
 set(GEN ${OUT}/generated)
 file(MAKE_DIRECTORY ${GEN})
 # Generated inputs, written at configure time (CMake lists would split shell semicolons).

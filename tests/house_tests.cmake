@@ -1,4 +1,4 @@
-# The house's rules (issue 25): the shape of the source tree, checked like behaviour.
+# The house's rules: the shape of the source tree, checked like behaviour.
 # (house.one_configuration_layer is in cli_promises_tests.cmake.)
 
 # Folders include only folders below them, in the order tests/house/layers.py defines
@@ -27,3 +27,7 @@ add_test(NAME house.no_diag_switches_and_benchmarks_under_400_lines
 # link into docs/*.md from README.md and docs/ reaches a file and a heading.
 add_test(NAME house.docs_name_real_things
          COMMAND python3 ${CMAKE_CURRENT_SOURCE_DIR}/house/docs_name_real_things.py ${CMAKE_SOURCE_DIR})
+# Comments in src/, kernels/, python/, cmake/ and tests/ cite nothing outside the repository
+# (DESIGN.md, ../shared) and no issue by number.
+add_test(NAME house.comments_are_self_contained
+         COMMAND python3 ${CMAKE_CURRENT_SOURCE_DIR}/house/comments_are_self_contained.py ${CMAKE_SOURCE_DIR})

@@ -1,4 +1,4 @@
-# MPI tests (issue 10, docs/distributed.md): `mpirun -np P closure G` against one process
+# MPI tests (docs/distributed.md): `mpirun -np P closure G` against one process
 # on the example graphs, the GRAIL graphs and random graphs with cycles, for P = 2, 3 and
 # 4 (oversubscribed on 2 cores), every method and every output format: the same pair
 # count and byte-identical files. Then the faults: one rank out of memory, bad input, a

@@ -1,4 +1,4 @@
-// Graphviz DOT output (issue 27): ids quoted and escaped so that every label is one node and
+// Graphviz DOT output: ids quoted and escaped so that every label is one node and
 // distinct labels stay distinct (bytes that are not UTF-8 included), the closure drawing's
 // exact size (the --max-output guard), the names that choose it, and the reduction and
 // condensation drawings of `closure reduce`.

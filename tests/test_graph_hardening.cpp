@@ -1,4 +1,4 @@
-// Readers under hostile and careless input (issue 9): nesting, lying headers, crafted labels,
+// Readers under hostile and careless input: nesting, lying headers, crafted labels,
 // line endings, formats that are not edge lists, escaped labels, gzip trailers. Each test
 // failed before the change it names.
 #include <gtest/gtest.h>

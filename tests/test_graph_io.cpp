@@ -92,7 +92,7 @@ TEST(GraphIoDetect, AutoReadsEachFormat) {
 
 TEST(GraphIoEdgeList, IntegerLabelsInFirstAppearanceOrder) {
   auto r = read_graph_from_string(
-      // (Until issue 9 this line read "10 20 0.75 extra": extra columns are now refused unless
+      // (This line once read "10 20 0.75 extra": extra columns are now refused unless
       // every line has them and they are numbers; see GraphIoEdgeListShape.)
       "# SNAP style\n% konect style\n\n  30\t10  \r\n10 20\n20 30\n30 10\n",
       InputFormat::kEdgeList);

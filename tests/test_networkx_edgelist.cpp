@@ -1,4 +1,4 @@
-// networkx's edge lists (issue 27): write_edgelist ends each line with the edge's attribute
+// networkx's edge lists: write_edgelist ends each line with the edge's attribute
 // dict ("a b {'weight': 1.5}"), which the edge-list reader skips; a malformed dict is an
 // InputError at its line, and no hint leads to reading the dict as a vertex.
 #include <gtest/gtest.h>

@@ -1,4 +1,4 @@
-// Outputs (issue 9): atomic files that never follow planted links or leave temporaries,
+// Outputs: atomic files that never follow planted links or leave temporaries,
 // exact output sizes, gzip, format choice from the extension, strict byte counts; the
 // error model's classification; progress decisions; the sparse memory budget.
 #include <fcntl.h>

@@ -1,4 +1,4 @@
-// WorkMeter: the share a progress line shows while reading and computing (issue 9). The
+// WorkMeter: the share a progress line shows while reading and computing. The
 // reader and the closure must count their whole work on the meter the caller installs.
 #include <gtest/gtest.h>
 

@@ -63,8 +63,8 @@ auto run_interruptible(F&& work) -> decltype(work()) {
 }
 
 // Work known to be short (a few milliseconds at most) runs on the calling thread with the
-// GIL released: a worker thread's start and join cost 50 to 100 us a call, as much as the
-// whole closure of a small graph. Ctrl-C then waits for it to end.
+// GIL released: a worker thread's start and join cost as much as the whole closure of a
+// small graph. Ctrl-C then waits for it to end.
 template <class F>
 auto run_short_or_interruptible(bool short_work, F&& work) -> decltype(work()) {
   if (!short_work) return run_interruptible(std::forward<F>(work));

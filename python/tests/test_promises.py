@@ -1,4 +1,4 @@
-"""Issue 24 from Python: label arrays are checked, never promoted; duplicate and unknown
+"""The promises from Python: label arrays are checked, never promoted; duplicate and unknown
 labels raise with one message; non-UTF-8 labels stay distinct; a forked child gets a clear
 error or the host, never a hang; the error kinds map through the library's one table."""
 

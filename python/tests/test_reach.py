@@ -486,7 +486,7 @@ def test_index_from_a_file_keeps_its_labels(tmp_path):
 
 
 # Four million queries that the labels cannot decide (a dense random DAG, no supportive
-# components): about 30 s of pruned searches on the shared 2-core machine.
+# components): long enough in pruned searches to be interrupted while they run.
 LONG_QUERIES = textwrap.dedent("""
     import sys, time, numpy as np, closure
     rng = np.random.default_rng(0)

@@ -17,7 +17,7 @@
 
 namespace closure {
 
-// Reference figures of one device (shared/DEVICE.md for the H200): the ceilings each kernel
+// Reference figures of one device (the H200's: docs/benchmarks.md): the ceilings each kernel
 // family is measured against and PyTorch's times for the same jobs. Zero = unknown.
 struct BoolCeilings {
   double cuda_core_mac_s = 0;                // one LOP3 (32 Boolean MACs) a lane a cycle

@@ -1,4 +1,4 @@
-// The closure benchmark of issue 4 for the host methods: sparse, the classic peer and
+// The closure benchmark for the host methods: sparse, the classic peer and
 // Boost.Graph, each timed and measured in a forked child, returning rows for a table.
 #pragma once
 

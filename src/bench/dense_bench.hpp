@@ -1,4 +1,4 @@
-// Dense closure benchmark (issue 4's GPU target): the blocked recursive closure against
+// Dense closure benchmark (the GPU target): the blocked recursive closure against
 // repeated squaring and against one full n x n Boolean product, on a random DAG in
 // topological order, all on one device in one run.
 #pragma once

@@ -1,4 +1,4 @@
-// Synthetic benchmark graphs of issue 4: random DAG, giant SCC + tail, deep chain, dense DAG.
+// Synthetic benchmark graphs: random DAG, giant SCC + tail, deep chain, dense DAG.
 #include "bench/generators.hpp"
 
 #include <algorithm>

@@ -1,6 +1,6 @@
 // `closure bench index`: build time, size and query time of the reachability index, the
 // share of queries answered without search, the speed-up over BFS, and a check of every
-// sampled answer against BFS (issue 11's targets).
+// sampled answer against BFS.
 #pragma once
 
 #include <cstdint>

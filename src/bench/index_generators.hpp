@@ -1,4 +1,4 @@
-// Generators for the reachability-index benchmarks (issue 11), beside random_dag from
+// Generators for the reachability-index benchmarks, beside random_dag from
 // generators.hpp: a power-law graph with cycles and a commit-history-like DAG.
 #pragma once
 

@@ -110,11 +110,11 @@ void print_preamble(const BoolBenchOptions& b, const ocl::DeviceInfo& device,
   std::printf(
       "ceilings: CUDA cores (LOP3) %s MAC/s, 1-bit mma.sync %s MAC/s%s\n",
       figure(ceilings.cuda_core_mac_s, "%.2e").c_str(), figure(ceilings.mma_mac_s, "%.2e").c_str(),
-      ceilings.cuda_core_mac_s > 0 ? " (shared/DEVICE.md)" : " (none recorded for this device)");
+      ceilings.cuda_core_mac_s > 0 ? " (docs/benchmarks.md)" : " (none recorded for this device)");
   if (!ceilings.torch_square_s.empty()) {
     std::printf("PyTorch bf16 squaring:");
     for (const auto& [n, s] : ceilings.torch_square_s) std::printf(" n=%zu %.4g s", n, s);
-    std::printf("%s\n", torch_this_run ? " (this run)" : " (shared/DEVICE.md)");
+    std::printf("%s\n", torch_this_run ? " (this run)" : " (docs/benchmarks.md)");
   }
 }
 

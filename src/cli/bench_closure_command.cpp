@@ -1,4 +1,4 @@
-// `closure bench closure`: issue 4's table. Per graph: the product methods (auto by
+// `closure bench closure`: the host methods' table. Per graph: the product methods (auto by
 // default), sparse, the classic peer and Boost.Graph, each in its own process with a
 // memory cap; then totals.
 #include <cstdio>
@@ -90,7 +90,7 @@ void add_bench_closure_command(CLI::App& bench) {
       ->check(usage_checked(check_generated_spec, "GRAPH"));
   sub->add_option(
          "--scale", flags->scale,
-         "Multiply the generated graphs' n and m by this factor (0.1: a tenth of issue 4's "
+         "Multiply the generated graphs' n and m by this factor (0.1: a tenth of their stated "
          "sizes)")
       ->check(CLI::Range(1e-6, 100.0))  // one Range: PositiveNumber's message prints DBL_MAX
       ->capture_default_str();

@@ -54,7 +54,7 @@ void add_bench_index_command(CLI::App& bench) {
       ->check(CLI::Range(1, 1000))
       ->capture_default_str();
   sub->add_option("--index-dir", flags->o.index_dir,
-                  "Write the index file here, then time loading (mmap + checks) and query it")
+                  "Write the index file here, then time loading (read + checks) and query it")
       ->check(CLI::ExistingDirectory);  // refused before any graph is built
   sub->callback([flags] {
     std::fputs(index_bench_header().c_str(), stdout);

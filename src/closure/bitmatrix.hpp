@@ -128,8 +128,9 @@ inline constexpr size_t padded_words(size_t n_cols, Padding p) {
   return round_up(words > 0 ? words : 1, p.word_multiple);
 }
 
-// Word order. kColumnMajor is the device layout of DESIGN.md; kRowMajor is the same
-// packing with each row's words contiguous, for host algorithms that walk rows.
+// Word order. kColumnMajor is the device layout (docs/architecture.md, "Packed matrix");
+// kRowMajor is the same packing with each row's words contiguous, for host algorithms that
+// walk rows.
 enum class WordOrder { kColumnMajor, kRowMajor };
 
 // An n_rows x n_cols Boolean matrix packed 32 columns to a word.

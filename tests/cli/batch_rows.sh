@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# batch (issue 27 items 5 and 6): which files of a folder are read (--include/--exclude,
+# batch: which files of a folder are read (--include/--exclude,
 # default the graph extensions), a failed row shows no made-up facts, one boolean spelling
 # in the CSV and the JSON, no per-file lines on a stderr that is not a terminal, and a
 # deleted input's record removed. Usage: batch_rows.sh BIN DIR

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# A closure that cannot fit (issue 27 item 4): exit 4 with a message that names memory and
+# A closure that cannot fit: exit 4 with a message that names memory and
 # the way on for this very file, `closure index G -o G.idx` then `closure query G.idx U V`
 # (or `closure reach G U`); and following the hint as written works under the same limit.
 # Usage: memory_hint.sh BIN DIR

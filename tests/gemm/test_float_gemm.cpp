@@ -290,7 +290,7 @@ TEST(FloatGemmParams, RefusedBeforeCompilingOnTheTestDevice) {
       device.name);
 }
 
-// The H200's OpenCL limits (shared/DEVICE.md): 48 KiB of local memory, 1024 work-items.
+// The H200's OpenCL limits (docs/benchmarks.md): 48 KiB of local memory, 1024 work-items.
 ocl::DeviceInfo fake_h200() {
   ocl::DeviceInfo device;
   device.name = "fake NVIDIA H200";

@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""The layers of src/ point only down (issue 25, item 8; docs/architecture.md, "Layers").
+"""The layers of src/ point only down (docs/architecture.md, "Layers").
 
 Inside src/closure/ (the library) a unit is a folder, or a file at the top of it; between
 the folders of src/ a unit is the folder. Each unit may include ("#include "...") only units

@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""`closure run` on the files networkx's edge-list writers make (issue 27), against
+"""`closure run` on the files networkx's edge-list writers make, against
 nx.transitive_closure: write_edgelist with the attribute dict (the default), without it
 (data=False), with chosen keys (data=['weight']), write_weighted_edgelist, gzip, and
 comma- and tab-delimited (read as CSV and TSV).

@@ -16,9 +16,9 @@
 
 namespace closure {
 
-// Semantics (DESIGN.md): (u,v) is in the closure iff a path of >= 1 edges leads from u
-// to v; so (v,v) iff v lies on a cycle or has a self-loop. `reflexive` arguments add
-// every (v,v) on top.
+// Semantics (docs/architecture.md, "Semantics"): (u,v) is in the closure iff a path of
+// >= 1 edges leads from u to v; so (v,v) iff v lies on a cycle or has a self-loop.
+// `reflexive` arguments add every (v,v) on top.
 //
 // Storage: vertices are grouped into "components": usually the strongly connected
 // components, but any grouping works in which every member of a group has the same

@@ -15,7 +15,7 @@ namespace closure {
 namespace {
 
 // When every component is one vertex (any DAG), component d is the vertex single[d]: no
-// member list to look up per pair (a tenth of the export's instructions). Else null.
+// member list to look up per pair (a noticeable share of the export's work). Else null.
 const vertex_t* singleton_members(const Closure& closure) {
   const size_t n = closure.vertex_count();
   if (closure.component_count() != n || n == 0) return nullptr;

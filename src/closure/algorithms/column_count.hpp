@@ -35,8 +35,7 @@ uint64_t count_closure_by_columns(const CsrDag& dag, std::span<const uint32_t> s
 
 // Whether counting by columns beats sparse propagation on this condensation (its mean
 // reach sampled): the sweep ORs about (edges + components) x C/64 words, in cache; sparse
-// about components x reach / 32, each first touched (2-core: git's history 1.2 s against
-// 1.9 s, docs/benchmarks.md).
+// about components x reach / 32, each first touched (docs/benchmarks.md).
 bool column_count_pays(size_t components, size_t edges, double mean_reach);
 // The mean reach from which it pays, doubled: where a sampled search may stop.
 size_t column_count_reach_cap(size_t components, size_t edges);

@@ -44,9 +44,9 @@ template <class Successors>
 double mean_reach(size_t n, size_t samples, size_t cap, Successors successors) {
   if (n == 0) return 0;
   samples = std::min(samples, n);
-  // The searches are independent, so they run on the thread budget: on the H200's host the
-  // 16 searches of a 200k-commit history took about 10 ms on one thread, a tenth of auto's
-  // whole run there. Each chunk of searches has its own visited bits.
+  // The searches are independent, so they run on the thread budget: on one thread the 16
+  // searches of a commit history were a sizeable share of auto's whole run. Each chunk of
+  // searches has its own visited bits.
   std::vector<uint64_t> reached(samples, 0);
   parallel_chunks(samples, 1, [&](size_t begin, size_t end) {
     std::vector<word_t> seen(words_for_bits(n));

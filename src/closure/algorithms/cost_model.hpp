@@ -52,8 +52,8 @@ double predict_host_column_count_s(const CostInputs& in);
 // The host's best: sparse, or when only counting the cheaper of sparse and the count.
 double predict_host_s(const CostInputs& in);
 double predict_device_propagate_s(const CostInputs& in, const ocl::DeviceInfo& device);
-// The same for a GPU yet unseen: auto lists the devices (loading every OpenCL driver,
-// about 0.13 s plus its unloading at exit with NVIDIA's) only when a GPU could win.
+// The same for a GPU yet unseen: auto lists the devices (loading every OpenCL driver, and
+// with NVIDIA's a slow unloading at exit) only when a GPU could win.
 double predict_gpu_propagate_s(const CostInputs& in);
 
 // Below this predicted host time auto does not even look for a device (its start-up

@@ -29,8 +29,8 @@ namespace {
 // Row words live in blocks that never move, so finished rows can be read by other
 // threads while their owner keeps appending, and the Closure can share the blocks.
 // Blocks grow geometrically, so small graphs touch little memory. (Transparent huge
-// pages were tried for the large blocks: from 0.44 s to 1.6 s on the same random DAG
-// from run to run on this machine, so plain pages it is.)
+// pages were tried for the large blocks: the same random DAG's time then varied
+// several-fold from run to run, so plain pages it is.)
 constexpr size_t kFirstBlockWords = size_t{1} << 14;  // 64 KB
 constexpr size_t kMaxBlockWords = size_t{1} << 22;    // 16 MB
 
@@ -193,13 +193,13 @@ class Propagator {
 constexpr size_t kThreadThreshold = 200'000;
 // Below this average level width (components / longest path) there is too little
 // independent work: on a 1,000,000-vertex chain a second thread can only wait (before
-// workers kept one ready predecessor for themselves, it ran 4x slower than one thread).
+// workers kept one ready predecessor for themselves, it ran slower than one thread).
 constexpr size_t kMinLevelWidth = 64;
 
 // Above this average out-degree nearly every edge is skipped (a successor already
 // reached) and the threaded path's per-edge bookkeeping (predecessor lists, one atomic
-// per edge) outweighs the rows: the 20,000-vertex 10% DAG took 0.55 s on two threads
-// and 0.35 s on one.
+// per edge) outweighs the rows: the 20,000-vertex 10% DAG ran slower on two threads
+// than on one.
 constexpr size_t kMaxThreadedDegree = 32;
 
 // Number of levels of the DAG (vertices on its longest path); ids are topological.

@@ -1,5 +1,5 @@
 // Host (CPU) closure methods: `sparse` propagation (the product method) and `classic`
-// (the benchmark peer of issue 4), both over the SCC condensation.
+// (the benchmark peer), both over the SCC condensation.
 #pragma once
 
 #include <cstdint>
@@ -14,12 +14,10 @@ namespace closure {
 
 // A row's scattered components are stored as a sorted id list, not as the words they
 // span, when they number at most span / kIdsPerWordSpan: then reading, copying and
-// storing the row costs its components, not its span. Measured (docs/benchmarks.md,
-// "Closures"): a random 300,000-vertex DAG closed in 2.4 s and 0.53 GB with 1, 2.5 s and
-// 0.57 GB with 2, 2.8 s and 0.78 GB with 4, 3.4 s and 1.2 GB with 8, against 10.9 s and
-// 3.9 GB with words only. On a 1M-commit history (16-core H200 host), where rows are
-// long, 1 took 62 s and 2 took 53 s against 50 s with words only: 2 it is. Rows denser
-// than that stay words (eight OR to an AVX2 instruction, where ids go one by one).
+// storing the row costs its components, not its span. On a random DAG every value from 1
+// to 8 closed several times faster and smaller than words only, 1 and 2 the best; on a
+// commit history, where rows are long, 2 came close to words only and 1 did not: 2 it is.
+// Rows denser than that stay words (eight OR to an AVX2 instruction, where ids go one by one).
 // (algorithms/row_estimate.cpp sizes sampled rows by the same rule.)
 inline constexpr size_t kIdsPerWordSpan = 2;
 
@@ -51,7 +49,7 @@ Closure closure_sparse(const Condensation& condensation, const SparseOptions& op
 // auto made them to choose a method and hands them over instead of having them redone.
 Closure closure_sparse(SccResult scc, const CsrDag& dag, const SparseOptions& options = {});
 
-// The classic method, the benchmark peer (issue 4), deliberately plain: one thread, SCC
+// The classic method, the benchmark peer, deliberately plain: one thread, SCC
 // condensation, then for each component in reverse topological order OR each
 // successor's full-width row (and its bit) into its own row of a C x C row-major bitset.
 // Returns a kDense Closure. Memory: classic_memory_bytes(C).

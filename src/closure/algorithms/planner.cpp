@@ -1,7 +1,7 @@
 // auto's rule: sparse propagation on the host was the fastest method end to end on every
 // small and shallow graph measured (the GRAIL graphs, road, social and dependency graphs);
 // on large graphs with large closures, such as commit histories, propagation on a GPU wins
-// by 10-30x (docs/benchmarks.md, "Closures"). The cost model (cost_model.hpp) decides
+// by far (docs/benchmarks.md, "Closures"). The cost model (cost_model.hpp) decides
 // between the two; the dense methods remain for callers that ask.
 #include "closure/algorithms/planner.hpp"
 

@@ -1,6 +1,6 @@
-// The host's sparse closure rows sized before they are made (issue 27: memory found
-// early). A sample of components is searched and each row sized exactly as sparse would
-// store it; the mean times the components is the estimate. It warns at once that a run
+// The host's sparse closure rows sized before they are made (memory found early). A
+// sample of components is searched and each row sized exactly as sparse would store it;
+// the mean times the components is the estimate. It warns at once that a run
 // will likely not fit, naming the way on without the closure; it never refuses: an
 // estimate is not a bound, and only the rows' budget (memory_budget.hpp) stops a run.
 #pragma once

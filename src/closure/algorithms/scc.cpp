@@ -134,8 +134,8 @@ CsrDag condensation_csr(const Graph& g, const SccResult& scc) {
   const size_t n = g.vertex_count();
   const size_t comps = scc.component_count();
   const auto& comp = scc.component_of;
-  // Two counting sorts instead of a comparison sort per row (which took 0.7 s on a
-  // 20-million-edge DAG): bucket the sources by target component, then deal them out
+  // Two counting sorts instead of a comparison sort per row (slow on a 20-million-edge
+  // DAG): bucket the sources by target component, then deal them out
   // by source component walking the targets in ascending order, so every row comes out
   // sorted. Duplicates (from cyclic components) end up adjacent and are dropped last.
   std::vector<uint64_t> by_target(comps + 1, 0);

@@ -19,8 +19,8 @@ struct DenseStats {
 enum class DenseAlgorithm { kSquare, kRecursive };
 
 // Recursion stops at diagonal blocks of this many bits and squares them. 4096 measured
-// best on the H200 (n = 32768: 1.05 products with tensor cores and 0.77 portable, against
-// 2.19 and 0.95 with 1024; small products cannot fill the GPU), see docs/benchmarks.md.
+// best on the H200 (smaller blocks give products too small to fill the GPU), see
+// docs/benchmarks.md, "Dense closures".
 inline constexpr size_t kRecursiveBaseBits = 4096;
 
 // Strict closure R+ of the n x n adjacency matrix. `upper_triangular` promises a strictly

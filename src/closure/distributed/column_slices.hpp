@@ -1,6 +1,6 @@
 // The closure of a condensation restricted to a range of target columns: what one rank
 // of a distributed run computes. A column's bits depend on no other column, so the
-// ranges divide the work without communication (DESIGN.md, "Where the work lives").
+// ranges divide the work without communication (docs/architecture.md, "Distributed").
 #pragma once
 
 #include <cstddef>

@@ -287,8 +287,8 @@ void Graph::close_gaps(const uint64_t* kept) {
   move_block();
   offsets_[n] = out;
   // Give memory back only when duplicates freed much of it: shrinking copies the whole
-  // array into fresh pages (a 58 MB copy and its page faults, 10% of reading a 14.5M-edge
-  // file with a few dozen duplicate edges).
+  // array into fresh pages (a copy and its page faults, a noticeable share of reading a
+  // large file with a few dozen duplicate edges).
   const bool mostly_dropped = out < targets_.size() - targets_.size() / 8;
   targets_.resize(out);
   if (mostly_dropped) targets_.shrink_to_fit();

@@ -1,6 +1,6 @@
 // Keyed hashes for vertex labels. Inputs choose the labels, so a fixed hash lets a file pick
-// labels that all land in one slot of the label table and turn reading quadratic (issue 9
-// item 15: 200k crafted integers took 56 s instead of 0.24 s). Every key is therefore mixed
+// labels that all land in one slot of the label table and turn reading quadratic (a few
+// hundred thousand crafted integers are enough). Every key is therefore mixed
 // with a seed drawn at random once per process; outputs never depend on it, because vertex
 // ids come from first appearance, not from the table's order.
 #pragma once

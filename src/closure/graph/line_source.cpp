@@ -211,7 +211,7 @@ void LineSource::open(int& fd, const std::string& prefix, bool gzip, bool stream
     // MAP_POPULATE maps every page in one call: faulting them in one by one cost more than
     // parsing them on the 2-core virtual machine. With more cores, a large file's pages are
     // instead faulted in by the threads that scan it for binary bytes (check_bytes), in
-    // parallel: one thread populating 216 MB was a tenth of a 16-core read.
+    // parallel: one thread populating a large file was a sizeable share of a 16-core read.
     const size_t size = static_cast<size_t>(opened_.st_size);
     const bool populate = size < kParallelScanBytes || thread_budget() <= 2;
     void* map =
@@ -440,8 +440,8 @@ bool LineSource::take_all(std::string_view& text) {
 
 bool LineSource::next_block(std::string_view& block, size_t want) {
   // Bytes after pos_ already searched and known to hold no settled line end: a line longer
-  // than a read is searched once, not again from its end after every read (which made one
-  // 64 MB line from a pipe take 18 s).
+  // than a read is searched once, not again from its end after every read (which made a
+  // long line from a pipe cost time quadratic in its length).
   size_t searched = 0;
   for (;;) {
     while (end_ - pos_ < want && fill()) {

@@ -1,4 +1,4 @@
-// Writing, mapping and checking index files.
+// Writing, reading and checking index files.
 #include "closure/reach/index_file.hpp"
 
 #include <fcntl.h>
@@ -333,8 +333,8 @@ namespace {
 // checks every byte's checksum anyway, so a mapping saved no reading. A big index goes on
 // 2 MiB pages: its queries hit random labels across hundreds of MB; with 4 KiB pages nearly
 // each one also missed the TLB, and in a virtual machine a page walk is itself a chain of
-// misses. Measured on the 2-core machine at 10M vertices: random-pair queries 2.2-2.6 us on
-// 4 KiB pages, 0.2-0.8 us on huge pages (docs/benchmarks.md). Takes ownership of fd.
+// misses: huge pages make random-pair queries several times faster (docs/benchmarks.md,
+// "Reachability index and queries"). Takes ownership of fd.
 std::unique_ptr<ReachIndex> read_into_memory(int fd, uint64_t size, const std::string& path,
                                              bool huge_pages) {
   // Small indexes get their pages in one call (MAP_POPULATE) rather than a fault per page.

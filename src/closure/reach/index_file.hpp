@@ -34,8 +34,8 @@ inline constexpr char kIndexMagic[8] = {'C', 'L', 'O', 'S', 'R', 'I', 'D', 'X'};
 // 2: Bloom filters replaced the levels; 3: a name hash table replaced the sorted names;
 // 4: a layer of appended vertices and edges may follow (closure index --append)
 inline constexpr uint32_t kIndexVersion = 4;
-// Index files of this size or more are read into huge pages rather than mapped (why: in
-// index_file.cpp).
+// Index files of this size or more are read into huge pages rather than 4 KiB pages (why:
+// in index_file.cpp).
 inline constexpr uint64_t kReadIntoHugePagesFrom = uint64_t{32} << 20;
 
 // A damaged, truncated, foreign or unsupported index file (exit status 3, as bad input).

@@ -1,13 +1,13 @@
 // The index's name table: input label -> vertex in about one cache miss, stored in the index
-// file so that a mapped index needs no table built at load time.
+// file so that loading an index builds no table.
 //
 // Open addressing with linear probing over 64-bit slots: the low 32 bits hold vertex + 1 (0 =
 // empty), the high 32 bits the top half of the label's hash as a tag, so a probe reads the
 // label's bytes only when the tags agree. The hash is SipHash-1-3 (label_hash.hpp) keyed by a
 // seed derived from the names themselves: files stay reproducible, and a set of names cannot
 // be chosen to collide without knowing the key their own bytes produce. Replaced a binary
-// search over the sorted names (20 string comparisons, most of them cache misses: 66% of a
-// `query --pairs` run on a 1M-commit history, docs/benchmarks.md).
+// search over the sorted names (20 string comparisons, most of them cache misses: most of
+// a `query --pairs` run on a 1M-commit history, docs/benchmarks.md).
 #pragma once
 
 #include <cstdint>
@@ -30,7 +30,7 @@ uint64_t name_seed(std::string_view label_bytes);
 std::vector<uint64_t> build_name_slots(const uint64_t* label_offsets, const char* label_bytes,
                                        uint64_t names, uint64_t seed);
 
-// A read-only view of a table (in memory or in a mapped file).
+// A read-only view of a table (in a built index or one read from a file).
 struct NameTable {
   const uint64_t* slots = nullptr;
   uint64_t slot_count = 0;  // a power of two

@@ -45,7 +45,8 @@ inline constexpr uint32_t kBloomBits = 63;
 inline constexpr uint64_t kBloomMask = kCyclicBit - 1;
 inline constexpr uint32_t kMaxSupportive = 32;
 
-// Where every array of an index lives: in memory after a build, or in a mapped file.
+// Where every array of an index lives: in memory after a build, or in the anonymous memory
+// an index file was read into (index_file.hpp: files are never mapped).
 struct IndexView {
   uint64_t vertices = 0, components = 0, edges = 0;
   uint32_t supportive = 0;
@@ -94,11 +95,11 @@ struct BuildReport {
 IndexData build_index(const Graph& g, const BuildOptions& options = {},
                       BuildReport* report = nullptr);
 
-// A mapped or built index; the view stays valid as long as this object lives.
+// A loaded or built index; the view stays valid as long as this object lives.
 class ReachIndex {
  public:
   explicit ReachIndex(IndexData data);
-  // Takes ownership of a mapping (munmap on destruction).
+  // Takes ownership of the anonymous mapping the file was read into (munmap on destruction).
   ReachIndex(const IndexView& view, void* mapping, size_t mapping_bytes);
   ~ReachIndex();
   ReachIndex(const ReachIndex&) = delete;

@@ -27,8 +27,8 @@ struct SessionOptions {
 enum class DeviceOpening {
   kNow,           // before any work, so that a wrong name fails first
   kWhileReading,  // on a background thread while the graph is read, when a device is
-                  // named or the method needs one (NVIDIA's driver takes about 0.25 s to
-                  // load and create a context); compute_closure waits for it before
+                  // named or the method needs one (NVIDIA's driver is slow to load and
+                  // create a context); compute_closure waits for it before
                   // choosing (auto, sparse) or when the method needs it (propagate: after
                   // condensing), so a wrong name still fails before the computation
   kInChildren,    // not here: batch forks children, which open it themselves

@@ -438,9 +438,9 @@ class Sink {
 };
 
 // Rows [0, n) formatted by the pool's threads, each into its block's text, and the blocks
-// handed to `out` in order: one thread formatting 48.9M pairs (478 MB) took 1.5 s. A block
-// holds about 64k pairs (from the average row), a round a few blocks per thread, so the
-// text held at once stays near threads x 4 blocks of about 1 MB.
+// handed to `out` in order: one thread formatting a large closure alone was too slow. A
+// block holds about 64k pairs (from the average row), a round a few blocks per thread, so
+// the text held at once stays near threads x 4 blocks of about 1 MB.
 template <class FormatRow>
 void put_rows(Sink& out, const PairRows& rows, size_t n, const Tick& tick,
               const FormatRow& format_row) {
@@ -630,8 +630,8 @@ void ClosureRows::row(vertex_t u, std::vector<vertex_t>& out) const {
   c_.successors(u, out, reflexive_);
 }
 
-// Straight from the component's reach: no sorted successor list (through sorted lists one
-// thread wrote 32 MB/s of a 200k-commit history's binary closure).
+// Straight from the component's reach: no sorted successor list (through sorted lists
+// writing a commit history's binary closure was slow).
 void ClosureRows::set_row_bits(vertex_t u, uint32_t* bits) const {
   c_.for_each_component_successor(c_.component_of(u), [&](vertex_t d) {
     for (vertex_t v : c_.members(d)) set_bit(bits, v);

@@ -2,8 +2,7 @@
 // long-lived child processes, so a crash ends that worker, not the caller, and the work
 // it held gets a failed outcome naming the signal; a new worker replaces it. Workers live
 // across many tasks because a fresh process per task repays every first-touch cost
-// (page faults, lazy initialisation) each time: on the 2-core machine, under load,
-// 65 ms per tiny file against about 1 ms.
+// (page faults, lazy initialisation) each time, many times the work of a tiny file.
 //
 // Why processes at all: a stack overflow or SIGSEGV cannot be recovered from inside the
 // process that suffered it. fork() is safe because the caller starts no threads and opens

@@ -1,8 +1,7 @@
 // Transparent huge pages for the reader's big arrays. Where the kernel gives them only on
 // request (THP "madvise", Debian's default), every fresh 4 KiB page of a 100 MB edge array
-// costs a page fault, and in a virtual machine faults dominated reading: measured on the
-// 2-core machine, a 20 MB edge list read in 0.78 s with huge pages and 2.8 s without
-// (docs/benchmarks.md, "Reading").
+// costs a page fault, and in a virtual machine faults dominated reading: huge pages made
+// reading an edge list several times faster (docs/benchmarks.md, "Reading").
 #pragma once
 
 #include <sys/mman.h>

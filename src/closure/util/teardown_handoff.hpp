@@ -1,7 +1,8 @@
 // Ending a process without waiting for the kernel to tear down what it held on a device.
 // The driver's files and mappings are released by the kernel when the last task holding
-// them exits: for an NVIDIA context that takes about 0.1 s, after main has returned and
-// every output is closed, and the user's shell waits for it. Here a child task that shares
+// them exits: for an NVIDIA context that is slow (docs/benchmarks.md, "The GPU's floor"),
+// it comes after main has returned and every output is closed, and the user's shell waits
+// for it. Here a child task that shares
 // the memory and the file table (clone with CLONE_VM | CLONE_FILES; a process of its own,
 // not a thread) holds them past the parent's exit and dies with it (PR_SET_PDEATHSIG), so
 // the parent's exit drops two references and its waiter resumes at once, and the teardown

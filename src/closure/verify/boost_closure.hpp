@@ -62,7 +62,7 @@ struct VerifyReport {
 
 // Full comparison with boost_closure_pairs when its estimate fits memory_budget_bytes (and
 // the memory this process may still allocate: rlimits, cgroup); otherwise, or when Boost
-// runs out of memory anyway, a sampled check. Throws OutOfMemoryError (compute.hpp) when
+// runs out of memory anyway, a sampled check. Throws OutOfMemoryError (errors.hpp) when
 // not even the sampled check fits, std::invalid_argument when sample_sources is 0.
 VerifyReport verify_against_boost(const Graph& g, const Closure& c, size_t memory_budget_bytes,
                                   size_t sample_sources, uint64_t seed);
