@@ -27,7 +27,7 @@ add_test(NAME house.no_diag_switches_and_benchmarks_under_400_lines
 # link into docs/*.md from README.md and docs/ reaches a file and a heading.
 add_test(NAME house.docs_name_real_things
          COMMAND python3 ${CMAKE_CURRENT_SOURCE_DIR}/house/docs_name_real_things.py ${CMAKE_SOURCE_DIR})
-# Comments in src/, kernels/, python/, cmake/ and tests/ cite nothing outside the repository
-# (DESIGN.md, ../shared) and no issue by number.
+# Comments in src/, kernels/, python/, cmake/ and tests/ cite no file outside the repository
+# and no issue by number.
 add_test(NAME house.comments_are_self_contained
          COMMAND python3 ${CMAKE_CURRENT_SOURCE_DIR}/house/comments_are_self_contained.py ${CMAKE_SOURCE_DIR})
