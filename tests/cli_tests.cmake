@@ -404,3 +404,16 @@ cli_test(error.bench_bool_torch_times_bad_line --status 3 --stderr "torch-bad.tx
          ${CLOSURE_BIN} bench bool --torch-times ${GEN}/torch-bad.txt)
 cli_test(bench.bool_torch_times_read --stdout "PyTorch bf16 squaring: n=64 0.001 s \\(this run\\)" --
          ${CLOSURE_BIN} bench bool --device cpu --sizes 64 --kernels cubic --repeat 1 --torch-times ${GEN}/torch-good.txt)
+# Every way on the CLI prints (--header, --delimiter, --input-format adjlist, --force,
+# --method sparse), followed as printed, gives the right closure.
+cli_test(hints_followed --stdout "^hints followed$" --
+         bash ${CMAKE_CURRENT_SOURCE_DIR}/cli/hints_followed.sh ${CLOSURE_BIN} ${DATA} ${OUT}/hints)
+# --header, --no-header and --delimiter as they read.
+cli_test(read.delimiter_and_header --stdout "^a b$" --
+         bash -c "printf 'from_pkg\;to_pkg\\na\;b\\n' > ${OUT}/semi.txt && ${CLOSURE_BIN} -q ${OUT}/semi.txt --delimiter ';' --header -o -")
+cli_test(read.delimiter_refused_for_mtx --status 2 --stderr "--delimiter: a delimiter applies to delimited text" --
+         ${CLOSURE_BIN} ${DATA}/ring.mtx --input-format mtx --delimiter ";")
+cli_test(read.header_refused_for_gra --status 2 --stderr "a header row applies to csv, tsv and edge lists, not to the gra format" --
+         ${CLOSURE_BIN} ${DATA}/dag.gra --header)
+cli_test(read.header_and_no_header_exclude --status 2 --stderr "excludes" --
+         ${CLOSURE_BIN} ${DATA}/diamond.txt --header --no-header)

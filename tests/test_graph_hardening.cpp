@@ -214,11 +214,11 @@ TEST(ReaderHardening, AdjacencyListsAreRefusedAsEdgeListsAndReadAsAdjlist) {
   const std::string adj = "#/usr/bin/python\n# GMT\n#\n0 1 2\n1 2\n2\n";
   const InputError e = error_of(adj, InputFormat::kAuto);
   EXPECT_EQ(e.line(), 5u) << e.what();
-  EXPECT_TRUE(has(e, "adjlist")) << e.what();
+  EXPECT_TRUE(e.has_advice(Advice::kAdjlistFormat)) << e.what();
   // Lines of one length but labels for columns: refused at the first line.
   const InputError e3 = error_of("a b c\nb c d\n", InputFormat::kEdgeList);
   EXPECT_EQ(e3.line(), 1u);
-  EXPECT_TRUE(has(e3, "adjlist")) << e3.what();
+  EXPECT_TRUE(e3.has_advice(Advice::kAdjlistFormat)) << e3.what();
   const auto r = read_graph_from_string(adj, parse_input_format("adjlist"));
   EXPECT_EQ(r.format, InputFormat::kAdjList);
   EXPECT_EQ(labels_of(r.graph), (Strings{"0", "1", "2"}));

@@ -40,7 +40,7 @@ TEST(GraphIoFormat, UnknownNameListsTheValidOnes) {
   try {
     parse_input_format("graphml");
     FAIL() << "no exception";
-  } catch (const std::invalid_argument& e) {
+  } catch (const UsageError& e) {
     const std::string what = e.what();
     EXPECT_NE(what.find("'graphml'"), std::string::npos) << what;
     for (const char* name : {"auto", "edges", "gra", "dimacs", "mtx", "dot", "csv", "tsv"})

@@ -1,7 +1,8 @@
-// A closure that does not fit says how to answer without it (issue 27 item 4): the
-// budget's message names `closure index` / `query` / `reach`, and run_graph (the CLI's
-// pipeline) puts the user's file into those command lines so they can be copied as written;
-// the same is said at once, before any row is made, from the rows' estimate.
+// A closure that does not fit says how to answer without it: the budget's refusal carries
+// the advice, which each front end says in its terms (the CLI's `closure index` / `query` /
+// `reach` with the user's file put in by run_graph, Python's build_index, the C++ API's
+// reach::build_index); the same is said at once, before any row is made, from the rows'
+// estimate.
 #include <gtest/gtest.h>
 #include <unistd.h>
 
@@ -19,11 +20,48 @@ namespace closure {
 namespace {
 namespace fs = std::filesystem;
 
-TEST(MemoryHint, NamesTheIndexForTheFile) {
-  EXPECT_NE(without_closure_hint().find("`closure index GRAPH -o GRAPH.idx`"), std::string::npos);
-  EXPECT_NE(without_closure_hint("g.txt").find("`closure query g.txt.idx U V`"), std::string::npos);
-  EXPECT_NE(without_closure_hint("g.txt").find("`closure reach g.txt U`"), std::string::npos);
-  EXPECT_NE(without_closure_hint("-").find("save the input to a file"), std::string::npos);
+TEST(MemoryHint, NamesTheIndexForTheFileInEachFrontEndsTerms) {
+  const Advice a = Advice::kWithoutClosure;
+  EXPECT_NE(advice_text(a, Audience::kCli, "g.txt").find("`closure query g.txt.idx U V`"),
+            std::string::npos);
+  EXPECT_NE(advice_text(a, Audience::kCli, "g.txt").find("`closure reach g.txt U`"),
+            std::string::npos);
+  EXPECT_NE(advice_text(a, Audience::kCli, "-").find("save the input to a file"),
+            std::string::npos);
+  EXPECT_NE(advice_text(a, Audience::kCli, "").find("save the input to a file"), std::string::npos);
+  EXPECT_NE(advice_text(a, Audience::kPython).find("closure.build_index(graph)"),
+            std::string::npos);
+  EXPECT_NE(advice_text(a, Audience::kCpp).find("reach::build_index"), std::string::npos);
+  // No front end's spelling leaks into another's, and none keeps a blank to fill.
+  for (Advice each : {Advice::kSparseMethod, Advice::kHostDevice, Advice::kAdjlistFormat,
+                      Advice::kDelimiter, Advice::kHeaderRow, Advice::kForceOutput,
+                      Advice::kNoRoomForOutput, Advice::kFewerSources, Advice::kWithoutClosure}) {
+    const std::string py = advice_text(each, Audience::kPython, ";");
+    const std::string cpp = advice_text(each, Audience::kCpp, ";");
+    const std::string cli = advice_text(each, Audience::kCli, ";");
+    EXPECT_FALSE(py.empty() || cpp.empty() || cli.empty()) << int(each);
+    for (const std::string& t : {py, cpp}) {
+      EXPECT_EQ(t.find("--"), std::string::npos) << t;
+      EXPECT_EQ(t.find("closure index"), std::string::npos) << t;
+      EXPECT_EQ(t.find("GRAPH"), std::string::npos) << t;
+    }
+    EXPECT_EQ(py.find("::"), std::string::npos) << py;
+    EXPECT_EQ(cli.find('@'), std::string::npos) << cli;
+  }
+  EXPECT_EQ(advice_text(Advice::kNone, Audience::kCli), "");
+}
+
+TEST(MemoryHint, AnErrorSaysItsAdviceToEachAudience) {
+  OutOfMemoryError e("it needs 2 GB", Advice::kSparseMethod);
+  EXPECT_EQ(std::string(e.what()), "it needs 2 GB; try Method::kSparse");
+  EXPECT_EQ(e.said_to(Audience::kCli), "it needs 2 GB; try --method sparse");
+  EXPECT_EQ(e.said_to(Audience::kPython), "it needs 2 GB; try method='sparse'");
+  e.add_advice(Advice::kWithoutClosure);
+  e.name_subject(Advice::kWithoutClosure, "g.txt");
+  EXPECT_NE(e.said_to(Audience::kCli).find("`closure index g.txt -o g.txt.idx`"),
+            std::string::npos);
+  EXPECT_NE(std::string(e.what()).find("reach::build_index"), std::string::npos);
+  EXPECT_EQ(said_to(std::runtime_error("plain"), Audience::kCli), "plain");
 }
 
 TEST(MemoryHint, RunGraphRefusesWithTheCommandsForItsInput) {
@@ -45,13 +83,13 @@ TEST(MemoryHint, RunGraphRefusesWithTheCommandsForItsInput) {
   o.compute.method = Method::kSparse;
   o.compute.host_memory_limit = 4'000'000;
   std::vector<std::string> warnings;  // told at once, before any row (row_estimate.hpp)
-  o.compute.warn = [&](const std::string& m) { warnings.push_back(m); };
+  o.compute.warn = [&](const Warning& w) { warnings.push_back(w.said_to(Audience::kCli)); };
   const std::string g = path.string();
   try {
     run_graph(o);
     FAIL() << "no refusal";
   } catch (const OutOfMemoryError& e) {
-    const std::string m = e.what();
+    const std::string m = e.said_to(Audience::kCli);
     EXPECT_NE(m.find("of closure rows so far"), std::string::npos) << m;  // the rows refused
     EXPECT_NE(m.find("`closure index " + g + " -o " + g + ".idx`"), std::string::npos) << m;
     EXPECT_NE(m.find("`closure query " + g + ".idx U V`"), std::string::npos) << m;
@@ -82,7 +120,7 @@ TEST(MemoryHint, AChainWhoseRowsAreRunsIsNotRefused) {
   o.method = Method::kAuto;
   o.host_memory_limit = size_t{64} << 20;
   std::vector<std::string> warnings;  // nor warned about: its sampled rows are runs
-  o.warn = [&](const std::string& m) { warnings.push_back(m); };
+  o.warn = [&](const Warning& w) { warnings.push_back(w.message); };
   EXPECT_EQ(compute_closure(g, o).pair_count(), uint64_t{199999} * 200000 / 2);
   EXPECT_TRUE(warnings.empty()) << warnings.front();
   o.method = Method::kSparse;

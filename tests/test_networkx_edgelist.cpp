@@ -95,20 +95,20 @@ TEST(NetworkxEdgeList, MalformedDictsAreRefusedAtTheirLine) {
   const InputError split = error_of("a b {'w':\r\n 1}\n");
   EXPECT_EQ(split.line(), 1u) << split.what();
   for (const InputError& e : {open, nested, string, after, split})
-    EXPECT_FALSE(has(e, "adjlist")) << e.what();
+    EXPECT_FALSE(e.has_advice(Advice::kAdjlistFormat)) << e.what();
 }
 
 TEST(NetworkxEdgeList, NoHintReadsAnAttributeAsAVertex) {
   // A dict on some lines only: the adjacency-list reader would make "{}" a vertex.
   const InputError mixed = error_of("a b {}\nb c\n");
   EXPECT_EQ(mixed.line(), 2u) << mixed.what();
-  EXPECT_FALSE(has(mixed, "adjlist")) << mixed.what();
+  EXPECT_FALSE(mixed.has_advice(Advice::kAdjlistFormat)) << mixed.what();
   const InputError mixed2 = error_of("a b\nb c {}\n");
-  EXPECT_FALSE(has(mixed2, "adjlist")) << mixed2.what();
+  EXPECT_FALSE(mixed2.has_advice(Advice::kAdjlistFormat)) << mixed2.what();
   // Attribute-looking fields that are not networkx's dict: no adjacency-list hint either.
   for (const char* text : {"a b w=1\n", "a b }\n", "a b 1 {}\n", "a b 'x'\n"}) {
     const InputError e = error_of(text);
-    EXPECT_FALSE(has(e, "adjlist")) << e.what();
+    EXPECT_FALSE(e.has_advice(Advice::kAdjlistFormat)) << e.what();
     EXPECT_TRUE(has(e, "is not a number")) << e.what();
   }
   // A weight such as 0.5 on some lines only: the adjacency-list reader would make it a
@@ -116,12 +116,12 @@ TEST(NetworkxEdgeList, NoHintReadsAnAttributeAsAVertex) {
   for (const char* text : {"1 2\n2 3 0.5\n", "1 2 -1\n2 3\n", "a b 1e3\nb c\n"}) {
     const InputError e = error_of(text);
     EXPECT_EQ(e.line(), 2u) << e.what();
-    EXPECT_FALSE(has(e, "adjlist")) << e.what();
+    EXPECT_FALSE(e.has_advice(Advice::kAdjlistFormat)) << e.what();
     EXPECT_TRUE(has(e, "a weight on some lines only")) << e.what();
   }
   // Labels for columns, of one length: the adjacency-list hint stays, and is right.
   const std::string adj = "a b c\nb c d\n";
-  EXPECT_TRUE(has(error_of(adj), "adjlist"));
+  EXPECT_TRUE(error_of(adj).has_advice(Advice::kAdjlistFormat));
   EXPECT_EQ(labelled_edges(read_graph_from_string(adj, InputFormat::kAdjList).graph),
             (Strings{"a b", "a c", "b c", "b d"}));
 }

@@ -356,14 +356,23 @@ def _networkx_digraph(vertices: _np.ndarray, us: _np.ndarray, vs: _np.ndarray):
     return g
 
 
-def read_graph(path: str | _os.PathLike, format: str = "auto") -> Graph:
-    """Reads a graph file with the tool's readers: edge lists, GRAIL ``.gra``, DIMACS,
-    Matrix Market, Graphviz DOT, gzip-compressed or not. ``format``: "auto" (from the
-    extension, then the content), "edges", "gra", "dimacs", "mtx" or "dot".
+def read_graph(path: str | _os.PathLike, format: str = "auto", *, header: bool | None = None,
+               delimiter: str | None = None) -> Graph:
+    """Reads a graph file with the tool's readers: edge lists, CSV and TSV, GRAIL ``.gra``,
+    DIMACS, Matrix Market, Graphviz DOT, adjacency lists, gzip-compressed or not.
+    ``format``: "auto" (from the extension, then the content), "edges", "csv", "tsv",
+    "gra", "dimacs", "mtx", "dot" or "adjlist".
+
+    ``header``: whether the first row of a CSV, TSV or edge list is a header (True skips
+    it, False reads it as an edge; None guesses from its words, as pandas' column titles
+    "source,target" are guessed). ``delimiter``: read delimited text split on this
+    character (";", "|", "\t", ...; None: "," for CSV, tab for TSV, blanks for edge
+    lists). Either with a format that has no such thing is a UsageError.
 
     Raises InputError (with ``file`` and ``line``) for malformed input, and InputError
     with ``line`` None when the file cannot be opened, as the CLI reports both."""
-    core, fmt, _records = _closure.read_graph(_os.fspath(path), format)
+    core, fmt, _records = _closure.read_graph(_os.fspath(path), format, header,
+                                              "" if delimiter is None else delimiter)
     ints = core.integer_labels()
     labels = _Labels(ints) if ints is not None else _Labels(_object_array(core.labels()))
     return Graph(core, labels, fmt)
@@ -591,11 +600,13 @@ def _list_pairs(items: list) -> tuple[_np.ndarray, _np.ndarray]:
     return _object_array([p[0] for p in items]), _object_array([p[1] for p in items])
 
 
-def as_graph(graph, format: str = "auto", vertices=None, *, source=None, target=None) -> Graph:
+def as_graph(graph, format: str = "auto", vertices=None, *, source=None, target=None,
+             header: bool | None = None, delimiter: str | None = None) -> Graph:
     """Converts any supported input to a :class:`Graph`:
 
     - a :class:`Graph` (returned as is);
-    - a path (str or os.PathLike): read with :func:`read_graph` and ``format``;
+    - a path (str or os.PathLike): read with :func:`read_graph`, ``format``, ``header``
+      and ``delimiter`` (given for anything else, those two are a TypeError);
     - a networkx Graph/DiGraph/MultiDiGraph: its nodes in order (isolated ones too) and
       its edges; an undirected graph becomes its symmetric digraph;
     - a scipy.sparse matrix or array (n x n): vertex i is row/column i, nonzeros are edges;
@@ -615,6 +626,10 @@ def as_graph(graph, format: str = "auto", vertices=None, *, source=None, target=
       two columns. Labels as for pairs (object, string and Arrow-backed string columns as
       labels; nullable and Arrow integers as integers); a missing value is an InputError.
     """
+    is_path = isinstance(graph, (str, _os.PathLike))
+    if (header is not None or delimiter is not None) and not is_path:
+        raise TypeError("header= and delimiter= say how to read a file; this is a "
+                        f"{type(graph).__name__}")
     if isinstance(graph, Graph):
         return graph
     if source is not None or target is not None:
@@ -628,8 +643,8 @@ def as_graph(graph, format: str = "auto", vertices=None, *, source=None, target=
             raise InputError(f"sources and targets differ in length ({len(us)} and {len(vs)})",
                              "<edge array>")
         return _from_pairs(us, vs, vertices)
-    if isinstance(graph, (str, _os.PathLike)):
-        return read_graph(graph, format)
+    if is_path:
+        return read_graph(graph, format, header=header, delimiter=delimiter)
     nx = _sys.modules.get("networkx")
     if nx is not None and isinstance(graph, nx.Graph):
         return _cached_from_networkx(graph)
@@ -797,7 +812,8 @@ class Closure:
 
 def transitive_closure(graph, method: str = "auto", device=None, reflexive: bool = False, *,
                        format: str = "auto", vertices=None, threads: int | None = None,
-                       source=None, target=None, progress=None) -> Closure:
+                       source=None, target=None, progress=None, header: bool | None = None,
+                       delimiter: str | None = None) -> Closure:
     """The transitive closure of ``graph`` (anything :func:`as_graph` takes).
 
     method: the CLI's methods (the library's registry), all giving the same pairs:
@@ -822,7 +838,8 @@ def transitive_closure(graph, method: str = "auto", device=None, reflexive: bool
     The computation runs without the GIL; Ctrl-C stops it within a second
     (KeyboardInterrupt). Raises InputError for bad input, ValueError for a bad method or
     device name, OutOfMemoryError when a dense method would not fit, DeviceError for
-    OpenCL failures. source, target: the columns of a pandas DataFrame (as_graph).
+    OpenCL failures. source, target: the columns of a pandas DataFrame; header,
+    delimiter: how to read a file (as_graph).
 
     progress: None, a callable ``progress(phase, fraction)`` or True (a line on stderr,
     rewritten in place and cleared at the end, as the CLI's --progress). The callable is
@@ -838,7 +855,8 @@ def transitive_closure(graph, method: str = "auto", device=None, reflexive: bool
     pointer to :func:`build_index`, :func:`descendants` and :func:`ancestors`, which
     answer reachability without the closure.
     """
-    g = as_graph(graph, format, vertices, source=source, target=target)
+    g = as_graph(graph, format, vertices, source=source, target=target, header=header,
+                 delimiter=delimiter)
     spec = "" if device is None else str(device)
     line = _ProgressLine() if progress is True else None
     if progress is not None and progress is not True and not callable(progress):
@@ -846,8 +864,6 @@ def transitive_closure(graph, method: str = "auto", device=None, reflexive: bool
     try:
         core = _closure.transitive_closure(g._core, method, spec, _threads(threads),
                                            line if line is not None else progress)
-    except OutOfMemoryError as e:
-        raise OutOfMemoryError(f"{e}; {_WITHOUT_CLOSURE}") from None
     finally:
         if line is not None:
             line.clear()
@@ -883,11 +899,6 @@ class _ProgressLine:
         if self._width:
             _sys.stderr.write("\r" + " " * self._width + "\r")
             _sys.stderr.flush()
-
-
-_WITHOUT_CLOSURE = ("the closure does not fit: closure.build_index(graph) answers u-reaches-v "
-                    "queries in memory linear in the graph, and closure.descendants(graph, u) "
-                    "/ closure.ancestors(graph, u) give one vertex's row, without the closure")
 
 
 def _threads(threads) -> int:

@@ -17,15 +17,17 @@ from . import (Graph, InputError, UsageError, _check_label_array, _facts_html, _
                _tuple_columns, _UnknownLabel, as_graph)
 
 
-def _search(reverse, graph, u, format, vertices, source, target) -> np.ndarray:
-    g = as_graph(graph, format, vertices, source=source, target=target)
+def _search(reverse, graph, u, format, vertices, source, target, header,
+            delimiter) -> np.ndarray:
+    g = as_graph(graph, format, vertices, source=source, target=target, header=header,
+                 delimiter=delimiter)
     searcher = g._search()
     found = (searcher.ancestors if reverse else searcher.descendants)(g._labels.index(u))
     return g._labels.labels(found)
 
 
 def descendants(graph, u, *, format: str = "auto", vertices=None, source=None,
-                target=None) -> np.ndarray:
+                target=None, header=None, delimiter=None) -> np.ndarray:
     """The vertices reachable from ``u`` by a path of one or more edges, ``u`` excluded,
     as labels in vertex order: as a set, what ``networkx.descendants(G, u)`` returns.
 
@@ -38,20 +40,20 @@ def descendants(graph, u, *, format: str = "auto", vertices=None, source=None,
     here, as in networkx, ``u`` is never among its own descendants. KeyError when ``u``
     is not in the graph. A breadth-first search; a large one runs without the GIL on a
     worker thread that Ctrl-C stops."""
-    return _search(False, graph, u, format, vertices, source, target)
+    return _search(False, graph, u, format, vertices, source, target, header, delimiter)
 
 
 def ancestors(graph, u, *, format: str = "auto", vertices=None, source=None,
-              target=None) -> np.ndarray:
+              target=None, header=None, delimiter=None) -> np.ndarray:
     """The vertices from which a path of one or more edges leads to ``u``, ``u``
     excluded, as labels in vertex order: as a set, what ``networkx.ancestors(G, u)``
     returns. Otherwise as :func:`descendants` (a search over the reversed graph, which a
     :class:`Graph` builds on its first ancestors call and keeps)."""
-    return _search(True, graph, u, format, vertices, source, target)
+    return _search(True, graph, u, format, vertices, source, target, header, delimiter)
 
 
 def components(graph, *, format: str = "auto", vertices=None, source=None,
-               target=None) -> tuple[int, np.ndarray]:
+               target=None, header=None, delimiter=None) -> tuple[int, np.ndarray]:
     """The strongly connected components, as scipy's
     ``scipy.sparse.csgraph.connected_components(A, directed=True, connection="strong")``:
     ``(n_components, labels)``, labels[i] the component of the i-th vertex (in
@@ -59,12 +61,14 @@ def components(graph, *, format: str = "auto", vertices=None, source=None,
     array. Component ids are numbered in topological order of the condensation: every
     edge between two components goes from a lower id to a higher one (scipy's numbering
     differs; the partition is the same). Tarjan's algorithm, O(n + m), without the GIL."""
-    g = as_graph(graph, format, vertices, source=source, target=target)
+    g = as_graph(graph, format, vertices, source=source, target=target, header=header,
+                 delimiter=delimiter)
     count, labels = _closure.components(g._core)
     return int(count), labels.astype(np.int64)
 
 
-def condensation(graph, *, format: str = "auto", vertices=None, source=None, target=None):
+def condensation(graph, *, format: str = "auto", vertices=None, source=None, target=None,
+                 header=None, delimiter=None):
     """The condensation: the DAG whose vertices are the strongly connected components
     (numbered as :func:`components` numbers them, in topological order: every edge goes
     from a lower id to a higher one) with an edge C -> D iff some edge of the graph leads
@@ -76,7 +80,8 @@ def condensation(graph, *, format: str = "auto", vertices=None, source=None, tar
     ``(mapping, dag)``: ``mapping`` the int64 array of each vertex's component (as
     :func:`components`' labels) and ``dag`` a :class:`Graph` over the components 0..C-1
     (pass it to any function here; ``dag.to_networkx()`` for networkx)."""
-    g = as_graph(graph, format, vertices, source=source, target=target)
+    g = as_graph(graph, format, vertices, source=source, target=target, header=header,
+                 delimiter=delimiter)
     component_of, offsets, targets = _closure.condensation(g._core)
     count = len(offsets) - 1
     dag = Graph(_closure.Graph.from_rows(offsets, targets), _Labels.range(count))
@@ -97,7 +102,7 @@ def condensation(graph, *, format: str = "auto", vertices=None, source=None, tar
 
 
 def transitive_reduction(graph, *, format: str = "auto", vertices=None, source=None,
-                         target=None):
+                         target=None, header=None, delimiter=None):
     """The transitive reduction: the fewest edges with the same closure as ``graph``.
 
     On a DAG it is ``networkx.transitive_reduction(G)``: the edges (u, v) for which no
@@ -112,7 +117,8 @@ def transitive_reduction(graph, *, format: str = "auto", vertices=None, source=N
     DataFrame with the input's two column names; for every other input two arrays
     ``(sources, targets)`` of labels, sorted by (source, target) in vertex order, as
     :meth:`Closure.pairs`. Runs without the GIL."""
-    g = as_graph(graph, format, vertices, source=source, target=target)
+    g = as_graph(graph, format, vertices, source=source, target=target, header=header,
+                 delimiter=delimiter)
     sources, targets = _closure.transitive_reduction(g._core)
     us, vs = g._labels.labels(sources), g._labels.labels(targets)
     nx = sys.modules.get("networkx")
@@ -394,13 +400,14 @@ class Index:
 
 
 def build_index(graph, reflexive: bool = False, *, supportive: int = 32,
-                format: str = "auto", vertices=None, source=None, target=None) -> Index:
+                format: str = "auto", vertices=None, source=None, target=None, header=None, delimiter=None) -> Index:
     """The reachability index of ``graph`` (anything :func:`as_graph` takes), as
     ``closure index`` builds it: linear time and space, no closure; the index's queries
     then take the graph's labels. ``supportive``: components (0..32) given exact
     reachability bits (the CLI's ``--supportive``). Runs without the GIL; Ctrl-C stops
     the strongly-connected-components pass (the labelling after it runs to its end)."""
-    g = as_graph(graph, format, vertices, source=source, target=target)
+    g = as_graph(graph, format, vertices, source=source, target=target, header=header,
+                 delimiter=delimiter)
     names, unsaveable = None, None
     if not g._labels.identity and not g._core.labelled:
         # In-memory labels go into the index as str, so that a saved file names them.

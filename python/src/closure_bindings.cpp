@@ -121,12 +121,7 @@ class PendingWarnings {
       std::lock_guard lock(mutex_);
       now.swap(pending_);
     }
-    const std::string cli = without_closure_hint();
-    for (std::string m : now) {
-      if (const size_t at = m.find(cli); at != std::string::npos)
-        m.replace(at, cli.size(),
-                  "closure.build_index(graph) and closure.descendants(graph, u) / "
-                  "closure.ancestors(graph, u) answer without the closure");
+    for (const std::string& m : now) {
       if (PyErr_WarnEx(PyExc_RuntimeWarning, m.c_str(), 2) != 0) {
         if (!quiet_errors) throw py::error_already_set();
         PyErr_Clear();
@@ -164,7 +159,7 @@ PyClosure compute(const Graph& g, const std::string& method, const std::string& 
     return out;
   };
   PendingWarnings warnings;
-  options.warn = [&warnings](const std::string& m) { warnings.add(m); };
+  options.warn = [&warnings](const Warning& w) { warnings.add(w.said_to(Audience::kPython)); };
   try {
     PyClosure out =
         short_work ? run_short_or_interruptible(true, work) : run_interruptible(work, [&] {

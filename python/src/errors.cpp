@@ -18,9 +18,10 @@ py::object error_class(const char* name) {
   return py::module_::import("closure._errors").attr(name);
 }
 
+// Python's reader gets the advice in Python's terms (method='sparse', not --method sparse).
 void raise(const char* name, const std::exception& e) {
   py::object type = error_class(name);
-  py::object error = type(e.what());
+  py::object error = type(said_to(e, Audience::kPython));
   PyErr_SetObject(type.ptr(), error.ptr());
 }
 
@@ -33,7 +34,7 @@ void bind_errors(py::module_&) {
     } catch (const InputError& e) {
       py::object type = error_class("InputError");
       py::object line = e.line() > 0 ? py::object(py::int_(e.line())) : py::object(py::none());
-      py::object error = type(e.message(), e.file(), line);
+      py::object error = type(e.message() + e.advice_said_to(Audience::kPython), e.file(), line);
       PyErr_SetObject(type.ptr(), error.ptr());
     } catch (const OutOfMemoryError& e) {
       raise("OutOfMemoryError", e);

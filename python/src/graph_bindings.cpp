@@ -177,13 +177,18 @@ void bind_graph(py::module_& m) {
 
   m.def(
       "read_graph",
-      [](const std::string& path, const std::string& format) {
-        const InputFormat f = parse_input_format(format);
-        ReadResult r = run_interruptible([&] { return read_graph(path, f); });
+      [](const std::string& path, const std::string& format, std::optional<bool> header,
+         const std::string& delimiter) {
+        ReadOptions o(parse_input_format(format));
+        o.header = !header ? HeaderRow::kGuess : *header ? HeaderRow::kPresent : HeaderRow::kAbsent;
+        if (!delimiter.empty()) o.delimiter = parse_delimiter(delimiter);
+        check_read_options(o);
+        ReadResult r = run_interruptible([&] { return read_graph(path, o); });
         return py::make_tuple(std::move(r.graph), std::string(format_name(r.format)),
                               r.edge_records);
       },
-      py::arg("path"), py::arg("format") = "auto",
+      py::arg("path"), py::arg("format") = "auto", py::arg("header") = py::none(),
+      py::arg("delimiter") = "",
       "Reads a graph file with the tool's readers: (Graph, format name, edge records).");
 }
 

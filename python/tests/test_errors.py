@@ -120,6 +120,7 @@ for w in said:
                                "than"), r.stdout
     first = r.stdout.splitlines()[0]
     assert "closure.build_index(graph)" in first and "closure.descendants" in first
+    assert "--" not in first and "closure index" not in first  # Python's terms, not the CLI's
     said = [line for line in r.stdout.splitlines() if line.startswith("WARNING")]
     assert len(said) == 1, r.stdout
     assert said[0].startswith("WARNING RuntimeWarning the closure's rows are estimated at "), said

@@ -4,6 +4,7 @@ graph networkx wrote (compared through nx.transitive_closure), or is refused wit
 InputError -- never read as another graph. The CLI reads through the same readers."""
 
 import itertools
+import re
 
 import networkx as nx
 import pytest
@@ -32,10 +33,27 @@ def test_networkx_edgelist_reads_right_or_is_refused(tmp_path, delimiter, data, 
     expected = networkx_pairs(g, reflexive=False)
     try:
         c = closure.transitive_closure(str(path))
-    except closure.InputError:
-        return  # refused: fine, as long as it is never misread
+    except closure.InputError as e:
+        # Refused: fine, as long as it is never misread, and a way on it names is right.
+        advice = re.search(r"delimiter='(.)'", str(e))
+        if advice is None:
+            return
+        assert "--" not in str(e), str(e)  # Python's terms, not the CLI's
+        c = closure.transitive_closure(str(path), delimiter=advice.group(1))
     got = {(int(u), int(v)) for u, v in closure_pairs(c)}  # a misread label fails int()
     assert got == expected, f"{name} with delimiter {delimiter!r}, data={data}: misread"
+
+
+@pytest.mark.parametrize("delimiter,data,name",
+                         list(itertools.product([d for d in DELIMITERS if d != " "],
+                                                [True, False], NAMES)))
+def test_naming_the_delimiter_reads_every_networkx_file_right(tmp_path, delimiter, data, name):
+    g = _weighted_dag(11)
+    path = tmp_path / name
+    nx.write_edgelist(g, path, delimiter=delimiter, data=data)
+    for header in (None, False):
+        c = closure.transitive_closure(str(path), delimiter=delimiter, header=header)
+        assert {(int(u), int(v)) for u, v in closure_pairs(c)} == networkx_pairs(g, False)
 
 
 def test_the_issues_comma_file_reads_as_networkx_wrote_it(tmp_path):
@@ -51,5 +69,6 @@ def test_the_issues_comma_file_reads_as_networkx_wrote_it(tmp_path):
 def test_a_delimiter_that_is_not_split_on_names_itself(tmp_path):
     path = tmp_path / "g.txt"
     nx.write_edgelist(_weighted_dag(2), path, delimiter=";")
-    with pytest.raises(closure.InputError, match="delimiter ';'"):
+    with pytest.raises(closure.InputError, match="delimiter ';'") as refused:
         closure.read_graph(str(path))
+    assert "read it with delimiter=';'" in str(refused.value)

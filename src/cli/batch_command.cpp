@@ -134,7 +134,7 @@ Runner add_batch_command(CLI::App& app, CommonOptions& common) {
     o.file_time_limit_s = flags->time_limit;
     o.resume = flags->resume;
     o.write_closures = !flags->no_closures;
-    o.run.input_format = input_format(common);
+    o.run.read_options = read_options(common);
     o.run.compute = compute_options(common, children, DeviceOpening::kInChildren);
     o.run.output_format = parse_output_format(flags->output_format);
     o.run.verify = flags->verify;

@@ -55,6 +55,21 @@ void add_common_options(CLI::App& sub, CommonOptions& o, unsigned which) {
                    joined(input_format_names()) + " (auto: from the extension, then the content)")
         ->capture_default_str()
         ->group(kShared);
+  if (which & kFormatOption) {
+    auto* header = sub.add_flag("--header", o.header,
+                                "The first row of a CSV, TSV or edge list is a header: skip it "
+                                "(default: guessed from its words and the rows below)")
+                       ->group(kShared);
+    sub.add_flag("--no-header", o.no_header,
+                 "The first row of a CSV, TSV or edge list is an edge, whatever its words")
+        ->excludes(header)
+        ->group(kShared);
+    sub.add_option("--delimiter", o.delimiter,
+                   "Read delimited text split on this character (',' ';' '|' ':' or tab; "
+                   "default: ',' for CSV, tab for TSV, blanks for edge lists)")
+        ->check(usage_checked([](const std::string& d) { parse_delimiter(d); }, "--delimiter"))
+        ->group(kShared);
+  }
   if (which & kParamsOption)
     sub.add_option("--kernel-params", o.params,
                    "Boolean kernel parameters, e.g. tile_n=4,tile_m=2 (default: tuned per device)")
@@ -138,8 +153,8 @@ ComputeOptions compute_options(const CommonOptions& o, Session& session, DeviceO
   ComputeOptions c = session.compute_options(parse_method(o.method), opening);
   c.params_override = o.params;
   if (!o.quiet)
-    c.warn = [](const std::string& m) {
-      std::fprintf(stderr, "closure: warning: %s\n", m.c_str());
+    c.warn = [](const Warning& w) {
+      std::fprintf(stderr, "closure: warning: %s\n", w.said_to(Audience::kCli).c_str());
     };
   return c;
 }
@@ -155,8 +170,17 @@ CLI::Validator at_least_one_source() {
       "N>=1");
 }
 
-InputFormat input_format(const CommonOptions& o) {
-  return as_usage_error("--input-format", [&] { return parse_input_format(o.input_format); });
+ReadOptions read_options(const CommonOptions& o) {
+  ReadOptions r(
+      as_usage_error("--input-format", [&] { return parse_input_format(o.input_format); }));
+  r.header = o.header ? HeaderRow::kPresent : o.no_header ? HeaderRow::kAbsent : HeaderRow::kGuess;
+  if (!o.delimiter.empty())
+    r.delimiter = as_usage_error("--delimiter", [&] { return parse_delimiter(o.delimiter); });
+  as_usage_error(!o.delimiter.empty() ? "--delimiter"
+                 : o.no_header        ? "--no-header"
+                                      : "--header",
+                 [&] { return (check_read_options(r), 0); });
+  return r;
 }
 
 CLI::Validator usage_checked(void (*check)(const std::string&), const std::string& name) {

@@ -21,7 +21,9 @@ struct CommonOptions {
   std::string device;  // --device; empty: CLOSURE_DEVICE, then the default
   std::string method = "auto";
   std::string input_format = "auto";
-  std::string params;  // --kernel-params, e.g. "tile_n=4,tile_m=2"
+  bool header = false, no_header = false;  // --header, --no-header (neither: guessed)
+  std::string delimiter;                   // --delimiter; empty: the format's own
+  std::string params;                      // --kernel-params, e.g. "tile_n=4,tile_m=2"
   bool quiet = false;
   std::string verify_memory;  // bytes Boost.Graph's closure may use; empty: a quarter of RAM
   bool progress = false, no_progress = false;  // --progress, --no-progress (neither: auto)
@@ -32,7 +34,7 @@ struct CommonOptions {
 enum SharedOption : unsigned {
   kDeviceOption = 1u << 0,    // --device
   kMethodOption = 1u << 1,    // --method
-  kFormatOption = 1u << 2,    // --input-format
+  kFormatOption = 1u << 2,    // --input-format, --header, --no-header, --delimiter
   kParamsOption = 1u << 3,    // --kernel-params
   kVerifyOption = 1u << 4,    // --verify-memory
   kProgressOption = 1u << 5,  // --progress, --no-progress
@@ -89,7 +91,9 @@ SessionOptions session_options(const CommonOptions& o);
 // before any work), the device coming from `session`, opened as `opening` says.
 ComputeOptions compute_options(const CommonOptions& o, Session& session,
                                DeviceOpening opening = DeviceOpening::kNow);
-InputFormat input_format(const CommonOptions& o);
+// How to read the graph: --input-format, --header / --no-header and --delimiter, checked
+// (UsageError naming the option).
+ReadOptions read_options(const CommonOptions& o);
 
 // For --verify-sources / --sources: 0 sources would check nothing and must not say MATCH.
 CLI::Validator at_least_one_source();

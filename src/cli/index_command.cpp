@@ -25,7 +25,7 @@ int append_to_index(const Flags& flags, const CommonOptions& common) {
   forget_input(flags.append.c_str());  // read whole: -o may replace it (atomically)
   const double load_s = std::chrono::duration<double>(Clock::now() - t0).count();
   t0 = Clock::now();
-  const ReadResult read = read_graph(flags.input, input_format(common));
+  const ReadResult read = read_graph(flags.input, read_options(common));
   const double parse_s = std::chrono::duration<double>(Clock::now() - t0).count();
   const Graph& g = read.graph;
   std::vector<std::string> isolated;
@@ -124,7 +124,7 @@ Runner add_index_command(CLI::App& app, CommonOptions& common) {
       using Clock = std::chrono::steady_clock;
       auto t0 = Clock::now();
       refuse_output_onto_input(flags->input, flags->output);
-      const ReadResult read = read_graph(flags->input, input_format(common));
+      const ReadResult read = read_graph(flags->input, read_options(common));
       const double parse_s = std::chrono::duration<double>(Clock::now() - t0).count();
       reach::BuildOptions options;
       options.supportive = flags->supportive;

@@ -103,7 +103,7 @@ Runner add_query_command(CLI::App& app, CommonOptions& common) {
       } else {
         if (flags->engine == "index") refuse_closure_options("--engine index");
         LineSource source(std::move(input));
-        read = read_graph(source, input_format(common));
+        read = read_graph(source, read_options(common));
         bool use_index = flags->engine == "index";
         if (flags->engine == "auto") {
           const double c = double(strongly_connected_components(read->graph).component_count());

@@ -27,7 +27,7 @@ Runner add_reach_command(CLI::App& app, CommonOptions& common) {
   sub->add_flag("--json", flags->json, "Print a JSON object on stdout");
   return [flags, &common](Session&) -> int {
     try {
-      const ReadResult read = read_graph(flags->input, input_format(common));
+      const ReadResult read = read_graph(flags->input, read_options(common));
       const Graph& g = read.graph;
       vertex_t u = 0;
       bool found = false;

@@ -48,7 +48,7 @@ Runner add_reduce_command(CLI::App& app, CommonOptions& common) {
           requested_output_spec(flags->output.empty() ? "-" : flags->output, flags->output_format);
       if (flags->condensation && !spec.dot)
         throw UsageError("--condensation draws Graphviz DOT: give -o NAME.dot (or .gv)");
-      const ReadResult read = read_graph(flags->input, input_format(common));
+      const ReadResult read = read_graph(flags->input, read_options(common));
       const Graph& g = read.graph;
       const std::vector<Edge> reduced = reach::transitive_reduction(g);
       CondensationCounts drawn;

@@ -41,7 +41,7 @@ int report_failure(const std::exception& e) {
                  e.what());
   else
     std::fprintf(stderr, "closure: %s%s\n", kind == ErrorKind::kInternal ? "internal error: " : "",
-                 e.what());
+                 said_to(e, Audience::kCli).c_str());
   return info_of(kind).exit_status;
 }
 

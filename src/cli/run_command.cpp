@@ -77,7 +77,7 @@ Runner add_run_command(CLI::App& app, CommonOptions& common) {
     refuse_verify_options_without_verify(common, flags->verify);
     RunOptions o;
     o.input = flags->input;
-    o.input_format = input_format(common);
+    o.read_options = read_options(common);
     o.compute = compute_options(common, session, DeviceOpening::kWhileReading);
     o.compute.propagate.max_slice_words = flags->slice_words;
     session.speculate_gpu_for_auto(o.compute);

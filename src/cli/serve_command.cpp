@@ -46,7 +46,7 @@ int serve(const ServeFlags& flags, const CommonOptions& common, Session& session
 
   serve::ServiceOptions options;
   options.source = flags.input;
-  options.format = input_format(common);
+  options.read = read_options(common);
   options.appends = !flags.read_only;
   options.max_pairs = flags.max_pairs;
   options.fold_after_bytes = flags.fold_after;

@@ -30,7 +30,7 @@ Runner add_verify_command(CLI::App& app, CommonOptions& common) {
   return [flags, &common](Session& session) -> int {
     RunOptions o;
     o.input = flags->input;
-    o.input_format = input_format(common);
+    o.read_options = read_options(common);
     o.compute = compute_options(common, session);
     o.verify = true;
     o.verify_memory = verify_memory(common);

@@ -3,8 +3,75 @@
 
 #include <cstdio>
 #include <new>
+#include <string_view>
 
 namespace closure {
+
+namespace {
+
+// Each advice in the three front ends' terms; `@` stands for the subject.
+struct AdviceTexts {
+  Advice advice;
+  const char* cpp;
+  const char* cli;
+  const char* python;
+};
+constexpr AdviceTexts kAdviceTexts[] = {
+    {Advice::kSparseMethod, "try Method::kSparse", "try --method sparse", "try method='sparse'"},
+    {Advice::kHostDevice, "use the device \"host\"", "use --device host", "use device='host'"},
+    {Advice::kAdjlistFormat, "read it as InputFormat::kAdjList", "use --input-format adjlist",
+     "use format='adjlist'"},
+    {Advice::kDelimiter, "read it with ReadOptions::delimiter = '@'",
+     "read it with --delimiter '@'", "read it with delimiter='@'"},
+    {Advice::kHeaderRow,
+     "set ReadOptions::header (HeaderRow::kPresent skips it, kAbsent reads it as an edge)",
+     "pass --header to skip it or --no-header to read it as an edge",
+     "pass header=True to skip it or header=False to read it as an edge"},
+    {Advice::kForceOutput, "set the output limit higher to write it anyway",
+     "pass --force to write it anyway", "raise the output limit to write it anyway"},
+    {Advice::kNoRoomForOutput, "write it to a file system with more room",
+     "--force would not help: write it to a file system with more room",
+     "write it to a file system with more room"},
+    {Advice::kFewerSources, "verify from fewer sources, or on a machine with more memory",
+     "try a smaller --verify-sources, or verify on a machine with more memory",
+     "verify from fewer sources, or on a machine with more memory"},
+    {Advice::kWithoutClosure,
+     "to answer reachability without the closure, build an index (reach::build_index) "
+     "and query it, or search with reach::descendants",
+     "to answer reachability without the closure: `closure index @ -o @.idx`, then `closure "
+     "query @.idx U V` (or `closure reach @ U`)",
+     "to answer reachability without the closure: idx = closure.build_index(graph), "
+     "then idx.reaches(u, v) or idx.reaches_many(us, vs), or closure.descendants(graph, u)"},
+};
+
+}  // namespace
+
+std::string advice_text(Advice advice, Audience audience, const std::string& subject) {
+  // The CLI's index commands need a file: standard input (or no name) must be saved first.
+  if (advice == Advice::kWithoutClosure && audience == Audience::kCli &&
+      (subject.empty() || subject == "-"))
+    return "; to answer reachability without the closure, save the input to a file G, then "
+           "`closure index G -o G.idx` and `closure query G.idx U V` (or `closure reach G U`)";
+  for (const AdviceTexts& t : kAdviceTexts) {
+    if (t.advice != advice) continue;
+    const std::string_view text = audience == Audience::kCpp   ? t.cpp
+                                  : audience == Audience::kCli ? t.cli
+                                                               : t.python;
+    std::string out = "; ";
+    for (char c : text)
+      if (c == '@')
+        out += subject;
+      else
+        out += c;
+    return out;
+  }
+  return "";
+}
+
+std::string said_to(const std::exception& e, Audience audience) {
+  if (const auto* error = dynamic_cast<const Error*>(&e)) return error->said_to(audience);
+  return e.what();
+}
 
 ErrorKind classify(const std::exception& e) {
   if (const auto* error = dynamic_cast<const Error*>(&e)) return error->kind();

@@ -17,29 +17,100 @@
 #include <exception>
 #include <stdexcept>
 #include <string>
+#include <utility>
+#include <vector>
 
 namespace closure {
 
 enum class ErrorKind { kUsage, kInput, kResource, kDevice, kInternal };
 
+// A way on that an error suggests, kept apart from its message so that each front end says it
+// in its own terms: the CLI as flags, Python as keywords, the C++ API as its names
+// (advice_text holds the three texts of each; a library message never names one front end's
+// spelling). `subject` fills the blank some of them have: a path, a delimiter.
+enum class Advice {
+  kNone,
+  kSparseMethod,     // a method that fits: sparse
+  kHostDevice,       // the host instead of an OpenCL device
+  kAdjlistFormat,    // read the file as an adjacency list
+  kDelimiter,        // read delimited text split on `subject`
+  kHeaderRow,        // say whether the first row is a header
+  kForceOutput,      // write an output over its size limit anyway
+  kNoRoomForOutput,  // an output larger than its file system's free space: elsewhere
+  kFewerSources,     // a sampled verification from fewer sources
+  kWithoutClosure,   // answer reachability from an index instead (subject: the input's path)
+};
+enum class Audience { kCpp, kCli, kPython };
+// "; try --method sparse", "; try method='sparse'", ...: what `advice` appends to a message
+// for `audience` ("" for kNone).
+std::string advice_text(Advice advice, Audience audience, const std::string& subject = "");
+
+// What a warning says: the same parts as an error's, said to each front end in its terms.
+struct Warning {
+  std::string message;
+  Advice advice = Advice::kNone;
+  std::string subject;
+  std::string said_to(Audience audience) const {
+    return message + advice_text(advice, audience, subject);
+  }
+};
+
 class Error : public std::runtime_error {
  public:
-  Error(ErrorKind kind, const std::string& what) : std::runtime_error(what), kind_(kind) {}
+  Error(ErrorKind kind, const std::string& what, Advice advice = Advice::kNone,
+        std::string subject = "")
+      : std::runtime_error(what), kind_(kind), plain_(what) {
+    add_advice(advice, std::move(subject));
+  }
   ErrorKind kind() const { return kind_; }
+  // The C++ reader's text: said_to(Audience::kCpp).
+  const char* what() const noexcept override { return cpp_.c_str(); }
+  // The message as `audience` reads it: the plain text, then each advice in its terms.
+  std::string said_to(Audience audience) const { return plain_ + advice_said_to(audience); }
+  // The advice alone in `audience`'s terms ("" when there is none).
+  std::string advice_said_to(Audience audience) const {
+    std::string out;
+    for (const auto& [advice, subject] : advice_) out += advice_text(advice, audience, subject);
+    return out;
+  }
+  // A further way on, added where it is known (a run adds the index way, naming the file).
+  void add_advice(Advice advice, std::string subject = "") {
+    if (advice == Advice::kNone) return;
+    advice_.emplace_back(advice, std::move(subject));
+    cpp_ = said_to(Audience::kCpp);
+  }
+  bool has_advice(Advice advice) const {
+    for (const auto& a : advice_)
+      if (a.first == advice) return true;
+    return false;
+  }
+  // Names the subject of `advice` where it was left empty (the input's path, known higher up).
+  void name_subject(Advice advice, const std::string& subject) {
+    for (auto& a : advice_)
+      if (a.first == advice && a.second.empty()) a.second = subject;
+    cpp_ = said_to(Audience::kCpp);
+  }
 
  private:
   ErrorKind kind_;
+  std::string plain_;
+  std::vector<std::pair<Advice, std::string>> advice_;
+  std::string cpp_ = plain_;
 };
 
 class UsageError : public Error {
  public:
-  explicit UsageError(const std::string& what) : Error(ErrorKind::kUsage, what) {}
+  explicit UsageError(const std::string& what, Advice advice = Advice::kNone,
+                      std::string subject = "")
+      : Error(ErrorKind::kUsage, what, advice, std::move(subject)) {}
 };
 
 // Memory, disk, size limits, I/O.
 class ResourceError : public Error {
  public:
-  explicit ResourceError(const std::string& what) : Error(ErrorKind::kResource, what) {}
+  explicit ResourceError(const std::string& what, Advice advice = Advice::kNone,
+                         std::string subject = "")
+      : Error(ErrorKind::kResource, what, advice, std::move(subject)) {}
 };
 
 // Memory that a method, a reader or a thread could not get; the message names what was
@@ -51,7 +122,8 @@ class OutOfMemoryError : public ResourceError {
 
 class DeviceError : public Error {
  public:
-  explicit DeviceError(const std::string& what) : Error(ErrorKind::kDevice, what) {}
+  explicit DeviceError(const std::string& what, Advice advice = Advice::kNone)
+      : Error(ErrorKind::kDevice, what, advice) {}
 };
 
 class InternalError : public Error {
@@ -82,6 +154,9 @@ constexpr const ErrorKindInfo& info_of(ErrorKind kind) {
     if (row.kind == kind) return row;
   return kErrorTable[4];
 }
+
+// Any exception's message as `audience` reads it (a closure::Error's advice in its terms).
+std::string said_to(const std::exception& e, Audience audience);
 
 // The kind of any exception: closure::Error (InputError and ocl::Error included) by its
 // kind, std::bad_alloc resource, std::logic_error internal, anything else resource (I/O and

@@ -99,7 +99,7 @@ Service::~Service() = default;
 
 std::shared_ptr<Snapshot> Service::load_source(const std::vector<LabelPairs>& journal) const {
   if (!is_index_) {
-    const ReadResult read = read_graph(options_.source, options_.format);
+    const ReadResult read = read_graph(options_.source, options_.read);
     return std::make_shared<Snapshot>(
         Snapshot{reach::LivingIndex(std::make_shared<const reach::ReachIndex>(
                      reach::build_index(read.graph, options_.append.build))),

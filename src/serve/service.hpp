@@ -20,11 +20,11 @@
 namespace closure::serve {
 
 struct ServiceOptions {
-  std::string source;                       // the index file (or graph file) served
-  InputFormat format = InputFormat::kAuto;  // for a graph
-  bool appends = true;                      // an index's journal beside it (SOURCE.journal)
-  size_t max_pairs = 1'000'000;             // pairs in one request
-  size_t default_limit = 1000;              // vertices listed by descendants/ancestors
+  std::string source;            // the index file (or graph file) served
+  ReadOptions read;              // for a graph: its format, header and delimiter
+  bool appends = true;           // an index's journal beside it (SOURCE.journal)
+  size_t max_pairs = 1'000'000;  // pairs in one request
+  size_t default_limit = 1000;   // vertices listed by descendants/ancestors
   size_t max_limit = 10'000'000;
   uint64_t fold_after_bytes = 64u << 20;  // journal size that folds it into the index
   reach::AppendOptions append;

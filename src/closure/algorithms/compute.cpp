@@ -132,9 +132,15 @@ Closure compute_closure(const Graph& g, const ComputeOptions& o, ComputeReport* 
   if (c.gpu_speculated && c.method != Method::kPropagate && o.release_unused_device)
     o.release_unused_device();
   report.method = c.method;
-  Closure result = method_entry(c.method).run(c);
-  if (report_out) *report_out = report;
-  return result;
+  try {
+    Closure result = method_entry(c.method).run(c);
+    if (report_out) *report_out = report;
+    return result;
+  } catch (OutOfMemoryError& e) {
+    // Reachability needs no closure: every refusal of one says how, in its reader's terms.
+    if (!e.has_advice(Advice::kWithoutClosure)) e.add_advice(Advice::kWithoutClosure);
+    throw;
+  }
 }
 
 }  // namespace closure

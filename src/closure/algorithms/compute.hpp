@@ -54,7 +54,7 @@ struct ComputeOptions {
   // Told at once, before the work, what will likely fail: sparse's rows estimated larger
   // than the memory left for them (algorithms/row_estimate.hpp), with the way on without
   // the closure. Null: nobody is told (the budget still refuses when the rows reach it).
-  std::function<void(const std::string&)> warn;
+  std::function<void(const Warning&)> warn;
 };
 
 struct ComputeReport {

@@ -41,14 +41,15 @@ void check_device_fits(const DenseFootprint& f, const ocl::DeviceInfo& d, const 
   // The kernels index words with 32-bit ints (and so do their launch arguments).
   if (f.largest_buffer / sizeof(word_t) > double(INT32_MAX))
     throw OutOfMemoryError(what + " needs a matrix of " + format_bytes(f.largest_buffer) +
-                           ", more than the 2^31 words the device kernels can index "
-                           "(try --method sparse)");
+                               ", more than the 2^31 words the device kernels can index",
+                           Advice::kSparseMethod);
   if (f.device_bytes > 0.9 * double(d.global_mem_bytes) ||
       f.largest_buffer > double(d.max_alloc_bytes))
     throw OutOfMemoryError(what + " needs about " + format_bytes(f.device_bytes) + " on " + d.name +
-                           " (largest buffer " + format_bytes(f.largest_buffer) + "); it has " +
-                           format_bytes(double(d.global_mem_bytes)) + " (largest allocation " +
-                           format_bytes(double(d.max_alloc_bytes)) + ") (try --method sparse)");
+                               " (largest buffer " + format_bytes(f.largest_buffer) + "); it has " +
+                               format_bytes(double(d.global_mem_bytes)) + " (largest allocation " +
+                               format_bytes(double(d.max_alloc_bytes)) + ")",
+                           Advice::kSparseMethod);
 }
 
 void check_fits(const MethodContext& c, size_t n, const BooleanParams& params) {
@@ -58,8 +59,8 @@ void check_fits(const MethodContext& c, size_t n, const BooleanParams& params) {
       std::string(method_name(c.method)) + " on " + std::to_string(n) + " vertices";
   if (f.host_bytes > limit)
     throw OutOfMemoryError(what + " needs about " + format_bytes(f.host_bytes) +
-                           " of host memory; " + format_bytes(limit) +
-                           " is available (try --method sparse)");
+                               " of host memory; " + format_bytes(limit) + " is available",
+                           Advice::kSparseMethod);
   if (c.runtime) check_device_fits(f, c.runtime->device(), what);
 }
 

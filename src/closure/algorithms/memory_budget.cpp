@@ -7,25 +7,16 @@
 
 namespace closure {
 
-std::string without_closure_hint(const std::string& input) {
-  if (input == "-")
-    return "to answer reachability without the closure, save the input to a file G, then "
-           "`closure index G -o G.idx` and `closure query G.idx U V` (or `closure reach G U`)";
-  const std::string g = input.empty() ? "GRAPH" : input;
-  return "to answer reachability without the closure: `closure index " + g + " -o " + g +
-         ".idx`, then `closure query " + g + ".idx U V` (or `closure reach " + g + " U`)";
-}
-
 void MemoryBudget::charge(size_t bytes) {
   const size_t before = used_.fetch_add(bytes, std::memory_order_relaxed);
   if (fixed_ + before + bytes <= limit_) return;
   used_.fetch_sub(bytes, std::memory_order_relaxed);
   throw OutOfMemoryError(
       what_ + " needs more than " + format_bytes(double(fixed_ + before + bytes)) +
-      " of host memory (" + format_bytes(double(fixed_)) + " of work arrays, " +
-      format_bytes(double(before + bytes)) + " of closure rows so far); " +
-      format_bytes(double(limit_)) + " is available (free memory, ulimit -v or a cgroup limit); " +
-      without_closure_hint());
+          " of host memory (" + format_bytes(double(fixed_)) + " of work arrays, " +
+          format_bytes(double(before + bytes)) + " of closure rows so far); " +
+          format_bytes(double(limit_)) + " is available (free memory, ulimit -v or a cgroup limit)",
+      Advice::kWithoutClosure);
 }
 
 }  // namespace closure

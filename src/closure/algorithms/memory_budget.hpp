@@ -11,11 +11,6 @@
 
 namespace closure {
 
-// What to say when the closure itself does not fit: reachability needs no closure (an
-// index, or a search from one vertex). With `input` empty, GRAPH stands for the file; the
-// CLI (tool/run_graph.cpp) puts the user's file there, and "-" asks to save it first.
-std::string without_closure_hint(const std::string& input = "");
-
 // A shared counter of bytes charged against a limit; charge() throws OutOfMemoryError
 // naming `what`, the bytes asked for, the total and the limit, before the allocation
 // happens. Thread-safe.

@@ -84,10 +84,12 @@ void warn_if_rows_may_not_fit(MethodContext& c, double room) {
   const auto estimate =
       estimate_row_bytes(c.condensed->dag, 32, 8 * (C + c.condensed->dag.targets.size()));
   if (!estimate || estimate->bytes <= room) return;
-  c.options.warn("the closure's rows are estimated at " + format_bytes(estimate->bytes) +
-                 " (from " + std::to_string(estimate->samples) + " sampled components), more " +
-                 "than the " + format_bytes(room) + " of host memory left for them: this run " +
-                 "will likely stop for lack of memory; " + without_closure_hint());
+  c.options.warn({"the closure's rows are estimated at " + format_bytes(estimate->bytes) +
+                      " (from " + std::to_string(estimate->samples) +
+                      " sampled components), more than the " + format_bytes(room) +
+                      " of host memory left for them: this run will likely stop for lack of "
+                      "memory",
+                  Advice::kWithoutClosure});
 }
 
 }  // namespace

@@ -158,7 +158,7 @@ RunSummary run_graph_distributed(const RunOptions& o, Communicator& comm) {
     check_output_target(o);
     if (progress) progress->phase("reading " + o.input);
     auto t0 = std::chrono::steady_clock::now();
-    read = read_graph(o.input, o.input_format);
+    read = read_graph(o.input, o.read_options);
     t = seconds_since(t0);
   });
   s.parse_s = comm.max(t);

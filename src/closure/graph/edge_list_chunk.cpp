@@ -71,13 +71,17 @@ const char* skip_attribute_dict(const char*& p, const char* end) {
   return nullptr;
 }
 
-// Whether following the adjacency-list hint could give the right graph: a field with
+// Whether following the adjacency-list advice could give the right graph: a field with
 // quotes, brackets, '=' or ':' is an attribute, never a vertex of networkx's write_adjlist.
 std::string not_a_number_hint(std::string_view field) {
   if (field.find_first_of("{}[]()'\"=:") != std::string_view::npos)
     return " (attributes? only networkx's dict '{...}' as the third column is understood; "
            "convert the file to 'source target' lines)";
-  return " (an adjacency list, one vertex then its successors? use --input-format adjlist)";
+  return " (an adjacency list, one vertex then its successors?)";
+}
+Advice not_a_number_advice(std::string_view field) {
+  return field.find_first_of("{}[]()'\"=:") != std::string_view::npos ? Advice::kNone
+                                                                      : Advice::kAdjlistFormat;
 }
 
 // The columns after 'source target' (`p` at the first): numbers (weights, timestamps), or
@@ -85,10 +89,11 @@ std::string not_a_number_hint(std::string_view field) {
 // had its address taken (by this, or a helper moving it) kept it in memory, and plain
 // two-column lines took 4-11% more instructions there (callgrind); now none more.
 struct ExtraColumns {
-  const char* p;           // the line's end
-  size_t columns;          // all of them, 'source target' included
-  uint8_t attributes = 0;  // kDictColumn, kFractionColumn: what they hold
-  std::string error{};     // the problem, or ""
+  const char* p;                  // the line's end
+  size_t columns;                 // all of them, 'source target' included
+  uint8_t attributes = 0;         // kDictColumn, kFractionColumn: what they hold
+  std::string error{};            // the problem, or ""
+  Advice advice = Advice::kNone;  // the way on from it
 };
 [[gnu::noinline]] ExtraColumns extra_columns(const char* p, const char* end, bool declared) {
   ExtraColumns x{p, 2};
@@ -115,6 +120,7 @@ struct ExtraColumns {
       x.error = "column " + std::to_string(x.columns) + " " + text::quote(extra) +
                 " is not a number: columns after 'source target' must be weights or " +
                 "timestamps" + not_a_number_hint(extra);
+      x.advice = not_a_number_advice(extra);
       return x;
     }
     if (extra.find_first_not_of("0123456789") != std::string_view::npos)
@@ -137,10 +143,11 @@ void EdgeListChunk::parse(std::string_view text, const EdgeListDeclarations& dec
   const char* p = text.data();
   const char* const end = p + text.size();
   size_t line = 0;
-  auto fail_at = [&](size_t at, std::string message) {
+  auto fail_at = [&](size_t at, std::string message, Advice advice = Advice::kNone) {
     if (error_line != 0 && error_line <= at) return;
     error_line = at;
     error = std::move(message);
+    error_advice = advice;
   };
   // Name labels go through a short queue: their hashes are computed and their table slots
   // prefetched a few lines before they are interned, in order (ids stay first-appearance).
@@ -172,9 +179,9 @@ void EdgeListChunk::parse(std::string_view text, const EdgeListDeclarations& dec
     return true;
   };
   // Lines still queued come first: an error on one of them is the earlier one.
-  auto fail = [&](std::string message) {
+  auto fail = [&](std::string message, Advice advice = Advice::kNone) {
     drain();
-    fail_at(line, std::move(message));
+    fail_at(line, std::move(message), advice);
   };
   // The label of a token: a leading '\' escapes a label that starts with '#', '%' or '\'.
   auto vertex = [&](const char* b, const char* e, bool& name) -> vertex_t {
@@ -230,7 +237,7 @@ void EdgeListChunk::parse(std::string_view text, const EdgeListDeclarations& dec
       ExtraColumns x = extra_columns(p, end, declared.columns_declared);
       p = x.p;
       if (!x.error.empty()) {
-        fail(std::move(x.error));
+        fail(std::move(x.error), x.advice);
         return;
       }
       columns = x.columns;

@@ -8,6 +8,7 @@
 #include <string_view>
 #include <vector>
 
+#include "closure/errors.hpp"
 #include "closure/graph/graph.hpp"
 #include "closure/graph/label_map.hpp"
 #include "closure/util/work_meter.hpp"
@@ -52,6 +53,7 @@ struct EdgeListChunk {
 
   size_t error_line = 0;  // 0 = none
   std::string error;
+  Advice error_advice = Advice::kNone;
 
   // Column shape: the first data line's column count, and the first line that differs.
   size_t first_data_line = 0, first_columns = 0;

@@ -6,7 +6,8 @@
 
 namespace closure::detail {
 
-ReadResult read_edge_list(LineSource& src);
+// `header`: kGuess refuses a first line that looks like one; kPresent skips it.
+ReadResult read_edge_list(LineSource& src, HeaderRow header = HeaderRow::kGuess);
 ReadResult read_gra(LineSource& src);
 ReadResult read_dimacs(LineSource& src);
 ReadResult read_matrix_market(LineSource& src);
@@ -15,7 +16,7 @@ ReadResult read_adjacency_list(LineSource& src);
 // CSV (delimiter ',') or TSV ('\t') with pandas' header rule.
 // A usual column title ("source", "target", "from", "node1", ...), case aside.
 bool is_header_word(std::string_view w);
-ReadResult read_delimited(LineSource& src, char delimiter);
+ReadResult read_delimited(LineSource& src, char delimiter, HeaderRow header = HeaderRow::kGuess);
 
 // A declared vertex count, checked against kMaxVertices; `what` names the field in messages.
 size_t checked_vertex_count(LineSource& src, std::string_view token, std::string_view what);

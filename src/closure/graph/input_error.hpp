@@ -13,15 +13,16 @@ namespace closure {
 class InputError : public Error {
  public:
   // `line` is 1-based; 0 means the problem concerns the file as a whole (and is omitted).
-  InputError(std::string file, size_t line, std::string message)
-      : Error(ErrorKind::kInput, compose(file, line, message)),
+  InputError(std::string file, size_t line, std::string message, Advice advice = Advice::kNone,
+             std::string subject = "")
+      : Error(ErrorKind::kInput, compose(file, line, message), advice, std::move(subject)),
         file_(std::move(file)),
         line_(line),
         message_(std::move(message)) {}
 
   const std::string& file() const { return file_; }
   size_t line() const { return line_; }
-  // The message without the "FILE:LINE: " prefix.
+  // The message without the "FILE:LINE: " prefix and without its advice (advice_said_to).
   const std::string& message() const { return message_; }
 
  private:

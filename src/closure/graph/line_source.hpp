@@ -67,8 +67,9 @@ class LineSource {
   WorkMeter* meter() const { return meter_; }
 
   [[noreturn]] void fail(const std::string& message) const { fail_at(line_, message); }
-  [[noreturn]] void fail_at(size_t line, const std::string& message) const {
-    throw InputError(name_, line, message);
+  [[noreturn]] void fail_at(size_t line, const std::string& message, Advice advice = Advice::kNone,
+                            const std::string& subject = "") const {
+    throw InputError(name_, line, message, advice, subject);
   }
 
   // The 1-based line and column of the first binary byte in `text`, whose first line is

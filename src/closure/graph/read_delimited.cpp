@@ -9,7 +9,9 @@
 // edge-list reader's title list, alone or joined by '_', '-', '.' or a space), or when they
 // are names above a second row of numbers. Otherwise it is an edge: "a, b" first is the
 // edge a -> b. Further columns (weights, attributes) are ignored. Blank lines are skipped;
-// there are no comment lines (pandas writes a label such as "#a" unquoted).
+// there are no comment lines (pandas writes a label such as "#a" unquoted). A header said to be
+// there (HeaderRow::kPresent) or not (kAbsent) overrides the rule; any delimiter byte may be
+// named (ReadOptions::delimiter), ',' and tab being CSV's and TSV's.
 #include <string>
 #include <vector>
 
@@ -102,8 +104,8 @@ bool is_title(std::string_view field) {
 
 }  // namespace
 
-ReadResult read_delimited(LineSource& src, char delimiter) {
-  const std::string what = delimiter == ',' ? "CSV" : "TSV";
+ReadResult read_delimited(LineSource& src, char delimiter, HeaderRow header) {
+  const std::string what = delimiter == ',' ? "CSV" : delimiter == '\t' ? "TSV" : "delimited";
   LabelMap labels;
   std::vector<Edge> edges;
   std::vector<std::string> fields;
@@ -135,11 +137,17 @@ ReadResult read_delimited(LineSource& src, char delimiter) {
     if (!split_fields(line, delimiter, fields, error)) src.fail(error);
     ++row;
     if (row == 1) {
+      if (header == HeaderRow::kAbsent) {
+        add_edge(fields, src.line_number());
+        continue;
+      }
       skip = fields.size() >= 3 && fields[0].empty() ? 1 : 0;
       if (fields.size() < skip + 2)
         src.fail(what + " row of " + std::to_string(fields.size()) +
                  " field(s): expected source and target columns");
-      if (skip == 1 || (is_title(fields[0]) && is_title(fields[1]))) continue;  // a header
+      if (header == HeaderRow::kPresent || skip == 1 ||
+          (is_title(fields[0]) && is_title(fields[1])))
+        continue;  // a header
       if (!is_number(fields[0]) || !is_number(fields[1])) {
         pending = fields;
         pending_line = src.line_number();
@@ -157,7 +165,7 @@ ReadResult read_delimited(LineSource& src, char delimiter) {
   const size_t records = edges.size();
   const size_t n = labels.size();
   return {Graph(n, std::move(edges), labels.take_labels()),
-          delimiter == ',' ? InputFormat::kCsv : InputFormat::kTsv, records};
+          delimiter == '\t' ? InputFormat::kTsv : InputFormat::kCsv, records};
 }
 
 }  // namespace closure::detail

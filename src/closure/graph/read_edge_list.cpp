@@ -104,10 +104,12 @@ class Assembler {
   void check(const EdgeListChunk& c, size_t line_base) {
     size_t problem = c.error_line;
     std::string message = c.error;
-    auto consider = [&](size_t line, std::string text) {
+    Advice advice = c.error_advice;
+    auto consider = [&](size_t line, std::pair<std::string, Advice> said) {
       if (line != 0 && (problem == 0 || line < problem)) {
         problem = line;
-        message = std::move(text);
+        message = std::move(said.first);
+        advice = said.second;
       }
     };
     const bool first_with_data = first_columns_ == 0 && c.first_data_line != 0;
@@ -122,7 +124,7 @@ class Assembler {
     }
     if (c.shape_line != 0)
       consider(c.shape_line, shape_message(c.shape_columns, c.shape_attributes));
-    if (problem != 0) src_.fail_at(line_base + problem, message);
+    if (problem != 0) src_.fail_at(line_base + problem, message, advice);
     for (size_t k : c.name_lines)
       if (k != 0 && name_lines_ < 2) name_line_[name_lines_++] = line_base + k;
 
@@ -279,15 +281,20 @@ class Assembler {
     const bool names_only_first = name_lines_ == 1 && name_line_[0] == first_line_ &&
                                   records_ > 1 && !is_number_label(first_source_) &&
                                   !is_number_label(first_target_);
-    if (names_only_first || (is_header_word(first_source_) && is_header_word(first_target_)))
-      src_.fail_at(first_line_, text::quote(first_source_) + " " + text::quote(first_target_) +
-                                    " looks like a header row, not an edge; delete it or start "
-                                    "it with '#' to make it a comment");
+    if (header_ == HeaderRow::kGuess &&
+        (names_only_first || (is_header_word(first_source_) && is_header_word(first_target_))))
+      src_.fail_at(first_line_,
+                   text::quote(first_source_) + " " + text::quote(first_target_) +
+                       " looks like a header row, not an edge (delete it or start it with '#' to "
+                       "make it a comment)",
+                   Advice::kHeaderRow);
     if (merged_in_parallel_) return std::move(merged_);
     return labels_.take_labels();
   }
 
   void set_columns_declared(bool d) { columns_declared_ = d; }
+  // kGuess refuses a first line that looks like a header; the others were said.
+  void set_header(HeaderRow header) { header_ = header; }
   size_t records() const { return records_; }
   size_t vertex_count() const { return labels_.size(); }
 
@@ -299,18 +306,18 @@ class Assembler {
   }
   // With attributes on either line (networkx's dict, a weight such as 0.5), the
   // adjacency-list reader would make them vertices: the hint names what to fix instead.
-  std::string shape_message(size_t columns, uint8_t attributes) const {
+  std::pair<std::string, Advice> shape_message(size_t columns, uint8_t attributes) const {
     const uint8_t both = attributes | first_attributes_;
-    return std::to_string(columns) + " columns where line " + std::to_string(first_line_) +
-           " has " + std::to_string(first_columns_) +
-           ": every line of an edge list has the same columns " +
-           (both & kDictColumn
-                ? "(an attribute dict '{...}' ends every line or none, as networkx's "
-                  "write_edgelist writes them)"
-            : both & kFractionColumn
-                ? "(a weight on some lines only? give every line one, or none)"
-                : "(an adjacency list, one vertex then its successors? use --input-format "
-                  "adjlist)");
+    return {std::to_string(columns) + " columns where line " + std::to_string(first_line_) +
+                " has " + std::to_string(first_columns_) +
+                ": every line of an edge list has the same columns " +
+                (both & kDictColumn
+                     ? "(an attribute dict '{...}' ends every line or none, as networkx's "
+                       "write_edgelist writes them)"
+                 : both & kFractionColumn
+                     ? "(a weight on some lines only? give every line one, or none)"
+                     : "(an adjacency list, one vertex then its successors?)"),
+            both & (kDictColumn | kFractionColumn) ? Advice::kNone : Advice::kAdjlistFormat};
   }
 
   // number_densely on the executor's threads, without atomics: each chunk marks the values
@@ -386,6 +393,7 @@ class Assembler {
   bool merged_in_parallel_ = false;
   size_t records_ = 0;
   bool columns_declared_ = false;
+  HeaderRow header_ = HeaderRow::kGuess;
   size_t first_columns_ = 0, first_line_ = 0;
   uint8_t first_attributes_ = 0;
   std::string first_source_, first_target_;
@@ -419,6 +427,17 @@ void place_edges(const std::vector<Edge>& local, const std::vector<vertex_t>& re
   }
 }
 
+// Consumes lines through the first that is not blank or a comment ('#', '%'): the header row
+// the caller said is there. Returns the lines consumed.
+size_t skip_header_line(LineSource& src) {
+  std::string_view line;
+  while (src.next(line)) {
+    const std::string_view t = text::trim(line);
+    if (!t.empty() && t[0] != '#' && t[0] != '%') return src.line_number();
+  }
+  src.fail_at(0, "no edges found (only a header, comments and blank lines)");
+}
+
 }  // namespace
 
 void set_edge_list_chunking(size_t min_bytes, size_t threads, bool threaded) {
@@ -427,11 +446,15 @@ void set_edge_list_chunking(size_t min_bytes, size_t threads, bool threaded) {
   use_threads = threaded;
 }
 
-ReadResult read_edge_list(LineSource& src) {
+ReadResult read_edge_list(LineSource& src, HeaderRow header) {
   PhaseTrace trace;
   const EdgeListDeclarations declared = read_declarations(src, src.peek(64 * 1024));
   Assembler assembler(src);
   assembler.set_columns_declared(declared.columns_declared);
+  assembler.set_header(header);
+  // A header said to be there: its line (the first that is not blank or a comment) is
+  // consumed here, and the chunks number their lines after it.
+  const size_t header_lines = header == HeaderRow::kPresent ? skip_header_line(src) : 0;
   std::vector<Edge> edges;
   // Or, for integer labels of a directed graph, the chunks' values renumbered in place.
   std::vector<EdgeListChunk> chunks;
@@ -448,7 +471,7 @@ ReadResult read_edge_list(LineSource& src) {
       chunks[k].parse(pieces[k], declared);
     });
     trace.mark("parse");
-    size_t line_base = 0, tokens = 0;
+    size_t line_base = header_lines, tokens = 0;
     uint64_t max_value = 0;
     bool all_raw = true;
     for (const EdgeListChunk& c : chunks) {
@@ -496,7 +519,7 @@ ReadResult read_edge_list(LineSource& src) {
       trace.mark("labels");
       std::vector<std::vector<vertex_t>> remaps(chunks.size());
       std::vector<size_t> bases(chunks.size(), 0);
-      line_base = 0;
+      line_base = header_lines;
       for (size_t k = 0; k < chunks.size(); ++k) {
         if (full[k]) src.fail_at(line_base + chunks[k].lines, too_many_vertices());
         bases[k] = line_base;
@@ -513,7 +536,7 @@ ReadResult read_edge_list(LineSource& src) {
     }
   } else {
     std::string_view block;
-    size_t line_base = 0;
+    size_t line_base = header_lines;
     while (src.next_block(block, kBlockBytes)) {
       EdgeListChunk chunk;
       chunk.parse(block, declared);

@@ -217,29 +217,51 @@ void refuse_unsupported(LineSource& src, std::string_view head) {
                           "nx.write_edgelist(G, 'g.txt', data=False)");
 }
 
-ReadResult parse(LineSource& src, const std::string& path, InputFormat format) {
+// What a format's reader does with a delimiter or a header choice; refusals name both.
+bool is_delimited(InputFormat f) {
+  return f == InputFormat::kAuto || f == InputFormat::kCsv || f == InputFormat::kTsv;
+}
+
+ReadResult parse(LineSource& src, const std::string& path, const ReadOptions& options) {
   const std::string_view head = src.peek(kSniffBytes);
   if (src.at_end_of_data() && text::trim(head).empty())
     src.fail_at(0, "empty file: expected a graph");
+  InputFormat format = options.format;
   if (format == InputFormat::kAuto) format = detect_format(path, head);
+  if (options.delimiter != 0) {
+    // Text of lines is split on the delimiter named; a file of another kind is refused.
+    if (format == InputFormat::kEdgeList) format = InputFormat::kCsv;
+    ReadOptions detected = options;
+    detected.format = format;
+    check_read_options(detected);
+  }
+  if (options.header != HeaderRow::kGuess) {
+    ReadOptions detected = options;
+    detected.format = format;
+    check_read_options(detected);
+  }
   // XML and JSON hold commas too: refused with the hint before a CSV reader sees them.
   if (format == InputFormat::kEdgeList || format == InputFormat::kCsv ||
       format == InputFormat::kTsv)
     refuse_unsupported(src, head);
   // A delimiter this reader does not split on, glued to networkx's dicts: refused, never
   // read as vertices named "0;7;{'weight':" (',' is CSV; blanks and tabs are edge lists).
+  const char split_on = options.delimiter != 0        ? options.delimiter
+                        : format == InputFormat::kCsv ? ','
+                        : format == InputFormat::kTsv ? '\t'
+                                                      : 0;
   if (const char d = glued_dict_delimiter(head);
-      d != 0 && (format == InputFormat::kEdgeList || (format == InputFormat::kCsv && d != ',') ||
-                 format == InputFormat::kTsv))
-    src.fail_at(0, std::string("the first line looks like networkx's write_edgelist with "
-                               "delimiter '") +
-                       d +
-                       "', which this format does not split on; write it with the default "
-                       "delimiter (blanks) or delimiter=',' (CSV, read as such), or "
-                       "data=False");
+      d != 0 && d != split_on &&
+      (format == InputFormat::kEdgeList || format == InputFormat::kCsv ||
+       format == InputFormat::kTsv))
+    src.fail_at(0,
+                std::string("the first line looks like networkx's write_edgelist with delimiter "
+                            "'") +
+                    d + "', which this format does not split on",
+                Advice::kDelimiter, std::string(1, d));
   switch (format) {
     case InputFormat::kEdgeList:
-      return detail::read_edge_list(src);
+      return detail::read_edge_list(src, options.header);
     case InputFormat::kGra:
       return detail::read_gra(src);
     case InputFormat::kDimacs:
@@ -251,20 +273,19 @@ ReadResult parse(LineSource& src, const std::string& path, InputFormat format) {
     case InputFormat::kAdjList:
       return detail::read_adjacency_list(src);
     case InputFormat::kCsv:
-      return detail::read_delimited(src, ',');
     case InputFormat::kTsv:
-      return detail::read_delimited(src, '\t');
+      return detail::read_delimited(src, split_on, options.header);
     case InputFormat::kAuto:
       break;
   }
-  throw std::logic_error("read_graph: unhandled input format");
+  throw InternalError("read_graph: unhandled input format");
 }
 
 // Every read ends here: a file that changed under the reader is reported as such, whatever
 // else its changed bytes made the parser say; running out of memory names the input.
-ReadResult read_source(LineSource& src, const std::string& path, InputFormat format) {
+ReadResult read_source(LineSource& src, const std::string& path, const ReadOptions& options) {
   try {
-    ReadResult result = parse(src, path, format);
+    ReadResult result = parse(src, path, options);
     src.check_unchanged();
     return result;
   } catch (const std::bad_alloc&) {
@@ -285,9 +306,28 @@ ReadResult read_source(LineSource& src, const std::string& path, InputFormat for
 InputFormat parse_input_format(std::string_view name) {
   for (const auto& f : kFormatNames)
     if (text::iequals(name, f.name)) return f.format;
-  throw std::invalid_argument(
-      "unknown input format '" + std::string(name) +
-      "' (expected auto, edges, gra, dimacs, mtx, dot, adjlist, csv or tsv)");
+  throw UsageError("unknown input format '" + std::string(name) +
+                   "' (expected auto, edges, gra, dimacs, mtx, dot, adjlist, csv or tsv)");
+}
+
+char parse_delimiter(std::string_view t) {
+  if (t == "tab" || t == "\\t" || t == "\t") return '\t';
+  const bool one_byte = t.size() == 1 && t[0] > ' ' && t[0] < 127;
+  if (one_byte && t[0] != '"' && !std::isalnum(static_cast<unsigned char>(t[0]))) return t[0];
+  throw UsageError("delimiter '" + std::string(t) +
+                   "': expected one printable character other than a letter, a digit or '\"' "
+                   "(such as ',' ';' '|' ':'), or tab; blanks separate an edge list's fields "
+                   "without one");
+}
+
+void check_read_options(const ReadOptions& o) {
+  if (o.delimiter != 0 && !is_delimited(o.format))
+    throw UsageError("a delimiter applies to delimited text (csv, tsv), not to the " +
+                     std::string(format_name(o.format)) + " format");
+  if (o.header != HeaderRow::kGuess && o.delimiter == 0 && !is_delimited(o.format) &&
+      o.format != InputFormat::kEdgeList)
+    throw UsageError("a header row applies to csv, tsv and edge lists, not to the " +
+                     std::string(format_name(o.format)) + " format");
 }
 
 std::vector<std::string> input_format_names() {
@@ -316,19 +356,19 @@ InputFormat detect_format(const std::string& path, std::string_view first_bytes)
   return sniff(first_bytes);
 }
 
-ReadResult read_graph(const std::string& path, InputFormat format) {
+ReadResult read_graph(const std::string& path, const ReadOptions& options) {
   LineSource src(path);
-  return read_source(src, path, format);
+  return read_source(src, path, options);
 }
 
-ReadResult read_graph(LineSource& source, InputFormat format) {
-  return read_source(source, source.name(), format);
+ReadResult read_graph(LineSource& source, const ReadOptions& options) {
+  return read_source(source, source.name(), options);
 }
 
-ReadResult read_graph_from_string(std::string_view text, InputFormat format,
+ReadResult read_graph_from_string(std::string_view text, const ReadOptions& options,
                                   const std::string& name) {
   LineSource src(text, name);
-  return read_source(src, name, format);
+  return read_source(src, name, options);
 }
 
 namespace detail {

@@ -27,9 +27,28 @@ enum class InputFormat {
 // Accepts "auto", "edges", "gra", "dimacs", "mtx", "dot", "adjlist", "csv", "tsv"
 // (case-insensitive; also the
 // aliases "edgelist", "snap", "grail", "matrix-market", "mm", "gv", "graphviz",
-// "adjacency-list"). adjlist is never detected: only named. Throws
-// std::invalid_argument listing the valid names.
+// "adjacency-list"). adjlist is never detected: only named. Throws UsageError listing the
+// valid names.
 InputFormat parse_input_format(std::string_view name);
+
+// Whether the first data row is a header: guessed (docs/formats.md, "Header rows"), or said.
+enum class HeaderRow { kGuess, kPresent, kAbsent };
+
+// How to read a graph: its format (kAuto: from the name and content) and, for delimited
+// text and edge lists, what detection would otherwise guess. A format alone converts to it.
+struct ReadOptions {
+  InputFormat format = InputFormat::kAuto;
+  HeaderRow header = HeaderRow::kGuess;  // CSV, TSV, --delimiter and edge lists only
+  char delimiter = 0;  // 0: the format's own; else delimited text split on this byte
+  ReadOptions() = default;
+  ReadOptions(InputFormat f) : format(f) {}  // NOLINT(google-explicit-constructor)
+};
+// A delimiter as users write it: one printable byte other than a quote, a letter or a digit,
+// or "tab" / "\t". Throws UsageError naming what is accepted.
+char parse_delimiter(std::string_view text);
+// Refuses (UsageError) a delimiter or header choice with a format that has no such thing
+// (a delimiter with mtx, a header with gra, ...).
+void check_read_options(const ReadOptions& options);
 // The canonical names, "auto" first: what help texts and validation list.
 std::vector<std::string> input_format_names();
 // The canonical name parse_input_format accepts ("edges", "gra", ...).
@@ -56,14 +75,14 @@ struct ReadResult {
 };
 
 // Reads `path` ("-" = standard input). Throws InputError naming the file and line.
-ReadResult read_graph(const std::string& path, InputFormat format = InputFormat::kAuto);
+ReadResult read_graph(const std::string& path, const ReadOptions& options = {});
 // The same from an input already opened (closure/graph/line_source.hpp), e.g. one whose
 // first bytes a command peeked at to tell an index from a graph.
 class LineSource;
-ReadResult read_graph(LineSource& source, InputFormat format = InputFormat::kAuto);
+ReadResult read_graph(LineSource& source, const ReadOptions& options = {});
 // The same over text in memory; `name` stands for the file in messages and, with kAuto, its
 // extension takes part in detection.
-ReadResult read_graph_from_string(std::string_view text, InputFormat format,
+ReadResult read_graph_from_string(std::string_view text, const ReadOptions& options,
                                   const std::string& name = "<string>");
 
 }  // namespace closure

@@ -12,12 +12,12 @@ std::string failure_text(const std::exception_ptr& failure) {
   try {
     std::rethrow_exception(failure);
   } catch (const OutputClosedError& e) {
-    return std::string(1, 'c') + e.what();
+    return std::string(1, 'c') + said_to(e, Audience::kCli);
   } catch (const std::bad_alloc&) {
     return std::string(1, char('0' + int(ErrorKind::kResource))) +
            "out of memory (an allocation failed)";
   } catch (const std::exception& e) {
-    return std::string(1, char('0' + int(classify(e)))) + e.what();
+    return std::string(1, char('0' + int(classify(e)))) + said_to(e, Audience::kCli);
   } catch (...) {
     return std::string(1, char('0' + int(ErrorKind::kInternal))) + "an unknown exception";
   }

@@ -103,8 +103,9 @@ std::optional<DeviceInfo> choose_device(const std::string& flag) {
   if (!spec.empty() && spec != "auto" && drivers_skipped_for_memory())
     throw OutOfMemoryError(
         "the OpenCL drivers need about " + format_bytes(double(kDriverHeadroom)) +
-        " of address space to load and " + format_bytes(double(address_space_headroom())) +
-        " is left (ulimit -v); raise the limit or use --device host");
+            " of address space to load and " + format_bytes(double(address_space_headroom())) +
+            " is left (ulimit -v); raise the limit",
+        Advice::kHostDevice);
   const auto devices = list_devices();
   auto first = [&](bool gpu) -> std::optional<DeviceInfo> {
     for (const auto& d : devices)

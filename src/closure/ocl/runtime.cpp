@@ -61,10 +61,10 @@ void Runtime::refuse_compile_without_headroom() const {
   const size_t room = available_host_memory();
   if (room >= kCompileHeadroom) return;
   throw OutOfMemoryError("compiling OpenCL kernels for " + device_.name + " needs about " +
-                         format_bytes(double(kCompileHeadroom)) + " of memory, and " +
-                         format_bytes(double(room)) +
-                         " is left (free memory, ulimit -v or a cgroup); raise the limit, or "
-                         "use --device host");
+                             format_bytes(double(kCompileHeadroom)) + " of memory, and " +
+                             format_bytes(double(room)) +
+                             " is left (free memory, ulimit -v or a cgroup); raise the limit",
+                         Advice::kHostDevice);
 }
 
 cl::Program Runtime::build(const std::string& source, const std::string& options) {

@@ -15,6 +15,7 @@
 #include <nlohmann/json.hpp>
 #include <optional>
 
+#include "closure/errors.hpp"
 #include "closure/executor.hpp"
 #include "closure/io/atomic_file.hpp"
 #include "closure/io/content_hash.hpp"
@@ -59,7 +60,11 @@ std::string extension_for(OutputFormat f) {
 // or the device: every method gives the same closure.
 std::string options_key(const BatchOptions& o) {
   nlohmann::ordered_json k;
-  k["input_format"] = format_name(o.run.input_format);
+  const ReadOptions& read = o.run.read_options;
+  k["input_format"] = format_name(read.format);
+  // Said only when said: records written without these options stay valid.
+  if (read.header != HeaderRow::kGuess) k["header"] = read.header == HeaderRow::kPresent;
+  if (read.delimiter != 0) k["delimiter"] = std::string(1, read.delimiter);
   if (o.write_closures)
     k["output_format"] = output_format_name(o.run.output_format);
   else
@@ -168,7 +173,7 @@ std::string process_item(const BatchOptions& o, const BatchItem& item, const std
       rec.output_name = fs::path(p.output).filename().string();
     }
   } catch (const std::exception& e) {
-    row.error = e.what();
+    row.error = said_to(e, Audience::kCli);
   }
   row.seconds = seconds_since(start);
   return "N" + record_json(rec);
@@ -184,7 +189,7 @@ void write_record(const ItemPaths& p, const BatchRecord& rec, BatchRow& row, Bat
     out.claim(p.record);
     if (rec.output) out.claim(p.output);
   } catch (const std::exception& e) {
-    if (row.error.empty()) row.error = e.what();
+    if (row.error.empty()) row.error = said_to(e, Audience::kCli);
   }
 }
 
@@ -266,7 +271,7 @@ std::vector<BatchRow> run_batch(const BatchOptions& o,
       try {
         pool.submit(i);
       } catch (const std::exception& e) {
-        settle(i, std::nullopt, started[i], e.what());
+        settle(i, std::nullopt, started[i], said_to(e, Audience::kCli));
       }
     }
     if (pool.busy() == 0) continue;

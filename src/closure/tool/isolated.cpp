@@ -12,6 +12,8 @@
 #include <cstring>
 #include <stdexcept>
 
+#include "closure/errors.hpp"
+
 namespace closure {
 namespace {
 
@@ -52,7 +54,7 @@ IsolatedChild start_isolated(const std::function<std::string()>& work) {
     try {
       message = 'R' + work();
     } catch (const std::exception& e) {
-      message = std::string("E") + e.what();
+      message = std::string("E") + said_to(e, Audience::kCli);
     } catch (...) {
       message = "Eunknown exception";
     }

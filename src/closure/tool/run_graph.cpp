@@ -19,17 +19,6 @@ double seconds_since(std::chrono::steady_clock::time_point t0) {
   return std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
 }
 
-// A closure that does not fit: the hint names the user's file, so that the way on (an
-// index, or reach) can be copied as it stands. The budget's generic hint is replaced;
-// other refusals (a dense matrix, the work arrays) get it appended.
-std::string with_file_hint(std::string message, const std::string& input) {
-  const std::string generic = without_closure_hint();
-  const std::string specific = without_closure_hint(input);
-  if (const size_t at = message.find(generic); at != std::string::npos)
-    return message.replace(at, generic.size(), specific);
-  return message + "; " + specific;
-}
-
 // Before writing a file: its exact size against --max-output and against the free space of
 // its file system (a gzip'ed file's size is not known before: the limit only), each refusal
 // with the sizes and the ways on (--force where it would help; an index or reach instead).
@@ -43,14 +32,16 @@ void check_output_size(const RunOptions& o, const Graph& g, const Closure& closu
     const bool fits = spec.gzip || !free || bytes <= *free;
     const std::string space =
         free ? " (its file system has " + format_bytes(double(*free)) + " free)" : "";
-    throw OutputTooLargeError(
+    OutputTooLargeError error(
         "the closure would take " + size + " as " + as +
         (bytes > o.output_limit
-             ? ", more than the limit of " + std::to_string(o.output_limit) + " bytes" + space +
-                   (fits ? "; pass --force to write it anyway" : ", so --force would not help")
+             ? ", more than the limit of " + std::to_string(o.output_limit) + " bytes" + space
              : ", more than the " + format_bytes(double(*free)) + " free on the file system of " +
-                   o.output) +
-        "; " + without_closure_hint(o.input));
+                   o.output));
+    if (bytes > o.output_limit)
+      error.add_advice(fits ? Advice::kForceOutput : Advice::kNoRoomForOutput);
+    error.add_advice(Advice::kWithoutClosure, o.input);
+    throw error;
   };
   const uint64_t at_least = output_bytes_lower_bound(g, closure, spec, o.reflexive);
   if (at_least > o.output_limit || (!spec.gzip && free && at_least > *free))
@@ -71,7 +62,7 @@ ClosedGraph read_and_close(const RunOptions& o) {
   if (o.progress) o.progress->phase("reading " + o.input);
   auto t0 = std::chrono::steady_clock::now();
   trace("reading");
-  out.graph = read_graph(o.input, o.input_format);
+  out.graph = read_graph(o.input, o.read_options);
   trace("read");
   s.parse_s = seconds_since(t0);
   s.input = o.input;
@@ -87,13 +78,15 @@ ClosedGraph read_and_close(const RunOptions& o) {
     // A warning's way on names the user's file, as a refusal's does.
     ComputeOptions compute = o.compute;
     if (compute.warn)
-      compute.warn = [warn = o.compute.warn, input = o.input](const std::string& m) {
-        warn(with_file_hint(m, input));
+      compute.warn = [warn = o.compute.warn, input = o.input](Warning w) {
+        if (w.advice == Advice::kWithoutClosure && w.subject.empty()) w.subject = input;
+        warn(w);
       };
     out.closure = compute_closure(out.graph.graph, compute, &report);
     trace("computed");
-  } catch (const OutOfMemoryError& e) {
-    throw OutOfMemoryError(with_file_hint(e.what(), o.input));
+  } catch (OutOfMemoryError& e) {
+    e.name_subject(Advice::kWithoutClosure, o.input);  // the way on names the user's file
+    throw;
   }
   s.dag = report.dag;
   s.components = report.components;

@@ -17,8 +17,8 @@
 namespace closure {
 
 struct RunOptions {
-  std::string input;  // path, or "-" for standard input
-  InputFormat input_format = InputFormat::kAuto;
+  std::string input;         // path, or "-" for standard input
+  ReadOptions read_options;  // the format and, for delimited text, header and delimiter
   ComputeOptions compute;
   std::string output;  // empty: no closure file
   OutputFormat output_format = OutputFormat::kEdges;

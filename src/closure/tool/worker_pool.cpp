@@ -19,6 +19,8 @@
 #include <cstring>
 #include <stdexcept>
 
+#include "closure/errors.hpp"
+
 namespace closure {
 namespace {
 
@@ -67,7 +69,7 @@ bool recv_all(int fd, void* data, size_t size) {
     try {
       message = 'R' + work(size_t(index));
     } catch (const std::exception& e) {
-      message = std::string("E") + e.what();
+      message = std::string("E") + said_to(e, Audience::kCli);
     } catch (...) {
       message = "Eunknown exception";
     }

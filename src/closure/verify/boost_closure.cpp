@@ -319,8 +319,8 @@ VerifyReport verify_against_boost(const Graph& g, const Closure& c, size_t memor
   } catch (const std::bad_alloc&) {
     throw OutOfMemoryError("verification ran out of memory even for the sampled check (" +
                            format_bytes(double(available)) +
-                           " could be allocated when it started); try a smaller "
-                           "--verify-sources, or verify on a machine with more memory");
+                           " could be allocated when it started)",
+                           Advice::kFewerSources);
   }
 }
 
