@@ -410,10 +410,15 @@ cli_test(hints_followed --stdout "^hints followed$" --
          bash ${CMAKE_CURRENT_SOURCE_DIR}/cli/hints_followed.sh ${CLOSURE_BIN} ${DATA} ${OUT}/hints)
 # --header, --no-header and --delimiter as they read.
 cli_test(read.delimiter_and_header --stdout "^a b$" --
-         bash -c "printf 'from_pkg\;to_pkg\\na\;b\\n' > ${OUT}/semi.txt && ${CLOSURE_BIN} -q ${OUT}/semi.txt --delimiter ';' --header -o -")
+         bash -c "printf 'from_pkg|to_pkg\\na|b\\n' > ${OUT}/pipe.txt && ${CLOSURE_BIN} -q ${OUT}/pipe.txt --delimiter '|' --header -o -")
 cli_test(read.delimiter_refused_for_mtx --status 2 --stderr "--delimiter: a delimiter applies to delimited text" --
-         ${CLOSURE_BIN} ${DATA}/ring.mtx --input-format mtx --delimiter ";")
+         ${CLOSURE_BIN} ${DATA}/ring.mtx --input-format mtx --delimiter "|")
 cli_test(read.header_refused_for_gra --status 2 --stderr "a header row applies to csv, tsv and edge lists, not to the gra format" --
          ${CLOSURE_BIN} ${DATA}/dag.gra --header)
 cli_test(read.header_and_no_header_exclude --status 2 --stderr "excludes" --
          ${CLOSURE_BIN} ${DATA}/diamond.txt --header --no-header)
+# batch: a label an edge list cannot hold keeps the row's counts and names the file not
+# written and the formats that can; a closure written in another format replaces the ones a
+# batch wrote before (a user's file of that name stays).
+cli_test(batch.spaced_labels_and_other_formats --stdout "^batch-formats-ok$" --
+         bash -c "rm -rf ${OUT}/bf && mkdir -p ${OUT}/bf/in && printf '\"a b\",c\\nc,d\\n' > ${OUT}/bf/in/sp.csv && printf '1 2\\n' > ${OUT}/bf/in/ok.txt && ( ${CLOSURE_BIN} batch ${OUT}/bf/in --out ${OUT}/bf/out > ${OUT}/bf/log 2>&1\; test \$? = 4 ) && grep -q 'sp.csv.closure.txt not written: .*--output-format csv' ${OUT}/bf/log && grep -q '\"pairs\":3' ${OUT}/bf/out/sp.csv.summary.json && echo mine > ${OUT}/bf/out/ok.txt.closure.json && ${CLOSURE_BIN} batch ${OUT}/bf/in --out ${OUT}/bf/out --output-format csv > /dev/null && test ! -e ${OUT}/bf/out/ok.txt.closure.txt && test -s ${OUT}/bf/out/sp.csv.closure.csv && grep -q mine ${OUT}/bf/out/ok.txt.closure.json && echo batch-formats-ok")

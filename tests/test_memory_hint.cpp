@@ -33,9 +33,10 @@ TEST(MemoryHint, NamesTheIndexForTheFileInEachFrontEndsTerms) {
             std::string::npos);
   EXPECT_NE(advice_text(a, Audience::kCpp).find("reach::build_index"), std::string::npos);
   // No front end's spelling leaks into another's, and none keeps a blank to fill.
-  for (Advice each : {Advice::kSparseMethod, Advice::kHostDevice, Advice::kAdjlistFormat,
-                      Advice::kDelimiter, Advice::kHeaderRow, Advice::kForceOutput,
-                      Advice::kNoRoomForOutput, Advice::kFewerSources, Advice::kWithoutClosure}) {
+  for (Advice each :
+       {Advice::kSparseMethod, Advice::kHostDevice, Advice::kAdjlistFormat, Advice::kDelimiter,
+        Advice::kHeaderRow, Advice::kForceOutput, Advice::kNoRoomForOutput, Advice::kFewerSources,
+        Advice::kQuotingFormat, Advice::kWithoutClosure}) {
     const std::string py = advice_text(each, Audience::kPython, ";");
     const std::string cpp = advice_text(each, Audience::kCpp, ";");
     const std::string cli = advice_text(each, Audience::kCli, ";");

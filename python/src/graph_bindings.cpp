@@ -59,9 +59,9 @@ py::array_t<T> copy_to_numpy(std::span<const T> s) {
 }
 
 // networkx's adjacency (a dict of dicts) whose keys are exactly 0..n-1 in order, straight
-// into a Graph: walking the dicts in C (PyDict_Next) is about 4x faster than np.fromiter
-// over them from Python. None when the keys are anything else (the caller then maps labels
-// in Python). Holds the GIL: it reads Python objects, and takes milliseconds.
+// into a Graph: walking the dicts in C (PyDict_Next) is several times faster than
+// np.fromiter over them from Python. None when the keys are anything else (the caller then maps
+// labels in Python). Holds the GIL: it reads Python objects, and takes milliseconds.
 py::object graph_from_identity_adjacency(const py::dict& adj) {
   const size_t n = py::len(adj);
   if (n > kMaxVertices) return py::none();

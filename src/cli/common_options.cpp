@@ -131,7 +131,7 @@ int exit_without_teardown(int status) {
     return status;
   }
   if (may_skip_device_teardown()) {
-    // The kernel's release of a device context (about 0.1 s on NVIDIA) is not waited for.
+    // The kernel's release of a device context (slow on NVIDIA's driver) is not waited for.
     if (ocl::drivers_loaded()) exit_handing_off_teardown(status);
     ::_exit(status);
   }

@@ -79,10 +79,10 @@ auto as_usage_error(const std::string& option, F&& parse) -> decltype(parse()) {
 // Flushes standard output and error; returns `status`, or 4 when standard output could not
 // be written (say on a full disk).
 int finish_output(int status);
-// finish_output, then ends the process at once: the driver's teardown, which
-// took 0.1-0.3 s of every GPU run on the H200, and a speculative opening still in progress
-// are not waited for. Where may_skip_device_teardown() is false (sanitized builds, mpirun),
-// returns the status instead, for a normal exit.
+// finish_output, then ends the process at once: the driver's teardown, a large part of a
+// short GPU run, and a speculative opening still in progress are not waited for. Where
+// may_skip_device_teardown() is false (sanitized builds, mpirun), returns the status instead, for a
+// normal exit.
 int exit_without_teardown(int status);
 
 // The session the flags describe (device, threads, quiet); the process ends after it.

@@ -29,8 +29,8 @@
 namespace closure::cli {
 
 // Above this dense bound of the closure (components^2 / 8 bytes) `auto` answers from an
-// index: its build is linear, where the closure of, say, a 400k-vertex random DAG took
-// 19 s and 8.6 GB for a single query (issue 11).
+// index: its build is linear, where the closure of a large random DAG costs gigabytes and
+// seconds for a single query.
 inline constexpr double kClosureLimitBytes = 64.0 * 1024 * 1024;
 
 Runner add_query_command(CLI::App& app, CommonOptions& common) {

@@ -32,6 +32,10 @@ constexpr AdviceTexts kAdviceTexts[] = {
     {Advice::kNoRoomForOutput, "write it to a file system with more room",
      "--force would not help: write it to a file system with more room",
      "write it to a file system with more room"},
+    {Advice::kQuotingFormat, "write OutputFormat::kCsv, kTsv, kJson or kMatrixMarket instead",
+     "write CSV, TSV, JSON or Matrix Market instead (--output-format csv, tsv, json or mtx, or "
+     "a .csv, .tsv, .json or .mtx name)",
+     "use to_pandas() or to_networkx(), which keep any label"},
     {Advice::kFewerSources, "verify from fewer sources, or on a machine with more memory",
      "try a smaller --verify-sources, or verify on a machine with more memory",
      "verify from fewer sources, or on a machine with more memory"},

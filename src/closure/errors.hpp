@@ -38,6 +38,7 @@ enum class Advice {
   kForceOutput,      // write an output over its size limit anyway
   kNoRoomForOutput,  // an output larger than its file system's free space: elsewhere
   kFewerSources,     // a sampled verification from fewer sources
+  kQuotingFormat,    // labels with blanks: an output format that quotes them
   kWithoutClosure,   // answer reachability from an index instead (subject: the input's path)
 };
 enum class Audience { kCpp, kCli, kPython };

@@ -25,8 +25,8 @@ CostInputs cost_inputs(const MethodContext& c) {
 
 // A GPU's description for auto's cost model: the one opened on speculation while the graph
 // was read, else the first GPU listed (describing needs no context: one is created only
-// when the GPU wins, since creating NVIDIA's and tearing it down cost about 0.35 s that a
-// host run would pay for nothing).
+// when the GPU wins, since creating NVIDIA's and tearing it down costs more than many
+// host runs take).
 std::optional<ocl::DeviceInfo> describe_gpu(MethodContext& c) {
   if (c.gpu_speculated) c.open_device();
   if (c.runtime) {
@@ -73,7 +73,7 @@ Plan final_plan(MethodContext& c) {
         break;
       case Plan::Need::kGpuDescription:
         // A GPU opened on speculation is still opening: the sweep's host work fills the
-        // wait (0.02 s at 1M commits), lost only if the host is chosen after all.
+        // wait, lost only if the host is chosen after all.
         if (c.gpu_speculated) prepare_propagation(c);
         facts.gpu = describe_gpu(c);
         facts.gpu_looked_up = true;

@@ -86,8 +86,8 @@ Advice not_a_number_advice(std::string_view field) {
 
 // The columns after 'source target' (`p` at the first): numbers (weights, timestamps), or
 // networkx's dict as the third. Out of line, and given `p` by value: a parse() whose `p`
-// had its address taken (by this, or a helper moving it) kept it in memory, and plain
-// two-column lines took 4-11% more instructions there (callgrind); now none more.
+// had its address taken (by this, or a helper moving it) kept it in memory, which cost
+// plain two-column lines instructions on every line.
 struct ExtraColumns {
   const char* p;                  // the line's end
   size_t columns;                 // all of them, 'source target' included

@@ -110,6 +110,21 @@ ItemPaths paths_of(const BatchOptions& o, const BatchItem& item) {
   return {stem + ".summary.json", stem + extension_for(o.run.output_format)};
 }
 
+// Once this input's closure is written in one format, the closures a batch wrote for it in
+// the others are out of date: removed, where a batch owns them (never a user's file).
+void remove_other_formats(const BatchOptions& o, const BatchItem& item, BatchOutDir& out) {
+  const std::string stem = (fs::path(o.out_dir) / item.stem).string();
+  for (OutputFormat f :
+       {OutputFormat::kEdges, OutputFormat::kMatrixMarket, OutputFormat::kJson,
+        OutputFormat::kBinary, OutputFormat::kCsv, OutputFormat::kTsv, OutputFormat::kNodeLink}) {
+    if (f == o.run.output_format) continue;
+    const std::string other = stem + extension_for(f);
+    std::error_code ec;
+    if (fs::is_regular_file(fs::symlink_status(other, ec)) && out.may_write(other))
+      fs::remove(other, ec);
+  }
+}
+
 // Whether `old` still stands for this input under these options: a record that does not
 // match in every respect is redone.
 bool still_valid(const BatchRecord& old, const BatchOptions& o, const BatchItem& item,
@@ -163,6 +178,12 @@ std::string process_item(const BatchOptions& o, const BatchItem& item, const std
     run.input = item.input;
     run.output = o.write_closures ? p.output : "";
     run.output_within = o.out_dir;  // a name batch owns: never through a link, never outside
+    // The counts stay in the row when only the writing fails (a label an edge list cannot
+    // hold, a full disk).
+    run.on_closed = [&row](const RunSummary& s) {
+      static_cast<GraphFacts&>(row) = s;
+      row.facts_known = true;
+    };
     const RunSummary s = o.runner ? o.runner(run) : run_graph(run);
     static_cast<GraphFacts&>(row) = s;
     row.facts_known = true;
@@ -171,9 +192,12 @@ std::string process_item(const BatchOptions& o, const BatchItem& item, const std
       const FileDigest d = digest_file(p.output);
       rec.output = FileKey{d.size, 0, d.hash};
       rec.output_name = fs::path(p.output).filename().string();
+      remove_other_formats(o, item, out);
     }
   } catch (const std::exception& e) {
     row.error = said_to(e, Audience::kCli);
+    if (row.facts_known && o.write_closures)
+      row.error = fs::path(p.output).filename().string() + " not written: " + row.error;
   }
   row.seconds = seconds_since(start);
   return "N" + record_json(rec);

@@ -110,6 +110,7 @@ RunSummary run_graph(const RunOptions& o) {
   RunOptions counted = o;
   counted.compute.propagate.rows_needed = o.verify || !o.output.empty();
   ClosedGraph closed = read_and_close(counted);
+  if (o.on_closed) o.on_closed(closed.summary);
   verify_and_write(o, closed.graph.graph, closed.closure, closed.summary);
   return closed.summary;
 }

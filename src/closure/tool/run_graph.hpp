@@ -2,6 +2,7 @@
 // optionally verify it against Boost.Graph and write it; a summary of every phase.
 #pragma once
 
+#include <functional>
 #include <optional>
 #include <string>
 
@@ -38,6 +39,9 @@ struct RunOptions {
   WriteProgress write_progress;
   // Told the phases (reading, computing, verifying, writing) and their shares; may be null.
   Progress* progress = nullptr;
+  // Told the summary once the closure is computed, before verifying and writing: what a
+  // caller keeps when those fail (batch's row). May be empty.
+  std::function<void(const struct RunSummary&)> on_closed;
 };
 
 struct RunSummary : GraphFacts {
