@@ -67,7 +67,7 @@ void add_common_options(CLI::App& sub, CommonOptions& o, unsigned which) {
     sub.add_option("--delimiter", o.delimiter,
                    "Read delimited text split on this character (',' ';' '|' ':' or tab; "
                    "default: ',' for CSV, tab for TSV, blanks for edge lists)")
-        ->check(usage_checked([](const std::string& d) { parse_delimiter(d); }, "--delimiter"))
+        ->check(usage_checked([](const std::string& d) { parse_delimiter(d); }, "CHAR"))
         ->group(kShared);
   }
   if (which & kParamsOption)

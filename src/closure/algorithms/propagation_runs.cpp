@@ -73,7 +73,8 @@ namespace {
 
 // Rows that will likely not fit are said at once (ComputeOptions::warn), from an estimate
 // of sampled rows, when even the crudest bound (every component's row full) exceeds the
-// room; the budget still decides. The searches stop beyond 8 passes over the condensation.
+// room; the budget still decides. The estimate takes at most a quarter of a second, whatever
+// the graph.
 void warn_if_rows_may_not_fit(MethodContext& c, double room) {
   if (!c.options.warn) return;
   const auto full_rows = [](double C) { return C * std::ceil(C / 32) * sizeof(word_t); };
@@ -81,11 +82,11 @@ void warn_if_rows_may_not_fit(MethodContext& c, double room) {
   c.condense();
   const size_t C = c.condensed->dag.offsets.size() - 1;
   if (full_rows(double(C)) <= room) return;
-  const auto estimate =
-      estimate_row_bytes(c.condensed->dag, 32, 8 * (C + c.condensed->dag.targets.size()));
-  if (!estimate || estimate->bytes <= room) return;
-  c.options.warn({"the closure's rows are estimated at " + format_bytes(estimate->bytes) +
-                      " (from " + std::to_string(estimate->samples) +
+  const RowEstimate estimate = estimate_row_bytes(c.condensed->dag, 32, 0.25);
+  if (estimate.bytes <= room) return;
+  c.options.warn({"the closure's rows are estimated at " +
+                      std::string(estimate.cut ? "at least " : "") + format_bytes(estimate.bytes) +
+                      " (from " + std::to_string(estimate.samples) +
                       " sampled components), more than the " + format_bytes(room) +
                       " of host memory left for them: this run will likely stop for lack of "
                       "memory",

@@ -2,6 +2,7 @@
 #include "closure/algorithms/row_estimate.hpp"
 
 #include <algorithm>
+#include <chrono>
 #include <random>
 #include <vector>
 
@@ -20,8 +21,8 @@ size_t stored_row_words(vertex_t c, std::span<const vertex_t> reach) {
   return rest.size() * kIdsPerWordSpan <= span ? rest.size() : span;
 }
 
-std::optional<RowEstimate> estimate_row_bytes(const CsrDag& dag, size_t samples, uint64_t max_edges,
-                                              uint64_t seed) {
+RowEstimate estimate_row_bytes(const CsrDag& dag, size_t samples, double seconds, uint64_t seed) {
+  using Clock = std::chrono::steady_clock;
   const size_t C = dag.offsets.empty() ? 0 : dag.offsets.size() - 1;
   RowEstimate out;
   if (C == 0 || samples == 0) return out;
@@ -29,17 +30,25 @@ std::optional<RowEstimate> estimate_row_bytes(const CsrDag& dag, size_t samples,
   std::uniform_int_distribution<size_t> pick(0, C - 1);
   std::vector<uint32_t> seen(C, 0);  // the search that last reached each component
   std::vector<vertex_t> reach, stack;
-  uint64_t edges = 0;
+  const auto start = Clock::now();
+  const auto share = std::chrono::duration<double>(seconds / double(samples));
   double words = 0;
   for (uint32_t s = 1; s <= samples; ++s) {
+    const auto until = start + std::chrono::duration_cast<Clock::duration>(share * s);
     const vertex_t c = vertex_t(pick(rng));
     reach.clear();
     stack.assign(1, c);
+    uint64_t edges = 0;
     while (!stack.empty()) {
       const vertex_t v = stack.back();
       stack.pop_back();
+      // The clock is read every few thousand edges: cheap beside the search itself.
+      const uint64_t before = edges;
       edges += dag.offsets[v + 1] - dag.offsets[v];
-      if (edges > max_edges) return std::nullopt;
+      if ((before >> 12) != (edges >> 12) && Clock::now() > until) {
+        ++out.cut;
+        break;
+      }
       for (uint64_t k = dag.offsets[v]; k < dag.offsets[v + 1]; ++k) {
         const vertex_t d = dag.targets[k];
         if (seen[d] == s) continue;

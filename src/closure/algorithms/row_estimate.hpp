@@ -22,12 +22,16 @@ size_t stored_row_words(vertex_t c, std::span<const vertex_t> reach);
 struct RowEstimate {
   double bytes = 0;    // of all rows' stored words
   size_t samples = 0;  // components searched
+  size_t cut = 0;      // of which searches stopped at their share of the time: their rows
+                       // count what they reached, so the estimate is then low
 };
 
 // From `samples` components drawn uniformly (with replacement, from `seed`), each one's
-// reach found by a search of `dag` (ids topological). nullopt when the searches would
-// examine more than `max_edges` edges in all: then the estimate costs too much.
-std::optional<RowEstimate> estimate_row_bytes(const CsrDag& dag, size_t samples, uint64_t max_edges,
-                                              uint64_t seed = 1);
+// reach found by a search of `dag` (ids topological). Bounded in time, not in work: each
+// search has `seconds / samples` and, past it, stops where it is, so the estimate answers
+// in about `seconds` on any graph (the graphs whose rows are huge are those it must not
+// give up on).
+RowEstimate estimate_row_bytes(const CsrDag& dag, size_t samples, double seconds,
+                               uint64_t seed = 1);
 
 }  // namespace closure
