@@ -268,6 +268,9 @@ class Graph:
         self._labels = labels
         self.format = format
         self._searcher = None
+        # The column names of the table it came from, for the tables made from it
+        # (_table_columns); None: it came from no table.
+        self._columns = None
 
     def _search(self) -> _closure.Searcher:
         """The graph's searcher (descendants, ancestors), made on first use and kept: its
@@ -312,10 +315,11 @@ class Graph:
         us, vs = self.edges()
         return _networkx_digraph(self.vertices, us, vs)
 
-    def to_pandas(self, source: str = "source", target: str = "target"):
+    def to_pandas(self, source: str | None = None, target: str | None = None):
         """The edges as a pandas.DataFrame of two label columns (isolated vertices are
-        not in it), in :meth:`edges` order."""
-        return _pairs_frame(*self.edges(), source, target)
+        not in it), in :meth:`edges` order; the columns are named as
+        :func:`_table_columns` says (the input table's names, else source and target)."""
+        return _pairs_frame(*self.edges(), *_table_columns(self._columns, source, target))
 
     def __repr__(self) -> str:
         fmt = f", format={self.format!r}" if self.format else ""
@@ -339,6 +343,14 @@ def _facts_html(title: str, facts: list) -> str:
     rows = "".join(f"<tr><th style='text-align:left'>{html.escape(k)}</th>"
                    f"<td style='text-align:right'>{cell(v)}</td></tr>" for k, v in facts)
     return f"<table><caption>{html.escape(title)}</caption>{rows}</table>"
+
+
+def _table_columns(columns, source, target) -> tuple:
+    """The one rule for the columns of a table out: the names asked for; else those of
+    the table the graph came in as (a DataFrame's source and target columns, named
+    Series); else "source" and "target" (networkx's from_pandas_edgelist defaults)."""
+    default = columns or ("source", "target")
+    return (default[0] if source is None else source, default[1] if target is None else target)
 
 
 def _pairs_frame(us: _np.ndarray, vs: _np.ndarray, source: str, target: str):
@@ -406,16 +418,43 @@ def _from_networkx(g) -> Graph:
     return Graph(_closure.Graph.from_edges(n, sources, targets), labels)
 
 
-def _cached_from_networkx(g) -> Graph:
-    """A networkx graph converted once while it is unchanged. networkx 3.3+ empties
-    ``G.__networkx_cache__`` on every change of nodes or edges (its backends keep their
-    converted graphs there, under ``nx.config.cache_converted_graphs``), so the Graph kept
-    there is current; views (which change with the graph they view) and older networkx,
-    which has no such cache, are converted on every call."""
+def _networkx_cache_of(g):
+    """G.__networkx_cache__ where a converted graph may be kept there: networkx 3.3+
+    empties it on every change of nodes or edges (its backends keep their converted
+    graphs there, under ``nx.config.cache_converted_graphs``). None for views (which change
+    with the graph they view), frozen graphs and older networkx, which has no such cache."""
     nx = _sys.modules.get("networkx")
     cache = getattr(g, "__networkx_cache__", None)
     if (not isinstance(cache, dict) or hasattr(g, "_graph") or nx.is_frozen(g)
             or not getattr(getattr(nx, "config", None), "cache_converted_graphs", False)):
+        return None
+    return cache
+
+
+_told_converted_per_call = False
+
+
+def _warn_converted_per_call(g, what: str) -> None:
+    """Once a process: a per-vertex query (descendants, ancestors) handed a large networkx
+    graph that cannot keep its conversion pays O(n + m) on every call, where networkx's
+    own search pays what it visits; as_graph once makes each call cost its search."""
+    global _told_converted_per_call
+    if _told_converted_per_call or _networkx_cache_of(g) is not None or len(g) < 10000:
+        return
+    _told_converted_per_call = True
+    nx = _sys.modules.get("networkx")
+    import warnings
+    warnings.warn(f"closure.{what} converts this networkx graph on every call (networkx "
+                  f"{getattr(nx, '__version__', '?')} keeps no converted graph: 3.3 and later "
+                  f"do, for graphs that are not views): convert it once with "
+                  f"g = closure.as_graph(G) and pass g", RuntimeWarning, stacklevel=4)
+
+
+def _cached_from_networkx(g) -> Graph:
+    """A networkx graph converted once while it is unchanged, in its networkx cache
+    (_networkx_cache_of); converted on every call where there is none."""
+    cache = _networkx_cache_of(g)
+    if cache is None:
         return _from_networkx(g)
     converted = cache.get("closure")
     if converted is None:
@@ -638,11 +677,13 @@ def as_graph(graph, format: str = "auto", vertices=None, *, source=None, target=
                             f"this is a {type(graph).__name__}")
     pairs = _pandas_pairs(graph, source, target)
     if pairs is not None:
-        us, vs, _names = pairs
+        us, vs, names = pairs
         if len(us) != len(vs):
             raise InputError(f"sources and targets differ in length ({len(us)} and {len(vs)})",
                              "<edge array>")
-        return _from_pairs(us, vs, vertices)
+        g = _from_pairs(us, vs, vertices)
+        g._columns = names
+        return g
     if is_path:
         return read_graph(graph, format, header=header, delimiter=delimiter)
     nx = _sys.modules.get("networkx")
@@ -674,11 +715,13 @@ class Closure:
     to v, so (v, v) iff v is on a cycle (a self-loop counts); reflexive adds every (v, v).
     """
 
-    def __init__(self, core: _closure.Closure, labels: _Labels, reflexive: bool, source=None):
+    def __init__(self, core: _closure.Closure, labels: _Labels, reflexive: bool, source=None,
+                 columns=None):
         self._core = core
         self._labels = labels
         self.reflexive = bool(reflexive)
         self._source = source  # the networkx graph it was computed from, for to_networkx
+        self._columns = columns  # the input table's column names, for to_pandas
 
     @property
     def vertices(self) -> _np.ndarray:
@@ -756,6 +799,7 @@ class Closure:
         (row i = the vertices that vertices[i] reaches); built in C++ as CSR arrays."""
         import scipy.sparse
 
+        self._core.check_room(self.reflexive, 9, "Closure.to_scipy()")
         indptr, indices = self._core.csr(self.reflexive)
         n = self.vertex_count
         return scipy.sparse.csr_array((_np.ones(len(indices), dtype=bool), indices, indptr),
@@ -763,7 +807,11 @@ class Closure:
 
     def pairs(self, labels: bool = True) -> tuple[_np.ndarray, _np.ndarray]:
         """Every pair as two arrays (us, vs), sorted by (u index, v index): labels, or
-        vertex indices with ``labels=False``."""
+        vertex indices with ``labels=False``.
+
+        Their arrays take about 36 bytes a pair (20 with ``labels=False``): a closure whose
+        pairs would not fit raises OutOfMemoryError with the sizes before allocating."""
+        self._core.check_room(self.reflexive, 36 if labels else 20, "Closure.pairs()")
         indptr, indices = self._core.csr(self.reflexive)
         us = _np.repeat(_np.arange(self.vertex_count, dtype=_np.int64), _np.diff(indptr))
         if not labels:
@@ -780,6 +828,8 @@ class Closure:
         on an undirected G, as networkx, every u-v within a connected component (u != v)
         and no self-loop but G's own (every v-v when reflexive). For any other input: a
         networkx.DiGraph over every vertex with exactly the pairs."""
+        # networkx keeps each edge in two dicts: hundreds of bytes a pair.
+        self._core.check_room(self.reflexive, 400, "Closure.to_networkx()")
         us, vs = self.pairs()
         g = self._source
         if g is None:
@@ -792,11 +842,14 @@ class Closure:
         tc.add_edges_from((u, v) for u, v in zip(us.tolist(), vs.tolist()) if v not in adj[u])
         return tc
 
-    def to_pandas(self, source: str = "source", target: str = "target"):
-        """The pairs as a pandas.DataFrame of two label columns (named ``source`` and
-        ``target``), in :meth:`pairs` order: ``df.to_csv`` writes the closure as an edge
-        list, and ``closure.as_graph(df)`` reads it back."""
-        return _pairs_frame(*self.pairs(), source, target)
+    def to_pandas(self, source: str | None = None, target: str | None = None):
+        """The pairs as a pandas.DataFrame of two label columns, in :meth:`pairs` order:
+        ``df.to_csv`` writes the closure as an edge list, and ``closure.as_graph(df)`` reads
+        it back. The columns are named ``source`` and ``target`` when given, else as the
+        input table's (a DataFrame's, as :func:`transitive_reduction` keeps them), else
+        "source" and "target"."""
+        self._core.check_room(self.reflexive, 52, "Closure.to_pandas()")
+        return _pairs_frame(*self.pairs(), *_table_columns(self._columns, source, target))
 
     def __repr__(self) -> str:
         kind = "reflexive" if self.reflexive else "strict"
@@ -869,7 +922,7 @@ def transitive_closure(graph, method: str = "auto", device=None, reflexive: bool
             line.clear()
     nx = _sys.modules.get("networkx")
     source_graph = graph if nx is not None and isinstance(graph, nx.Graph) else None
-    return Closure(core, g._labels, reflexive, source_graph)
+    return Closure(core, g._labels, reflexive, source_graph, g._columns)
 
 
 class _ProgressLine:

@@ -14,11 +14,14 @@ from . import _closure
 # The package's conversions: closure/__init__.py imports this module once they exist.
 from . import (Graph, InputError, UsageError, _check_label_array, _facts_html, _is_pair,
                _Labels, _networkx_digraph, _object_array, _pairs_frame, _pandas_pairs,
-               _tuple_columns, _UnknownLabel, as_graph)
+               _tuple_columns, _UnknownLabel, _warn_converted_per_call, as_graph)
 
 
 def _search(reverse, graph, u, format, vertices, source, target, header,
             delimiter) -> np.ndarray:
+    nx = sys.modules.get("networkx")
+    if nx is not None and isinstance(graph, nx.Graph):
+        _warn_converted_per_call(graph, "ancestors" if reverse else "descendants")
     g = as_graph(graph, format, vertices, source=source, target=target, header=header,
                  delimiter=delimiter)
     searcher = g._search()
@@ -36,7 +39,9 @@ def descendants(graph, u, *, format: str = "auto", vertices=None, source=None,
     the graph keeps a visited array stamped per search (allocated on its first search,
     never cleared) and, for ancestors, its reverse graph; so does a networkx graph under
     networkx 3.3 or later (converted once while unchanged, kept in its
-    ``__networkx_cache__``); any other input is converted on every call (O(n + m)). The C++ function includes ``u`` when ``u`` lies on a cycle;
+    ``__networkx_cache__``); any other input is converted on every call (O(n + m)), and a
+    networkx graph of 10,000 vertices or more that cannot keep its conversion (networkx
+    before 3.3, views) says so once a process in a RuntimeWarning. The C++ function includes ``u`` when ``u`` lies on a cycle;
     here, as in networkx, ``u`` is never among its own descendants. KeyError when ``u``
     is not in the graph. A breadth-first search; a large one runs without the GIL on a
     worker thread that Ctrl-C stops."""

@@ -235,6 +235,23 @@ void bind_closure(py::module_& m) {
           },
           py::arg("u"), py::arg("reflexive") = false)
       .def(
+          "check_room",
+          [](const PyClosure& c, bool reflexive, double bytes_per_pair, const std::string& what) {
+            // Before an export allocates: its size against what the process may still
+            // allocate, so that running out is a message with the sizes, not a bad_alloc.
+            const double pairs = double(c.closure.pair_count(reflexive));
+            const double need = pairs * bytes_per_pair + 8.0 * double(c.closure.vertex_count());
+            const double room = double(available_host_memory());
+            if (need > room)
+              throw OutOfMemoryError(what + " of " + std::to_string(uint64_t(pairs)) +
+                                         " pairs needs about " + format_bytes(need) + "; " +
+                                         format_bytes(room) +
+                                         " is available (free memory, ulimit -v or a cgroup)",
+                                     Advice::kWithoutClosure);
+          },
+          py::arg("reflexive"), py::arg("bytes_per_pair"), py::arg("what"),
+          "Raises OutOfMemoryError, naming the sizes, when an export would not fit.")
+      .def(
           "csr",
           [](const PyClosure& c, bool reflexive) {
             // The export's time follows its size (plus a row read per component).

@@ -137,3 +137,50 @@ def test_mixed_object_columns_keep_1_and_str_1_apart():
     assert c.vertices.tolist() == list(g)
     assert closure_pairs(closure.transitive_closure((df.source, df.target))) == (
         networkx_pairs(g, False))
+
+
+def test_one_rule_names_the_columns_of_every_table_out():
+    """A table out takes the names asked for, else the input table's, else source and
+    target: Closure.to_pandas, Graph.to_pandas and transitive_reduction alike."""
+    df = pd.DataFrame({"caller": ["main", "parse"], "callee": ["parse", "lex"], "n": [3, 1]})
+    c = closure.transitive_closure(df)
+    assert list(c.to_pandas().columns) == ["caller", "callee"]
+    assert list(closure.transitive_reduction(df).columns) == ["caller", "callee"]
+    assert list(closure.as_graph(df).to_pandas().columns) == ["caller", "callee"]
+    assert list(c.to_pandas("u", "v").columns) == ["u", "v"]
+    series = closure.transitive_closure((df.caller.rename("a"), df.callee.rename("b")))
+    assert list(series.to_pandas().columns) == ["a", "b"]
+    # Not from a table: source and target.
+    assert list(closure.transitive_closure([(1, 2)]).to_pandas().columns) == ["source", "target"]
+    assert set(map(tuple, c.to_pandas().to_numpy().tolist())) == {
+        ("main", "parse"), ("main", "lex"), ("parse", "lex")}
+
+
+def test_exports_that_do_not_fit_name_their_sizes():
+    """Under a 600 MB address-space limit, exporting the 2e9 pairs of a 63,246-vertex chain
+    (tens of GB as arrays) is refused before allocating, with the sizes and Python's way on."""
+    import subprocess
+    import sys
+
+    script = """
+import resource
+import numpy as np
+import closure
+n = 63246
+c = closure.transitive_closure((np.arange(n - 1), np.arange(1, n)))
+resource.setrlimit(resource.RLIMIT_AS, (600 << 20, 600 << 20))
+for call in (c.pairs, c.to_scipy, c.to_pandas, c.to_networkx):
+    try:
+        call()
+        print("no error")
+    except closure.OutOfMemoryError as e:
+        print("refused", e)
+"""
+    r = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True,
+                       timeout=300)
+    assert r.returncode == 0, r.stderr
+    lines = r.stdout.splitlines()
+    assert len(lines) == 4, r.stdout
+    for line, what in zip(lines, ("pairs()", "to_scipy()", "to_pandas()", "to_networkx()")):
+        assert line.startswith(f"refused Closure.{what} of 1999996635 pairs needs about "), line
+        assert "is available" in line and "closure.descendants" in line and "--" not in line

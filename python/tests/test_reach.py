@@ -111,6 +111,44 @@ def test_a_networkx_graph_is_converted_once_while_unchanged():
     assert closure.as_graph(g) is not first and closure.as_graph(g).vertex_count == 5
 
 
+def test_a_graph_converted_on_every_call_says_so_once():
+    """A large networkx graph that cannot keep its conversion (networkx before 3.3, or a
+    view) makes descendants/ancestors warn once a process, pointing at as_graph; one that
+    keeps it (networkx 3.3+) never warns. Small graphs never warn."""
+    import subprocess
+    import sys
+
+    script = """
+import warnings
+import networkx as nx
+import closure
+g = nx.DiGraph((i, i + 1) for i in range(20000))
+with warnings.catch_warnings(record=True) as said:
+    warnings.simplefilter("always")
+    closure.descendants(nx.DiGraph([(0, 1)]), 0)
+    for u in (5, 6, 7):
+        assert len(closure.descendants(g, u)) == 20000 - u
+    closure.ancestors(g.subgraph(range(15000)), 7)
+for w in said:
+    print(w.category.__name__, w.filename.endswith("<string>"), w.message)
+keeps = isinstance(getattr(g, "__networkx_cache__", None), dict) and getattr(
+    getattr(nx, "config", None), "cache_converted_graphs", False)
+print("cache", bool(keeps))
+"""
+    r = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True,
+                       timeout=120)
+    assert r.returncode == 0, r.stderr
+    lines = r.stdout.splitlines()
+    said = [line for line in lines if line.startswith("RuntimeWarning")]
+    assert len(said) == 1, r.stdout  # once, whether for the graph or for the view
+    assert said[0].startswith("RuntimeWarning True closure.")  # at the caller's line
+    assert "g = closure.as_graph(G)" in said[0]
+    if lines[-1] == "cache True":  # networkx 3.3+: only the view warned
+        assert "closure.ancestors" in said[0]
+    else:
+        assert "closure.descendants" in said[0]
+
+
 def test_vertex_on_a_cycle_is_not_its_own_descendant():
     g = nx.DiGraph([(0, 1), (1, 0), (1, 2), (3, 3)])
     assert as_set(closure.descendants(g, 0)) == {1, 2} == nx.descendants(g, 0)
