@@ -144,13 +144,11 @@ IndexView IndexData::view() const {
   return v;
 }
 
-IndexData build_index(const Graph& g, const BuildOptions& options, BuildReport* report) {
-  const auto t_start = std::chrono::steady_clock::now();
-  BuildReport r;
-  IndexData out;
-  out.vertices = g.vertex_count();
-  out.supportive = std::min<uint32_t>(options.supportive, kMaxSupportive);
+namespace {
 
+// The components and the condensation's CSR, moved into `out`; split out so build_index reads
+// as its four stages. Returns the per-component cyclic flags, which the labels need last.
+std::vector<uint8_t> condense_into(const Graph& g, IndexData& out, BuildReport& r) {
   auto t0 = std::chrono::steady_clock::now();
   // A DAG (most graphs indexed: histories, dependency graphs) takes Kahn's algorithm,
   // which is several times faster than Tarjan; a cycle sends it to Tarjan.
@@ -169,7 +167,6 @@ IndexData build_index(const Graph& g, const BuildOptions& options, BuildReport* 
     t0 = std::chrono::steady_clock::now();
     csr = condensation_csr(g, scc);
   }
-  const size_t C = scc.component_count();
   {
     if (csr.targets.size() >= UINT32_MAX)
       throw std::length_error(
@@ -182,77 +179,100 @@ IndexData build_index(const Graph& g, const BuildOptions& options, BuildReport* 
   }
   out.component_of = std::move(scc.component_of);
   r.condense_s = seconds_since(t0);
+  return std::move(scc.cyclic);
+}
 
-  t0 = std::chrono::steady_clock::now();
-  out.labels = detail::huge_filled<ComponentLabel>(C, ComponentLabel{});
-  out.supportive =
-      std::min<uint32_t>(out.supportive, uint32_t(std::min<size_t>(C, kMaxSupportive)));
+// The two DFS forests (post numbers and subtree starts), one per direction; split out of
+// build_index so the two halves can run on two threads without sharing state.
+struct Forests {
+  std::vector<uint32_t> roff, rtar;  // the reverse CSR, built by the backward half
+  std::vector<uint32_t> post_f, low_f, post_b, low_b;
+};
+
+// Forward half: heights (longest path to a sink), then the DFS from the sources.
+void forward_forest(size_t C, const uint32_t* off, const uint32_t* tar, Forests& f) {
+  std::vector<uint32_t> height = detail::huge_filled<uint32_t>(C, 0);
+  std::vector<uint8_t> has_pred = detail::huge_filled<uint8_t>(C, 0);
+  for (size_t k = C; k-- > 0;) {
+    uint32_t h = 0;
+    for (uint32_t i = off[k]; i < off[k + 1]; ++i) {
+      h = std::max(h, height[tar[i]] + 1);
+      has_pred[tar[i]] = 1;
+    }
+    height[k] = h;
+  }
+  dfs_forest(C, off, tar, height, roots_by_height(C, height, has_pred), f.post_f, f.low_f);
+}
+
+// Backward half: the reverse graph, its heights (longest path from a source) and its
+// forest from the sinks.
+void backward_forest(size_t C, const IndexData& out, Forests& f) {
+  reverse_csr(C, out.offsets, out.targets, f.roff, f.rtar);
+  const std::vector<uint32_t>& roff = f.roff;
+  const std::vector<uint32_t>& rtar = f.rtar;
+  std::vector<uint32_t> depth = detail::huge_filled<uint32_t>(C, 0);
+  std::vector<uint8_t> has_succ = detail::huge_filled<uint8_t>(C, 0);
+  for (uint32_t c = 0; c < C; ++c) {
+    uint32_t d = 0;
+    for (uint32_t i = roff[c]; i < roff[c + 1]; ++i) {
+      d = std::max(d, depth[rtar[i]] + 1);
+      has_succ[rtar[i]] = 1;
+    }
+    depth[c] = d;
+  }
+  dfs_forest(C, roff.data(), rtar.data(), depth, roots_by_height(C, depth, has_succ), f.post_b,
+             f.low_b);
+}
+
+// Both forests, on two threads when the graph is large enough to pay for the second one.
+void build_forests(const BuildOptions& options, const IndexData& out, Forests& f) {
+  const size_t C = out.labels.size();
   const uint32_t* off = out.offsets.data();
   const uint32_t* tar = out.targets.data();
-  std::vector<uint32_t> roff, rtar;
-  std::vector<uint32_t> post_f, low_f, post_b, low_b;
-
-  // Forward half: heights (longest path to a sink), then the DFS from the sources.
-  auto forward = [&] {
-    std::vector<uint32_t> height = detail::huge_filled<uint32_t>(C, 0);
-    std::vector<uint8_t> has_pred = detail::huge_filled<uint8_t>(C, 0);
-    for (size_t k = C; k-- > 0;) {
-      uint32_t h = 0;
-      for (uint32_t i = off[k]; i < off[k + 1]; ++i) {
-        h = std::max(h, height[tar[i]] + 1);
-        has_pred[tar[i]] = 1;
-      }
-      height[k] = h;
-    }
-    dfs_forest(C, off, tar, height, roots_by_height(C, height, has_pred), post_f, low_f);
-  };
-  // Backward half: the reverse graph, its heights (longest path from a source) and its
-  // forest from the sinks.
-  auto backward = [&] {
-    reverse_csr(C, out.offsets, out.targets, roff, rtar);
-    std::vector<uint32_t> depth = detail::huge_filled<uint32_t>(C, 0);
-    std::vector<uint8_t> has_succ = detail::huge_filled<uint8_t>(C, 0);
-    for (uint32_t c = 0; c < C; ++c) {
-      uint32_t d = 0;
-      for (uint32_t i = roff[c]; i < roff[c + 1]; ++i) {
-        d = std::max(d, depth[rtar[i]] + 1);
-        has_succ[rtar[i]] = 1;
-      }
-      depth[c] = d;
-    }
-    dfs_forest(C, roff.data(), rtar.data(), depth, roots_by_height(C, depth, has_succ), post_b,
-               low_b);
-  };
+  auto forward = [&] { forward_forest(C, off, tar, f); };
+  auto backward = [&] { backward_forest(C, out, f); };
   if (options.threads && C > 100000) {
     run_pair(backward, forward);
   } else {
     forward();
     backward();
   }
+}
 
+// Seeds the supportive components' exact bits; kept apart from the Bloom seeds because it
+// is the one place that ranks components.
+// Supportive components are the highest (in+1)(out+1) degree products, O'Reach's choice
+// (weighting by depth changed nothing measurable on random DAGs, where reach sets are
+// small and no hub decides many pairs; the Bloom bits are what decide there).
+void seed_supportive(IndexData& out, const Forests& f) {
+  if (out.supportive == 0) return;
+  const size_t C = out.labels.size();
+  const uint32_t* off = out.offsets.data();
+  const std::vector<uint32_t>& roff = f.roff;
   ComponentLabel* L = out.labels.data();
-  // Seeds: the supportive components' exact bits, then every component's Bloom bits.
-  // Supportive components are the highest (in+1)(out+1) degree products, O'Reach's choice
-  // (weighting by depth changed nothing measurable on random DAGs, where reach sets are
-  // small and no hub decides many pairs; the Bloom bits are what decide there).
-  if (out.supportive > 0) {
-    // The top k by one pass with a k-entry list (k <= 32): no sort of all C components.
-    const uint32_t k = out.supportive;
-    std::vector<std::pair<double, uint32_t>> top;  // best first; ties: smaller id first
-    top.reserve(k + 1);
-    for (uint32_t c = 0; c < C; ++c) {
-      const double score = double(off[c + 1] - off[c] + 1) * double(roff[c + 1] - roff[c] + 1);
-      if (top.size() == k && score <= top.back().first) continue;
-      auto at = std::upper_bound(top.begin(), top.end(), score,
-                                 [](double s, const auto& e) { return s > e.first; });
-      top.insert(at, {score, c});
-      if (top.size() > k) top.pop_back();
-    }
-    for (uint32_t i = 0; i < k; ++i) {
-      L[top[i].second].sup_fwd = uint32_t{1} << i;
-      L[top[i].second].sup_bwd = uint32_t{1} << i;
-    }
+  // The top k by one pass with a k-entry list (k <= 32): no sort of all C components.
+  const uint32_t k = out.supportive;
+  std::vector<std::pair<double, uint32_t>> top;  // best first; ties: smaller id first
+  top.reserve(k + 1);
+  for (uint32_t c = 0; c < C; ++c) {
+    const double score = double(off[c + 1] - off[c] + 1) * double(roff[c + 1] - roff[c] + 1);
+    if (top.size() == k && score <= top.back().first) continue;
+    auto at = std::upper_bound(top.begin(), top.end(), score,
+                               [](double s, const auto& e) { return s > e.first; });
+    top.insert(at, {score, c});
+    if (top.size() > k) top.pop_back();
   }
+  for (uint32_t i = 0; i < k; ++i) {
+    L[top[i].second].sup_fwd = uint32_t{1} << i;
+    L[top[i].second].sup_bwd = uint32_t{1} << i;
+  }
+}
+
+// Copies the forests' numbers into the labels and seeds each component's own Bloom bits;
+// separate from the passes that spread them, which need every seed in place first.
+void seed_intervals_and_bloom(IndexData& out, const Forests& f) {
+  const size_t C = out.labels.size();
+  ComponentLabel* L = out.labels.data();
   // Runs of about C/1000 post numbers share a bit (BFL hashes DFS intervals, not vertices:
   // a reach set then covers few runs); measured on a random 1M-vertex DAG, runs of 100 to
   // 1000 decided the same share, single vertices (no runs) and 5000 fewer.
@@ -262,15 +282,22 @@ IndexData build_index(const Graph& g, const BuildOptions& options, BuildReport* 
     return uint64_t{1} << ((x >> 32) % kBloomBits);
   };
   for (uint32_t c = 0; c < C; ++c) {
-    L[c].post_f = post_f[c];
-    L[c].tree_low_f = low_f[c];
-    L[c].post_b = post_b[c];
-    L[c].tree_low_b = low_b[c];
-    L[c].bloom_in = bloom_bit(post_b[c]);
-    L[c].bloom_out = bloom_bit(post_f[c]);
+    L[c].post_f = f.post_f[c];
+    L[c].tree_low_f = f.low_f[c];
+    L[c].post_b = f.post_b[c];
+    L[c].tree_low_b = f.low_b[c];
+    L[c].bloom_in = bloom_bit(f.post_b[c]);
+    L[c].bloom_out = bloom_bit(f.post_f[c]);
   }
-  // Ascending (topological) pass: what flows from predecessors (backward reach_low,
-  // ancestors' Bloom bits, supportive components reaching c).
+}
+
+// Ascending (topological) pass: what flows from predecessors (backward reach_low,
+// ancestors' Bloom bits, supportive components reaching c).
+void flow_from_predecessors(IndexData& out, const Forests& f) {
+  const size_t C = out.labels.size();
+  ComponentLabel* L = out.labels.data();
+  const std::vector<uint32_t>& roff = f.roff;
+  const std::vector<uint32_t>& rtar = f.rtar;
   for (uint32_t c = 0; c < C; ++c) {
     ComponentLabel& a = L[c];
     uint32_t rl = a.post_b, sf = a.sup_fwd;
@@ -285,7 +312,14 @@ IndexData build_index(const Graph& g, const BuildOptions& options, BuildReport* 
     a.bloom_in = in;
     a.sup_fwd = sf;
   }
-  // Descending pass: what flows from successors.
+}
+
+// Descending pass: what flows from successors (the mirror of flow_from_predecessors).
+void flow_from_successors(IndexData& out) {
+  const size_t C = out.labels.size();
+  ComponentLabel* L = out.labels.data();
+  const uint32_t* off = out.offsets.data();
+  const uint32_t* tar = out.targets.data();
   for (size_t k = C; k-- > 0;) {
     ComponentLabel& a = L[k];
     uint32_t rl = a.post_f, sb = a.sup_bwd;
@@ -300,30 +334,64 @@ IndexData build_index(const Graph& g, const BuildOptions& options, BuildReport* 
     a.bloom_out = o;
     a.sup_bwd = sb;
   }
+}
+
+// Every component's label from the condensation in `out`; the labels stage of build_index.
+void build_labels(const BuildOptions& options, const std::vector<uint8_t>& cyclic, IndexData& out) {
+  const size_t C = cyclic.size();
+  out.labels = detail::huge_filled<ComponentLabel>(C, ComponentLabel{});
+  out.supportive =
+      std::min<uint32_t>(out.supportive, uint32_t(std::min<size_t>(C, kMaxSupportive)));
+  Forests f;
+  build_forests(options, out, f);
+  // Seeds: the supportive components' exact bits, then every component's Bloom bits.
+  seed_supportive(out, f);
+  seed_intervals_and_bloom(out, f);
+  flow_from_predecessors(out, f);
+  flow_from_successors(out);
   // The cyclic flag last, so that it never flowed along with the Bloom bits.
+  ComponentLabel* L = out.labels.data();
   for (uint32_t c = 0; c < C; ++c)
-    if (scc.cyclic[c]) L[c].bloom_in |= kCyclicBit;
+    if (cyclic[c]) L[c].bloom_in |= kCyclicBit;
+}
+
+// Names: nothing when vertex v is called "v"; else the bytes, their offsets and a hash
+// table stored with them (name_table.hpp), so a mapped file needs nothing built at load.
+void store_names(const Graph& g, IndexData& out) {
+  out.identity_labels = labels_are_identity(g);
+  if (out.identity_labels) return;
+  const auto& names = g.labels();
+  out.label_offsets.resize(names.size() + 1);
+  size_t total = 0;
+  for (size_t v = 0; v < names.size(); ++v) {
+    out.label_offsets[v] = total;
+    total += names[v].size();
+  }
+  out.label_offsets[names.size()] = total;
+  out.label_bytes.reserve(total);
+  for (const auto& s : names) out.label_bytes += s;
+  out.name_seed = name_seed(out.label_bytes);
+  out.name_slots = build_name_slots(out.label_offsets.data(), out.label_bytes.data(), names.size(),
+                                    out.name_seed);
+}
+
+}  // namespace
+
+IndexData build_index(const Graph& g, const BuildOptions& options, BuildReport* report) {
+  const auto t_start = std::chrono::steady_clock::now();
+  BuildReport r;
+  IndexData out;
+  out.vertices = g.vertex_count();
+  out.supportive = std::min<uint32_t>(options.supportive, kMaxSupportive);
+
+  const std::vector<uint8_t> cyclic = condense_into(g, out, r);
+
+  auto t0 = std::chrono::steady_clock::now();
+  build_labels(options, cyclic, out);
   r.labels_s = seconds_since(t0);
 
-  // Names: nothing when vertex v is called "v"; else the bytes, their offsets and a hash
-  // table stored with them (name_table.hpp), so a mapped file needs nothing built at load.
   t0 = std::chrono::steady_clock::now();
-  out.identity_labels = labels_are_identity(g);
-  if (!out.identity_labels) {
-    const auto& names = g.labels();
-    out.label_offsets.resize(names.size() + 1);
-    size_t total = 0;
-    for (size_t v = 0; v < names.size(); ++v) {
-      out.label_offsets[v] = total;
-      total += names[v].size();
-    }
-    out.label_offsets[names.size()] = total;
-    out.label_bytes.reserve(total);
-    for (const auto& s : names) out.label_bytes += s;
-    out.name_seed = name_seed(out.label_bytes);
-    out.name_slots = build_name_slots(out.label_offsets.data(), out.label_bytes.data(),
-                                      names.size(), out.name_seed);
-  }
+  store_names(g, out);
   r.names_s = seconds_since(t0);
   r.total_s = seconds_since(t_start);
   if (report) *report = r;
