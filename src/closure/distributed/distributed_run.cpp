@@ -138,20 +138,10 @@ void check_same_graph(Communicator& comm, const Graph& g, const std::string& inp
                          "started?");
 }
 
-}  // namespace
-
-RunSummary run_graph_distributed(const RunOptions& o, Communicator& comm) {
-  const Method m = o.compute.method;
-  const bool dense = m == Method::kSquare || m == Method::kCondense || m == Method::kRecursive;
-  const bool root = comm.rank() == 0;
-  const bool rows_needed = o.verify || !o.output.empty();
-  Progress* progress = root ? o.progress : nullptr;
-  WorkMeterScope metered(progress ? progress->meter() : nullptr);
-  RunSummary s;
-  s.ranks = comm.size();
-  s.input = o.input;
-  s.reflexive = o.reflexive;
-
+// Every rank reads the input and agrees it read the same graph; the first stage of
+// run_graph_distributed, kept apart so the run reads as its stages.
+ReadResult read_on_every_rank(const RunOptions& o, Communicator& comm, Progress* progress,
+                              RunSummary& s) {
   ReadResult read;
   double t = 0;
   collectively(comm, [&] {
@@ -167,60 +157,56 @@ RunSummary run_graph_distributed(const RunOptions& o, Communicator& comm) {
   s.format = std::string(format_name(read.format));
   s.vertices = g.vertex_count();
   s.edges = g.edge_count();
+  return read;
+}
 
+// The condensation with each component's size, which every rank computes for itself.
+struct Condensed {
   SccResult scc;
   CsrDag dag;
   std::vector<uint32_t> sizes;
+};
+
+// Every rank condenses the graph (the second stage); fills the summary's component facts.
+Condensed condense_on_every_rank(Communicator& comm, const Graph& g, Progress* progress,
+                                 RunSummary& s) {
+  Condensed out;
+  double t = 0;
   collectively(comm, [&] {
     if (progress) progress->phase("condensing " + std::to_string(s.vertices) + " vertices");
     auto t0 = std::chrono::steady_clock::now();
     Condensation condensed = condense(g);
-    scc = std::move(condensed.scc);
-    dag = std::move(condensed.dag);
-    sizes = component_sizes(scc);
+    out.scc = std::move(condensed.scc);
+    out.dag = std::move(condensed.dag);
+    out.sizes = component_sizes(out.scc);
     t = seconds_since(t0);
   });
   s.condense_s = comm.max(t);
-  const size_t C = scc.component_count();
-  const bool weighted = std::any_of(sizes.begin(), sizes.end(), [](uint32_t z) { return z > 1; });
-  s.components = C;
-  s.dag = C == s.vertices &&
+  const SccResult& scc = out.scc;
+  s.components = scc.component_count();
+  s.dag = s.components == s.vertices &&
           std::none_of(scc.cyclic.begin(), scc.cyclic.end(), [](uint8_t f) { return f != 0; });
+  return out;
+}
 
-  const std::span<const uint32_t> weights =
-      weighted ? std::span<const uint32_t>(sizes) : std::span<const uint32_t>();
-  // Propagation's work grows to the right (ids are topological); a product's is even.
-  const std::vector<WordRange> ranges =
-      dense ? even_columns(C, size_t(comm.size())) : partition_columns(dag, size_t(comm.size()));
-  const WordRange mine = ranges[size_t(comm.rank())];
-  if (progress)
-    progress->phase("computing the closure's columns on " + std::to_string(comm.size()) + " ranks");
-  RankWork work;
-  if (dense) {
-    work = square_range(o, comm, dag, weights, ranges);
-    s.rounds = work.rounds;
-  } else {
-    collectively(comm, [&] { work = compute_range(o, g, scc, dag, weights, mine, rows_needed); });
-  }
-  s.upload_s = comm.max(work.upload_s);
-  s.compute_s = comm.max(work.compute_s);
-  s.download_s = comm.max(work.download_s);
-  const bool any_device = comm.min(work.where == "host" ? 1 : 0) == 0;
-  s.method = dense ? std::string(method_name(m)) : any_device ? "propagate" : "sparse";
-  s.device = work.where;
-
-  // Pairs: the ranks' columns, plus those inside cyclic components (every member reaches
-  // every member), plus (v,v) for the other vertices when reflexive.
+// Pairs: the ranks' columns, plus those inside cyclic components (every member reaches
+// every member), plus (v,v) for the other vertices when reflexive. Apart because it is the
+// one sum every rank must join.
+uint64_t count_pairs(Communicator& comm, const Condensed& k, const RankWork& work, bool reflexive) {
   uint64_t within = 0, acyclic_vertices = 0;
-  for (size_t c = 0; c < C; ++c) {
-    if (scc.cyclic[c])
-      within += uint64_t(sizes[c]) * sizes[c];
+  for (size_t c = 0; c < k.scc.component_count(); ++c) {
+    if (k.scc.cyclic[c])
+      within += uint64_t(k.sizes[c]) * k.sizes[c];
     else
-      acyclic_vertices += sizes[c];
+      acyclic_vertices += k.sizes[c];
   }
-  s.pairs = comm.sum(work.slice.cross_pairs) + within + (o.reflexive ? acyclic_vertices : 0);
+  return comm.sum(work.slice.cross_pairs) + within + (reflexive ? acyclic_vertices : 0);
+}
 
-  // What each rank did, for the summary (rank 0 collects the lines).
+// What each rank did, for the summary (rank 0 collects the lines), and why the run was
+// divided; text only, kept out of the run's control flow.
+void describe_ranks(Communicator& comm, size_t C, WordRange mine, const RankWork& work, Method m,
+                    bool dense, RunSummary& s) {
   const size_t first = bits_in_words(mine.begin), past = std::min(C, bits_in_words(mine.end));
   const std::string line =
       "rank " + std::to_string(comm.rank()) + " " +
@@ -241,46 +227,64 @@ RunSummary run_graph_distributed(const RunOptions& o, Communicator& comm) {
              (dense ? "; the condensation squared over column panels (SUMMA on a 1 x " +
                           std::to_string(comm.size()) + " grid)"
                     : "");
-  if (!rows_needed) return s;
+}
 
-  // Rank 0 assembles the rows, then verifies and writes as one process would. Its matrix
-  // is checked against the memory first, apart, so that no rank is left sending to a
-  // rank that has given up.
+// Rank 0's matrix for the gathered rows, checked against the memory first, apart, so that
+// no rank is left sending to a rank that has given up.
+BitMatrix reserve_gathered(const RunOptions& o, Communicator& comm, size_t C) {
   BitMatrix reach;
   collectively(comm, [&] {
-    if (!root) return;
+    if (comm.rank() != 0) return;
     MemoryBudget budget(size_t(host_limit(o.compute)), 0,
                         "the gathered closure of " + std::to_string(C) + " components on rank 0");
     budget.charge(C * words_for_bits(C) * sizeof(word_t));
     reach = BitMatrix(C, C, {}, WordOrder::kRowMajor);
   });
+  return reach;
+}
+
+// Every rank's slice into rank 0's matrix; a part that cannot be placed is kept for
+// rank 0 to throw after the exchange, so that every part is still received.
+std::exception_ptr gather_slices(Communicator& comm, size_t C, const std::vector<WordRange>& ranges,
+                                 RankWork& work, BitMatrix& reach) {
+  const bool root = comm.rank() == 0;
   std::exception_ptr bad_part;
+  // What can fail before the exchange (the message's copy, rank 0's own columns) is
+  // agreed on first: a rank that gave up must not leave the others sending or waiting.
+  std::vector<uint8_t> bytes;
+  collectively(comm, [&] {
+    if (!root) bytes = encode_slice(work.slice);
+    if (root && !work.slice.rows.empty()) place_slice(work.slice, reach);
+  });
+  comm.gather_to_root(bytes, [&](int rank, std::span<const uint8_t> part) {
+    if (rank == 0 || bad_part) return;  // keep receiving every part, whatever happens
+    try {
+      place_slice(decode_slice(part, C, ranges[size_t(rank)]), reach);
+    } catch (...) {
+      bad_part = std::current_exception();
+    }
+  });
+  work.slice.rows = {};
+  return bad_part;
+}
+
+// Rank 0 assembles the rows, then verifies and writes as one process would: the last
+// stage, only when the rows are needed.
+void gather_and_write(const RunOptions& o, Communicator& comm, const Graph& g, const Condensed& k,
+                      const std::vector<WordRange>& ranges, RankWork& work, Progress* progress,
+                      RunSummary& s) {
+  const bool root = comm.rank() == 0;
+  const size_t C = k.scc.component_count();
+  BitMatrix reach = reserve_gathered(o, comm, C);
   auto tg = std::chrono::steady_clock::now();
   if (progress)
     progress->phase("gathering the closure from " + std::to_string(comm.size()) + " ranks");
-  {
-    // What can fail before the exchange (the message's copy, rank 0's own columns) is
-    // agreed on first: a rank that gave up must not leave the others sending or waiting.
-    std::vector<uint8_t> bytes;
-    collectively(comm, [&] {
-      if (!root) bytes = encode_slice(work.slice);
-      if (root && !work.slice.rows.empty()) place_slice(work.slice, reach);
-    });
-    comm.gather_to_root(bytes, [&](int rank, std::span<const uint8_t> part) {
-      if (rank == 0 || bad_part) return;  // keep receiving every part, whatever happens
-      try {
-        place_slice(decode_slice(part, C, ranges[size_t(rank)]), reach);
-      } catch (...) {
-        bad_part = std::current_exception();
-      }
-    });
-    work.slice.rows = {};
-  }
+  const std::exception_ptr bad_part = gather_slices(comm, C, ranges, work, reach);
   Closure closure;
   collectively(comm, [&] {
     if (!root) return;
     if (bad_part) std::rethrow_exception(bad_part);
-    closure = Closure::from_dense(scc.component_of, scc.cyclic, std::move(reach));
+    closure = Closure::from_dense(k.scc.component_of, k.scc.cyclic, std::move(reach));
     if (closure.pair_count(o.reflexive) != s.pairs)
       throw InternalError("the gathered closure has " +
                           std::to_string(closure.pair_count(o.reflexive)) +
@@ -290,6 +294,52 @@ RunSummary run_graph_distributed(const RunOptions& o, Communicator& comm) {
   collectively(comm, [&] {
     if (root) verify_and_write(o, g, closure, s);
   });
+}
+
+}  // namespace
+
+RunSummary run_graph_distributed(const RunOptions& o, Communicator& comm) {
+  const Method m = o.compute.method;
+  const bool dense = m == Method::kSquare || m == Method::kCondense || m == Method::kRecursive;
+  const bool rows_needed = o.verify || !o.output.empty();
+  Progress* progress = comm.rank() == 0 ? o.progress : nullptr;
+  WorkMeterScope metered(progress ? progress->meter() : nullptr);
+  RunSummary s;
+  s.ranks = comm.size();
+  s.input = o.input;
+  s.reflexive = o.reflexive;
+
+  const ReadResult read = read_on_every_rank(o, comm, progress, s);
+  const Graph& g = read.graph;
+  Condensed k = condense_on_every_rank(comm, g, progress, s);
+  const size_t C = k.scc.component_count();
+  const bool weighted =
+      std::any_of(k.sizes.begin(), k.sizes.end(), [](uint32_t z) { return z > 1; });
+  const std::span<const uint32_t> weights =
+      weighted ? std::span<const uint32_t>(k.sizes) : std::span<const uint32_t>();
+  // Propagation's work grows to the right (ids are topological); a product's is even.
+  const std::vector<WordRange> ranges =
+      dense ? even_columns(C, size_t(comm.size())) : partition_columns(k.dag, size_t(comm.size()));
+  const WordRange mine = ranges[size_t(comm.rank())];
+  if (progress)
+    progress->phase("computing the closure's columns on " + std::to_string(comm.size()) + " ranks");
+  RankWork work;
+  if (dense) {
+    work = square_range(o, comm, k.dag, weights, ranges);
+    s.rounds = work.rounds;
+  } else {
+    collectively(comm,
+                 [&] { work = compute_range(o, g, k.scc, k.dag, weights, mine, rows_needed); });
+  }
+  s.upload_s = comm.max(work.upload_s);
+  s.compute_s = comm.max(work.compute_s);
+  s.download_s = comm.max(work.download_s);
+  const bool any_device = comm.min(work.where == "host" ? 1 : 0) == 0;
+  s.method = dense ? std::string(method_name(m)) : any_device ? "propagate" : "sparse";
+  s.device = work.where;
+  s.pairs = count_pairs(comm, k, work, o.reflexive);
+  describe_ranks(comm, C, mine, work, m, dense, s);
+  if (rows_needed) gather_and_write(o, comm, g, k, ranges, work, progress, s);
   return s;
 }
 
