@@ -84,6 +84,105 @@ std::string required(const Target& t, const char* key) {
   return *v;
 }
 
+// GET /metrics: the counters in Prometheus's text format, with the snapshot's gauges.
+HttpResponse metrics_page(const Snapshot& s, const ServiceMetrics& metrics,
+                          const TransportCounters& transport, uint64_t journal_records) {
+  std::string gauges = "# TYPE closure_vertices gauge\nclosure_vertices " +
+                       std::to_string(s.index.vertex_count()) +
+                       "\n# TYPE closure_layer_vertices gauge\n" + "closure_layer_vertices " +
+                       std::to_string(s.index.layer().vertex_count()) +
+                       "\n# TYPE closure_journal_records gauge\nclosure_journal_records " +
+                       std::to_string(journal_records) + "\n";
+  HttpResponse r = json_ok(prometheus_text(metrics, transport, gauges));
+  r.content_type = "text/plain; version=0.0.4";
+  return r;
+}
+
+// GET /facts: what is served, as one JSON object.
+HttpResponse facts_page(const Snapshot& s, const std::string& source, bool appends,
+                        uint64_t journal_records) {
+  const reach::IndexView& v = s.index.base().view();
+  std::string out = "{\"source\":";
+  append_json_string(out, source);
+  out += ",\"vertices\":" + std::to_string(s.index.vertex_count()) +
+         ",\"base_vertices\":" + std::to_string(v.vertices) +
+         ",\"components\":" + std::to_string(v.components) +
+         ",\"condensation_edges\":" + std::to_string(v.edges) +
+         ",\"layer_vertices\":" + std::to_string(s.index.layer().vertex_count()) +
+         ",\"layer_edges\":" + std::to_string(s.index.layer().edges) +
+         ",\"generation\":" + std::to_string(s.generation) +
+         ",\"appends\":" + (appends ? "true" : "false") +
+         ",\"journal_records\":" + std::to_string(journal_records) + "}";
+  return json_ok(std::move(out));
+}
+
+// GET /reaches?from=U&to=V: one pair, answered as one object rather than a list.
+HttpResponse one_pair(const Target& target, reach::IndexQueries& q, ServiceMetrics& metrics) {
+  const LabelPairs pair{{required(target, "from"), required(target, "to")}};
+  const auto verdict = q.decide_many(pair);
+  metrics.pair_answers.fetch_add(1, std::memory_order_relaxed);
+  std::string out = "{\"from\":";
+  append_json_string(out, pair[0].first);
+  out += ",\"to\":";
+  append_json_string(out, pair[0].second);
+  out += ",\"reaches\":";
+  if (verdict[0] == reach::PairVerdict::kYes || verdict[0] == reach::PairVerdict::kNo) {
+    out += verdict[0] == reach::PairVerdict::kYes ? "true}" : "false}";
+  } else {
+    metrics.unknown_labels.fetch_add(1, std::memory_order_relaxed);
+    out += "null,\"unknown\":";
+    append_json_string(
+        out, verdict[0] == reach::PairVerdict::kUnknownFirst ? pair[0].first : pair[0].second);
+    out += '}';
+  }
+  return json_ok(std::move(out));
+}
+
+// POST /reaches: a batch of pairs from the body, answered in order.
+HttpResponse pair_batch(const HttpRequest& request, size_t max_pairs, reach::IndexQueries& q,
+                        ServiceMetrics& metrics) {
+  const LabelPairs pairs = parse_pairs(request.body, request.content_type, max_pairs);
+  const auto verdicts = q.decide_many(pairs);
+  std::string out;
+  out.reserve(pairs.size() * 7 + 32);
+  uint64_t unknown = 0;
+  append_answers(out, pairs, verdicts, unknown);
+  metrics.pair_answers.fetch_add(pairs.size(), std::memory_order_relaxed);
+  metrics.unknown_labels.fetch_add(unknown, std::memory_order_relaxed);
+  return json_ok(std::move(out));
+}
+
+// GET /descendants?of=U or /ancestors?of=V: the vertices one walk finds, up to the limit.
+// The snapshot is taken after the parameters are checked, as a bad request needs none.
+HttpResponse walk(const Target& target, bool down, const ServiceOptions& options,
+                  const std::atomic<std::shared_ptr<const Snapshot>>& current,
+                  ServiceMetrics& metrics) {
+  const std::string of = required(target, "of");
+  const auto limit_text = target.get("limit");
+  const size_t limit =
+      limit_text ? parse_count(*limit_text, "limit", options.max_limit) : options.default_limit;
+  const auto s = current.load();
+  std::string out = "{\"of\":";
+  append_json_string(out, of);
+  const auto v = s->index.find(of);
+  if (!v) {
+    metrics.unknown_labels.fetch_add(1, std::memory_order_relaxed);
+    out += ",\"count\":null,\"unknown\":";
+    append_json_string(out, of);
+    return json_ok(out + "}");
+  }
+  reach::LivingQuerier& walker = queries_for(s).querier();
+  const std::vector<vertex_t> found = down ? walker.descendants(*v) : walker.ancestors(*v);
+  out += ",\"count\":" + std::to_string(found.size()) + ",\"vertices\":[";
+  for (size_t i = 0; i < found.size() && i < limit; ++i) {
+    if (i) out += ',';
+    append_json_string(out, s->index.label(found[i]));
+  }
+  out += "],\"truncated\":";
+  out += found.size() > limit ? "true}" : "false}";
+  return json_ok(std::move(out));
+}
+
 }  // namespace
 
 Service::Service(ServiceOptions options) : options_(std::move(options)) {
@@ -187,98 +286,30 @@ HttpResponse Service::route(const HttpRequest& request, Endpoint& endpoint) {
       endpoint = Endpoint::kMetrics;
       only(get, "GET");
       const auto s = current_.load();
-      std::string gauges = "# TYPE closure_vertices gauge\nclosure_vertices " +
-                           std::to_string(s->index.vertex_count()) +
-                           "\n# TYPE closure_layer_vertices gauge\n" + "closure_layer_vertices " +
-                           std::to_string(s->index.layer().vertex_count()) +
-                           "\n# TYPE closure_journal_records gauge\nclosure_journal_records " +
-                           std::to_string(journal_records()) + "\n";
-      HttpResponse r = json_ok(prometheus_text(metrics_, transport_, gauges));
-      r.content_type = "text/plain; version=0.0.4";
-      return r;
+      return metrics_page(*s, metrics_, transport_, journal_records());
     }
     if (path == "/facts") {
       endpoint = Endpoint::kFacts;
       only(get, "GET");
       const auto s = current_.load();
-      const reach::IndexView& v = s->index.base().view();
-      std::string out = "{\"source\":";
-      append_json_string(out, options_.source);
-      out += ",\"vertices\":" + std::to_string(s->index.vertex_count()) +
-             ",\"base_vertices\":" + std::to_string(v.vertices) +
-             ",\"components\":" + std::to_string(v.components) +
-             ",\"condensation_edges\":" + std::to_string(v.edges) +
-             ",\"layer_vertices\":" + std::to_string(s->index.layer().vertex_count()) +
-             ",\"layer_edges\":" + std::to_string(s->index.layer().edges) +
-             ",\"generation\":" + std::to_string(s->generation) +
-             ",\"appends\":" + (journal_ ? "true" : "false") +
-             ",\"journal_records\":" + std::to_string(journal_records()) + "}";
-      return json_ok(std::move(out));
+      return facts_page(*s, options_.source, journal_ != nullptr, journal_records());
     }
     if (path == "/reaches") {
       const auto s = current_.load();
       reach::IndexQueries& q = queries_for(s);
       if (get) {
         endpoint = Endpoint::kReaches;
-        const LabelPairs pair{{required(target, "from"), required(target, "to")}};
-        const auto verdict = q.decide_many(pair);
-        metrics_.pair_answers.fetch_add(1, std::memory_order_relaxed);
-        std::string out = "{\"from\":";
-        append_json_string(out, pair[0].first);
-        out += ",\"to\":";
-        append_json_string(out, pair[0].second);
-        out += ",\"reaches\":";
-        if (verdict[0] == reach::PairVerdict::kYes || verdict[0] == reach::PairVerdict::kNo) {
-          out += verdict[0] == reach::PairVerdict::kYes ? "true}" : "false}";
-        } else {
-          metrics_.unknown_labels.fetch_add(1, std::memory_order_relaxed);
-          out += "null,\"unknown\":";
-          append_json_string(out, verdict[0] == reach::PairVerdict::kUnknownFirst ? pair[0].first
-                                                                                  : pair[0].second);
-          out += '}';
-        }
-        return json_ok(std::move(out));
+        return one_pair(target, q, metrics_);
       }
       endpoint = Endpoint::kReachesBatch;
       only(post, "GET or POST");
-      const LabelPairs pairs = parse_pairs(request.body, request.content_type, options_.max_pairs);
-      const auto verdicts = q.decide_many(pairs);
-      std::string out;
-      out.reserve(pairs.size() * 7 + 32);
-      uint64_t unknown = 0;
-      append_answers(out, pairs, verdicts, unknown);
-      metrics_.pair_answers.fetch_add(pairs.size(), std::memory_order_relaxed);
-      metrics_.unknown_labels.fetch_add(unknown, std::memory_order_relaxed);
-      return json_ok(std::move(out));
+      return pair_batch(request, options_.max_pairs, q, metrics_);
     }
     if (path == "/descendants" || path == "/ancestors") {
       const bool down = path == "/descendants";
       endpoint = down ? Endpoint::kDescendants : Endpoint::kAncestors;
       only(get, "GET");
-      const std::string of = required(target, "of");
-      const auto limit_text = target.get("limit");
-      const size_t limit = limit_text ? parse_count(*limit_text, "limit", options_.max_limit)
-                                      : options_.default_limit;
-      const auto s = current_.load();
-      std::string out = "{\"of\":";
-      append_json_string(out, of);
-      const auto v = s->index.find(of);
-      if (!v) {
-        metrics_.unknown_labels.fetch_add(1, std::memory_order_relaxed);
-        out += ",\"count\":null,\"unknown\":";
-        append_json_string(out, of);
-        return json_ok(out + "}");
-      }
-      reach::LivingQuerier& walker = queries_for(s).querier();
-      const std::vector<vertex_t> found = down ? walker.descendants(*v) : walker.ancestors(*v);
-      out += ",\"count\":" + std::to_string(found.size()) + ",\"vertices\":[";
-      for (size_t i = 0; i < found.size() && i < limit; ++i) {
-        if (i) out += ',';
-        append_json_string(out, s->index.label(found[i]));
-      }
-      out += "],\"truncated\":";
-      out += found.size() > limit ? "true}" : "false}";
-      return json_ok(std::move(out));
+      return walk(target, down, options_, current_, metrics_);
     }
     if (path == "/edges") {
       endpoint = Endpoint::kEdges;
