@@ -53,41 +53,10 @@ class Lexer {
     t.line = line_;
     if (pos_ >= s_.size()) return t;
     const char c = s_[pos_];
-    switch (c) {
-      case '{':
-        ++pos_;
-        t.kind = Tok::kLBrace;
-        return t;
-      case '}':
-        ++pos_;
-        t.kind = Tok::kRBrace;
-        return t;
-      case '[':
-        ++pos_;
-        t.kind = Tok::kLBracket;
-        return t;
-      case ']':
-        ++pos_;
-        t.kind = Tok::kRBracket;
-        return t;
-      case ';':
-        ++pos_;
-        t.kind = Tok::kSemi;
-        return t;
-      case ',':
-        ++pos_;
-        t.kind = Tok::kComma;
-        return t;
-      case '=':
-        ++pos_;
-        t.kind = Tok::kEq;
-        return t;
-      case ':':
-        ++pos_;
-        t.kind = Tok::kColon;
-        return t;
-      default:
-        break;
+    if (const Tok p = punctuation(c); p != Tok::kEnd) {
+      ++pos_;
+      t.kind = p;
+      return t;
     }
     if (c == '-' && pos_ + 1 < s_.size() && (s_[pos_ + 1] == '>' || s_[pos_ + 1] == '-')) {
       t.kind = s_[pos_ + 1] == '>' ? Tok::kArrow : Tok::kDash;
@@ -96,24 +65,7 @@ class Lexer {
     }
     t.kind = Tok::kId;
     if (c == '"') {
-      t.text = quoted();
-      // "a" + "b" concatenates.
-      for (;;) {
-        const size_t save_pos = pos_, save_line = line_;
-        skip_blank();
-        if (pos_ < s_.size() && s_[pos_] == '+') {
-          ++pos_;
-          skip_blank();
-          if (pos_ < s_.size() && s_[pos_] == '"') {
-            t.text += quoted();
-            continue;
-          }
-          fail(line_, "expected a quoted string after '+'");
-        }
-        pos_ = save_pos;
-        line_ = save_line;
-        break;
-      }
+      t.text = quoted_concatenation();
       return t;
     }
     if (c == '<') {
@@ -128,19 +80,7 @@ class Lexer {
       return t;
     }
     if (is_digit(c) || c == '.' || c == '-') {
-      const size_t start = pos_;
-      if (s_[pos_] == '-') ++pos_;
-      bool digits = false, dot = false;
-      while (pos_ < s_.size() && (is_digit(s_[pos_]) || (s_[pos_] == '.' && !dot))) {
-        if (s_[pos_] == '.')
-          dot = true;
-        else
-          digits = true;
-        ++pos_;
-      }
-      if (!digits)
-        fail(line_, "expected a number, found " + text::quote(s_.substr(start, pos_ - start + 1)));
-      t.text = s_.substr(start, pos_ - start);
+      t.text = numeral();
       return t;
     }
     fail(line_, "unexpected character " + text::quote(s_.substr(pos_, 1)));
@@ -151,6 +91,70 @@ class Lexer {
   }
 
  private:
+  // The one-character tokens' kinds (Tok::kEnd for any other character); a table apart from
+  // next() so that the lexer's entry reads as the kinds of token it tells apart.
+  static Tok punctuation(char c) {
+    switch (c) {
+      case '{':
+        return Tok::kLBrace;
+      case '}':
+        return Tok::kRBrace;
+      case '[':
+        return Tok::kLBracket;
+      case ']':
+        return Tok::kRBracket;
+      case ';':
+        return Tok::kSemi;
+      case ',':
+        return Tok::kComma;
+      case '=':
+        return Tok::kEq;
+      case ':':
+        return Tok::kColon;
+      default:
+        return Tok::kEnd;
+    }
+  }
+
+  // A quoted id and any '+' "more" that follow it, concatenated (DOT's "a" + "b").
+  std::string quoted_concatenation() {
+    std::string text = quoted();
+    for (;;) {
+      const size_t save_pos = pos_, save_line = line_;
+      skip_blank();
+      if (pos_ < s_.size() && s_[pos_] == '+') {
+        ++pos_;
+        skip_blank();
+        if (pos_ < s_.size() && s_[pos_] == '"') {
+          text += quoted();
+          continue;
+        }
+        fail(line_, "expected a quoted string after '+'");
+      }
+      pos_ = save_pos;
+      line_ = save_line;
+      break;
+    }
+    return text;
+  }
+
+  // A numeral id: [-] digits with at most one '.', at least one digit.
+  std::string numeral() {
+    const size_t start = pos_;
+    if (s_[pos_] == '-') ++pos_;
+    bool digits = false, dot = false;
+    while (pos_ < s_.size() && (is_digit(s_[pos_]) || (s_[pos_] == '.' && !dot))) {
+      if (s_[pos_] == '.')
+        dot = true;
+      else
+        digits = true;
+      ++pos_;
+    }
+    if (!digits)
+      fail(line_, "expected a number, found " + text::quote(s_.substr(start, pos_ - start + 1)));
+    return std::string(s_.substr(start, pos_ - start));
+  }
+
   void skip_blank() {
     while (pos_ < s_.size()) {
       const char c = s_[pos_];

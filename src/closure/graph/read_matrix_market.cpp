@@ -66,9 +66,16 @@ void apply_labels(LineSource& src, const std::vector<std::pair<size_t, std::stri
                   "two vertices have the label " + text::quote(labels[v]) + " (from %label lines)");
 }
 
-}  // namespace
+// What the banner line declares; parsed apart so that read_matrix_market reads as its three
+// sections (banner, header, entries).
+struct Banner {
+  size_t value_columns = 0;  // values after the row and column: 0, 1 or 2 (complex)
+  bool mirror = false;       // symmetric kinds: (i, j) stands for (j, i) too
+  std::string field;         // kept for messages about the entries
+};
 
-ReadResult read_matrix_market(LineSource& src) {
+// The '%%MatrixMarket matrix coordinate <field> <symmetry>' line.
+Banner read_banner(LineSource& src) {
   std::string_view line;
   if (!src.next(line)) src.fail_at(1, "expected the '%%MatrixMarket' banner, found end of file");
   text::Tokens banner(line);
@@ -82,32 +89,41 @@ ReadResult read_matrix_market(LineSource& src) {
     src.fail("expected the object 'matrix', found " + text::quote(object));
   if (!text::iequals(format, "coordinate"))
     src.fail("only the 'coordinate' format is supported, found " + text::quote(format));
-  size_t value_columns = 0;
+  Banner b;
+  b.field = std::string(field);
   if (text::iequals(field, "pattern")) {
-    value_columns = 0;
+    b.value_columns = 0;
   } else if (text::iequals(field, "integer") || text::iequals(field, "real")) {
-    value_columns = 1;
+    b.value_columns = 1;
   } else if (text::iequals(field, "complex")) {
-    value_columns = 2;
+    b.value_columns = 2;
   } else {
     src.fail("expected the field 'pattern', 'integer', 'real' or 'complex', found " +
              text::quote(field));
   }
-  bool mirror = false;
   if (text::iequals(symmetry, "symmetric") || text::iequals(symmetry, "skew-symmetric") ||
       text::iequals(symmetry, "hermitian")) {
-    mirror = true;
+    b.mirror = true;
   } else if (!text::iequals(symmetry, "general")) {
     src.fail(
         "expected the symmetry 'general', 'symmetric', 'skew-symmetric' or 'hermitian', found " +
         text::quote(symmetry));
   }
+  return b;
+}
 
-  // Comments, then the size line. Comments "%label i LABEL" (what closure writes) name
-  // vertex i; they are kept until the size line says how many vertices there are.
+// What the lines between the banner and the entries say: the size and the "%label" names.
+struct Header {
   size_t size_line = 0, n = 0, nnz = 0;
   std::vector<std::pair<size_t, std::string>> named;
   std::vector<size_t> named_lines;
+};
+
+// Comments, then the size line. Comments "%label i LABEL" (what closure writes) name
+// vertex i; they are kept until the size line says how many vertices there are.
+Header read_header(LineSource& src) {
+  Header h;
+  std::string_view line;
   while (src.next(line)) {
     const std::string_view t = text::trim(line);
     if (line.starts_with("%label ")) {
@@ -117,8 +133,8 @@ ReadResult read_matrix_market(LineSource& src) {
       if (space == std::string_view::npos ||
           text::parse_unsigned(rest.substr(0, space), i) != text::NumberStatus::kOk || i == 0)
         src.fail("expected '%label INDEX LABEL' (INDEX from 1), found " + text::quote(line));
-      named.emplace_back(i, unescape_label(rest.substr(space + 1)));
-      named_lines.push_back(src.line_number());
+      h.named.emplace_back(i, unescape_label(rest.substr(space + 1)));
+      h.named_lines.push_back(src.line_number());
       continue;
     }
     if (t.empty() || t[0] == '%') continue;
@@ -131,16 +147,23 @@ ReadResult read_matrix_market(LineSource& src) {
     if (r != c)
       src.fail("the matrix is " + std::to_string(r) + " x " + std::to_string(c) +
                "; an adjacency matrix must be square");
-    if (text::parse_unsigned(count, nnz) != text::NumberStatus::kOk)
+    if (text::parse_unsigned(count, h.nnz) != text::NumberStatus::kOk)
       src.fail("expected the entry count, found " + text::quote(count));
-    n = r;
-    size_line = src.line_number();
+    h.n = r;
+    h.size_line = src.line_number();
     break;
   }
-  if (size_line == 0) src.fail_at(0, "missing the size line 'rows columns entries'");
+  if (h.size_line == 0) src.fail_at(0, "missing the size line 'rows columns entries'");
+  return h;
+}
 
-  std::vector<Edge> edges;
-  edges.reserve(reserve_bound(src, nnz, 4));  // "1 2\n"
+// The entry lines as edges (both directions for a symmetric kind); returns the entry count,
+// which must match the size line's.
+size_t read_entries(LineSource& src, const Banner& banner, const Header& h,
+                    std::vector<Edge>& edges) {
+  const size_t value_columns = banner.value_columns, n = h.n, nnz = h.nnz;
+  const size_t size_line = h.size_line;
+  std::string_view line;
   size_t records = 0;
   while (src.next(line)) {
     text::Tokens tokens(line);
@@ -153,24 +176,36 @@ ReadResult read_matrix_market(LineSource& src) {
       if (!tokens.next(value))
         src.fail("expected " + std::to_string(value_columns) + " value column" +
                  (value_columns > 1 ? "s" : "") + " after the row and column (field " +
-                 std::string(field) + ")");
+                 banner.field + ")");
     if (records == nnz)
       src.fail("more entries than the " + std::to_string(nnz) + " declared on line " +
                std::to_string(size_line));
     const vertex_t i = index_of(src, a, n, size_line, "row");
     const vertex_t j = index_of(src, b, n, size_line, "column");
     edges.emplace_back(i, j);
-    if (mirror && i != j) edges.emplace_back(j, i);
+    if (banner.mirror && i != j) edges.emplace_back(j, i);
     ++records;
   }
   if (records != nnz)
     src.fail_at(size_line, "size line declares " + std::to_string(nnz) +
                                " entries but the file has " + std::to_string(records));
-  check_declared_vertices(src, n, size_line);
+  return records;
+}
+
+}  // namespace
+
+ReadResult read_matrix_market(LineSource& src) {
+  const Banner banner = read_banner(src);
+  const Header h = read_header(src);
+  const size_t n = h.n;
+  std::vector<Edge> edges;
+  edges.reserve(reserve_bound(src, h.nnz, 4));  // "1 2\n"
+  const size_t records = read_entries(src, banner, h, edges);
+  check_declared_vertices(src, n, h.size_line);
   std::vector<std::string> labels;
   labels.reserve(n);
   for (size_t v = 1; v <= n; ++v) labels.push_back(std::to_string(v));
-  if (!named.empty()) apply_labels(src, named, named_lines, labels);
+  if (!h.named.empty()) apply_labels(src, h.named, h.named_lines, labels);
   return {Graph(n, std::move(edges), std::move(labels)), InputFormat::kMatrixMarket, records};
 }
 
