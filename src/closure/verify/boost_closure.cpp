@@ -172,48 +172,70 @@ std::string_view verdict_name(Verdict v) {
   return "?";
 }
 
-VerifyReport verify_sampled(const Graph& g, const Closure& c, size_t sample_sources,
-                            uint64_t seed) {
-  if (sample_sources == 0)
-    throw std::invalid_argument("a sampled verification needs at least one source");
+namespace {
+
+// Which vertices a sampled verification searches from; chosen apart from the comparison so
+// that the sample is fixed by the seed alone.
+struct SourceSample {
+  std::vector<uint8_t> is_source;  // per vertex
+  size_t candidates = 0, chosen = 0;
+  bool exhaustive = false;  // every candidate chosen
+};
+
+// Sources among the vertices with an out-edge: a sink reaches nothing, so a sample of
+// sinks (most of a sparse DAG's vertices) would compare no pairs at all. Every sink is
+// checked by verify_sampled instead, which is cheap: its row must be empty.
+SourceSample choose_sources(const Graph& g, size_t sample_sources, uint64_t seed) {
   const size_t n = g.vertex_count();
-  VerifyReport report;
-  if (c.vertex_count() != n) {
-    report.mode = "sampled";
-    report.first_mismatches.push_back("vertex count " + std::to_string(c.vertex_count()) +
-                                      ", expected " + std::to_string(n));
-    return report;
-  }
-  // Sources among the vertices with an out-edge: a sink reaches nothing, so a sample of
-  // sinks (most of a sparse DAG's vertices) would compare no pairs at all. Every sink is
-  // checked below instead, which is cheap: its row must be empty.
-  std::vector<vertex_t> sources, actual;
-  bool all_match = true;
+  std::vector<vertex_t> sources;
   for (vertex_t v = 0; v < n; ++v)
     if (!g.successors(v).empty()) sources.push_back(v);
-  const size_t candidates = sources.size();
-  const bool exhaustive = sample_sources >= candidates;
-  if (!exhaustive) {
+  SourceSample sample;
+  sample.candidates = sources.size();
+  sample.exhaustive = sample_sources >= sample.candidates;
+  if (!sample.exhaustive) {
     // Partial Fisher-Yates: the first k entries become a uniform sample, fixed by seed.
     std::mt19937_64 rng(seed);
     for (size_t i = 0; i < sample_sources; ++i) {
-      std::uniform_int_distribution<size_t> pick(i, candidates - 1);
+      std::uniform_int_distribution<size_t> pick(i, sample.candidates - 1);
       std::swap(sources[i], sources[pick(rng)]);
     }
     sources.resize(sample_sources);
   }
-  std::vector<uint8_t> is_source(n, 0);
-  for (vertex_t s : sources) is_source[s] = 1;
-  report.mode = exhaustive ? "sampled all " + std::to_string(candidates) + " sources"
-                           : "sampled " + std::to_string(sources.size()) + " of " +
-                                 std::to_string(candidates) + " sources";
+  sample.chosen = sources.size();
+  sample.is_source.assign(n, 0);
+  for (vertex_t s : sources) sample.is_source[s] = 1;
+  return sample;
+}
 
-  const BoostGraph bg = to_boost(g);
-  using Color = boost::default_color_type;
-  std::vector<Color> color(n, boost::white_color);
-  auto color_map =
-      boost::make_iterator_property_map(color.begin(), boost::get(boost::vertex_index, bg));
-  std::vector<vertex_t> reached;
+// One source's reach set by Boost's BFS at a time; a class so that the colours, the queue
+// and the list of reached vertices are allocated once for all sources.
+class BoostReach {
+ public:
+  explicit BoostReach(const Graph& g)
+      : bg_(to_boost(g)), color_(g.vertex_count(), boost::white_color) {}
+
+  // The sorted reach set of s, s included only if a cycle leads back to it.
+  const std::vector<vertex_t>& row(vertex_t s) {
+    auto color_map =
+        boost::make_iterator_property_map(color_.begin(), boost::get(boost::vertex_index, bg_));
+    reached_.clear();
+    bool self = false;
+    Visitor vis;
+    vis.source = s;
+    vis.self = &self;
+    vis.reached = &reached_;
+    // breadth_first_visit does not re-whiten all n colours per source; only the
+    // vertices this search touched are reset below.
+    boost::breadth_first_visit(bg_, s, queue_, vis, color_map);
+    color_[s] = boost::white_color;
+    for (vertex_t v : reached_) color_[v] = boost::white_color;
+    if (self) reached_.push_back(s);
+    std::sort(reached_.begin(), reached_.end());
+    return reached_;
+  }
+
+ private:
   struct Visitor : boost::default_bfs_visitor {
     vertex_t source;
     bool* self;
@@ -227,29 +249,44 @@ VerifyReport verify_sampled(const Graph& g, const Closure& c, size_t sample_sour
       if (boost::target(e, graph) == source) *self = true;
     }
   };
-  boost::queue<BoostVertex> queue;
+
+  const BoostGraph bg_;
+  std::vector<boost::default_color_type> color_;
+  std::vector<vertex_t> reached_;
+  boost::queue<BoostVertex> queue_;
+};
+
+}  // namespace
+
+VerifyReport verify_sampled(const Graph& g, const Closure& c, size_t sample_sources,
+                            uint64_t seed) {
+  if (sample_sources == 0)
+    throw std::invalid_argument("a sampled verification needs at least one source");
+  const size_t n = g.vertex_count();
+  VerifyReport report;
+  if (c.vertex_count() != n) {
+    report.mode = "sampled";
+    report.first_mismatches.push_back("vertex count " + std::to_string(c.vertex_count()) +
+                                      ", expected " + std::to_string(n));
+    return report;
+  }
+  const SourceSample sample = choose_sources(g, sample_sources, seed);
+  report.mode = sample.exhaustive ? "sampled all " + std::to_string(sample.candidates) + " sources"
+                                  : "sampled " + std::to_string(sample.chosen) + " of " +
+                                        std::to_string(sample.candidates) + " sources";
+  BoostReach boost_reach(g);
+  std::vector<vertex_t> actual;
+  bool all_match = true;
   // In vertex order, so that mismatches come out in (u, v) order.
   for (vertex_t s = 0; s < n; ++s) {
-    if (!is_source[s]) {
+    if (!sample.is_source[s]) {
       if (!g.successors(s).empty()) continue;  // not sampled
       c.successors(s, actual);                 // a sink: its row must be empty
       report.actual_pairs += actual.size();
       all_match &= compare_row(g, s, {}, actual, report);
       continue;
     }
-    reached.clear();
-    bool self = false;
-    Visitor vis;
-    vis.source = s;
-    vis.self = &self;
-    vis.reached = &reached;
-    // breadth_first_visit does not re-whiten all n colours per source; only the
-    // vertices this search touched are reset below.
-    boost::breadth_first_visit(bg, s, queue, vis, color_map);
-    color[s] = boost::white_color;
-    for (vertex_t v : reached) color[v] = boost::white_color;
-    if (self) reached.push_back(s);
-    std::sort(reached.begin(), reached.end());
+    const std::vector<vertex_t>& reached = boost_reach.row(s);
     c.successors(s, actual);
     report.expected_pairs += reached.size();
     report.actual_pairs += actual.size();
@@ -257,7 +294,7 @@ VerifyReport verify_sampled(const Graph& g, const Closure& c, size_t sample_sour
   }
   // Too few pairs compared by a partial sample vouch for nothing; an exhaustive one
   // compared every row there is.
-  report.inconclusive = all_match && !exhaustive && report.expected_pairs < kMinSampledPairs;
+  report.inconclusive = all_match && !sample.exhaustive && report.expected_pairs < kMinSampledPairs;
   report.match = all_match && !report.inconclusive;
   return report;
 }
@@ -318,8 +355,8 @@ VerifyReport verify_against_boost(const Graph& g, const Closure& c, size_t memor
     return report;
   } catch (const std::bad_alloc&) {
     throw OutOfMemoryError("verification ran out of memory even for the sampled check (" +
-                           format_bytes(double(available)) +
-                           " could be allocated when it started)",
+                               format_bytes(double(available)) +
+                               " could be allocated when it started)",
                            Advice::kFewerSources);
   }
 }
