@@ -165,100 +165,139 @@ void read_torch_times(const std::string& path, BoolCeilings& c) {
   }
 }
 
+namespace {
+
+// Rates against the ceilings and PyTorch's time for a timed row; one place, so that every
+// kind of row is rated alike.
+void add_rates(BoolBenchRow& r, const BoolCeilings& c) {
+  if (r.seconds <= 0) return;
+  const bool tri = r.kernel.find("utri") != std::string::npos;
+  r.mac_s = cube(r.n) / r.seconds;
+  r.work_mac_s = (tri ? cube(r.n) / 6 : cube(r.n)) / r.seconds;
+  r.ceiling_mac_s = r.kernel.rfind("mma", 0) == 0 ? c.mma_mac_s : c.cuda_core_mac_s;
+  if (auto it = c.torch_square_s.find(r.n); it != c.torch_square_s.end()) r.torch_s = it->second;
+}
+
+using Emit = std::function<void(BoolBenchRow)>;
+
+// One size's operands on the host (for the checks) and on the device: the full pair, the
+// upper-triangular pair, or both, as the kernels asked for need.
+struct SizeInputs {
+  size_t n = 0;
+  BitMatrix zero, a, b, ta, tb, expect, expect_tri;
+  DeviceBitMatrix da, db, dta, dtb;
+};
+
+// Draws and uploads the operands that the kernels asked for need; nothing else is made.
+void make_inputs(BooleanKernels& kernels, const BoolBenchOptions& o, bool need_full, bool need_tri,
+                 SizeInputs& in) {
+  const size_t n = in.n;
+  const Padding padding = o.params.padding();
+  in.zero = BitMatrix(n, n, padding);
+  if (need_full) {
+    in.a = random_operand(n, padding, o.seed + 2 * n, false);
+    in.b = random_operand(n, padding, o.seed + 2 * n + 1, false);
+    in.da = kernels.upload(in.a);
+    in.db = kernels.upload(in.b);
+  }
+  if (need_tri) {
+    in.ta = random_operand(n, padding, o.seed + 3 * n, true);
+    in.tb = random_operand(n, padding, o.seed + 3 * n + 1, true);
+    in.dta = kernels.upload(in.ta);
+    in.dtb = kernels.upload(in.tb);
+  }
+}
+
+// One product per kernel into a fresh zero C: repeated runs OR the same bits in,
+// so the result after the timed runs is still C = A * B and is checked as such.
+template <class Run>
+BoolBenchRow measure(ocl::Runtime& rt, BooleanKernels& kernels, const BoolBenchOptions& o,
+                     SizeInputs& in, const std::string& name, bool tri, Run&& run) {
+  DeviceBitMatrix dc = kernels.upload(in.zero);
+  BoolBenchRow r;
+  r.n = in.n;
+  r.kernel = name;
+  r.seconds = timed_median(rt, o.repeat, [&] { return run(dc); });
+  r.check = o.check ? check_product(kernels.download(dc), in.zero, tri ? in.ta : in.a,
+                                    tri ? in.tb : in.b, o, tri ? in.expect_tri : in.expect)
+                    : "-";
+  return r;
+}
+
+// The MMA rows of one size: the product with its transpose and packing, then the kernel
+// alone (a second row, as the layout passes are not part of mma_mul).
+void bench_mma_size(ocl::Runtime& rt, BooleanKernels& kernels, BooleanMma& mma,
+                    const BoolBenchOptions& o, SizeInputs& in, const Emit& emit) {
+  for (bool tri : {false, true}) {
+    if (!wants(o, tri ? "mma-utri" : "mma")) continue;
+    std::vector<double> kernel_only;
+    auto r = measure(rt, kernels, o, in, tri ? "mma-utri" : "mma", tri, [&](DeviceBitMatrix& dc) {
+      mma.multiply_or(dc, tri ? in.dta : in.da, tri ? in.dtb : in.db, tri);
+      const auto t = mma.last_timing();
+      kernel_only.push_back(t.product_s);
+      return t.layout_s + t.product_s;
+    });
+    r.params = o.mma_params.to_string();
+    r.note = "incl. transpose+pack";
+    emit(r);
+    BoolBenchRow k = r;
+    k.kernel += "-kernel";
+    k.seconds = median(kernel_only);
+    k.note = "mma_mul alone";
+    emit(k);
+  }
+}
+
+// Every kernel asked for at one size that fits the device.
+void bench_size(ocl::Runtime& rt, BooleanKernels& kernels, std::optional<BooleanMma>& mma,
+                const BoolBenchOptions& o, size_t n, const Emit& emit) {
+  const bool need_full = wants(o, "cubic") || (mma && mma->available() && wants(o, "mma"));
+  const bool need_tri = wants(o, "utri") || (mma && mma->available() && wants(o, "mma-utri"));
+  SizeInputs in;
+  in.n = n;
+  make_inputs(kernels, o, need_full, need_tri, in);
+  if (wants(o, "cubic")) {
+    auto r = measure(rt, kernels, o, in, "cubic", false, [&](DeviceBitMatrix& dc) {
+      cl::Event e = kernels.cubic_mul(dc, in.da, in.db);
+      e.wait();
+      return ocl::event_seconds(e);
+    });
+    r.params = o.params.to_string();
+    emit(r);
+  }
+  if (wants(o, "utri")) {
+    auto r = measure(rt, kernels, o, in, "utri", true, [&](DeviceBitMatrix& dc) {
+      cl::Event e = kernels.utri_mul(dc, in.dta, in.dtb);
+      e.wait();
+      return ocl::event_seconds(e);
+    });
+    r.params = o.params.to_string();
+    emit(r);
+  }
+  if (mma && mma->available()) bench_mma_size(rt, kernels, *mma, o, in, emit);
+}
+
+}  // namespace
+
 std::vector<BoolBenchRow> bench_bool_products(ocl::Runtime& rt, const BoolBenchOptions& o,
                                               const BoolCeilings& c, const BoolRowSink& sink) {
   std::vector<BoolBenchRow> out;
   BooleanKernels kernels(rt, o.params);
   std::optional<BooleanMma> mma;
   if (wants(o, "mma") || wants(o, "mma-utri")) mma.emplace(rt, o.mma_params, o.mma_mode);
-  const Padding padding = o.params.padding();
-  auto emit = [&](BoolBenchRow r) {
-    if (r.seconds > 0) {
-      const bool tri = r.kernel.find("utri") != std::string::npos;
-      r.mac_s = cube(r.n) / r.seconds;
-      r.work_mac_s = (tri ? cube(r.n) / 6 : cube(r.n)) / r.seconds;
-      r.ceiling_mac_s = r.kernel.rfind("mma", 0) == 0 ? c.mma_mac_s : c.cuda_core_mac_s;
-      if (auto it = c.torch_square_s.find(r.n); it != c.torch_square_s.end())
-        r.torch_s = it->second;
-    }
+  const Emit emit = [&](BoolBenchRow r) {
+    add_rates(r, c);
     sink(r);
     out.push_back(r);
   };
   if (mma && !mma->available())
     emit(note_row(0, "mma", "unavailable: " + mma->unavailable_reason()));
-
   for (size_t n : o.sizes) {
     if (!fits(rt.device(), n, o.params, mma && mma->available() ? 6 : 3)) {
       emit(note_row(n, "all", "skipped: does not fit device memory"));
       continue;
     }
-    const bool need_full = wants(o, "cubic") || (mma && mma->available() && wants(o, "mma"));
-    const bool need_tri = wants(o, "utri") || (mma && mma->available() && wants(o, "mma-utri"));
-    const BitMatrix zero(n, n, padding);
-    BitMatrix a, b, ta, tb, expect, expect_tri;
-    DeviceBitMatrix da, db, dta, dtb;
-    if (need_full) {
-      a = random_operand(n, padding, o.seed + 2 * n, false);
-      b = random_operand(n, padding, o.seed + 2 * n + 1, false);
-      da = kernels.upload(a);
-      db = kernels.upload(b);
-    }
-    if (need_tri) {
-      ta = random_operand(n, padding, o.seed + 3 * n, true);
-      tb = random_operand(n, padding, o.seed + 3 * n + 1, true);
-      dta = kernels.upload(ta);
-      dtb = kernels.upload(tb);
-    }
-    // One product per kernel into a fresh zero C: repeated runs OR the same bits in,
-    // so the result after the timed runs is still C = A * B and is checked as such.
-    auto measure = [&](const std::string& name, bool tri, auto&& run) {
-      DeviceBitMatrix dc = kernels.upload(zero);
-      BoolBenchRow r;
-      r.n = n;
-      r.kernel = name;
-      r.seconds = timed_median(rt, o.repeat, [&] { return run(dc); });
-      r.check = o.check ? check_product(kernels.download(dc), zero, tri ? ta : a, tri ? tb : b, o,
-                                        tri ? expect_tri : expect)
-                        : "-";
-      return r;
-    };
-    if (wants(o, "cubic")) {
-      auto r = measure("cubic", false, [&](DeviceBitMatrix& dc) {
-        cl::Event e = kernels.cubic_mul(dc, da, db);
-        e.wait();
-        return ocl::event_seconds(e);
-      });
-      r.params = o.params.to_string();
-      emit(r);
-    }
-    if (wants(o, "utri")) {
-      auto r = measure("utri", true, [&](DeviceBitMatrix& dc) {
-        cl::Event e = kernels.utri_mul(dc, dta, dtb);
-        e.wait();
-        return ocl::event_seconds(e);
-      });
-      r.params = o.params.to_string();
-      emit(r);
-    }
-    if (!mma || !mma->available()) continue;
-    for (bool tri : {false, true}) {
-      if (!wants(o, tri ? "mma-utri" : "mma")) continue;
-      std::vector<double> kernel_only;
-      auto r = measure(tri ? "mma-utri" : "mma", tri, [&](DeviceBitMatrix& dc) {
-        mma->multiply_or(dc, tri ? dta : da, tri ? dtb : db, tri);
-        const auto t = mma->last_timing();
-        kernel_only.push_back(t.product_s);
-        return t.layout_s + t.product_s;
-      });
-      r.params = o.mma_params.to_string();
-      r.note = "incl. transpose+pack";
-      emit(r);
-      BoolBenchRow k = r;
-      k.kernel += "-kernel";
-      k.seconds = median(kernel_only);
-      k.note = "mma_mul alone";
-      emit(k);
-    }
+    bench_size(rt, kernels, mma, o, n, emit);
   }
   return out;
 }
@@ -337,6 +376,49 @@ BooleanParams sweep_cubic(ocl::Runtime& rt, size_t n, int repeat, const BoolRowS
   return best;
 }
 
+namespace {
+
+// One MMA candidate's row at size n, timed and checked against `expect`; its seconds are 0
+// when it cannot run or is wrong. Apart from sweep_mma, which only orders the candidates.
+BoolBenchRow time_mma_candidate(ocl::Runtime& rt, BooleanKernels& k, const MmaParams& p,
+                                const DeviceBitMatrix& da, const BitMatrix& expect, int repeat) {
+  const size_t n = expect.rows();
+  BoolBenchRow r;
+  r.n = n;
+  r.kernel = "sweep-mma";
+  r.params = p.to_string();
+  try {
+    p.validate(rt.device());
+    BooleanMma mma(rt, p);
+    if (!mma.available()) throw std::runtime_error(mma.unavailable_reason());
+    DeviceBitMatrix dc = k.allocate(n, n);
+    r.seconds = timed_median(rt, repeat, [&] {
+      mma.multiply_or(dc, da, da);
+      return mma.last_timing().product_s;
+    });
+    r.check = k.download(dc) == expect ? "exact" : "MISMATCH";
+    if (r.check != "exact") r.seconds = 0;
+  } catch (const std::exception& e) {
+    r.check = "-";
+    r.note = std::string("skipped: ") + std::string(e.what()).substr(0, 120);
+  }
+  if (r.seconds > 0) r.mac_s = r.work_mac_s = cube(n) / r.seconds;
+  return r;
+}
+
+// The `count` fastest candidates timed so far, fastest first.
+std::vector<MmaParams> fastest_mma(const std::vector<std::pair<double, MmaParams>>& timed,
+                                   size_t count) {
+  auto sorted = timed;
+  std::sort(sorted.begin(), sorted.end(),
+            [](const auto& x, const auto& y) { return x.first < y.first; });
+  std::vector<MmaParams> out;
+  for (size_t i = 0; i < std::min(count, sorted.size()); ++i) out.push_back(sorted[i].second);
+  return out;
+}
+
+}  // namespace
+
 std::optional<MmaParams> sweep_mma(ocl::Runtime& rt, size_t n, int repeat,
                                    const BoolRowSink& sink) {
   if (!mma_device_supported(rt.device())) return std::nullopt;
@@ -349,42 +431,13 @@ std::optional<MmaParams> sweep_mma(ocl::Runtime& rt, size_t n, int repeat,
   std::vector<std::pair<double, MmaParams>> timed;  // every candidate that ran and was right
   // Times p; false once the device context is lost (the sweep must stop).
   auto consider = [&](const MmaParams& p) {
-    BoolBenchRow r;
-    r.n = n;
-    r.kernel = "sweep-mma";
-    r.params = p.to_string();
-    try {
-      p.validate(rt.device());
-      BooleanMma mma(rt, p);
-      if (!mma.available()) throw std::runtime_error(mma.unavailable_reason());
-      DeviceBitMatrix dc = k.allocate(n, n);
-      r.seconds = timed_median(rt, repeat, [&] {
-        mma.multiply_or(dc, da, da);
-        return mma.last_timing().product_s;
-      });
-      r.check = k.download(dc) == expect ? "exact" : "MISMATCH";
-      if (r.check != "exact") r.seconds = 0;
-    } catch (const std::exception& e) {
-      r.check = "-";
-      r.note = std::string("skipped: ") + std::string(e.what()).substr(0, 120);
-    }
-    if (r.seconds > 0) {
-      r.mac_s = r.work_mac_s = cube(n) / r.seconds;
-      timed.push_back({r.seconds, p});
-    }
+    const BoolBenchRow r = time_mma_candidate(rt, k, p, da, expect, repeat);
+    if (r.seconds > 0) timed.push_back({r.seconds, p});
     sink(r);
     return r.seconds > 0 || device_alive(rt);
   };
-  auto fastest = [&](size_t count) {
-    auto sorted = timed;
-    std::sort(sorted.begin(), sorted.end(),
-              [](const auto& x, const auto& y) { return x.first < y.first; });
-    std::vector<MmaParams> out;
-    for (size_t i = 0; i < std::min(count, sorted.size()); ++i) out.push_back(sorted[i].second);
-    return out;
-  };
   auto best = [&]() -> std::optional<MmaParams> {
-    auto f = fastest(1);
+    auto f = fastest_mma(timed, 1);
     return f.empty() ? std::nullopt : std::optional<MmaParams>(f.front());
   };
   // Stage 1: warp tile and warps per group. Stage 2: the K pipeline (two stages of 1 or 2
@@ -395,7 +448,7 @@ std::optional<MmaParams> sweep_mma(ocl::Runtime& rt, size_t n, int repeat,
                            {32, 32, 4, 4}, {64, 32, 4, 4}, {64, 32, 8, 2},  {128, 32, 2, 2}};
   for (const auto& s : shapes)
     if (!consider({s[0], s[1], s[2], s[3], 1, 8, 0})) return best();
-  const auto top = fastest(3);
+  const auto top = fastest_mma(timed, 3);
   for (bool async : {false, true})
     for (const MmaParams& shape : top)
       for (const auto& [ks, st] :

@@ -58,6 +58,95 @@ std::string gib(uint64_t bytes) {
   return buf;
 }
 
+// The forked child's side of run_in_child: the cap, the runs, the report down the pipe.
+// Apart from the parent's side, as the two share nothing but the pipe; never returns.
+[[noreturn]] void child_measures(int fd, const HostClosureBenchOptions& options,
+                                 const std::function<std::function<uint64_t()>()>& prepare,
+                                 bool limit_address_space) {
+  ChildReport report;
+  const uint64_t vsize = virtual_size();
+  // The cap on top of what the child already maps: Boost's allocations then fail with
+  // bad_alloc instead of the machine swapping or the OOM killer picking a victim.
+  const rlimit limit{vsize + options.memory_cap_bytes, vsize + options.memory_cap_bytes};
+  if (limit_address_space) setrlimit(RLIMIT_AS, &limit);
+  try {
+    auto timed = prepare();
+    double spent = 0;
+    const int repeats = std::clamp(options.repeats, 1, 16);
+    while (report.runs < repeats && (report.runs == 0 || spent < options.repeat_budget_s)) {
+      const auto t0 = std::chrono::steady_clock::now();
+      report.pairs = timed();
+      const double s = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+      report.seconds[report.runs++] = s;
+      spent += s;
+    }
+    report.ok = 1;
+  } catch (const std::bad_alloc&) {
+    std::snprintf(report.error, sizeof report.error, "out of memory (cap %s)",
+                  gib(options.memory_cap_bytes).c_str());
+  } catch (const std::exception& e) {
+    std::snprintf(report.error, sizeof report.error, "%s", e.what());
+  }
+  const char* p = reinterpret_cast<const char*>(&report);
+  for (size_t done = 0; done < sizeof report;) {
+    const ssize_t w = write(fd, p + done, sizeof report - done);
+    if (w <= 0) break;
+    done += size_t(w);
+  }
+  _exit(0);
+}
+
+// The parent's read of the child's report, given up at the deadline (timed_out) or when
+// the child closes the pipe first; returns the bytes read.
+size_t read_report(int fd, double timeout_s, ChildReport& report, bool& timed_out) {
+  size_t got = 0;
+  timed_out = false;
+  const auto deadline = std::chrono::steady_clock::now() + std::chrono::duration<double>(timeout_s);
+  while (got < sizeof report) {
+    const auto left = std::chrono::duration_cast<std::chrono::milliseconds>(
+                          deadline - std::chrono::steady_clock::now())
+                          .count();
+    if (left <= 0) {
+      timed_out = true;
+      break;
+    }
+    pollfd pfd{fd, POLLIN, 0};
+    if (poll(&pfd, 1, int(std::min<long long>(left, 1000))) <= 0) continue;
+    const ssize_t r = read(fd, reinterpret_cast<char*>(&report) + got, sizeof report - got);
+    if (r <= 0) break;  // the child died without reporting
+    got += size_t(r);
+  }
+  return got;
+}
+
+// The row from how the child ended and what it reported (all of it, or `got` bytes);
+// apart so that run_in_child reads as fork, read, wait.
+void fill_row(HostClosureBenchRow& row, const HostClosureBenchOptions& options,
+              const ChildReport& report, size_t got, bool timed_out, int wstatus,
+              uint64_t max_rss) {
+  if (timed_out) {
+    row.status = "failed: timeout after " + std::to_string(int(options.timeout_s)) + " s";
+  } else if (got < sizeof report) {
+    row.status = WIFSIGNALED(wstatus)
+                     ? "failed: killed by signal " + std::to_string(WTERMSIG(wstatus))
+                     : "failed: child exited without a report";
+  } else if (!report.ok) {
+    row.status = std::string("failed: ") + report.error;
+  } else {
+    row.status = "ok";
+  }
+  if (got == sizeof report) {
+    row.runs.assign(report.seconds, report.seconds + report.runs);
+    row.pairs = report.pairs;
+    row.peak_bytes = max_rss;
+  }
+  if (!row.runs.empty()) {
+    std::vector<double> sorted = row.runs;
+    std::sort(sorted.begin(), sorted.end());
+    row.seconds = (sorted[(sorted.size() - 1) / 2] + sorted[sorted.size() / 2]) / 2;  // median
+  }
+}
+
 // Runs `prepare` once and then `timed` up to repeats times in a forked child; `timed`
 // returns the closure's pair count. Fills status, runs, seconds, pairs, peak_bytes.
 // `limit_address_space` is off for OpenCL methods: GPU drivers reserve far more address
@@ -83,59 +172,12 @@ void run_in_child(HostClosureBenchRow& row, const HostClosureBenchOptions& optio
   }
   if (pid == 0) {
     close(fds[0]);
-    ChildReport report;
-    const uint64_t vsize = virtual_size();
-    // The cap on top of what the child already maps: Boost's allocations then fail with
-    // bad_alloc instead of the machine swapping or the OOM killer picking a victim.
-    const rlimit limit{vsize + options.memory_cap_bytes, vsize + options.memory_cap_bytes};
-    if (limit_address_space) setrlimit(RLIMIT_AS, &limit);
-    try {
-      auto timed = prepare();
-      double spent = 0;
-      const int repeats = std::clamp(options.repeats, 1, 16);
-      while (report.runs < repeats && (report.runs == 0 || spent < options.repeat_budget_s)) {
-        const auto t0 = std::chrono::steady_clock::now();
-        report.pairs = timed();
-        const double s =
-            std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
-        report.seconds[report.runs++] = s;
-        spent += s;
-      }
-      report.ok = 1;
-    } catch (const std::bad_alloc&) {
-      std::snprintf(report.error, sizeof report.error, "out of memory (cap %s)",
-                    gib(options.memory_cap_bytes).c_str());
-    } catch (const std::exception& e) {
-      std::snprintf(report.error, sizeof report.error, "%s", e.what());
-    }
-    const char* p = reinterpret_cast<const char*>(&report);
-    for (size_t done = 0; done < sizeof report;) {
-      const ssize_t w = write(fds[1], p + done, sizeof report - done);
-      if (w <= 0) break;
-      done += size_t(w);
-    }
-    _exit(0);
+    child_measures(fds[1], options, prepare, limit_address_space);
   }
   close(fds[1]);
   ChildReport report;
-  size_t got = 0;
   bool timed_out = false;
-  const auto deadline =
-      std::chrono::steady_clock::now() + std::chrono::duration<double>(options.timeout_s);
-  while (got < sizeof report) {
-    const auto left = std::chrono::duration_cast<std::chrono::milliseconds>(
-                          deadline - std::chrono::steady_clock::now())
-                          .count();
-    if (left <= 0) {
-      timed_out = true;
-      break;
-    }
-    pollfd pfd{fds[0], POLLIN, 0};
-    if (poll(&pfd, 1, int(std::min<long long>(left, 1000))) <= 0) continue;
-    const ssize_t r = read(fds[0], reinterpret_cast<char*>(&report) + got, sizeof report - got);
-    if (r <= 0) break;  // the child died without reporting
-    got += size_t(r);
-  }
+  const size_t got = read_report(fds[0], options.timeout_s, report, timed_out);
   close(fds[0]);
   if (timed_out) kill(pid, SIGKILL);
   int wstatus = 0;
@@ -143,30 +185,84 @@ void run_in_child(HostClosureBenchRow& row, const HostClosureBenchOptions& optio
   while (wait4(pid, &wstatus, 0, &usage) < 0 && errno == EINTR) {
   }
   const uint64_t max_rss = uint64_t(usage.ru_maxrss) * 1024;  // Linux reports KB
-  if (timed_out) {
-    row.status = "failed: timeout after " + std::to_string(int(options.timeout_s)) + " s";
-  } else if (got < sizeof report) {
-    row.status = WIFSIGNALED(wstatus)
-                     ? "failed: killed by signal " + std::to_string(WTERMSIG(wstatus))
-                     : "failed: child exited without a report";
-  } else if (!report.ok) {
-    row.status = std::string("failed: ") + report.error;
-  } else {
-    row.status = "ok";
-  }
-  if (got == sizeof report) {
-    row.runs.assign(report.seconds, report.seconds + report.runs);
-    row.pairs = report.pairs;
-    row.peak_bytes = max_rss;
-  }
-  if (!row.runs.empty()) {
-    std::vector<double> sorted = row.runs;
-    std::sort(sorted.begin(), sorted.end());
-    row.seconds = (sorted[(sorted.size() - 1) / 2] + sorted[sorted.size() / 2]) / 2;  // median
-  }
+  fill_row(row, options, report, got, timed_out, wstatus, max_rss);
 }
 
 using BoostGraph = boost::adjacency_list<boost::vecS, boost::vecS, boost::directedS>;
+
+// A product method (auto, square, ...) timed through compute_closure, as the CLI runs it.
+// Opened only if the method asks for a device, as the CLI does: auto on a small graph
+// never loads OpenCL, and its peak memory shows that.
+void bench_product(HostClosureBenchRow& row, const Graph& g, const std::string& method,
+                   const HostClosureBenchOptions& options) {
+  const Method m = parse_method(method);
+  run_in_child(
+      row, options,
+      [&] {
+        auto rt = std::make_shared<std::unique_ptr<ocl::Runtime>>();
+        std::string spec = options.device;
+        return std::function<uint64_t()>([&g, m, rt, spec] {
+          ComputeOptions o;
+          o.method = m;
+          o.lazy_runtime = [rt, spec]() -> ocl::Runtime* {
+            if (!*rt)
+              if (auto device = ocl::choose_device(spec))
+                *rt = std::make_unique<ocl::Runtime>(*device);
+            return rt->get();
+          };
+          return compute_closure(g, o).pair_count();
+        });
+      },
+      false);
+}
+
+// Classic's C x C matrix, refused before the fork when its estimate passes the cap.
+void bench_classic(HostClosureBenchRow& row, const Graph& g, size_t components,
+                   const HostClosureBenchOptions& options) {
+  // Its C x C matrix plus the condensation's own copies of the graph.
+  row.estimate_bytes = classic_memory_bytes(components) + uint64_t(g.vertex_count()) * 24 +
+                       uint64_t(g.edge_count()) * 16;
+  if (row.estimate_bytes > options.memory_cap_bytes) {
+    row.status =
+        "refused: needs ~" + gib(row.estimate_bytes) + " > cap " + gib(options.memory_cap_bytes);
+    return;
+  }
+  run_in_child(row, options, [&] {
+    return std::function<uint64_t()>([&] { return closure_classic(g).pair_count(); });
+  });
+}
+
+// Boost.Graph's transitive_closure, refused before the fork when its estimate (better
+// with the pair count a method found) passes the cap.
+void bench_boost(HostClosureBenchRow& row, const Graph& g, uint64_t known_pairs,
+                 const HostClosureBenchOptions& options) {
+  row.estimate_bytes = estimate_boost_closure(g, known_pairs).bytes;
+  if (row.estimate_bytes > options.memory_cap_bytes) {
+    row.status =
+        "refused: needs ~" + gib(row.estimate_bytes) + " > cap " + gib(options.memory_cap_bytes);
+    return;
+  }
+  run_in_child(row, options, [&] {
+    auto bg = std::make_shared<BoostGraph>(g.vertex_count());
+    for (vertex_t u = 0; u < g.vertex_count(); ++u)
+      for (vertex_t v : g.successors(u)) boost::add_edge(u, v, *bg);
+    return std::function<uint64_t()>([bg] {
+      BoostGraph tc;
+      boost::transitive_closure(*bg, tc);
+      // No duplicates: g has none, and Boost adds each closure edge once.
+      return uint64_t(boost::num_edges(tc));
+    });
+  });
+}
+
+// All ok methods must agree on the pair count: the first ok row's is the reference.
+void mark_agreement(std::vector<HostClosureBenchRow>& rows) {
+  uint64_t reference = 0;
+  bool have_reference = false;
+  for (const auto& r : rows)
+    if (r.ok() && !have_reference) reference = r.pairs, have_reference = true;
+  for (auto& r : rows) r.agrees = !r.ok() || r.pairs == reference;
+}
 
 }  // namespace
 
@@ -210,79 +306,24 @@ std::vector<HostClosureBenchRow> bench_host_closure(const std::string& name, con
     if (row.ok()) known_pairs = row.pairs;
     rows.push_back(std::move(row));
   }
-
   for (const std::string& method : options.product_methods) {
     HostClosureBenchRow row = make_row(method.c_str());
-    const Method m = parse_method(method);
-    run_in_child(
-        row, options,
-        [&] {
-          // Opened only if the method asks for a device, as the CLI does: auto on a
-          // small graph never loads OpenCL, and its peak memory shows that.
-          auto rt = std::make_shared<std::unique_ptr<ocl::Runtime>>();
-          std::string spec = options.device;
-          return std::function<uint64_t()>([&g, m, rt, spec] {
-            ComputeOptions o;
-            o.method = m;
-            o.lazy_runtime = [rt, spec]() -> ocl::Runtime* {
-              if (!*rt)
-                if (auto device = ocl::choose_device(spec))
-                  *rt = std::make_unique<ocl::Runtime>(*device);
-              return rt->get();
-            };
-            return compute_closure(g, o).pair_count();
-          });
-        },
-        false);
+    bench_product(row, g, method, options);
     if (row.ok() && !known_pairs) known_pairs = row.pairs;
     rows.push_back(std::move(row));
   }
-
   if (options.run_classic) {
     HostClosureBenchRow row = make_row("classic");
-    // Its C x C matrix plus the condensation's own copies of the graph.
-    row.estimate_bytes = classic_memory_bytes(components) + uint64_t(g.vertex_count()) * 24 +
-                         uint64_t(g.edge_count()) * 16;
-    if (row.estimate_bytes > options.memory_cap_bytes) {
-      row.status =
-          "refused: needs ~" + gib(row.estimate_bytes) + " > cap " + gib(options.memory_cap_bytes);
-    } else {
-      run_in_child(row, options, [&] {
-        return std::function<uint64_t()>([&] { return closure_classic(g).pair_count(); });
-      });
-      if (row.ok() && !known_pairs) known_pairs = row.pairs;
-    }
+    bench_classic(row, g, components, options);
+    if (row.ok() && !known_pairs) known_pairs = row.pairs;
     rows.push_back(std::move(row));
   }
-
   if (options.run_boost) {
     HostClosureBenchRow row = make_row("boost");
-    row.estimate_bytes = estimate_boost_closure(g, known_pairs).bytes;
-    if (row.estimate_bytes > options.memory_cap_bytes) {
-      row.status =
-          "refused: needs ~" + gib(row.estimate_bytes) + " > cap " + gib(options.memory_cap_bytes);
-    } else {
-      run_in_child(row, options, [&] {
-        auto bg = std::make_shared<BoostGraph>(g.vertex_count());
-        for (vertex_t u = 0; u < g.vertex_count(); ++u)
-          for (vertex_t v : g.successors(u)) boost::add_edge(u, v, *bg);
-        return std::function<uint64_t()>([bg] {
-          BoostGraph tc;
-          boost::transitive_closure(*bg, tc);
-          // No duplicates: g has none, and Boost adds each closure edge once.
-          return uint64_t(boost::num_edges(tc));
-        });
-      });
-    }
+    bench_boost(row, g, known_pairs, options);
     rows.push_back(std::move(row));
   }
-
-  // All ok methods must agree on the pair count.
-  uint64_t reference = 0;
-  bool have_reference = false;
-  for (const auto& r : rows)
-    if (r.ok() && !have_reference) reference = r.pairs, have_reference = true;
-  for (auto& r : rows) r.agrees = !r.ok() || r.pairs == reference;
+  mark_agreement(rows);
   return rows;
 }
 

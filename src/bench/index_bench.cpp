@@ -116,13 +116,10 @@ double time_bfs(Bfs& bfs, const std::vector<Edge>& pairs, size_t count) {
   return s / double(count) * 1e6;
 }
 
-}  // namespace
-
-IndexBenchRow bench_index(const std::string& name, const Graph& g, const IndexBenchOptions& o) {
-  IndexBenchRow row;
-  row.graph = name;
-  row.vertices = g.vertex_count();
-  row.edges = g.edge_count();
+// Builds the index (timed, with its stages on stderr) and, with an index folder, writes
+// and maps it back as `closure serve` would; fills the row's build and size columns.
+std::unique_ptr<reach::ReachIndex> build_for_bench(const std::string& name, const Graph& g,
+                                                   const IndexBenchOptions& o, IndexBenchRow& row) {
   const size_t n = g.vertex_count();
   auto t0 = Clock::now();
   reach::BuildReport report;
@@ -151,18 +148,16 @@ IndexBenchRow bench_index(const std::string& name, const Graph& g, const IndexBe
   row.index_bytes_per_vertex = n ? double(index->label_bytes()) / double(n) : 0;
   row.graph_bytes_per_vertex = n ? double(index->graph_bytes()) / double(n) : 0;
   row.file_bytes_per_vertex = n ? double(file_bytes) / double(n) : 0;
-  if (n == 0) return row;
+  return index;
+}
 
-  std::mt19937_64 rng(o.seed);
-  std::uniform_int_distribution<vertex_t> any(0, vertex_t(n - 1));
-  std::vector<Edge> random_pairs(o.random_pairs);
-  for (auto& p : random_pairs) p = {any(rng), any(rng)};
-
-  // Reachable pairs: BFS from random sources that have a successor, targets drawn
-  // uniformly from what each reaches. The same BFS checks random targets too.
-  Bfs bfs(g);
-  reach::Querier q(*index);
-  std::vector<Edge> reach_pairs, checked_random;
+// Reachable pairs: BFS from random sources that have a successor, targets drawn
+// uniformly from what each reaches. The same BFS checks random targets too (counted in
+// the row). Shuffled, so that the timing does not walk the sources in order.
+std::vector<Edge> reachable_pairs(const Graph& g, const IndexBenchOptions& o, std::mt19937_64& rng,
+                                  std::uniform_int_distribution<vertex_t>& any, Bfs& bfs,
+                                  reach::Querier& q, IndexBenchRow& row) {
+  std::vector<Edge> reach_pairs;
   const size_t per_source = (o.reachable_pairs + o.sources - 1) / std::max<size_t>(o.sources, 1);
   size_t attempts = 0;
   for (size_t s = 0; s < o.sources && attempts < 100 * o.sources + 1000; ++attempts) {
@@ -181,9 +176,16 @@ IndexBenchRow bench_index(const std::string& name, const Graph& g, const IndexBe
     }
   }
   // Every reachable pair is a BFS answer too ("yes"); they are checked by the timing
-  // pass below.
+  // pass (time_all).
   std::shuffle(reach_pairs.begin(), reach_pairs.end(), rng);
+  return reach_pairs;
+}
 
+// The timed columns: the index on random and on reachable pairs, then BFS on both; every
+// reachable pair is checked to be answered yes.
+void time_all(reach::Querier& q, Bfs& bfs, const std::vector<Edge>& random_pairs,
+              const std::vector<Edge>& reach_pairs, const IndexBenchOptions& o,
+              IndexBenchRow& row) {
   const Timing tr = time_queries(q, random_pairs, o.repeats);
   row.random_us = tr.us;
   row.random_without_search = tr.without_search;
@@ -199,6 +201,27 @@ IndexBenchRow bench_index(const std::string& name, const Graph& g, const IndexBe
   }
   row.bfs_random_us = time_bfs(bfs, random_pairs, o.bfs_queries);
   row.bfs_reach_us = time_bfs(bfs, reach_pairs, o.bfs_queries);
+}
+
+}  // namespace
+
+IndexBenchRow bench_index(const std::string& name, const Graph& g, const IndexBenchOptions& o) {
+  IndexBenchRow row;
+  row.graph = name;
+  row.vertices = g.vertex_count();
+  row.edges = g.edge_count();
+  const size_t n = g.vertex_count();
+  const std::unique_ptr<reach::ReachIndex> index = build_for_bench(name, g, o, row);
+  if (n == 0) return row;
+
+  std::mt19937_64 rng(o.seed);
+  std::uniform_int_distribution<vertex_t> any(0, vertex_t(n - 1));
+  std::vector<Edge> random_pairs(o.random_pairs);
+  for (auto& p : random_pairs) p = {any(rng), any(rng)};
+  Bfs bfs(g);
+  reach::Querier q(*index);
+  const std::vector<Edge> reach_pairs = reachable_pairs(g, o, rng, any, bfs, q, row);
+  time_all(q, bfs, random_pairs, reach_pairs, o, row);
   return row;
 }
 

@@ -543,6 +543,116 @@ struct StartClock {
   }
 };
 
+// One request of the mix; what the answer is counted against.
+struct Request {
+  http::verb method = http::verb::get;
+  std::string target;
+  uint64_t pairs_asked = 0;
+};
+
+// The kind of the next request, drawn by the mix's weights.
+size_t pick_kind(std::mt19937_64& rng, const ServeMix& mix, uint64_t mix_total) {
+  uint64_t pick = rng() % mix_total;
+  size_t kind = 0;
+  while (pick >= mix[kind]) pick -= mix[kind++];
+  return kind;
+}
+
+// A request of the given kind with labels drawn from the source; a POST's body goes into
+// `body`, which a GET leaves as it was (the connection's last body, sent as before).
+Request make_request(size_t kind, const Shared& s, unsigned thread, std::mt19937_64& rng,
+                     uint64_t& appended, std::vector<std::pair<std::string, std::string>>& pairs,
+                     std::string& body) {
+  const ServeLoadOptions& o = *s.o;
+  Request r;
+  switch (ServeRequestKind(kind)) {
+    case ServeRequestKind::kPairs: {
+      const std::string u = s.labels->draw(rng), v = s.labels->draw(rng);
+      r.target = "/reaches?from=" + url_encode(u) + "&to=" + url_encode(v);
+      r.pairs_asked = 1;
+      break;
+    }
+    case ServeRequestKind::kBatch:
+      pairs.clear();
+      for (size_t i = 0; i < o.batch; ++i) {
+        std::string u = s.labels->draw(rng);
+        pairs.emplace_back(std::move(u), s.labels->draw(rng));
+      }
+      r.method = http::verb::post;
+      r.target = "/reaches";
+      body = pairs_json(pairs);
+      r.pairs_asked = o.batch;
+      break;
+    case ServeRequestKind::kDescendants:
+    case ServeRequestKind::kAncestors:
+      r.target = std::string(kind == size_t(ServeRequestKind::kDescendants) ? "/descendants"
+                                                                            : "/ancestors") +
+                 "?of=" + url_encode(s.labels->draw(rng)) + "&limit=" + std::to_string(o.limit);
+      break;
+    case ServeRequestKind::kEdges:
+      // A fresh vertex onto an existing one: the commit pattern, which never rebuilds.
+      pairs.assign(1, {"bench-" + std::to_string(o.seed) + "-" + std::to_string(thread) + "-" +
+                           std::to_string(appended++),
+                       s.labels->draw(rng)});
+      r.method = http::verb::post;
+      r.target = "/edges";
+      body = pairs_json(pairs);
+      break;
+    default:
+      break;
+  }
+  return r;
+}
+
+// One exchange's outcome into the worker's counts, latencies and first note.
+void record_answer(const Shared& s, size_t kind, const Request& r, int status, Clock::duration took,
+                   const std::string& answer, const beast::error_code& ec, WorkerResult& out) {
+  ServeKindReport& c = out.counts[kind];
+  ++c.requests;
+  if (status != 0)  // latencies of answers (a request cut off has none)
+    out.latency[kind].add(
+        uint64_t(std::chrono::duration_cast<std::chrono::nanoseconds>(took).count()));
+  if (status >= 200 && status <= 299) {
+    c.pair_answers += r.pairs_asked;
+    return;
+  }
+  ++c.errors;
+  if (status != 0 && out.note.empty())
+    out.note = std::string(kKindNames[kind]) + " answered " + std::to_string(status) + ": " +
+               answer.substr(0, 200);
+  if (status == 0) {
+    ++c.transport_errors;
+    if (out.note.empty() && !s.stop.load())
+      out.note = std::string("a ") + kKindNames[kind] + " request got no answer: " + ec.message();
+  }
+}
+
+// What reconnect() decided: go on with a request, try to connect again, or stop.
+enum class Reconnect { kOpen, kRetry, kGiveUp };
+
+// A closed connection opened again, with a pause after a failure and a limit on failures
+// in a row (counted in failures_in_a_row, which an open connection resets).
+Reconnect reconnect(Client& client, WorkerResult& out, unsigned& failures_in_a_row,
+                    beast::error_code& ec) {
+  if (!client.is_open()) {
+    if (!client.connect(ec)) {
+      ++out.connect_failures;
+      if (++failures_in_a_row >= kMostConnectFailures) {
+        out.note = "a connection gave up after " + std::to_string(failures_in_a_row) +
+                   " failed connects: " + ec.message();
+        return Reconnect::kGiveUp;
+      }
+      std::this_thread::sleep_for(std::chrono::milliseconds(20));
+      return Reconnect::kRetry;
+    }
+    ++out.connects;
+  }
+  failures_in_a_row = 0;
+  return Reconnect::kOpen;
+}
+
+// One connection's loop: requests of the mix until the time bound, the request count or
+// a stop.
 void run_worker(Shared& s, unsigned thread, Client& client, WorkerResult& out,
                 std::barrier<StartClock>& start) {
   const ServeLoadOptions& o = *s.o;
@@ -561,87 +671,18 @@ void run_worker(Shared& s, unsigned thread, Client& client, WorkerResult& out,
   std::string body, answer;
   std::vector<std::pair<std::string, std::string>> pairs;
   while (!s.stop.load(std::memory_order_relaxed) && Clock::now() < s.deadline) {
-    if (!client.is_open()) {
-      if (!client.connect(ec)) {
-        ++out.connect_failures;
-        if (++failures_in_a_row >= kMostConnectFailures) {
-          out.note = "a connection gave up after " + std::to_string(failures_in_a_row) +
-                     " failed connects: " + ec.message();
-          break;
-        }
-        std::this_thread::sleep_for(std::chrono::milliseconds(20));
-        continue;
-      }
-      ++out.connects;
-    }
-    failures_in_a_row = 0;
+    const Reconnect rc = reconnect(client, out, failures_in_a_row, ec);
+    if (rc == Reconnect::kGiveUp) break;
+    if (rc == Reconnect::kRetry) continue;
     if (o.requests && s.issued.fetch_add(1, std::memory_order_relaxed) >= o.requests) break;
     // The kind, then the request.
-    uint64_t pick = rng() % mix_total;
-    size_t kind = 0;
-    while (pick >= o.mix[kind]) pick -= o.mix[kind++];
-    http::verb method = http::verb::get;
-    std::string target;
-    uint64_t pairs_asked = 0;
-    switch (ServeRequestKind(kind)) {
-      case ServeRequestKind::kPairs: {
-        const std::string u = s.labels->draw(rng), v = s.labels->draw(rng);
-        target = "/reaches?from=" + url_encode(u) + "&to=" + url_encode(v);
-        pairs_asked = 1;
-        break;
-      }
-      case ServeRequestKind::kBatch:
-        pairs.clear();
-        for (size_t i = 0; i < o.batch; ++i) {
-          std::string u = s.labels->draw(rng);
-          pairs.emplace_back(std::move(u), s.labels->draw(rng));
-        }
-        method = http::verb::post;
-        target = "/reaches";
-        body = pairs_json(pairs);
-        pairs_asked = o.batch;
-        break;
-      case ServeRequestKind::kDescendants:
-      case ServeRequestKind::kAncestors:
-        target = std::string(kind == size_t(ServeRequestKind::kDescendants) ? "/descendants"
-                                                                            : "/ancestors") +
-                 "?of=" + url_encode(s.labels->draw(rng)) + "&limit=" + std::to_string(o.limit);
-        break;
-      case ServeRequestKind::kEdges:
-        // A fresh vertex onto an existing one: the commit pattern, which never rebuilds.
-        pairs.assign(1, {"bench-" + std::to_string(o.seed) + "-" + std::to_string(thread) + "-" +
-                             std::to_string(appended++),
-                         s.labels->draw(rng)});
-        method = http::verb::post;
-        target = "/edges";
-        body = pairs_json(pairs);
-        break;
-      default:
-        break;
-    }
+    const size_t kind = pick_kind(rng, o.mix, mix_total);
+    const Request r = make_request(kind, s, thread, rng, appended, pairs, body);
     const auto t = Clock::now();
-    const int status = client.exchange(method, target, body, &answer, ec);
+    const int status = client.exchange(r.method, r.target, body, &answer, ec);
     const auto done = Clock::now();
     out.last_answer = done;
-    ServeKindReport& c = out.counts[kind];
-    ++c.requests;
-    if (status != 0)  // latencies of answers (a request cut off has none)
-      out.latency[kind].add(
-          uint64_t(std::chrono::duration_cast<std::chrono::nanoseconds>(done - t).count()));
-    if (status >= 200 && status <= 299) {
-      c.pair_answers += pairs_asked;
-    } else {
-      ++c.errors;
-      if (status != 0 && out.note.empty())
-        out.note = std::string(kKindNames[kind]) + " answered " + std::to_string(status) + ": " +
-                   answer.substr(0, 200);
-      if (status == 0) {
-        ++c.transport_errors;
-        if (out.note.empty() && !s.stop.load())
-          out.note =
-              std::string("a ") + kKindNames[kind] + " request got no answer: " + ec.message();
-      }
-    }
+    record_answer(s, kind, r, status, done - t, answer, ec, out);
   }
   client.close();
 }
@@ -654,31 +695,14 @@ void fill_quantiles(ServeKindReport& r, const LatencyBuckets& b) {
   r.mean_us = b.mean_us();
 }
 
-ServeLoadReport drive(const ServeLoadOptions& o, const ServeUrl& url) {
-  ServeLoadReport report;
-  report.url = url.text;
-  report.connections = o.connections;
-  const std::vector<tcp::endpoint> endpoints = loopback_endpoints(url);
-  const std::string host =
-      url.host.find(':') != std::string::npos ? "[" + url.host + "]" : url.host;
-  const std::string host_header = host + ":" + std::to_string(url.port);
-  Client control(endpoints, host_header);
-  const LabelSource labels = learn_labels(o, control, url, report);
-  std::string metrics_before;
-  try {
-    metrics_before = fetch(control, url, http::verb::get, "/metrics");
-  } catch (const std::exception& e) {
-    report.notes.push_back(std::string("GET /metrics before the load: ") + e.what());
-  }
-  control.close();
-  report.labels = labels.size();
-
-  Shared s;
-  s.o = &o;
-  s.labels = &labels;
+// The connections' threads, started together and bounded: past the time bound (and a
+// grace for answers in flight, and the connects), every connection is cut, which ends any
+// request still waiting for its answer. Apart from drive so the bound reads on its own.
+void run_connections(const ServeLoadOptions& o, const std::vector<tcp::endpoint>& endpoints,
+                     const std::string& host_header, Shared& s, std::vector<WorkerResult>& results,
+                     ServeLoadReport& report) {
   const double bound = o.seconds > 0 ? o.seconds : kServeLoadMostSeconds;
   std::vector<std::unique_ptr<Client>> clients;
-  std::vector<WorkerResult> results(o.connections);
   for (unsigned i = 0; i < o.connections; ++i)
     clients.push_back(std::make_unique<Client>(endpoints, host_header));
   std::barrier<StartClock> start(o.connections, StartClock{&s, bound});
@@ -696,8 +720,6 @@ ServeLoadReport drive(const ServeLoadOptions& o, const ServeUrl& url) {
       cv.notify_all();
     });
   {
-    // Bounded: past the time bound (and a grace for answers in flight, and the connects),
-    // every connection is cut, which ends any request still waiting for its answer.
     std::unique_lock lock(m);
     const auto cutoff = launched + std::chrono::duration_cast<Clock::duration>(
                                        std::chrono::duration<double>(bound + kGraceSeconds));
@@ -709,8 +731,13 @@ ServeLoadReport drive(const ServeLoadOptions& o, const ServeUrl& url) {
     }
   }
   for (auto& t : threads) t.join();
+}
 
-  Clock::time_point end = s.t0;
+// The workers' counts and latencies merged per kind and in total, their notes (at most 8,
+// no repeats) and the seconds from the start to the last answer.
+void merge_results(const std::vector<WorkerResult>& results, Clock::time_point t0,
+                   ServeLoadReport& report) {
+  Clock::time_point end = t0;
   LatencyBuckets all;
   for (size_t k = 0; k < kServeRequestKinds; ++k) {
     LatencyBuckets merged;
@@ -738,7 +765,36 @@ ServeLoadReport drive(const ServeLoadOptions& o, const ServeUrl& url) {
         std::find(report.notes.begin(), report.notes.end(), w.note) == report.notes.end())
       report.notes.push_back(w.note);
   }
-  report.seconds = std::chrono::duration<double>(end - s.t0).count();
+  report.seconds = std::chrono::duration<double>(end - t0).count();
+}
+
+// The load against a running service: labels and /metrics first, the connections, then
+// /metrics again for the server's own quantiles over the load.
+ServeLoadReport drive(const ServeLoadOptions& o, const ServeUrl& url) {
+  ServeLoadReport report;
+  report.url = url.text;
+  report.connections = o.connections;
+  const std::vector<tcp::endpoint> endpoints = loopback_endpoints(url);
+  const std::string host =
+      url.host.find(':') != std::string::npos ? "[" + url.host + "]" : url.host;
+  const std::string host_header = host + ":" + std::to_string(url.port);
+  Client control(endpoints, host_header);
+  const LabelSource labels = learn_labels(o, control, url, report);
+  std::string metrics_before;
+  try {
+    metrics_before = fetch(control, url, http::verb::get, "/metrics");
+  } catch (const std::exception& e) {
+    report.notes.push_back(std::string("GET /metrics before the load: ") + e.what());
+  }
+  control.close();
+  report.labels = labels.size();
+
+  Shared s;
+  s.o = &o;
+  s.labels = &labels;
+  std::vector<WorkerResult> results(o.connections);
+  run_connections(o, endpoints, host_header, s, results, report);
+  merge_results(results, s.t0, report);
   if (report.total.requests == 0 && report.connects == 0)
     throw ResourceError("cannot connect to " + url.text + " from any of the " +
                         std::to_string(o.connections) + " connections" +
