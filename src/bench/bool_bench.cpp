@@ -127,7 +127,7 @@ bool wants(const BoolBenchOptions& o, const std::string& k) {
 
 BoolCeilings bool_ceilings(const ocl::DeviceInfo& device) {
   BoolCeilings c;
-  if (device.name.find("H200") != std::string::npos) {  // shared/DEVICE.md, measured there
+  if (device.name.find("H200") != std::string::npos) {  // the H200's figures (docs/benchmarks.md)
     c.cuda_core_mac_s = 5e14;
     c.mma_mac_s = 4.2e15;
     c.torch_square_s = {{8192, 1.65e-3}, {16384, 10.8e-3}, {32768, 88e-3}};
