@@ -242,6 +242,101 @@ inline void multiply_stage(int acc[FM][2 * FN][4], __local const uint4* a_stage,
   }
 }
 
+#if MMA_STAGES > 0
+// acc += A * B over K blocks [kb_lo, kb_hi) through a ring of MMA_STAGES slots filled by
+// cp.async, MMA_STAGES - 1 stages ahead: stage j sits in slot j % MMA_STAGES; iteration j
+// waits for its group, computes, and refills the slot that iteration j - 1 read (every
+// work-item is past it: the barrier).
+inline void multiply_ring(int acc[FM][2 * FN][4], __local uint4* sA, __local uint4* sB,
+                          __global const uint4* PA, __global const uint4* PB, int a_rowblocks,
+                          int b_rowblocks, int row0, int col0, int kb_lo, int kb_hi, int tid,
+                          int wm, int wn, int lane) {
+  const int nstages = (kb_hi - kb_lo) / MMA_KSTEPS;
+#pragma unroll
+  for (int j = 0; j < MMA_STAGES - 1; ++j) {
+    if (j < nstages)
+      issue_stage(sA, sB, PA, PB, a_rowblocks, b_rowblocks, row0, col0, kb_lo + j * MMA_KSTEPS,
+                  j, tid);
+    else
+      asm volatile("cp.async.commit_group;" ::: "memory");  // keeps the group count uniform
+  }
+  for (int j = 0; j < nstages; ++j) {
+    asm volatile("cp.async.wait_group %0;" ::"n"(MMA_STAGES - 2) : "memory");
+    barrier(CLK_LOCAL_MEM_FENCE);
+    const int slot = j % MMA_STAGES;
+    multiply_stage(acc, sA + slot * STAGE_A, sB + slot * STAGE_B, wm, wn, lane);
+    const int next = j + MMA_STAGES - 1;
+    if (next < nstages)
+      issue_stage(sA, sB, PA, PB, a_rowblocks, b_rowblocks, row0, col0, kb_lo + next * MMA_KSTEPS,
+                  next % MMA_STAGES, tid);
+    else
+      asm volatile("cp.async.commit_group;" ::: "memory");
+  }
+  asm volatile("cp.async.wait_group 0;" ::: "memory");
+  barrier(CLK_LOCAL_MEM_FENCE);
+}
+#else
+// acc += A * B over K blocks [kb_lo, kb_hi) with two stages in local memory: the next
+// stage's loads go through registers while this stage multiplies.
+inline void multiply_double_buffered(int acc[FM][2 * FN][4], __local uint4* sA,
+                                     __local uint4* sB, __global const uint4* PA,
+                                     __global const uint4* PB, int a_rowblocks, int b_rowblocks,
+                                     int row0, int col0, int kb_lo, int kb_hi, int tid, int wm,
+                                     int wn, int lane) {
+  uint4 ra[LOADS_A], rb[LOADS_B];
+  if (kb_lo < kb_hi) {
+    load_stage(PA, PB, a_rowblocks, b_rowblocks, row0, col0, kb_lo, tid, ra, rb);
+    store_stage(sA, sB, tid, ra, rb);
+  }
+  barrier(CLK_LOCAL_MEM_FENCE);
+
+  for (int kb = kb_lo; kb < kb_hi; kb += MMA_KSTEPS) {
+    const int st = ((kb - kb_lo) / MMA_KSTEPS) & 1;
+    const bool more = kb + MMA_KSTEPS < kb_hi;
+    // The next stage's loads are in flight while this stage multiplies.
+    if (more) load_stage(PA, PB, a_rowblocks, b_rowblocks, row0, col0, kb + MMA_KSTEPS, tid, ra, rb);
+    multiply_stage(acc, sA + st * STAGE_A, sB + st * STAGE_B, wm, wn, lane);
+    if (more) store_stage(sA + (st ^ 1) * STAGE_A, sB + (st ^ 1) * STAGE_B, tid, ra, rb);
+    barrier(CLK_LOCAL_MEM_FENCE);
+  }
+}
+#endif
+
+// Write-back: C(i, j) = popc > 0, gathered into the block's words in local memory (the
+// stages are free now: `tile`, BM rows x BN/32 words, row fastest, overlays them) with
+// local atomics, then OR-ed into C row by row (coalesced).
+inline void write_back(__global gpuword* C, int C_nrows, int C_words, int acc[FM][2 * FN][4],
+                       __local gpuword* tile, int row0, int col0, int tid, int wm, int wn,
+                       int lane) {
+  for (int i = tid; i < BM * (BN / 32); i += THREADS) tile[i] = 0;
+  barrier(CLK_LOCAL_MEM_FENCE);
+  {
+    const int g = lane >> 2, t = lane & 3;
+#pragma unroll
+    for (int mi = 0; mi < FM; ++mi)
+#pragma unroll
+      for (int h = 0; h < 2; ++h) {
+        const int r = wm * MMA_WM + 16 * mi + g + 8 * h;
+#pragma unroll
+        for (int wi = 0; wi < MMA_WN / 32; ++wi) {
+          gpuword bits = 0;
+#pragma unroll
+          for (int q = 0; q < 4; ++q) {  // the four n8 tiles of this word
+            const int ni = 4 * wi + q, pos = 8 * q + 2 * t;
+            bits |= (gpuword)(acc[mi][ni][2 * h] != 0) << pos;
+            bits |= (gpuword)(acc[mi][ni][2 * h + 1] != 0) << (pos + 1);
+          }
+          if (bits) atomic_or(&tile[(wn * MMA_WN / 32 + wi) * BM + r], bits);
+        }
+      }
+  }
+  barrier(CLK_LOCAL_MEM_FENCE);
+  for (int i = tid; i < BM * (BN / 32); i += THREADS) {
+    const int r = row0 + i % BM, w = col0 / 32 + i / BM;
+    if (r < C_nrows && w < C_words && tile[i]) C[w * C_nrows + r] |= tile[i];
+  }
+}
+
 // C |= A * B. PA: A packed (a_rowblocks 16-row blocks, kblocks K blocks); PB: B transposed
 // and packed (b_rowblocks blocks of 16 columns of C). C: C_nrows (padded) rows of C_words
 // words in the BitMatrix layout; rows and words beyond them are not written. kblocks is a
@@ -280,79 +375,11 @@ __kernel __attribute__((reqd_work_group_size(THREADS, 1, 1))) void mma_mul(
       for (int e = 0; e < 4; ++e) acc[mi][ni][e] = 0;
 
 #if MMA_STAGES > 0
-  // Ring of MMA_STAGES slots filled by cp.async, MMA_STAGES - 1 stages ahead: stage j sits
-  // in slot j % MMA_STAGES; iteration j waits for its group, computes, and refills the
-  // slot that iteration j - 1 read (every work-item is past it: the barrier).
-  const int nstages = (kb_hi - kb_lo) / MMA_KSTEPS;
-#pragma unroll
-  for (int j = 0; j < MMA_STAGES - 1; ++j) {
-    if (j < nstages)
-      issue_stage(sA, sB, PA, PB, a_rowblocks, b_rowblocks, row0, col0, kb_lo + j * MMA_KSTEPS,
-                  j, tid);
-    else
-      asm volatile("cp.async.commit_group;" ::: "memory");  // keeps the group count uniform
-  }
-  for (int j = 0; j < nstages; ++j) {
-    asm volatile("cp.async.wait_group %0;" ::"n"(MMA_STAGES - 2) : "memory");
-    barrier(CLK_LOCAL_MEM_FENCE);
-    const int slot = j % MMA_STAGES;
-    multiply_stage(acc, sA + slot * STAGE_A, sB + slot * STAGE_B, wm, wn, lane);
-    const int next = j + MMA_STAGES - 1;
-    if (next < nstages)
-      issue_stage(sA, sB, PA, PB, a_rowblocks, b_rowblocks, row0, col0, kb_lo + next * MMA_KSTEPS,
-                  next % MMA_STAGES, tid);
-    else
-      asm volatile("cp.async.commit_group;" ::: "memory");
-  }
-  asm volatile("cp.async.wait_group 0;" ::: "memory");
-  barrier(CLK_LOCAL_MEM_FENCE);
+  multiply_ring(acc, sA, sB, PA, PB, a_rowblocks, b_rowblocks, row0, col0, kb_lo, kb_hi, tid, wm,
+                wn, lane);
 #else
-  uint4 ra[LOADS_A], rb[LOADS_B];
-  if (kb_lo < kb_hi) {
-    load_stage(PA, PB, a_rowblocks, b_rowblocks, row0, col0, kb_lo, tid, ra, rb);
-    store_stage(sA, sB, tid, ra, rb);
-  }
-  barrier(CLK_LOCAL_MEM_FENCE);
-
-  for (int kb = kb_lo; kb < kb_hi; kb += MMA_KSTEPS) {
-    const int st = ((kb - kb_lo) / MMA_KSTEPS) & 1;
-    const bool more = kb + MMA_KSTEPS < kb_hi;
-    // The next stage's loads are in flight while this stage multiplies.
-    if (more) load_stage(PA, PB, a_rowblocks, b_rowblocks, row0, col0, kb + MMA_KSTEPS, tid, ra, rb);
-    multiply_stage(acc, sA + st * STAGE_A, sB + st * STAGE_B, wm, wn, lane);
-    if (more) store_stage(sA + (st ^ 1) * STAGE_A, sB + (st ^ 1) * STAGE_B, tid, ra, rb);
-    barrier(CLK_LOCAL_MEM_FENCE);
-  }
+  multiply_double_buffered(acc, sA, sB, PA, PB, a_rowblocks, b_rowblocks, row0, col0, kb_lo, kb_hi,
+                           tid, wm, wn, lane);
 #endif
-
-  // Write-back: C(i, j) = popc > 0, gathered into the block's words in local memory (the
-  // stages are free now) with local atomics, then OR-ed into C row by row (coalesced).
-  __local gpuword* tile = (__local gpuword*)sA;  // BM rows x BN/32 words, row fastest
-  for (int i = tid; i < BM * (BN / 32); i += THREADS) tile[i] = 0;
-  barrier(CLK_LOCAL_MEM_FENCE);
-  {
-    const int g = lane >> 2, t = lane & 3;
-#pragma unroll
-    for (int mi = 0; mi < FM; ++mi)
-#pragma unroll
-      for (int h = 0; h < 2; ++h) {
-        const int r = wm * MMA_WM + 16 * mi + g + 8 * h;
-#pragma unroll
-        for (int wi = 0; wi < MMA_WN / 32; ++wi) {
-          gpuword bits = 0;
-#pragma unroll
-          for (int q = 0; q < 4; ++q) {  // the four n8 tiles of this word
-            const int ni = 4 * wi + q, pos = 8 * q + 2 * t;
-            bits |= (gpuword)(acc[mi][ni][2 * h] != 0) << pos;
-            bits |= (gpuword)(acc[mi][ni][2 * h + 1] != 0) << (pos + 1);
-          }
-          if (bits) atomic_or(&tile[(wn * MMA_WN / 32 + wi) * BM + r], bits);
-        }
-      }
-  }
-  barrier(CLK_LOCAL_MEM_FENCE);
-  for (int i = tid; i < BM * (BN / 32); i += THREADS) {
-    const int r = row0 + i % BM, w = col0 / 32 + i / BM;
-    if (r < C_nrows && w < C_words && tile[i]) C[w * C_nrows + r] |= tile[i];
-  }
+  write_back(C, C_nrows, C_words, acc, (__local gpuword*)sA, row0, col0, tid, wm, wn, lane);
 }

@@ -290,6 +290,106 @@ inline gpuword close_block(uint* mk, const gpuword* ex, __local gpuword* closed,
   return next;
 }
 
+// The rows a group sweeps, from the top: all of them, or with LIVE_ROWS only those below
+// the group's highest limit (rows at or above it are zero in all its lanes' words; their
+// `closed` entries are zeroed, as the first block's merges may read them). group_unit is
+// the global unit of the group's first lane.
+inline uint rows_to_sweep(const uint components, const uint group_unit,
+                          __local gpuword* closed, const uint lid) {
+#if LIVE_ROWS
+  const ulong group_top = (ulong)(group_unit + 31) * UNIT_BITS + (UNIT_BITS - 1);
+  for (uint r = 0; r < CHAIN_BLOCK; ++r) closed[r * 32 + lid] = 0;  // rows above: zero
+  return (uint)min((ulong)components, group_top);
+#else
+  return components;
+#endif
+}
+
+// A block's first CHAIN_PREFETCH items are fetched two blocks ahead (item2, then item1),
+// so their load does not wait in the chain; their rows are loaded together, those in
+// the block closed just before read from `closed`. This starts that pipeline at the top
+// block k: its own first items into item1 and block k - 1's into item2 (padding
+// (CHAIN_BLOCK, 0) when there is none); the kernel moves it on a block at a time.
+inline void prime_first_items(uint2* item1, uint2* item2, __global const uint2* first,
+                              const uint k) {
+#pragma unroll
+  for (uint i = 0; i < CHAIN_PREFETCH; ++i) {
+    item1[i] = first[k * CHAIN_PREFETCH + i];  // the top block: nothing lies beyond it
+    item2[i] = k > 0 ? first[(k - 1) * CHAIN_PREFETCH + i] : (uint2)(CHAIN_BLOCK, 0);
+  }
+}
+
+// A block's first CHAIN_PREFETCH items (fetched blocks ahead into item1) ORed into ext;
+// apart so that the kernel reads as its pipeline. `closed` still holds the block closed
+// before (rows from end), which serves the items that lie in it.
+inline void gather_first_items(const uint2* item1, const uint end, const bool active,
+                               const uint limit, const uint gw, __global const gpuword* rows,
+                               __global const uint* slots, const uint slice_units, const uint w,
+                               __local const gpuword* closed, __local gpuword* ext,
+                               const uint lid) {
+#pragma unroll
+  for (uint i = 0; i < CHAIN_PREFETCH; ++i) {
+    const uint at = item1[i].x, d = item1[i].y;
+    if (at < CHAIN_BLOCK) {
+      const bool beyond = d >= end + CHAIN_BLOCK;  // else in the block closed before
+      const gpuword far =
+          active && beyond && d < limit ? rows[ROW_AT(d) * slice_units + w] : (gpuword)0;
+      const gpuword v = beyond ? far : closed[(d - end) * 32 + lid];
+      ext[at * 32 + lid] |= v | column_bit(d, gw);
+    }
+  }
+}
+
+// The rest of a block's successors beyond it (items e0 .. e1 of ext_items), ORed into
+// ext; apart from the kernel, as the loop is shaped for eight loads in flight at a time.
+// d == end is row `end`, still in a register (prev).
+inline void gather_ext_items(const ulong e0, const ulong e1, __global const uint2* ext_items,
+                             const uint end, const gpuword prev, const bool active,
+                             const uint limit, const uint gw, __global const gpuword* rows,
+                             __global const uint* slots, const uint slice_units, const uint w,
+                             __local gpuword* ext, const uint lid) {
+  for (ulong e = e0; e < e1; e += 8) {
+    gpuword v[8];
+    uint at[8];
+#pragma unroll
+    for (uint i = 0; i < 8; ++i) {
+      at[i] = CHAIN_BLOCK;
+      v[i] = 0;
+      if (e + i < e1) {
+        const uint2 item = ext_items[e + i];
+        const uint d = item.y;
+        at[i] = item.x;
+        if (d == end)
+          v[i] = prev;
+        else if (active && d < limit)
+          v[i] = rows[ROW_AT(d) * slice_units + w];
+        v[i] |= column_bit(d, gw);
+      }
+    }
+#pragma unroll
+    for (uint i = 0; i < 8; ++i)
+      if (at[i] < CHAIN_BLOCK) ext[at[i] * 32 + lid] |= v[i];
+  }
+}
+
+// Everything a row needs but its successors' rows goes to registers before the chain
+// starts, so the chain waits on no memory: loads at each row's step were most of it.
+inline void block_to_registers(uint* mk, gpuword* ex, __local const uint* block_mask,
+                               __local const gpuword* ext, const uint lid) {
+#pragma unroll
+  for (uint r = 0; r < CHAIN_BLOCK; ++r) {
+    mk[r] = block_mask[r];
+    ex[r] = ext[r * 32 + lid];
+  }
+}
+
+// close_block's block_slot argument in the kernel below: the block's slots, or none.
+#if LIVE_ROWS
+#define BLOCK_SLOTS block_slot
+#else
+#define BLOCK_SLOTS 0
+#endif
+
 __kernel __attribute__((reqd_work_group_size(32, 1, 1))) void propagate_columns_chained(
     __global const uint* masks, __global const uint2* first, __global const ulong* ext_offsets,
     __global const uint2* ext_items, __global const uint* slots, SLICE_ARGS) {
@@ -304,15 +404,8 @@ __kernel __attribute__((reqd_work_group_size(32, 1, 1))) void propagate_columns_
   const uint limit = gw * UNIT_BITS + (UNIT_BITS - 1);
   gpuword prev = 0;  // row `end`: the first row of the block closed before
   ulong count = 0;
-#if LIVE_ROWS
-  // Rows at or above the group's highest limit are zero in all its lanes' words.
-  const ulong group_top = (ulong)(unit_begin + slice * full_units + (w - lid) + 31) * UNIT_BITS +
-                          (UNIT_BITS - 1);
-  const uint top_rows = (uint)min((ulong)components, group_top);
-  for (uint r = 0; r < CHAIN_BLOCK; ++r) closed[r * 32 + lid] = 0;  // rows above: zero
-#else
-  const uint top_rows = components;
-#endif
+  const uint top_rows =
+      rows_to_sweep(components, unit_begin + slice * full_units + (w - lid), closed, lid);
   const uint blocks = (top_rows + CHAIN_BLOCK - 1) / CHAIN_BLOCK;
   if (blocks == 0) return;  // uniform: no work-item reaches a barrier
   if (slice >= slice_count || w - lid >= slice_units) return;  // uniform: a group of no unit
@@ -324,15 +417,8 @@ __kernel __attribute__((reqd_work_group_size(32, 1, 1))) void propagate_columns_
   uint slot_next = lid < components - k * CHAIN_BLOCK ? slots[k * CHAIN_BLOCK + lid] : LIVE_NONE;
 #endif
   ulong e0_next = ext_offsets[k], e1_next = ext_offsets[k + 1];
-  // A block's first CHAIN_PREFETCH items are fetched two blocks ahead (item2, then item1),
-  // so their load does not wait in the chain; their rows are loaded together, those in
-  // the block closed just before read from `closed`.
-  uint2 item1[CHAIN_PREFETCH], item2[CHAIN_PREFETCH];
-#pragma unroll
-  for (uint i = 0; i < CHAIN_PREFETCH; ++i) {
-    item1[i] = first[k * CHAIN_PREFETCH + i];  // the top block: nothing lies beyond it
-    item2[i] = k > 0 ? first[(k - 1) * CHAIN_PREFETCH + i] : (uint2)(CHAIN_BLOCK, 0);
-  }
+  uint2 item1[CHAIN_PREFETCH], item2[CHAIN_PREFETCH];  // first items (prime_first_items)
+  prime_first_items(item1, item2, first, k);
   for (k = blocks; k-- > 0;) {
     const uint begin = k * CHAIN_BLOCK;
     const uint end = min(begin + CHAIN_BLOCK, components);
@@ -350,51 +436,15 @@ __kernel __attribute__((reqd_work_group_size(32, 1, 1))) void propagate_columns_
       e1_next = e0;
     }
     for (uint r = 0; r < CHAIN_BLOCK; ++r) ext[r * 32 + lid] = 0;
-    // The prefetched items; `closed` still holds the block closed before (rows from end).
-#pragma unroll
-    for (uint i = 0; i < CHAIN_PREFETCH; ++i) {
-      const uint at = item1[i].x, d = item1[i].y;
-      if (at < CHAIN_BLOCK) {
-        const bool beyond = d >= end + CHAIN_BLOCK;  // else in the block closed before
-        const gpuword far =
-            active && beyond && d < limit ? rows[ROW_AT(d) * slice_units + w] : (gpuword)0;
-        const gpuword v = beyond ? far : closed[(d - end) * 32 + lid];
-        ext[at * 32 + lid] |= v | column_bit(d, gw);
-      }
-    }
-    // The rest of the block's items, eight loads in flight.
-    for (ulong e = e0; e < e1; e += 8) {
-      gpuword v[8];
-      uint at[8];
-#pragma unroll
-      for (uint i = 0; i < 8; ++i) {
-        at[i] = CHAIN_BLOCK;
-        v[i] = 0;
-        if (e + i < e1) {
-          const uint2 item = ext_items[e + i];
-          const uint d = item.y;
-          at[i] = item.x;
-          if (d == end)
-            v[i] = prev;
-          else if (active && d < limit)
-            v[i] = rows[ROW_AT(d) * slice_units + w];
-          v[i] |= column_bit(d, gw);
-        }
-      }
-#pragma unroll
-      for (uint i = 0; i < 8; ++i)
-        if (at[i] < CHAIN_BLOCK) ext[at[i] * 32 + lid] |= v[i];
-    }
+    // The prefetched items, then the rest of the block's items, eight loads in flight.
+    gather_first_items(item1, end, active, limit, gw, rows, slots, slice_units, w, closed, ext,
+                       lid);
+    gather_ext_items(e0, e1, ext_items, end, prev, active, limit, gw, rows, slots, slice_units,
+                     w, ext, lid);
     barrier(CLK_LOCAL_MEM_FENCE);  // block_mask is shared; ext and closed are per lane
-    // Everything a row needs but its successors' rows goes to registers before the chain
-    // starts, so the chain waits on no memory: loads at each row's step were most of it.
     uint mk[CHAIN_BLOCK];
     gpuword ex[CHAIN_BLOCK];
-#pragma unroll
-    for (uint r = 0; r < CHAIN_BLOCK; ++r) {
-      mk[r] = block_mask[r];
-      ex[r] = ext[r * 32 + lid];
-    }
+    block_to_registers(mk, ex, block_mask, ext, lid);
     // The next block's first items, and the one after's fetched, while this block's
     // chain runs. (Loading the next block's rows here too, for those beyond this block,
     // measured faster at 200k commits but slower at 1M on the H200: docs/benchmarks.md.)
@@ -406,12 +456,7 @@ __kernel __attribute__((reqd_work_group_size(32, 1, 1))) void propagate_columns_
       }
     }
     prev = close_block(mk, ex, closed, lid, begin, nb, gw, active, rows, slice_units, w,
-#if LIVE_ROWS
-                       block_slot,
-#else
-                       0,
-#endif
-                       sizes, &count);
+                       BLOCK_SLOTS, sizes, &count);
   }
   if (active) counts[count_at] = count;
 }

@@ -163,6 +163,61 @@ typedef float8 floatK;
       bpre[lb] = B[(offsetN + id / TSKV) * KV + (tile)*TSKV + id % TSKV];      \
   }
 
+// Consecutive work-items stage consecutive vectors of a column of A (of TSM floats) and
+// of B (of TSK floats), so every memory transaction is used in full; the registers apre
+// and bpre (filled by FETCH_TILES) go to the local tiles.
+inline void stage_tiles(__local floatM Alm[TSK][TSMV], __local floatK Blm[TSN][LDBV],
+                        const floatM apre[LPTA], const floatK bpre[LPTB], const int tid) {
+  _Pragma("unroll") for (int la = 0; la < LPTA; la++) {
+    const int id = la * WG + tid;
+    if (A_VECS % WG == 0 || id < A_VECS) Alm[id / TSMV][id % TSMV] = apre[la];
+  }
+  _Pragma("unroll") for (int lb = 0; lb < LPTB; lb++) {
+    const int id = lb * WG + tid;
+    if (B_VECS % WG == 0 || id < B_VECS) Blm[id / TSKV][id % TSKV] = bpre[lb];
+  }
+}
+
+// Multiply the tiles: per vector of K, WPTN vector reads of B; per k, WPTM/VWM vector
+// reads of A; then WPTM*WPTN multiply-adds from registers.
+inline void multiply_tiles(float acc[WPTM][WPTN], __local floatM Alm[TSK][TSMV],
+                           __local floatK Blm[TSN][LDBV], const int tidm, const int tidn) {
+#pragma unroll
+  for (int kv = 0; kv < TSKV; kv++) {
+    float breg[WPTN][VWK];
+#pragma unroll
+    for (int wn = 0; wn < WPTN; wn++) {
+      const floatK v = Blm[tidn + wn * RTSN][kv];
+      UNPACK_K(v, breg[wn])
+    }
+#pragma unroll
+    for (int s = 0; s < VWK; s++) {
+      float areg[WPTM];
+#pragma unroll
+      for (int wv = 0; wv < WPTM / VWM; wv++) {
+        const floatM v = Alm[kv * VWK + s][wv * RTSM + tidm];
+        UNPACK_M(v, areg, wv * VWM)
+      }
+#pragma unroll
+      for (int wm = 0; wm < WPTM; wm++)
+#pragma unroll
+        for (int wn = 0; wn < WPTN; wn++) acc[wm][wn] += areg[wm] * breg[wn][s];
+    }
+  }
+}
+
+// Store: vector (wv, wn) holds rows row(wv*VWM .. wv*VWM+VWM-1) of column col(wn).
+inline void store_c(__global floatM* C, float acc[WPTM][WPTN], const int MV, const int offsetM,
+                    const int offsetN, const int tidm, const int tidn) {
+#pragma unroll
+  for (int wn = 0; wn < WPTN; wn++) {
+    const int col = offsetN + tidn + wn * RTSN;
+#pragma unroll
+    for (int wv = 0; wv < WPTM / VWM; wv++)
+      C[col * MV + offsetM / VWM + wv * RTSM + tidm] = PACK_M(acc, wv * VWM, wn);
+  }
+}
+
 // M, N, K are the padded sizes (multiples of TSM, TSN, TSK). A, B and C must start on a
 // VWM*4 / VWK*4 byte boundary: buffers and sub-buffers always do (OpenCL aligns both to
 // CL_DEVICE_MEM_BASE_ADDR_ALIGN, at least 128 bytes).
@@ -199,59 +254,18 @@ __kernel __attribute__((reqd_work_group_size(RTSM, RTSN, 1))) void myGEMM_tuned(
 #if !PRF
     FETCH_TILES(t)
 #endif
-    // Consecutive work-items stage consecutive vectors of a column of A (of TSM floats)
-    // and of B (of TSK floats), so every memory transaction is used in full.
-    _Pragma("unroll") for (int la = 0; la < LPTA; la++) {
-      const int id = la * WG + tid;
-      if (A_VECS % WG == 0 || id < A_VECS) Alm[id / TSMV][id % TSMV] = apre[la];
-    }
-    _Pragma("unroll") for (int lb = 0; lb < LPTB; lb++) {
-      const int id = lb * WG + tid;
-      if (B_VECS % WG == 0 || id < B_VECS) Blm[id / TSKV][id % TSKV] = bpre[lb];
-    }
+    stage_tiles(Alm, Blm, apre, bpre, tid);
     barrier(CLK_LOCAL_MEM_FENCE);
 #if PRF
     if (t + 1 < numTiles) {
       FETCH_TILES(t + 1)
     }
 #endif
-
-    // Multiply the tiles: per vector of K, WPTN vector reads of B; per k, WPTM/VWM vector
-    // reads of A; then WPTM*WPTN multiply-adds from registers.
-#pragma unroll
-    for (int kv = 0; kv < TSKV; kv++) {
-      float breg[WPTN][VWK];
-#pragma unroll
-      for (int wn = 0; wn < WPTN; wn++) {
-        const floatK v = Blm[tidn + wn * RTSN][kv];
-        UNPACK_K(v, breg[wn])
-      }
-#pragma unroll
-      for (int s = 0; s < VWK; s++) {
-        float areg[WPTM];
-#pragma unroll
-        for (int wv = 0; wv < WPTM / VWM; wv++) {
-          const floatM v = Alm[kv * VWK + s][wv * RTSM + tidm];
-          UNPACK_M(v, areg, wv * VWM)
-        }
-#pragma unroll
-        for (int wm = 0; wm < WPTM; wm++)
-#pragma unroll
-          for (int wn = 0; wn < WPTN; wn++) acc[wm][wn] += areg[wm] * breg[wn][s];
-      }
-    }
+    multiply_tiles(acc, Alm, Blm, tidm, tidn);
     // Nobody overwrites the tiles while another work-item still reads them.
     barrier(CLK_LOCAL_MEM_FENCE);
   }
-
-  // Store: vector (wv, wn) holds rows row(wv*VWM .. wv*VWM+VWM-1) of column col(wn).
-#pragma unroll
-  for (int wn = 0; wn < WPTN; wn++) {
-    const int col = offsetN + tidn + wn * RTSN;
-#pragma unroll
-    for (int wv = 0; wv < WPTM / VWM; wv++)
-      C[col * MV + offsetM / VWM + wv * RTSM + tidm] = PACK_M(acc, wv * VWM, wn);
-  }
+  store_c(C, acc, MV, offsetM, offsetN, tidm, tidn);
 }
 
 // Column-major copy of the rows x cols matrix src into the top-left corner of the
