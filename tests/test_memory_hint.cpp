@@ -36,7 +36,7 @@ TEST(MemoryHint, NamesTheIndexForTheFileInEachFrontEndsTerms) {
   for (Advice each :
        {Advice::kSparseMethod, Advice::kHostDevice, Advice::kAdjlistFormat, Advice::kDelimiter,
         Advice::kHeaderRow, Advice::kForceOutput, Advice::kNoRoomForOutput, Advice::kFewerSources,
-        Advice::kQuotingFormat, Advice::kWithoutClosure}) {
+        Advice::kQuotingFormat, Advice::kEscapingFormat, Advice::kWithoutClosure}) {
     const std::string py = advice_text(each, Audience::kPython, ";");
     const std::string cpp = advice_text(each, Audience::kCpp, ";");
     const std::string cli = advice_text(each, Audience::kCli, ";");

@@ -36,6 +36,10 @@ constexpr AdviceTexts kAdviceTexts[] = {
      "write CSV, TSV, JSON or Matrix Market instead (--output-format csv, tsv, json or mtx, or "
      "a .csv, .tsv, .json or .mtx name)",
      "use to_pandas() or to_networkx(), which keep any label"},
+    {Advice::kEscapingFormat, "write OutputFormat::kJson or kMatrixMarket instead",
+     "write JSON or Matrix Market instead (--output-format json or mtx, or a .json or .mtx "
+     "name)",
+     "use to_pandas() or to_networkx(), which keep any label"},
     {Advice::kFewerSources, "verify from fewer sources, or on a machine with more memory",
      "try a smaller --verify-sources, or verify on a machine with more memory",
      "verify from fewer sources, or on a machine with more memory"},

@@ -39,6 +39,7 @@ enum class Advice {
   kNoRoomForOutput,  // an output larger than its file system's free space: elsewhere
   kFewerSources,     // a sampled verification from fewer sources
   kQuotingFormat,    // labels with blanks: an output format that quotes them
+  kEscapingFormat,   // labels with line breaks: an output format that escapes them
   kWithoutClosure,   // answer reachability from an index instead (subject: the input's path)
 };
 enum class Audience { kCpp, kCli, kPython };

@@ -198,8 +198,8 @@ std::vector<std::string> written_labels(const Graph& g, OutputFormat f) {
       const char delimiter = f == OutputFormat::kCsv ? ',' : '\t';
       if (label.empty() || label.find_first_of("\r\n") != std::string::npos)
         throw UsageError("vertex label '" + label +
-                         "' is empty or holds a line break, which a CSV row cannot hold "
-                         "here; write JSON or Matrix Market (a .json or .mtx name) instead");
+                             "' is empty or holds a line break, which a CSV row cannot hold",
+                         Advice::kEscapingFormat);
       auto blank = [](char ch) { return ch == ' ' || (ch >= '\t' && ch <= '\r'); };
       const bool quote = label.find('"') != std::string::npos ||
                          label.find(delimiter) != std::string::npos || blank(label.front()) ||
