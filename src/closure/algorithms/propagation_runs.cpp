@@ -84,10 +84,10 @@ void warn_if_rows_may_not_fit(MethodContext& c, double room) {
   if (full_rows(double(C)) <= room) return;
   const RowEstimate estimate = estimate_row_bytes(c.condensed->dag, 32, 0.25);
   if (estimate.bytes <= room) return;
-  c.options.warn({"the closure's rows are estimated at " +
-                      std::string(estimate.cut ? "at least " : "") + format_bytes(estimate.bytes) +
-                      " (from " + std::to_string(estimate.samples) +
-                      " sampled components), more than the " + format_bytes(room) +
+  c.options.warn({"the closure's rows are estimated at " + format_bytes(estimate.bytes) +
+                      std::string(estimate.cut ? " or more" : "") + " (from " +
+                      std::to_string(estimate.samples) + " sampled components), more than the " +
+                      format_bytes(room) +
                       " of host memory left for them: this run will likely stop for lack of "
                       "memory",
                   Advice::kWithoutClosure});
