@@ -23,42 +23,40 @@
 namespace closure::python {
 namespace {
 
-// Set in a child forked after this process opened OpenCL: the driver's threads and locks
+// Set in a child forked after this process loaded OpenCL: the driver's threads and locks
 // did not survive the fork, and a device call there hangs.
-bool g_opencl_opened = false;
 bool g_forked_after_opencl = false;
 
-// One Session per device for the life of the process: its runtime's in-memory program
-// cache then serves every later call (building PoCL programs takes seconds).
-ocl::Runtime* runtime_for(const std::string& spec) {
+// One Session per device spec for the life of the process: its runtime's in-memory program
+// cache then serves every later call (building PoCL programs takes seconds), and it alone
+// chooses and opens the device (DeviceOpener), as for the CLI.
+Session& session_for(const std::string& spec) {
   static std::mutex mutex;
-  static std::map<size_t, std::unique_ptr<Session>> sessions;
+  static std::map<std::string, std::unique_ptr<Session>> sessions;
   static const bool watching = [] {
-    ::pthread_atfork(nullptr, nullptr, [] { g_forked_after_opencl = g_opencl_opened; });
+    ::pthread_atfork(nullptr, nullptr, [] { g_forked_after_opencl = ocl::drivers_loaded(); });
     return true;
   }();
   (void)watching;
-  if (spec == "host") return nullptr;  // opens nothing, in a forked child too
-  if (g_forked_after_opencl) {
+  std::string key = spec;
+  if (g_forked_after_opencl && spec != "host") {
     // auto (no device named) works on the host instead; a named device cannot be had.
-    if (spec.empty()) return nullptr;
-    throw DeviceError(
-        "this process was forked after it opened OpenCL, whose driver does not survive a "
-        "fork: open devices in the child only (multiprocessing's 'spawn' or 'forkserver' "
-        "start method), or pass device='host'");
+    if (!spec.empty())
+      throw DeviceError(
+          "this process was forked after it opened OpenCL, whose driver does not survive a "
+          "fork: open devices in the child only (multiprocessing's 'spawn' or 'forkserver' "
+          "start method), or pass device='host'");
+    key = "host";
   }
-  auto device = ocl::choose_device(spec);  // lists the platforms: OpenCL is loaded from here
-  g_opencl_opened = true;
-  if (!device) return nullptr;  // the host engine
   std::lock_guard lock(mutex);
-  auto& slot = sessions[device->index];
+  auto& slot = sessions[key];
   if (!slot) {
     SessionOptions o;
-    o.device = std::to_string(device->index);
+    o.device = key;
     o.quiet = true;  // Python reports through its return values and exceptions
     slot = std::make_unique<Session>(o);
   }
-  return slot->runtime();
+  return *slot;
 }
 
 struct PyClosure {
@@ -136,30 +134,29 @@ class PendingWarnings {
 
 PyClosure compute(const Graph& g, const std::string& method, const std::string& device,
                   unsigned threads, py::object progress) {
-  ComputeOptions options;
-  options.method = parse_method(method);
-  options.lazy_runtime = [device] { return runtime_for(device); };
+  const Method chosen = parse_method(method);
+  Session& session = session_for(device);
   // Under 16,384 vertices the host's sparse closure takes milliseconds whatever the shape
   // (at most n^2/32 word ORs); auto picks it without looking for a device below
   // kAutoModelFrom vertices + edges. Anything that may open a device (seconds on PoCL) keeps the
   // thread.
   const size_t n = g.vertex_count(), m = g.edge_count();
   const bool short_work = device.empty() && n < 16384 &&
-                          ((options.method == Method::kAuto && n + m < kAutoModelFrom) ||
-                           (options.method == Method::kSparse && m < 262'144));
+                          ((chosen == Method::kAuto && n + m < kAutoModelFrom) ||
+                           (chosen == Method::kSparse && m < 262'144));
   ProgressReader reader(std::move(progress), uint64_t(n) + m);
+  PendingWarnings warnings;
   auto work = [&] {
-    // A device named explicitly is opened (and checked) up front, as the CLI does;
-    // otherwise only when the method needs one (auto never does). Opening one loads the
-    // OpenCL platforms (a second on PoCL), so it happens here, without the GIL.
-    if (!device.empty()) options.runtime = runtime_for(device);
+    // The session opens a device named explicitly up front, as the CLI does; otherwise
+    // only when the method needs one. Opening one loads the OpenCL platforms (a second on
+    // PoCL), so it happens here, without the GIL.
+    ComputeOptions options = session.compute_options(chosen, DeviceOpening::kNow);
+    options.warn = [&warnings](const Warning& w) { warnings.add(w.said_to(Audience::kPython)); };
     PyClosure out;
     WorkMeterScope metered(reader.meter());
-    with_thread_budget(threads, [&] { out.closure = compute_closure(g, options, &out.report); });
+    session.run(threads, [&] { out.closure = compute_closure(g, options, &out.report); });
     return out;
   };
-  PendingWarnings warnings;
-  options.warn = [&warnings](const Warning& w) { warnings.add(w.said_to(Audience::kPython)); };
   try {
     PyClosure out =
         short_work ? run_short_or_interruptible(true, work) : run_interruptible(work, [&] {

@@ -47,12 +47,19 @@ class Session {
   // gives back what it returns; exceptions pass through.
   template <class F>
   auto run(F&& body) -> std::invoke_result_t<F&> {
+    return run(0, std::forward<F>(body));
+  }
+  // The same within `threads` host threads (0: the session's budget), for a caller that
+  // names them per call (Python's threads=).
+  template <class F>
+  auto run(unsigned threads, F&& body) -> std::invoke_result_t<F&> {
     using R = std::invoke_result_t<F&>;
+    const unsigned budget = threads ? threads : threads_;
     if constexpr (std::is_void_v<R>) {
-      with_thread_budget(threads_, [&] { body(); });
+      with_thread_budget(budget, [&] { body(); });
     } else {
       std::optional<R> out;
-      with_thread_budget(threads_, [&] { out.emplace(body()); });
+      with_thread_budget(budget, [&] { out.emplace(body()); });
       return std::move(*out);
     }
   }

@@ -200,7 +200,9 @@ std::string process_item(const BatchOptions& o, const BatchItem& item, const std
       row.error = fs::path(p.output).filename().string() + " not written: " + row.error;
   }
   row.seconds = seconds_since(start);
-  return "N" + record_json(rec);
+  std::string out = "N";  // appended, not "N" + ...: GCC 12's -Wrestrict misfires on that
+  out += record_json(rec);
+  return out;
 }
 
 void write_record(const ItemPaths& p, const BatchRecord& rec, BatchRow& row, BatchOutDir& out) {
