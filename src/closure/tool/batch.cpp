@@ -200,9 +200,9 @@ std::string process_item(const BatchOptions& o, const BatchItem& item, const std
       row.error = fs::path(p.output).filename().string() + " not written: " + row.error;
   }
   row.seconds = seconds_since(start);
-  std::string out = "N";  // appended, not "N" + ...: GCC 12's -Wrestrict misfires on that
-  out += record_json(rec);
-  return out;
+  std::string said = "N";  // appended, not "N" + ...: GCC 12's -Wrestrict misfires on that
+  said += record_json(rec);
+  return said;
 }
 
 void write_record(const ItemPaths& p, const BatchRecord& rec, BatchRow& row, BatchOutDir& out) {
