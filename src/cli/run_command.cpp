@@ -17,7 +17,6 @@ struct RunFlags {
   std::string input, output, output_format, max_output = "1000000000";
   bool reflexive = false, json = false, verify = false, force = false;
   size_t verify_sources = 64;
-  size_t slice_words = 0;  // --slice-words (hidden): method propagate's widest slice
   CLI::Option* output_option = nullptr;
 };
 
@@ -60,10 +59,6 @@ Runner add_run_command(CLI::App& app, CommonOptions& common) {
       ->needs(verify)
       ->capture_default_str();
   sub->add_flag("--force", flags->force, "Write outputs larger than --max-output");
-  // For tests of the slicing end to end (tests/cli_tests.cmake); hidden from --help.
-  sub->add_option("--slice-words", flags->slice_words,
-                  "Most words per column slice of method propagate (0: the largest)")
-      ->group("");
   sub->add_option("--max-output", flags->max_output,
                   "Refuse (without --force) to write a file larger than this many bytes (10G, "
                   "512MiB, ...; exact size, before compression; pipes and stdout are not limited)")
@@ -79,7 +74,6 @@ Runner add_run_command(CLI::App& app, CommonOptions& common) {
     o.input = flags->input;
     o.read_options = read_options(common);
     o.compute = compute_options(common, session, DeviceOpening::kWhileReading);
-    o.compute.propagate.max_slice_words = flags->slice_words;
     session.speculate_gpu_for_auto(o.compute);
     o.output = flags->output;
     if (!o.output.empty()) {

@@ -57,10 +57,6 @@ inline bool test_bit(const word_t* row, size_t bit) {
 inline void set_bit(word_t* row, size_t bit) {
   row[word_of(bit)] |= bit_mask(bit);
 }
-// The number of consecutive set bits of `row` from `bit` upwards within its word.
-inline int ones_from(const word_t* row, size_t bit) {
-  return std::countr_one(word_t(row[word_of(bit)] >> (bit % kWordBits)));
-}
 // The first clear bit of `row` at or after `bit` (scanning stops at `end`; the result may
 // pass it within the last word scanned).
 inline size_t first_clear_from(const word_t* row, size_t bit, size_t end) {

@@ -154,8 +154,6 @@ class Closure {
   // threads walk rows: a pool thread that met the download's lock while the holder waited
   // for the pool could deadlock.
   void prepare_rows() const { host_matrix(); }
-  // The dense reach matrix (kDense only; nullptr otherwise).
-  const BitMatrix* dense_reach() const { return std::get_if<BitMatrix>(&reach_); }
   const RaggedReach* ragged_reach() const { return std::get_if<RaggedReach>(&reach_); }
   // The resident rows (kDevice only; nullptr otherwise).
   const ResidentReach* resident_reach() const {

@@ -13,7 +13,7 @@ constexpr std::array kRegistry{
     MethodEntry{Method::kAuto, "auto",
                 "chooses sparse or propagate from the graph's size, its sampled closure and "
                 "the device, and says why",
-                true, nullptr},
+                false, nullptr},
     MethodEntry{Method::kSparse, "sparse",
                 "SCC condensation, then reverse-topological propagation on host threads", false,
                 run_sparse},

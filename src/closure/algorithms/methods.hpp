@@ -28,8 +28,10 @@ struct MethodContext;  // what a run gets: method_runs.hpp
 struct MethodEntry {
   Method method;
   std::string_view name;
-  std::string_view summary;        // one line, for --help and docs/architecture.md
-  bool may_use_device;             // whether it runs OpenCL kernels when a device is open
+  std::string_view summary;  // one line, for --help and docs/architecture.md
+  // Whether it runs OpenCL kernels when a device is open: the session opens the device
+  // while the graph is read for these. Auto runs nothing itself (the planner picks).
+  bool runs_on_device;
   Closure (*run)(MethodContext&);  // null for auto, which the planner resolves
 };
 

@@ -69,7 +69,6 @@ class AtomicFile {
   // on any failure (OutputClosedError when a stream's reader has gone).
   void commit();
 
-  bool is_stream() const { return stream_; }
   uint64_t bytes_written() const { return written_ + buffer_.size(); }
 
  private:

@@ -24,7 +24,6 @@ struct BooleanParams {
 
   int words_per_item() const { return tile_w > 0 ? tile_w : tile_m; }
   int k_words() const { return tile_k > 0 ? tile_k : tile_n * tile_m; }
-  int group_rows() const { return 32 * tile_n * tile_m; }        // tile_nrows
   int group_words() const { return tile_n * words_per_item(); }  // tile_width
   // The padding quantum: matrices are padded to tile_rows() rows and tile_words() words
   // (tile_rows() = 32 * tile_words(), so a square matrix stays square in bits, and every

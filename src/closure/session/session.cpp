@@ -5,6 +5,7 @@
 #include <algorithm>
 #include <thread>
 
+#include "closure/algorithms/methods.hpp"
 #include "closure/config.hpp"
 #include "closure/distributed/communicator.hpp"
 #include "closure/ocl/device.hpp"
@@ -40,7 +41,7 @@ ComputeOptions Session::compute_options(Method method, DeviceOpening opening) {
   if ((distributed_communicator() || !may_open_devices_on_another_thread()) &&
       opening == DeviceOpening::kWhileReading)
     opening = DeviceOpening::kNow;
-  const bool method_needs_device = method != Method::kAuto && method != Method::kSparse;
+  const bool method_needs_device = method_entry(method).runs_on_device;
   if (opening == DeviceOpening::kNow && device_named()) device_.get();  // checked now
   if (opening == DeviceOpening::kWhileReading && spec_ != "host" &&
       (device_named() || method_needs_device)) {
