@@ -10,6 +10,7 @@
 
 #include "bench/bool_bench.hpp"
 #include "cli/commands.hpp"
+#include "cli/common_options.hpp"
 #include "closure/kernels/tuning.hpp"
 #include "closure/kernels/tuning_database.hpp"
 #include "closure/ocl/device.hpp"
@@ -172,9 +173,11 @@ std::vector<ClosureBenchRow> run_closures(const BenchBoolOptions& o, ocl::Runtim
 void run(const BenchBoolOptions& o) {
   BoolCeilings measured;  // read first: a bad file is refused before any device opens
   if (!o.torch_times.empty()) read_torch_times(o.torch_times, measured);
-  const auto device = choose_device(o.device);
-  if (!device) throw UsageError("bench bool measures OpenCL kernels: it needs a device (not host)");
-  ocl::Runtime rt(*device);
+  Session session(device_session_options(o.device));  // it alone chooses and opens the device
+  ocl::Runtime* opened = as_usage_error("--device", [&] { return session.runtime(); });
+  if (!opened) throw UsageError("bench bool measures OpenCL kernels: it needs a device (not host)");
+  ocl::Runtime& rt = *opened;
+  const std::optional<ocl::DeviceInfo> device = rt.device();
   BoolCeilings ceilings = bool_ceilings(*device);
   // This run's PyTorch times replace the recorded ones, size by size.
   for (const auto& [n, s] : measured.torch_square_s) ceilings.torch_square_s[n] = s;

@@ -5,6 +5,7 @@
 #include "bench/bool_bench.hpp"
 #include "bench/dense_bench.hpp"
 #include "cli/commands.hpp"
+#include "cli/common_options.hpp"
 #include "closure/algorithms/square.hpp"
 #include "closure/kernels/tuning.hpp"
 #include "closure/ocl/device.hpp"
@@ -39,16 +40,16 @@ void add_bench_dense_command(CLI::App& bench) {
       ->check(CLI::Range(size_t{1}, kMaxBoolBenchN))
       ->capture_default_str();
   sub->callback([flags] {
-    auto device = choose_device(flags->device);
-    std::unique_ptr<ocl::Runtime> rt = device ? std::make_unique<ocl::Runtime>(*device) : nullptr;
-    const BooleanParams params = device ? tuned_boolean_params(*device) : BooleanParams{};
-    std::printf("device: %s, params %s\n", device ? device->describe().c_str() : "host",
+    Session session(device_session_options(flags->device));  // it chooses and opens the device
+    ocl::Runtime* const rt = as_usage_error("--device", [&] { return session.runtime(); });
+    const BooleanParams params = rt ? tuned_boolean_params(rt->device()) : BooleanParams{};
+    std::printf("device: %s, params %s\n", rt ? rt->device().describe().c_str() : "host",
                 params.to_string().c_str());
     std::printf("%7s %-40s %10s %9s %12s %14s\n", "n", "what", "seconds", "products", "x product",
                 "Bool MAC/s*");
     for (size_t n : flags->sizes) {
       const DenseBenchResult r =
-          bench_dense_closure(rt.get(), params, n, flags->degree, flags->repeat, flags->base);
+          bench_dense_closure(rt, params, n, flags->degree, flags->repeat, flags->base);
       for (const auto& row : r.rows)
         std::printf("%7zu %-40s %10.4f %9d %12.2f %14.3g\n", n, row.what.c_str(), row.seconds,
                     row.products, row.ratio_to_product,

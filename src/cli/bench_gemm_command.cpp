@@ -9,6 +9,7 @@
 #include <string>
 
 #include "cli/commands.hpp"
+#include "cli/common_options.hpp"
 #include "closure/kernels/tuning.hpp"
 #include "closure/kernels/tuning_database.hpp"
 #include "closure/ocl/device.hpp"
@@ -127,10 +128,9 @@ void print_preamble(const BenchGemmOptions& o, ocl::Runtime* runtime) {
 
 void run(BenchGemmOptions& o) {
   o.bench.host_loops = !o.no_host;
-  const auto device = choose_device(o.device);
-  std::unique_ptr<ocl::Runtime> runtime;
-  if (device) runtime = std::make_unique<ocl::Runtime>(*device);
-  parse_params(o, runtime.get());  // bad parameters are refused before anything is printed
+  Session session(device_session_options(o.device));  // it alone chooses and opens the device
+  ocl::Runtime* const runtime = as_usage_error("--device", [&] { return session.runtime(); });
+  parse_params(o, runtime);  // bad parameters are refused before anything is printed
   if (!runtime && !o.bench.host_loops)
     throw UsageError("--no-host on the host path leaves nothing to measure");
   if (!runtime && o.bench.sweep)
@@ -138,14 +138,14 @@ void run(BenchGemmOptions& o) {
   // --repeat and --only are checked by CLI11 already; what is left here is ours.
   check_gemm_bench_options(o.bench, runtime != nullptr);
 
-  print_preamble(o, runtime.get());
+  print_preamble(o, runtime);
   const size_t n = o.bench.n;
   double seq_mflops = 0;
   bool sweep_header = false;
   std::optional<GemmSweepRow> best;
   int refused = 0;
   run_gemm_bench(
-      runtime.get(), o.bench,
+      runtime, o.bench,
       [&](const GemmBenchRow& row) {
         if (row.name == "seq" && row.error.empty()) seq_mflops = row.mflops;
         print_row(row, seq_mflops);

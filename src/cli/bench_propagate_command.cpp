@@ -7,6 +7,7 @@
 #include <random>
 
 #include "cli/commands.hpp"
+#include "cli/common_options.hpp"
 #include "closure/algorithms/compute.hpp"
 #include "closure/algorithms/device_propagation.hpp"
 #include "closure/graph/read_graph.hpp"
@@ -97,13 +98,16 @@ void bench_one(const Flags& flags, ocl::Runtime& rt, double copy, const std::str
 void run_bench_propagate(const Flags& flags) {
   for (const std::string& k : flags.kernels)  // typos first
     resolve_propagate_kernel(sweep_name(k), 32);
-  // choose_device: a name that matches nothing is a usage error, as in every command.
-  auto device = choose_device(flags.device.empty() ? "gpu" : flags.device);
-  if (!device)
+  // The session chooses and opens the device: a name that matches nothing is a usage error,
+  // as in every command.
+  Session session(device_session_options(flags.device.empty() ? "gpu" : flags.device));
+  ocl::Runtime* opened = as_usage_error("--device", [&] { return session.runtime(); });
+  if (!opened)
     throw UsageError(
         "bench propagate times the device kernel: it needs an OpenCL device "
         "(not host)");
-  ocl::Runtime rt(*device);
+  ocl::Runtime& rt = *opened;
+  const std::optional<ocl::DeviceInfo> device = rt.device();
   const size_t copy_bytes =
       std::min<size_t>(size_t{2} << 30, std::max<size_t>(device->max_alloc_bytes / 4, 1 << 20));
   const double copy = device_copy_bandwidth(rt, copy_bytes);

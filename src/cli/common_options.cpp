@@ -100,7 +100,16 @@ void add_common_options(CLI::App& sub, CommonOptions& o, unsigned which) {
 }
 
 std::optional<ocl::DeviceInfo> choose_device(const std::string& spec) {
-  return as_usage_error("--device", [&] { return ocl::choose_device(spec); });
+  Session session(device_session_options(spec));
+  return as_usage_error("--device", [&] { return session.chosen_device(); });
+}
+
+SessionOptions device_session_options(const std::string& spec) {
+  SessionOptions s;
+  s.device = spec;
+  s.quiet = true;
+  s.process_ends_after = true;
+  return s;
 }
 
 int finish_output(int status) {

@@ -57,9 +57,11 @@ CLI::Validator usage_checked(void (*check)(const std::string&), const std::strin
 // --device with the one help text; every command with a device uses it.
 CLI::Option* add_device_option(CLI::App& sub, std::string& device);
 
-// The device a --device value names (nullopt: the host), failures as UsageError. Every
-// command opens its device through this.
+// The device a --device value names (nullopt: the host), chosen by a session without opening
+// it; failures as UsageError naming --device.
 std::optional<ocl::DeviceInfo> choose_device(const std::string& spec);
+// The session of a command that opens only a device (bench): its --device, quiet.
+SessionOptions device_session_options(const std::string& spec);
 
 // Calls `parse`, turning the std::invalid_argument or std::out_of_range a library parser
 // throws for a user's value into a UsageError (exit 2) that names the option.

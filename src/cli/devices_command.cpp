@@ -2,6 +2,7 @@
 #include <cstdio>
 
 #include "cli/commands.hpp"
+#include "cli/common_options.hpp"
 #include "closure/ocl/device.hpp"
 
 namespace closure::cli {
@@ -13,7 +14,7 @@ void add_devices_command(CLI::App& app) {
     const auto devices = ocl::list_devices();
     std::optional<ocl::DeviceInfo> chosen;
     try {
-      chosen = ocl::choose_device("");
+      chosen = Session(device_session_options("")).chosen_device();
     } catch (const std::exception&) {
     }
     std::printf("%-3s %-40s %-28s %-4s %5s %9s %10s %6s\n", "#", "device", "platform", "type",

@@ -55,6 +55,10 @@ void DeviceOpener::load_gpu_drivers_only_if_gpu_only(bool gpu_only) {
     ocl::load_gpu_drivers_only();
 }
 
+std::optional<ocl::DeviceInfo> DeviceOpener::chosen() const {
+  return ocl::choose_device(device_for_this_rank(spec_));
+}
+
 bool may_open_devices_on_another_thread() {
   return kOpenOnAnotherThread;
 }

@@ -7,6 +7,7 @@
 #include <future>
 #include <memory>
 #include <mutex>
+#include <optional>
 #include <string>
 
 #include "closure/ocl/runtime.hpp"
@@ -27,6 +28,9 @@ class DeviceOpener {
   // The runtime (null: the host engine); when no OpenCL device exists at all it says so
   // once on stderr, unless quiet or the spec asked for the host.
   ocl::Runtime* get();
+  // The device the spec names, without opening it (nullopt: the host): a check of the
+  // spec, or a listing's mark of the default.
+  std::optional<ocl::DeviceInfo> chosen() const;
   // Starts opening the device now, on another thread; get() waits for it and rethrows
   // what it threw (a wrong device name, a failed context).
   void open_in_background();

@@ -66,6 +66,8 @@ class Session {
 
   // The runtime of the session's device, opened now if it is not yet (null: the host).
   ocl::Runtime* runtime() { return device_.get(); }
+  // The device the session's spec names, without opening it (nullopt: the host).
+  std::optional<ocl::DeviceInfo> chosen_device() const { return device_.chosen(); }
 
   // ComputeOptions for `method` whose device comes from this session, opened as `opening`
   // says (under mpirun, and in sanitized builds, kWhileReading is kNow).
