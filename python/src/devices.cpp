@@ -3,6 +3,7 @@
 
 #include "bindings.hpp"
 #include "closure/ocl/device.hpp"
+#include "closure/session/session.hpp"
 #include "interruptible.hpp"
 
 namespace closure::python {
@@ -14,7 +15,9 @@ void bind_devices(py::module_& m) {
         auto devices = run_interruptible([] { return ocl::list_devices(); });
         std::optional<ocl::DeviceInfo> chosen;
         try {
-          chosen = ocl::choose_device("");
+          SessionOptions so;
+          so.quiet = true;
+          chosen = Session(so).chosen_device();  // the session's choice, as for a closure
         } catch (const std::exception&) {
           // CLOSURE_DEVICE names no device: then none is the default.
         }

@@ -22,7 +22,9 @@
 #include "closure/algorithms/compute.hpp"
 #include "closure/algorithms/host_closure.hpp"
 #include "closure/algorithms/scc.hpp"
+#include "closure/errors.hpp"
 #include "closure/ocl/device.hpp"
+#include "closure/session/session.hpp"
 #include "closure/verify/boost_closure.hpp"
 
 namespace closure {
@@ -199,17 +201,15 @@ void bench_product(HostClosureBenchRow& row, const Graph& g, const std::string& 
   run_in_child(
       row, options,
       [&] {
-        auto rt = std::make_shared<std::unique_ptr<ocl::Runtime>>();
-        std::string spec = options.device;
-        return std::function<uint64_t()>([&g, m, rt, spec] {
+        // The child's session chooses and opens the device, when a method asks for one.
+        SessionOptions so;
+        so.device = options.device;
+        so.quiet = true;
+        auto session = std::make_shared<Session>(so);
+        return std::function<uint64_t()>([&g, m, session] {
           ComputeOptions o;
           o.method = m;
-          o.lazy_runtime = [rt, spec]() -> ocl::Runtime* {
-            if (!*rt)
-              if (auto device = ocl::choose_device(spec))
-                *rt = std::make_unique<ocl::Runtime>(*device);
-            return rt->get();
-          };
+          o.lazy_runtime = [session] { return session->runtime(); };
           return compute_closure(g, o).pair_count();
         });
       },
@@ -273,13 +273,15 @@ void check_device_in_child(const std::string& spec) {
   run_in_child(
       row, options,
       [&] {
-        ocl::choose_device(spec);
+        SessionOptions so;
+        so.device = spec;
+        so.quiet = true;
+        Session(so).chosen_device();
         return std::function<uint64_t()>([] { return uint64_t{0}; });
       },
       false);
   const std::string failed = "failed: ";
-  if (row.status.rfind(failed, 0) == 0)
-    throw std::invalid_argument(row.status.substr(failed.size()));
+  if (row.status.rfind(failed, 0) == 0) throw UsageError(row.status.substr(failed.size()));
 }
 
 std::vector<HostClosureBenchRow> bench_host_closure(const std::string& name, const Graph& g,

@@ -51,8 +51,8 @@ std::vector<HostClosureBenchRow> bench_host_closure(const std::string& name, con
 
 // Checks a --device spec as choose_device does, but in a forked child: the methods run
 // in children, and a GPU driver initialised in the parent does not survive a fork (on
-// the H200 the children then found no GPU). Throws std::invalid_argument with
-// choose_device's message when the spec names no device.
+// the H200 the children then found no GPU). Throws UsageError with the session's message
+// when the spec names no device.
 void check_device_in_child(const std::string& spec);
 
 // A plain-text table of rows (one line per graph and method, speed-ups against classic
