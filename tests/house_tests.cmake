@@ -31,3 +31,9 @@ add_test(NAME house.docs_name_real_things
 # and no issue by number.
 add_test(NAME house.comments_are_self_contained
          COMMAND python3 ${CMAKE_CURRENT_SOURCE_DIR}/house/comments_are_self_contained.py ${CMAKE_SOURCE_DIR})
+# Devices are chosen and opened in one place: only the session's DeviceOpener calls
+# ocl::choose_device or makes an ocl::Runtime (the CLI, bench, Python and the service ask a
+# Session); ocl/ itself and the tests are outside the rule.
+add_test(NAME house.devices_open_only_in_the_session
+         COMMAND bash -c "! grep -rnE 'ocl::choose_device|make_unique<ocl::Runtime>|ocl::Runtime [a-z_]+\\(' src python/src --include=*.cpp --include=*.hpp | grep -v '^src/closure/session/\\|^src/closure/ocl/'"
+         WORKING_DIRECTORY ${CMAKE_SOURCE_DIR})
