@@ -31,16 +31,40 @@ inline unsigned char cls(char ch) {
 }
 
 // A canonical unsigned decimal (no sign, no leading zero, below 2^64): the label is a number.
+// Only a 20th digit can overflow (19 nines are below 2^64): the digits before it are summed
+// unchecked, which keeps the per-digit loop short.
 inline bool canonical_number(const char* p, size_t n, uint64_t& value) {
   if (n == 0 || n > 20 || (n > 1 && p[0] == '0')) return false;
   uint64_t v = 0;
-  for (size_t i = 0; i < n; ++i) {
+  const size_t unchecked = n < 20 ? n : 19;
+  for (size_t i = 0; i < unchecked; ++i) {
     const unsigned d = static_cast<unsigned char>(p[i]) - '0';
     if (d > 9) return false;
-    if (__builtin_mul_overflow(v, 10, &v) || __builtin_add_overflow(v, d, &v)) return false;
+    v = v * 10 + d;
+  }
+  if (n == 20) {
+    const unsigned d = static_cast<unsigned char>(p[19]) - '0';
+    if (d > 9 || __builtin_mul_overflow(v, 10, &v) || __builtin_add_overflow(v, d, &v))
+      return false;
   }
   value = v;
   return true;
+}
+
+// Past the blanks at `p`.
+inline const char* skip_blanks(const char* p, const char* end) {
+  while (p < end && cls(*p) == kBlank) ++p;
+  return p;
+}
+
+// Past the end of the line at `p` ("\r\n" as one).
+inline const char* past_line_end(const char* p, const char* end) {
+  while (p < end && cls(*p) != kEol) ++p;
+  if (p < end) {
+    if (*p == '\r' && p + 1 < end && p[1] == '\n') ++p;
+    ++p;
+  }
+  return p;
 }
 
 // Weights and timestamps: any number std::from_chars reads (1, -2.5, 1e-3, inf).
@@ -128,133 +152,217 @@ struct ExtraColumns {
   }
 }
 
-}  // namespace
+// Room for the numbers, from the line length of a sample (growing a vector of hundreds of
+// MB by doubling copies it and faults its pages in again).
+void reserve_values(std::vector<uint32_t>& values, std::string_view text) {
+  const std::string_view sample = text.substr(0, 64 * 1024);
+  const size_t sample_lines =
+      std::max<size_t>(1, static_cast<size_t>(std::count(sample.begin(), sample.end(), '\n')));
+  reserve_huge(values,
+               2 * (text.size() / std::max<size_t>(1, sample.size() / sample_lines) * 5 / 4 + 16));
+}
 
-void EdgeListChunk::parse(std::string_view text, const EdgeListDeclarations& declared) {
-  {
-    // Room for the numbers, from the line length of a sample (growing a vector of hundreds
-    // of MB by doubling copies it and faults its pages in again).
-    const std::string_view sample = text.substr(0, 64 * 1024);
-    const size_t sample_lines =
-        std::max<size_t>(1, static_cast<size_t>(std::count(sample.begin(), sample.end(), '\n')));
-    reserve_huge(
-        values, 2 * (text.size() / std::max<size_t>(1, sample.size() / sample_lines) * 5 / 4 + 16));
+// Records the problem at line `at` unless an earlier one is recorded: the chunk reports its
+// first.
+[[gnu::noinline]] void record_error(EdgeListChunk& c, size_t at, std::string message,
+                                    Advice advice = Advice::kNone) {
+  if (c.error_line != 0 && c.error_line <= at) return;
+  c.error_line = at;
+  c.error = std::move(message);
+  c.error_advice = advice;
+}
+
+// The problem of a line with one column (out of line: built at most once a chunk).
+[[gnu::noinline]] std::string one_column_message(const char* a0, const char* a1) {
+  return "expected two columns 'source target', found only " +
+         text::quote(std::string_view(a0, static_cast<size_t>(a1 - a0))) +
+         " (an adjacency list, or a vertex list? docs/formats.md)";
+}
+
+// The first data line's shape and labels, for the whole-file checks (once a chunk).
+[[gnu::noinline]] void note_first_line(EdgeListChunk& c, size_t line, size_t columns,
+                                       uint8_t attributes, const char* a0, const char* a1,
+                                       const char* b0, const char* b1) {
+  c.first_data_line = line;
+  c.first_columns = columns;
+  c.first_attributes = attributes;
+  c.first_source.assign(a0, a1);
+  c.first_target.assign(b0, b1);
+}
+
+// Keeps the first line whose columns differ from the first data line's, unless the file
+// declared its columns (KONECT).
+inline void note_shape(EdgeListChunk& c, size_t line, size_t columns, uint8_t attributes,
+                       bool declared) {
+  if (c.shape_line != 0 || columns == c.first_columns || declared) return;
+  c.shape_line = line;
+  c.shape_columns = columns;
+  c.shape_attributes = attributes;
+}
+
+// Keeps the first two lines holding a label that is not a canonical number.
+inline void note_name_line(EdgeListChunk& c, size_t line) {
+  if (c.name_lines[1] == 0) c.name_lines[c.name_lines[0] == 0 ? 0 : 1] = line;
+}
+
+// note_name_line for a line in name mode, whose tokens were not read as numbers on the way.
+inline void note_name_tokens(EdgeListChunk& c, size_t line, const char* a0, const char* a1,
+                             const char* b0, const char* b1) {
+  uint64_t unused;
+  if (!canonical_number(a0, static_cast<size_t>(a1 - a0), unused) ||
+      !canonical_number(b0, static_cast<size_t>(b1 - b0), unused))
+    note_name_line(c, line);
+}
+
+// A label token without the leading '\' that escapes a label starting with '#', '%' or '\'.
+inline std::string_view unescape(const char* b, const char* e) {
+  if (e - b >= 2 && b[0] == '\\' && (b[1] == '#' || b[1] == '%' || b[1] == '\\')) ++b;
+  return std::string_view(b, static_cast<size_t>(e - b));
+}
+
+// The id of a token in a chunk past raw mode whose labels are numbers so far (numbers of 2^32
+// and more): a name turns the label map to names.
+inline vertex_t intern_token(LabelMap& labels, const char* b, const char* e, bool& name) {
+  uint64_t value;
+  if (canonical_number(b, static_cast<size_t>(e - b), value)) {
+    name = false;
+    return labels.numeric() ? labels.intern_number(value)
+                            : labels.intern(std::string_view(b, static_cast<size_t>(e - b)));
   }
-  const char* p = text.data();
-  const char* const end = p + text.size();
-  size_t line = 0;
-  auto fail_at = [&](size_t at, std::string message, Advice advice = Advice::kNone) {
-    if (error_line != 0 && error_line <= at) return;
-    error_line = at;
-    error = std::move(message);
-    error_advice = advice;
-  };
-  // Name labels go through a short queue: their hashes are computed and their table slots
-  // prefetched a few lines before they are interned, in order (ids stay first-appearance).
+  name = true;
+  return labels.intern(unescape(b, e));
+}
+
+// An edge of a chunk past raw mode whose labels are numbers so far: numbers of 2^32 and more,
+// rare enough to be out of the per-line loop. False when there are too many labels.
+[[gnu::noinline]] bool add_numbered_edge(EdgeListChunk& c, size_t line, const char* a0,
+                                         const char* a1, const char* b0, const char* b1) {
+  bool name_a = false, name_b = false;
+  const vertex_t u = intern_token(c.labels, a0, a1, name_a);
+  const vertex_t v = intern_token(c.labels, b0, b1, name_b);
+  if (u == LabelMap::kFull || v == LabelMap::kFull) return false;
+  if (name_a || name_b) note_name_line(c, line);
+  c.edges.emplace_back(u, v);
+  ++c.records;
+  c.loops += u == v;
+  return true;
+}
+
+// Name labels go through a short queue: their hashes are computed and their table slots
+// prefetched a few lines before they are interned, in order (ids stay first-appearance).
+class NameQueue {
+ public:
+  explicit NameQueue(EdgeListChunk& c) : c_(c) {}
+
+  // Queues the line's labels `a` and `b` (tokens, escaped); false when interning the oldest
+  // line found too many labels (then recorded as the chunk's error).
+  bool push(const char* a0, const char* a1, const char* b0, const char* b1, size_t line) {
+    if (queued_ == kDepth && !intern_oldest()) return false;
+    Pending& q = queue_[(head_ + queued_) % kDepth];
+    q.a = unescape(a0, a1);
+    q.b = unescape(b0, b1);
+    q.ha = c_.labels.name_hash(q.a);
+    q.hb = c_.labels.name_hash(q.b);
+    q.line = line;
+    c_.labels.prefetch(q.ha);
+    c_.labels.prefetch(q.hb);
+    ++queued_;
+    // The line queued four places ago: its slots have arrived, so request the stored
+    // names they point to (a known label's second and last miss).
+    if (queued_ > 4) {
+      const Pending& p4 = queue_[(head_ + queued_ - 5) % kDepth];
+      c_.labels.prefetch_name(p4.ha);
+      c_.labels.prefetch_name(p4.hb);
+    }
+    return true;
+  }
+
+  // Interns every queued line; false as push().
+  bool drain() {
+    while (queued_ > 0)
+      if (!intern_oldest()) return false;
+    return true;
+  }
+
+  // Records the problem of line `line` once the lines still queued are interned: an error on
+  // one of them is the earlier one. Out of line, and given `line` by value: a lambda in
+  // parse() that captured the line count kept it in memory, a store on every line.
+  [[gnu::noinline]] void fail(size_t line, std::string message, Advice advice = Advice::kNone) {
+    drain();
+    record_error(c_, line, std::move(message), advice);
+  }
+
+ private:
   struct Pending {
     std::string_view a, b;
     uint64_t ha, hb;
     size_t line;
   };
-  constexpr size_t kDepth = 8;
-  Pending queue[kDepth];
-  size_t head = 0, queued = 0;
-  auto intern_oldest = [&]() -> bool {
-    const Pending& q = queue[head];
-    head = (head + 1) % kDepth;
-    --queued;
-    const vertex_t u = labels.intern_name(q.a, q.ha);
-    const vertex_t v = labels.intern_name(q.b, q.hb);
+  static constexpr size_t kDepth = 8;
+
+  bool intern_oldest() {
+    const Pending& q = queue_[head_];
+    head_ = (head_ + 1) % kDepth;
+    --queued_;
+    const vertex_t u = c_.labels.intern_name(q.a, q.ha);
+    const vertex_t v = c_.labels.intern_name(q.b, q.hb);
     if (u == LabelMap::kFull || v == LabelMap::kFull) {
-      fail_at(q.line, too_many_vertices());
+      record_error(c_, q.line, too_many_vertices());
       return false;
     }
-    edges.emplace_back(u, v);
-    loops += u == v;
+    c_.edges.emplace_back(u, v);
+    c_.loops += u == v;
     return true;
-  };
-  auto drain = [&]() -> bool {
-    while (queued > 0)
-      if (!intern_oldest()) return false;
-    return true;
-  };
-  // Lines still queued come first: an error on one of them is the earlier one.
-  auto fail = [&](std::string message, Advice advice = Advice::kNone) {
-    drain();
-    fail_at(line, std::move(message), advice);
-  };
-  // The label of a token: a leading '\' escapes a label that starts with '#', '%' or '\'.
-  auto vertex = [&](const char* b, const char* e, bool& name) -> vertex_t {
-    uint64_t value;
-    if (canonical_number(b, static_cast<size_t>(e - b), value)) {
-      name = false;
-      return labels.numeric() ? labels.intern_number(value)
-                              : labels.intern(std::string_view(b, static_cast<size_t>(e - b)));
-    }
-    name = true;
-    if (e - b >= 2 && b[0] == '\\' && (b[1] == '#' || b[1] == '%' || b[1] == '\\')) ++b;
-    return labels.intern(std::string_view(b, static_cast<size_t>(e - b)));
-  };
-  auto skip_blanks = [&] {
-    while (p < end && cls(*p) == kBlank) ++p;
-  };
-  auto end_line = [&] {
-    while (p < end && cls(*p) != kEol) ++p;
-    if (p < end) {
-      if (*p == '\r' && p + 1 < end && p[1] == '\n') ++p;
-      ++p;
-    }
-  };
+  }
+
+  EdgeListChunk& c_;
+  Pending queue_[kDepth];
+  size_t head_ = 0, queued_ = 0;
+};
+
+}  // namespace
+
+void EdgeListChunk::parse(std::string_view text, const EdgeListDeclarations& declared) {
+  reserve_values(values, text);
+  const char* p = text.data();
+  const char* const end = p + text.size();
+  size_t line = 0;
+  NameQueue names(*this);
   const char* metered = p;
   while (p < end) {
     if ((++line & 0x3FFF) == 0) {
       meter_add(meter, size_t(p - metered));
       metered = p;
     }
-    skip_blanks();
+    p = skip_blanks(p, end);
     if (p == end) break;
     if (cls(*p) == kEol || *p == '#' || *p == '%') {
-      end_line();
+      p = past_line_end(p, end);
       continue;
     }
     const char* a0 = p;
     while (p < end && cls(*p) == kText) ++p;
     const char* a1 = p;
-    skip_blanks();
-    if (p == end || cls(*p) == kEol) {
-      fail("expected two columns 'source target', found only " +
-           text::quote(std::string_view(a0, static_cast<size_t>(a1 - a0))) +
-           " (an adjacency list, or a vertex list? docs/formats.md)");
-      return;
-    }
+    p = skip_blanks(p, end);
+    if (p == end || cls(*p) == kEol) return names.fail(line, one_column_message(a0, a1));
     const char* b0 = p;
     while (p < end && cls(*p) == kText) ++p;
     const char* b1 = p;
     size_t columns = 2;
     uint8_t attributes = 0;
-    skip_blanks();
+    p = skip_blanks(p, end);
     if (p != end && cls(*p) != kEol) {
       ExtraColumns x = extra_columns(p, end, declared.columns_declared);
       p = x.p;
-      if (!x.error.empty()) {
-        fail(std::move(x.error), x.advice);
-        return;
-      }
+      if (!x.error.empty()) return names.fail(line, std::move(x.error), x.advice);
       columns = x.columns;
       attributes = x.attributes;
     }
-    end_line();
-    if (first_data_line == 0) {
-      first_data_line = line;
-      first_columns = columns;
-      first_attributes = attributes;
-      first_source.assign(a0, a1);
-      first_target.assign(b0, b1);
-    } else if (shape_line == 0 && columns != first_columns && !declared.columns_declared) {
-      shape_line = line;
-      shape_columns = columns;
-      shape_attributes = attributes;
-    }
+    p = past_line_end(p, end);
+    if (first_data_line == 0)
+      note_first_line(*this, line, columns, attributes, a0, a1, b0, b1);
+    else
+      note_shape(*this, line, columns, attributes, declared.columns_declared);
     uint64_t va, vb;
     if (raw && canonical_number(a0, static_cast<size_t>(a1 - a0), va) &&
         canonical_number(b0, static_cast<size_t>(b1 - b0), vb) && va <= UINT32_MAX &&
@@ -266,53 +374,18 @@ void EdgeListChunk::parse(std::string_view text, const EdgeListDeclarations& dec
       loops += va == vb;
       continue;
     }
-    if (raw && !to_labels()) {
-      fail(too_many_vertices());
-      return;
-    }
+    if (raw && !to_labels()) return names.fail(line, too_many_vertices());
     if (!labels.numeric()) {
-      // Name mode: queue the line (see Pending); the labels are the tokens, unescaped.
-      uint64_t unused;
-      const bool name_a = !canonical_number(a0, static_cast<size_t>(a1 - a0), unused);
-      const bool name_b = !canonical_number(b0, static_cast<size_t>(b1 - b0), unused);
-      auto unescape = [](const char* b, const char* e) {
-        if (e - b >= 2 && b[0] == '\\' && (b[1] == '#' || b[1] == '%' || b[1] == '\\')) ++b;
-        return std::string_view(b, static_cast<size_t>(e - b));
-      };
-      if ((name_a || name_b) && name_lines[1] == 0) name_lines[name_lines[0] == 0 ? 0 : 1] = line;
-      if (queued == kDepth && !intern_oldest()) return;
-      Pending& q = queue[(head + queued) % kDepth];
-      q.a = unescape(a0, a1);
-      q.b = unescape(b0, b1);
-      q.ha = labels.name_hash(q.a);
-      q.hb = labels.name_hash(q.b);
-      q.line = line;
-      labels.prefetch(q.ha);
-      labels.prefetch(q.hb);
-      ++queued;
-      // The line queued four places ago: its slots have arrived, so request the stored
-      // names they point to (a known label's second and last miss).
-      if (queued > 4) {
-        const Pending& p4 = queue[(head + queued - 5) % kDepth];
-        labels.prefetch_name(p4.ha);
-        labels.prefetch_name(p4.hb);
-      }
+      // Name mode: the line waits in the queue (see NameQueue).
+      if (name_lines[1] == 0) note_name_tokens(*this, line, a0, a1, b0, b1);
+      if (!names.push(a0, a1, b0, b1, line)) return;
       ++records;
       continue;
     }
-    bool name_a = false, name_b = false;
-    const vertex_t u = vertex(a0, a1, name_a);
-    const vertex_t v = vertex(b0, b1, name_b);
-    if (u == LabelMap::kFull || v == LabelMap::kFull) {
-      fail(too_many_vertices());
-      return;
-    }
-    if ((name_a || name_b) && name_lines[1] == 0) name_lines[name_lines[0] == 0 ? 0 : 1] = line;
-    edges.emplace_back(u, v);
-    ++records;
-    loops += u == v;
+    if (!add_numbered_edge(*this, line, a0, a1, b0, b1))
+      return names.fail(line, too_many_vertices());
   }
-  if (!drain()) return;
+  if (!names.drain()) return;
   lines = line;
   meter_add(meter, size_t(end - metered));
 }
