@@ -438,6 +438,141 @@ size_t skip_header_line(LineSource& src) {
   src.fail_at(0, "no edges found (only a header, comments and blank lines)");
 }
 
+// What every stage of reading an edge list needs.
+struct ReadContext {
+  LineSource& src;
+  const EdgeListDeclarations& declared;
+  Assembler& assembler;
+  size_t header_lines;  // the header row said to be there, consumed before the chunks
+  PhaseTrace& trace;
+};
+
+// What the reader hands the graph: its edges or, for integer labels of a directed graph, the
+// chunks' values renumbered in place (one block of pairs per chunk).
+struct ReadEdges {
+  std::vector<Edge> edges;
+  std::vector<EdgeListChunk> chunks;
+  std::vector<std::span<const vertex_t>> pair_blocks;
+};
+
+// What the parsed chunks of a mapped input add up to.
+struct ChunkTotals {
+  std::vector<size_t> offset;  // where each chunk's edges start, reverses included
+  size_t tokens = 0;           // raw values
+  uint64_t max_value = 0;
+  bool all_raw = true;
+};
+
+// The mapped input cut into chunks parsed in parallel, then checked in file order.
+ChunkTotals parse_chunks(const ReadContext& cx, std::string_view all,
+                         std::vector<EdgeListChunk>& chunks) {
+  const size_t threads = reader_threads();
+  const size_t parts = std::max<size_t>(1, std::min(threads, all.size() / min_chunk_bytes));
+  const std::vector<std::string_view> pieces = split_lines(all, parts);
+  chunks.resize(pieces.size());
+  run_parallel(pieces.size(), [&](size_t k) {
+    chunks[k].meter = cx.src.meter();
+    chunks[k].parse(pieces[k], cx.declared);
+  });
+  cx.trace.mark("parse");
+  ChunkTotals t;
+  size_t line_base = cx.header_lines;
+  for (const EdgeListChunk& c : chunks) {
+    cx.assembler.check(c, line_base);
+    line_base += c.lines;
+    t.all_raw = t.all_raw && c.raw;
+    t.tokens += c.values.size();
+    t.max_value = std::max(t.max_value, c.max_value);
+  }
+  t.offset.assign(chunks.size() + 1, 0);
+  for (size_t k = 0; k < chunks.size(); ++k)
+    t.offset[k + 1] = t.offset[k] + chunks[k].records +
+                      (cx.declared.undirected ? chunks[k].records - chunks[k].loops : 0);
+  return t;
+}
+
+// Integer labels numbered through a flat table (no hashing), then placed.
+void place_numbered(const ReadContext& cx, const ChunkTotals& t, ReadEdges& out) {
+  std::vector<EdgeListChunk>& chunks = out.chunks;
+  std::vector<vertex_t> id_of;
+  cx.assembler.number_densely(chunks, t.max_value, id_of);
+  cx.trace.mark("number");
+  if (!cx.declared.undirected) {
+    // Each chunk's values become vertex ids where they are, and the graph is built from
+    // the chunks (Graph::from_pair_blocks): no array of all the edges to fill and zero.
+    run_parallel(chunks.size(), [&](size_t k) {
+      for (uint32_t& x : chunks[k].values) x = id_of[x];
+    });
+    for (const EdgeListChunk& c : chunks) out.pair_blocks.emplace_back(c.values);
+    return;
+  }
+  resize_huge(out.edges, t.offset.back());
+  run_parallel(chunks.size(), [&](size_t k) {
+    Edge* e = out.edges.data() + t.offset[k];
+    const std::vector<uint32_t>& x = chunks[k].values;
+    for (size_t i = 0; i < x.size(); i += 2) {
+      const vertex_t u = id_of[x[i]], v = id_of[x[i + 1]];
+      *e++ = {u, v};
+      if (u != v) *e++ = {v, u};  // undirected: the reverse too
+    }
+    chunks[k].values = {};
+  });
+}
+
+// Each chunk numbers its own labels (in parallel), then the chunks' labels are merged (ids
+// in file order) and their edges renumbered in parallel.
+void place_labelled(const ReadContext& cx, const ChunkTotals& t, ReadEdges& out) {
+  std::vector<EdgeListChunk>& chunks = out.chunks;
+  resize_huge(out.edges, t.offset.back());
+  std::vector<char> full(chunks.size(), 0);
+  run_parallel(chunks.size(), [&](size_t k) { full[k] = !chunks[k].to_labels(); });
+  cx.trace.mark("labels");
+  std::vector<std::vector<vertex_t>> remaps(chunks.size());
+  std::vector<size_t> bases(chunks.size(), 0);
+  size_t line_base = cx.header_lines;
+  for (size_t k = 0; k < chunks.size(); ++k) {
+    if (full[k]) cx.src.fail_at(line_base + chunks[k].lines, too_many_vertices());
+    bases[k] = line_base;
+    line_base += chunks[k].lines;
+  }
+  if (chunks.size() < 2 || !cx.assembler.merge_in_parallel(chunks, bases, remaps)) {
+    for (size_t k = 0; k < chunks.size(); ++k) remaps[k] = cx.assembler.merge(chunks[k], bases[k]);
+  }
+  cx.trace.mark("merge");
+  run_parallel(chunks.size(), [&](size_t k) {
+    place_edges(chunks[k].edges, remaps[k], cx.declared.undirected, out.edges.data() + t.offset[k]);
+    chunks[k].edges = {};
+  });
+}
+
+// A mapped input: its chunks parsed in parallel, then numbered and placed.
+void read_mapped(const ReadContext& cx, std::string_view all, ReadEdges& out) {
+  const ChunkTotals t = parse_chunks(cx, all, out.chunks);
+  // Integer labels up to a few times the number of tokens: a flat table, no hashing.
+  if (t.all_raw && t.max_value < std::max<uint64_t>(uint64_t{1} << 16, 2 * uint64_t(t.tokens)))
+    place_numbered(cx, t, out);
+  else
+    place_labelled(cx, t, out);
+}
+
+// Gzip and pipes: a block at a time through the same chunk parser, merged as they come.
+void read_streamed(const ReadContext& cx, std::vector<Edge>& edges) {
+  std::string_view block;
+  size_t line_base = cx.header_lines;
+  while (cx.src.next_block(block, kBlockBytes)) {
+    EdgeListChunk chunk;
+    chunk.parse(block, cx.declared);
+    cx.assembler.check(chunk, line_base);
+    if (!chunk.to_labels()) cx.src.fail_at(line_base + chunk.lines, too_many_vertices());
+    const std::vector<vertex_t> remap = cx.assembler.merge(chunk, line_base);
+    line_base += chunk.lines;
+    const size_t at = edges.size();
+    edges.resize(at + chunk.edges.size() +
+                 (cx.declared.undirected ? chunk.edges.size() - chunk.loops : 0));
+    place_edges(chunk.edges, remap, cx.declared.undirected, edges.data() + at);
+  }
+}
+
 }  // namespace
 
 void set_edge_list_chunking(size_t min_bytes, size_t threads, bool threaded) {
@@ -455,100 +590,14 @@ ReadResult read_edge_list(LineSource& src, HeaderRow header) {
   // A header said to be there: its line (the first that is not blank or a comment) is
   // consumed here, and the chunks number their lines after it.
   const size_t header_lines = header == HeaderRow::kPresent ? skip_header_line(src) : 0;
-  std::vector<Edge> edges;
-  // Or, for integer labels of a directed graph, the chunks' values renumbered in place.
-  std::vector<EdgeListChunk> chunks;
-  std::vector<std::span<const vertex_t>> pair_blocks;
+  const ReadContext cx{src, declared, assembler, header_lines, trace};
+  ReadEdges out;
   std::string_view all;
   if (src.take_all(all)) {
     trace.mark("map");
-    const size_t threads = reader_threads();
-    const size_t parts = std::max<size_t>(1, std::min(threads, all.size() / min_chunk_bytes));
-    const std::vector<std::string_view> pieces = split_lines(all, parts);
-    chunks.resize(pieces.size());
-    run_parallel(pieces.size(), [&](size_t k) {
-      chunks[k].meter = src.meter();
-      chunks[k].parse(pieces[k], declared);
-    });
-    trace.mark("parse");
-    size_t line_base = header_lines, tokens = 0;
-    uint64_t max_value = 0;
-    bool all_raw = true;
-    for (const EdgeListChunk& c : chunks) {
-      assembler.check(c, line_base);
-      line_base += c.lines;
-      all_raw = all_raw && c.raw;
-      tokens += c.values.size();
-      max_value = std::max(max_value, c.max_value);
-    }
-    std::vector<size_t> offset(chunks.size() + 1, 0);
-    for (size_t k = 0; k < chunks.size(); ++k)
-      offset[k + 1] = offset[k] + chunks[k].records +
-                      (declared.undirected ? chunks[k].records - chunks[k].loops : 0);
-    // Integer labels up to a few times the number of tokens: a flat table, no hashing.
-    if (all_raw && max_value < std::max<uint64_t>(uint64_t{1} << 16, 2 * uint64_t(tokens))) {
-      std::vector<vertex_t> id_of;
-      assembler.number_densely(chunks, max_value, id_of);
-      trace.mark("number");
-      if (!declared.undirected) {
-        // Each chunk's values become vertex ids where they are, and the graph is built from
-        // the chunks (Graph::from_pair_blocks): no array of all the edges to fill and zero.
-        run_parallel(chunks.size(), [&](size_t k) {
-          for (uint32_t& x : chunks[k].values) x = id_of[x];
-        });
-        for (const EdgeListChunk& c : chunks) pair_blocks.emplace_back(c.values);
-      } else {
-        resize_huge(edges, offset.back());
-        run_parallel(chunks.size(), [&](size_t k) {
-          Edge* out = edges.data() + offset[k];
-          const std::vector<uint32_t>& x = chunks[k].values;
-          for (size_t i = 0; i < x.size(); i += 2) {
-            const vertex_t u = id_of[x[i]], v = id_of[x[i + 1]];
-            *out++ = {u, v};
-            if (u != v) *out++ = {v, u};  // undirected: the reverse too
-          }
-          chunks[k].values = {};
-        });
-      }
-    } else {
-      // Each chunk numbers its own labels (in parallel), then the chunks' labels are merged
-      // (ids in file order) and their edges renumbered in parallel.
-      resize_huge(edges, offset.back());
-      std::vector<char> full(chunks.size(), 0);
-      run_parallel(chunks.size(), [&](size_t k) { full[k] = !chunks[k].to_labels(); });
-      trace.mark("labels");
-      std::vector<std::vector<vertex_t>> remaps(chunks.size());
-      std::vector<size_t> bases(chunks.size(), 0);
-      line_base = header_lines;
-      for (size_t k = 0; k < chunks.size(); ++k) {
-        if (full[k]) src.fail_at(line_base + chunks[k].lines, too_many_vertices());
-        bases[k] = line_base;
-        line_base += chunks[k].lines;
-      }
-      if (chunks.size() < 2 || !assembler.merge_in_parallel(chunks, bases, remaps)) {
-        for (size_t k = 0; k < chunks.size(); ++k) remaps[k] = assembler.merge(chunks[k], bases[k]);
-      }
-      trace.mark("merge");
-      run_parallel(chunks.size(), [&](size_t k) {
-        place_edges(chunks[k].edges, remaps[k], declared.undirected, edges.data() + offset[k]);
-        chunks[k].edges = {};
-      });
-    }
+    read_mapped(cx, all, out);
   } else {
-    std::string_view block;
-    size_t line_base = header_lines;
-    while (src.next_block(block, kBlockBytes)) {
-      EdgeListChunk chunk;
-      chunk.parse(block, declared);
-      assembler.check(chunk, line_base);
-      if (!chunk.to_labels()) src.fail_at(line_base + chunk.lines, too_many_vertices());
-      const std::vector<vertex_t> remap = assembler.merge(chunk, line_base);
-      line_base += chunk.lines;
-      const size_t at = edges.size();
-      edges.resize(at + chunk.edges.size() +
-                   (declared.undirected ? chunk.edges.size() - chunk.loops : 0));
-      place_edges(chunk.edges, remap, declared.undirected, edges.data() + at);
-    }
+    read_streamed(cx, out.edges);
   }
   trace.mark("place");
   const size_t records = assembler.records();
@@ -556,10 +605,10 @@ ReadResult read_edge_list(LineSource& src, HeaderRow header) {
   trace.mark("finish");
   const size_t n = labels.size();
   // The chunks are freed as soon as the build has moved their edges.
-  Graph graph = pair_blocks.empty()
-                    ? Graph(n, std::move(edges), std::move(labels))
-                    : Graph::from_pair_blocks(n, pair_blocks, std::move(labels), [&] {
-                        for (EdgeListChunk& c : chunks) c.values = {};
+  Graph graph = out.pair_blocks.empty()
+                    ? Graph(n, std::move(out.edges), std::move(labels))
+                    : Graph::from_pair_blocks(n, out.pair_blocks, std::move(labels), [&] {
+                        for (EdgeListChunk& c : out.chunks) c.values = {};
                       });
   trace.mark("csr");
   return {std::move(graph), InputFormat::kEdgeList, records};
