@@ -33,160 +33,207 @@ namespace closure::cli {
 // seconds for a single query.
 inline constexpr double kClosureLimitBytes = 64.0 * 1024 * 1024;
 
-Runner add_query_command(CLI::App& app, CommonOptions& common) {
-  struct Flags {
-    std::string input, u, v, pairs, engine = "auto";
-    bool reflexive = false, json = false;
-  };
-  auto flags = std::make_shared<Flags>();
-  auto* sub = app.add_subcommand("query", "Answer reachability questions: does u reach v?");
-  sub->add_option("graph", flags->input, "Graph file, or an index file from `closure index`")
+namespace {
+
+// What the command line gives: the runner keeps it beyond the parse.
+struct QueryFlags {
+  std::string input, u, v, pairs, engine = "auto";
+  bool reflexive = false, json = false;
+};
+
+// The subcommand's arguments and options.
+void add_query_options(CLI::App& sub, QueryFlags& flags) {
+  sub.add_option("graph", flags.input, "Graph file, or an index file from `closure index`")
       ->required();
-  sub->add_option("u", flags->u, "Source vertex label");
-  sub->add_option("v", flags->v, "Target vertex label");
-  sub->add_option("--pairs", flags->pairs, "File of 'u v' lines to answer (- for stdin)");
-  sub->add_flag("--reflexive", flags->reflexive, "Every vertex reaches itself");
-  sub->add_flag("--json", flags->json,
-                "One JSON object per answer line: {\"u\", \"v\", \"reachable\"} or {\"u\", "
-                "\"v\", \"error\"}");
-  sub->add_option("--engine", flags->engine,
-                  "On a graph: closure, index (built on the fly), or auto (index when the "
-                  "closure could exceed 64 MiB)")
+  sub.add_option("u", flags.u, "Source vertex label");
+  sub.add_option("v", flags.v, "Target vertex label");
+  sub.add_option("--pairs", flags.pairs, "File of 'u v' lines to answer (- for stdin)");
+  sub.add_flag("--reflexive", flags.reflexive, "Every vertex reaches itself");
+  sub.add_flag("--json", flags.json,
+               "One JSON object per answer line: {\"u\", \"v\", \"reachable\"} or {\"u\", "
+               "\"v\", \"error\"}");
+  sub.add_option("--engine", flags.engine,
+                 "On a graph: closure, index (built on the fly), or auto (index when the "
+                 "closure could exceed 64 MiB)")
       ->check(CLI::IsMember({"auto", "closure", "index"}))
       ->capture_default_str();
+}
+
+// The combinations of questions and inputs query cannot answer, said before anything is read.
+bool questions_given_right(const QueryFlags& flags) {
+  if (flags.pairs.empty() == flags.v.empty() || flags.u.empty() != flags.v.empty()) {
+    std::fprintf(stderr, "closure query: give either U V or --pairs FILE\n");
+    return false;
+  }
+  if (flags.input == "-" && flags.pairs == "-") {
+    std::fprintf(stderr,
+                 "closure query: the graph and the pairs cannot both come from standard "
+                 "input; give one of them as a file\n");
+    return false;
+  }
+  return true;
+}
+
+// The pairs file is checked before the graph is closed: a folder given by mistake (which
+// opens, then reads as empty) must fail, not answer nothing with exit 0.
+void open_pairs_file(const std::string& pairs, std::ifstream& file) {
+  std::error_code ec;
+  if (std::filesystem::is_directory(pairs, ec))
+    throw InputError(pairs, 0, "is a folder, not a file of 'u v' pairs");
+  file.open(pairs);
+  if (!file) throw InputError(pairs, 0, std::string("cannot open: ") + std::strerror(errno));
+}
+
+// Options that tune computing a closure mean nothing to an index: said, not ignored.
+void refuse_closure_options(const CommonOptions& common, const std::string& what) {
+  std::string given;
+  if (common.method != "auto") given += " --method";
+  if (!common.device.empty()) given += " --device";
+  if (!common.params.empty()) given += " --kernel-params";
+  if (!given.empty())
+    throw UsageError(what + " answers without computing the closure, so" + given +
+                     " would change nothing; drop them (or query a graph with "
+                     "--engine closure)");
+}
+
+// Whether `auto` answers from an index: when the closure could be large (stderr says so).
+bool closure_could_be_large(const Graph& g, bool quiet) {
+  const double c = double(strongly_connected_components(g).component_count());
+  const bool large = c * c / 8 > kClosureLimitBytes;
+  if (large && !quiet)
+    std::fprintf(stderr,
+                 "closure query: the closure of %.0f components could take up to "
+                 "%s; answering from a reachability index built on the fly instead "
+                 "(`closure index` keeps one; --engine closure forces the closure)\n",
+                 c, format_bytes(c * c / 8).c_str());
+  return large;
+}
+
+// JSON lines carry the same answers as the plain ones.
+void to_json(std::string_view u, std::string_view v, QueryAnswer& a) {
+  nlohmann::ordered_json o;
+  o["u"] = u;
+  o["v"] = v;
+  if (a.status == QueryAnswer::kUnknownLabel)
+    o["error"] = a.text.substr(u.size() + v.size() + 2);
+  else
+    o["reachable"] = a.status == QueryAnswer::kReachable;
+  // Labels are bytes: those that are not UTF-8 follow io/json_text.hpp's rule.
+  a.text = dump_json(o);
+}
+
+// What answers the questions: an index (loaded, or built on the fly) or the graph's closure.
+// Filled in place by open(): the queries refer to the graph, closure and index it holds.
+struct QueryEngine {
+  std::unique_ptr<reach::LivingIndex> index;
+  std::unique_ptr<reach::IndexQueries> index_queries;
+  std::optional<ReadResult> read;
+  std::optional<Closure> closure;
+  std::unique_ptr<ReachabilityIndex> closure_queries;
+
+  // One opening of the input: its first bytes tell an index from a graph without consuming
+  // anything of a pipe, and the same source is then read as one or the other.
+  void open(const QueryFlags& flags, const CommonOptions& common, Session& session) {
+    InputSource input(flags.input);
+    if (reach::is_index(input)) {
+      refuse_closure_options(common, "the index " + flags.input);
+      index = std::make_unique<reach::LivingIndex>(reach::load_living_index(std::move(input)));
+    } else {
+      if (flags.engine == "index") refuse_closure_options(common, "--engine index");
+      LineSource source(std::move(input));
+      read = read_graph(source, read_options(common));
+      const bool use_index =
+          flags.engine == "index" ||
+          (flags.engine == "auto" && closure_could_be_large(read->graph, common.quiet));
+      if (use_index) {
+        index = std::make_unique<reach::LivingIndex>(
+            std::make_shared<const reach::ReachIndex>(reach::build_index(read->graph)));
+      } else {
+        closure = compute_closure(read->graph, compute_options(common, session));
+        closure_queries =
+            std::make_unique<ReachabilityIndex>(read->graph, *closure, flags.reflexive);
+      }
+    }
+    if (index) index_queries = std::make_unique<reach::IndexQueries>(*index, flags.reflexive);
+  }
+
+  QueryAnswer answer(std::string_view u, std::string_view v, bool json) {
+    QueryAnswer a = index_queries ? index_queries->answer(u, v) : closure_queries->answer(u, v);
+    if (json) to_json(u, v, a);
+    return a;
+  }
+};
+
+// The summary of --pairs on stderr.
+void print_pair_stats(const QueryBatchStats& stats, const reach::IndexQueries* index_queries) {
+  std::fprintf(stderr,
+               "closure query: %zu answered (%zu reachable), %zu unknown labels, %zu "
+               "malformed lines\n",
+               stats.answered, stats.reachable, stats.unknown, stats.malformed);
+  if (index_queries) {
+    const reach::QueryStats& s = index_queries->stats();
+    std::fprintf(stderr, "closure query: index answered %llu of %llu without search\n",
+                 (unsigned long long)s.without_search(), (unsigned long long)s.queries);
+  }
+}
+
+// Answers the lines of --pairs (`file`, or standard input for -); the exit status.
+int answer_pair_lines(QueryEngine& engine, const QueryFlags& flags, std::ifstream& file,
+                      bool quiet) {
+  // Standard input through a file buffer of its own rather than std::cin (whose buffer,
+  // synchronised with C's stdio, never says how much input is waiting): batches then
+  // fill from a pipe, and a user typing pairs still gets each answer at once.
+  std::optional<__gnu_cxx::stdio_filebuf<char>> stdin_buffer;
+  std::optional<std::istream> stdin_stream;
+  if (flags.pairs == "-") {
+    stdin_buffer.emplace(0, std::ios::in, size_t{1} << 16);
+    stdin_stream.emplace(&*stdin_buffer);
+  }
+  std::istream* in = flags.pairs == "-" ? &*stdin_stream : &file;
+  // An index answers 4096 pairs at a time, pipelining their lookups (or fewer when no
+  // more input is buffered); plain answers from a closure go in batches too (one device
+  // launch per slice when the closure lives on the device); JSON lines from a closure
+  // one by one.
+  const BatchAnswerer index_batch = [&](const auto& questions) {
+    std::vector<QueryAnswer> answers = engine.index_queries->answer_many(questions);
+    if (flags.json)
+      for (size_t i = 0; i < answers.size(); ++i)
+        to_json(questions[i].first, questions[i].second, answers[i]);
+    return answers;
+  };
+  const PairAnswerer answer = [&](std::string_view u, std::string_view v) {
+    return engine.answer(u, v, flags.json);
+  };
+  const LineFormat lines = flags.json ? LineFormat::kJson : LineFormat::kPlain;
+  const QueryBatchStats stats =
+      engine.index_queries ? answer_pairs(index_batch, 4096, *in, flags.pairs, std::cout, lines)
+      : !flags.json        ? answer_pairs(*engine.closure_queries, *in, flags.pairs, std::cout)
+                           : answer_pairs(answer, *in, flags.pairs, std::cout, lines);
+  if (in->bad()) throw InputError(flags.pairs, 0, "read error");
+  if (!quiet) print_pair_stats(stats, engine.index_queries.get());
+  return stats.unknown || stats.malformed ? kExitInput : kExitOk;
+}
+
+}  // namespace
+
+Runner add_query_command(CLI::App& app, CommonOptions& common) {
+  auto flags = std::make_shared<QueryFlags>();
+  add_query_options(*app.add_subcommand("query", "Answer reachability questions: does u reach v?"),
+                    *flags);
   return [flags, &common](Session& session) -> int {
     try {
-      if (flags->pairs.empty() == flags->v.empty() || flags->u.empty() != flags->v.empty()) {
-        std::fprintf(stderr, "closure query: give either U V or --pairs FILE\n");
-        return kExitUsage;
-      }
-      if (flags->input == "-" && flags->pairs == "-") {
-        std::fprintf(stderr,
-                     "closure query: the graph and the pairs cannot both come from standard "
-                     "input; give one of them as a file\n");
-        return kExitUsage;
-      }
-      // The pairs file is checked before the graph is closed: a folder given by mistake
-      // (which opens, then reads as empty) must fail, not answer nothing with exit 0.
+      if (!questions_given_right(*flags)) return kExitUsage;
       std::ifstream file;
-      if (!flags->pairs.empty() && flags->pairs != "-") {
-        std::error_code ec;
-        if (std::filesystem::is_directory(flags->pairs, ec))
-          throw InputError(flags->pairs, 0, "is a folder, not a file of 'u v' pairs");
-        file.open(flags->pairs);
-        if (!file)
-          throw InputError(flags->pairs, 0, std::string("cannot open: ") + std::strerror(errno));
-      }
-      std::unique_ptr<reach::LivingIndex> index;
-      std::unique_ptr<reach::IndexQueries> index_queries;
-      std::optional<ReadResult> read;
-      std::optional<Closure> closure;
-      std::unique_ptr<ReachabilityIndex> closure_queries;
-      // One opening of the input: its first bytes tell an index from a graph without
-      // consuming anything of a pipe, and the same source is then read as one or the other.
-      InputSource input(flags->input);
-      // Options that tune computing a closure mean nothing to an index: said, not ignored.
-      auto refuse_closure_options = [&](const char* what) {
-        std::string given;
-        if (common.method != "auto") given += " --method";
-        if (!common.device.empty()) given += " --device";
-        if (!common.params.empty()) given += " --kernel-params";
-        if (!given.empty())
-          throw UsageError(std::string(what) + " answers without computing the closure, so" +
-                           given +
-                           " would change nothing; drop them (or query a graph with "
-                           "--engine closure)");
-      };
-      if (reach::is_index(input)) {
-        refuse_closure_options(("the index " + flags->input).c_str());
-        index = std::make_unique<reach::LivingIndex>(reach::load_living_index(std::move(input)));
-      } else {
-        if (flags->engine == "index") refuse_closure_options("--engine index");
-        LineSource source(std::move(input));
-        read = read_graph(source, read_options(common));
-        bool use_index = flags->engine == "index";
-        if (flags->engine == "auto") {
-          const double c = double(strongly_connected_components(read->graph).component_count());
-          use_index = c * c / 8 > kClosureLimitBytes;
-          if (use_index && !common.quiet)
-            std::fprintf(stderr,
-                         "closure query: the closure of %.0f components could take up to "
-                         "%s; answering from a reachability index built on the fly instead "
-                         "(`closure index` keeps one; --engine closure forces the closure)\n",
-                         c, format_bytes(c * c / 8).c_str());
-        }
-        if (use_index) {
-          index = std::make_unique<reach::LivingIndex>(
-              std::make_shared<const reach::ReachIndex>(reach::build_index(read->graph)));
-        } else {
-          closure = compute_closure(read->graph, compute_options(common, session));
-          closure_queries =
-              std::make_unique<ReachabilityIndex>(read->graph, *closure, flags->reflexive);
-        }
-      }
-      if (index) index_queries = std::make_unique<reach::IndexQueries>(*index, flags->reflexive);
-      // JSON lines carry the same answers as the plain ones.
-      auto as_json = [&](std::string_view u, std::string_view v, QueryAnswer& a) {
-        if (!flags->json) return;
-        nlohmann::ordered_json o;
-        o["u"] = u;
-        o["v"] = v;
-        if (a.status == QueryAnswer::kUnknownLabel)
-          o["error"] = a.text.substr(u.size() + v.size() + 2);
-        else
-          o["reachable"] = a.status == QueryAnswer::kReachable;
-        // Labels are bytes: those that are not UTF-8 follow io/json_text.hpp's rule.
-        a.text = dump_json(o);
-      };
-      const PairAnswerer answer = [&](std::string_view u, std::string_view v) {
-        QueryAnswer a = index_queries ? index_queries->answer(u, v) : closure_queries->answer(u, v);
-        as_json(u, v, a);
-        return a;
-      };
+      if (!flags->pairs.empty() && flags->pairs != "-") open_pairs_file(flags->pairs, file);
+      QueryEngine engine;
+      engine.open(*flags, common, session);
       if (flags->pairs.empty()) {
-        const QueryAnswer a =
-            answer(text::unescape_label(flags->u), text::unescape_label(flags->v));
+        const QueryAnswer a = engine.answer(text::unescape_label(flags->u),
+                                            text::unescape_label(flags->v), flags->json);
         std::printf("%s\n", a.text.c_str());
         return a.status == QueryAnswer::kUnknownLabel ? kExitInput : kExitOk;
       }
-      // Standard input through a file buffer of its own rather than std::cin (whose buffer,
-      // synchronised with C's stdio, never says how much input is waiting): batches then
-      // fill from a pipe, and a user typing pairs still gets each answer at once.
-      std::optional<__gnu_cxx::stdio_filebuf<char>> stdin_buffer;
-      std::optional<std::istream> stdin_stream;
-      if (flags->pairs == "-") {
-        stdin_buffer.emplace(0, std::ios::in, size_t{1} << 16);
-        stdin_stream.emplace(&*stdin_buffer);
-      }
-      std::istream* in = flags->pairs == "-" ? &*stdin_stream : &file;
-      // An index answers 4096 pairs at a time, pipelining their lookups (or fewer when no
-      // more input is buffered); plain answers from a closure go in batches too (one device
-      // launch per slice when the closure lives on the device); JSON lines from a closure
-      // one by one.
-      const BatchAnswerer index_batch = [&](const auto& questions) {
-        std::vector<QueryAnswer> answers = index_queries->answer_many(questions);
-        for (size_t i = 0; i < answers.size(); ++i)
-          as_json(questions[i].first, questions[i].second, answers[i]);
-        return answers;
-      };
-      const LineFormat lines = flags->json ? LineFormat::kJson : LineFormat::kPlain;
-      const QueryBatchStats stats =
-          index_queries  ? answer_pairs(index_batch, 4096, *in, flags->pairs, std::cout, lines)
-          : !flags->json ? answer_pairs(*closure_queries, *in, flags->pairs, std::cout)
-                         : answer_pairs(answer, *in, flags->pairs, std::cout, lines);
-      if (in->bad()) throw InputError(flags->pairs, 0, "read error");
-      if (!common.quiet) {
-        std::fprintf(stderr,
-                     "closure query: %zu answered (%zu reachable), %zu unknown labels, %zu "
-                     "malformed lines\n",
-                     stats.answered, stats.reachable, stats.unknown, stats.malformed);
-        if (index_queries) {
-          const reach::QueryStats& s = index_queries->stats();
-          std::fprintf(stderr, "closure query: index answered %llu of %llu without search\n",
-                       (unsigned long long)s.without_search(), (unsigned long long)s.queries);
-        }
-      }
-      return stats.unknown || stats.malformed ? kExitInput : kExitOk;
+      return answer_pair_lines(engine, *flags, file, common.quiet);
     } catch (const std::exception& e) {
       return report_failure(e);
     }
