@@ -219,6 +219,69 @@ void write_record(const ItemPaths& p, const BatchRecord& rec, BatchRow& row, Bat
   }
 }
 
+// The record of an item that ended: the one its child sent back ('S' resumed or 'N' new,
+// then the record), or a failed row saying why there is none (`failure` when given).
+BatchRecord settled_record(const BatchItem& item, const std::optional<IsolatedOutcome>& outcome,
+                           Clock::time_point started, const std::string& failure,
+                           const std::string& options, bool& resumed) {
+  BatchRecord rec;
+  rec.options = options;
+  resumed = false;
+  std::optional<BatchRecord> parsed;
+  if (outcome && outcome->completed && !outcome->result.empty())
+    parsed = parse_record(std::string_view(outcome->result).substr(1));
+  if (parsed) {
+    rec = std::move(*parsed);
+    resumed = outcome->result[0] == 'S';
+  } else {
+    rec.row.file = item.input;
+    rec.row.facts_known = false;
+    rec.row.error = !failure.empty()                 ? failure
+                    : outcome && !outcome->completed ? outcome->failure
+                                                     : "internal error: unreadable result";
+    rec.row.seconds = seconds_since(started);
+  }
+  return rec;
+}
+
+// Hands the items to the pool's workers as they become idle and settles each as it ends
+// (at once an item that failed to list, or whose worker could not start).
+template <class Settle>
+void dispatch(WorkerPool& pool, const std::vector<BatchItem>& items, Settle& settle) {
+  std::vector<Clock::time_point> started(items.size());
+  size_t next = 0;
+  while (next < items.size() || pool.busy() > 0) {
+    while (pool.has_idle_worker() && next < items.size()) {
+      const size_t i = next++;
+      started[i] = Clock::now();
+      if (!items[i].error.empty()) {
+        settle(i, std::nullopt, started[i], items[i].input + ": " + items[i].error);
+        continue;
+      }
+      try {
+        pool.submit(i);
+      } catch (const std::exception& e) {
+        settle(i, std::nullopt, started[i], said_to(e, Audience::kCli));
+      }
+    }
+    if (pool.busy() == 0) continue;
+    for (auto& [i, outcome] : pool.wait()) settle(i, outcome, started[i], "");
+  }
+}
+
+// summary.csv and summary.json, each written atomically and claimed as the batch's.
+void write_summaries(const std::vector<BatchRow>& rows, const std::string& csv_path,
+                     const std::string& json_path, const std::string& out_dir, BatchOutDir& out) {
+  AtomicFile csv(csv_path, out_dir);
+  csv.write(batch_csv(rows));
+  csv.commit();
+  out.claim(csv_path);
+  AtomicFile js(json_path, out_dir);
+  js.write(batch_json(rows));
+  js.commit();
+  out.claim(json_path);
+}
+
 }  // namespace
 
 std::vector<std::string> collect_batch_files(const std::vector<std::string>& paths) {
@@ -249,23 +312,8 @@ std::vector<BatchRow> run_batch(const BatchOptions& o,
   auto settle = [&](size_t i, const std::optional<IsolatedOutcome>& outcome,
                     Clock::time_point started, const std::string& failure) {
     const BatchItem& item = items[i];
-    BatchRecord rec;
-    rec.options = options;
     bool resumed = false;
-    std::optional<BatchRecord> parsed;
-    if (outcome && outcome->completed && !outcome->result.empty())
-      parsed = parse_record(std::string_view(outcome->result).substr(1));
-    if (parsed) {
-      rec = std::move(*parsed);
-      resumed = outcome->result[0] == 'S';
-    } else {
-      rec.row.file = item.input;
-      rec.row.facts_known = false;
-      rec.row.error = !failure.empty()                 ? failure
-                      : outcome && !outcome->completed ? outcome->failure
-                                                       : "internal error: unreadable result";
-      rec.row.seconds = seconds_since(started);
-    }
+    const BatchRecord rec = settled_record(item, outcome, started, failure, options, resumed);
     rows[i] = rec.row;
     rows[i].skipped = resumed;
     if (!resumed) write_record(paths_of(o, item), rec, rows[i], out);
@@ -284,34 +332,8 @@ std::vector<BatchRow> run_batch(const BatchOptions& o,
         return process_item(o, items[i], options, out);
       },
       o.file_time_limit_s);
-  std::vector<Clock::time_point> started(items.size());
-  size_t next = 0;
-  while (next < items.size() || pool.busy() > 0) {
-    while (pool.has_idle_worker() && next < items.size()) {
-      const size_t i = next++;
-      started[i] = Clock::now();
-      if (!items[i].error.empty()) {
-        settle(i, std::nullopt, started[i], items[i].input + ": " + items[i].error);
-        continue;
-      }
-      try {
-        pool.submit(i);
-      } catch (const std::exception& e) {
-        settle(i, std::nullopt, started[i], said_to(e, Audience::kCli));
-      }
-    }
-    if (pool.busy() == 0) continue;
-    for (auto& [i, outcome] : pool.wait()) settle(i, outcome, started[i], "");
-  }
-
-  AtomicFile csv(csv_path, o.out_dir);
-  csv.write(batch_csv(rows));
-  csv.commit();
-  out.claim(csv_path);
-  AtomicFile js(json_path, o.out_dir);
-  js.write(batch_json(rows));
-  js.commit();
-  out.claim(json_path);
+  dispatch(pool, items, settle);
+  write_summaries(rows, csv_path, json_path, o.out_dir, out);
   return rows;
 }
 
