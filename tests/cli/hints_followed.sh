@@ -56,7 +56,9 @@ flag=$(advice '--force')
 "$bin" "$data/diamond.txt" -q -o "$dir/d.out" --max-output 10 $flag || fail "$flag refused"
 cmp -s <(sort "$dir/d.out") <(sort "$data/diamond.closure.txt") || fail "--force wrote another closure"
 
-# A dense method that does not fit the memory limit: --method sparse, under the same limit.
+# A dense method that does not fit the memory limit: --method sparse, under the same limit
+# (ulimit -v: not under AddressSanitizer, whose shadow memory it forbids; HINTS_UNDER_ULIMIT=0).
+if [ "${HINTS_UNDER_ULIMIT:-1}" = 0 ]; then echo "hints followed"; exit 0; fi
 awk 'BEGIN { for (i = 0; i < 60000; i++) print i, i + 1 }' > "$dir/chain.txt"
 (ulimit -v $((400 * 1024)); exec "$bin" "$dir/chain.txt" -q --method square --device host) \
   > "$dir/out" 2> "$dir/err" && fail "a 60001-vertex square product fit in 400 MB"
