@@ -1,6 +1,7 @@
 // libFuzzer target: read_graph's entry: format detection by content and by extension, and the
 // input layer itself (a mapped file, gzip members inflated by the streaming path), through a
-// file in memory (memfd). The first byte picks the file name's extension.
+// file in memory (memfd). The first byte picks the file name's extension and, for the file,
+// the read options (a header said or not, a delimiter named).
 #include <sys/mman.h>
 #include <unistd.h>
 
@@ -18,10 +19,15 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   if (fd < 0) return 0;
   if (::write(fd, data + 1, size - 1) == static_cast<ssize_t>(size - 1)) {
     try {
-      const auto r = closure::read_graph("/proc/self/fd/" + std::to_string(fd));
+      closure::ReadOptions options;
+      options.header = static_cast<closure::HeaderRow>(data[0] / 6 % 3);
+      static const char kDelimiters[] = {0, ';', '|', '\t'};
+      options.delimiter = kDelimiters[data[0] / 18 % 4];
+      const auto r = closure::read_graph("/proc/self/fd/" + std::to_string(fd), options);
       volatile size_t sink = r.graph.edge_count();
       (void)sink;
     } catch (const closure::InputError&) {
+    } catch (const closure::UsageError&) {  // a header or delimiter the detected format lacks
     }
   }
   ::close(fd);

@@ -90,7 +90,8 @@ void warn_if_rows_may_not_fit(MethodContext& c, double room) {
                       format_bytes(room) +
                       " of host memory left for them: this run will likely stop for lack of "
                       "memory",
-                  Advice::kWithoutClosure, {}});
+                  Advice::kWithoutClosure,
+                  {}});
 }
 
 }  // namespace
