@@ -1,11 +1,12 @@
-# `cmake --install`: the library (libclosure.a, exported as closure::closure), its public
+# `cmake --install`: the library (libclosure_core.a and libclosure_device.a, one target
+# closure::closure), its public
 # headers under include/closure/, a CMake package (find_package(closure)), a pkg-config file, the
 # CLI, and (CLOSURE_PYTHON) the Python package (python/CMakeLists.txt).
 include(CMakePackageConfigHelpers)
 
 set(CLOSURE_CMAKE_DIR ${CMAKE_INSTALL_LIBDIR}/cmake/closure)
 
-install(TARGETS closure_lib EXPORT closureTargets
+install(TARGETS closure_lib closure_device closure_core EXPORT closureTargets
         ARCHIVE DESTINATION ${CMAKE_INSTALL_LIBDIR}
         INCLUDES DESTINATION ${CMAKE_INSTALL_INCLUDEDIR})
 install(TARGETS closure RUNTIME DESTINATION ${CMAKE_INSTALL_BINDIR})

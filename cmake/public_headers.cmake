@@ -7,14 +7,14 @@
 # relative to src/closure.
 set(CLOSURE_UMBRELLA ${CMAKE_SOURCE_DIR}/src/closure/closure.hpp)
 execute_process(
-  COMMAND ${CMAKE_CXX_COMPILER} -x c++ -std=c++20 -MM -MG -I${CMAKE_SOURCE_DIR}/src
-          -I${CMAKE_BINARY_DIR}/generated -DCL_HPP_TARGET_OPENCL_VERSION=120
-          -DCL_HPP_MINIMUM_OPENCL_VERSION=120 -DCL_HPP_ENABLE_EXCEPTIONS ${CLOSURE_UMBRELLA}
+  COMMAND ${CMAKE_CXX_COMPILER} -x c++ -std=c++20 -M -MG -I${CMAKE_SOURCE_DIR}/src
+          -I${CMAKE_BINARY_DIR}/generated ${CLOSURE_UMBRELLA}
   OUTPUT_VARIABLE closure_deps ERROR_VARIABLE closure_deps_error RESULT_VARIABLE closure_deps_status)
 if(NOT closure_deps_status EQUAL 0)
   message(FATAL_ERROR "cannot list the headers of ${CLOSURE_UMBRELLA}:\n${closure_deps_error}")
 endif()
-# "closure.o: a.hpp b.hpp \<newline> c.hpp ...": the target, then the headers.
+# "closure.o: a.hpp b.hpp \<newline> c.hpp ...": the target, then the headers (system ones
+# too, -M: an OpenCL header among them stops the configure below).
 string(REPLACE "\\\n" " " closure_deps "${closure_deps}")
 string(REGEX REPLACE "^[^:]*:" "" closure_deps "${closure_deps}")
 separate_arguments(closure_deps UNIX_COMMAND "${closure_deps}")
@@ -32,3 +32,23 @@ foreach(header ${closure_deps})
 endforeach()
 list(REMOVE_DUPLICATES CLOSURE_PUBLIC_HEADERS)
 list(SORT CLOSURE_PUBLIC_HEADERS)
+
+# The set against the allowed one (cmake/public_headers.txt), and no OpenCL anywhere in it.
+file(STRINGS ${CMAKE_SOURCE_DIR}/cmake/public_headers.txt CLOSURE_ALLOWED_HEADERS REGEX "^[^#]")
+list(SORT CLOSURE_ALLOWED_HEADERS)
+set_property(DIRECTORY APPEND PROPERTY CMAKE_CONFIGURE_DEPENDS
+             ${CMAKE_SOURCE_DIR}/cmake/public_headers.txt)
+if(NOT CLOSURE_PUBLIC_HEADERS STREQUAL CLOSURE_ALLOWED_HEADERS)
+  set(added ${CLOSURE_PUBLIC_HEADERS})
+  list(REMOVE_ITEM added ${CLOSURE_ALLOWED_HEADERS})
+  set(gone ${CLOSURE_ALLOWED_HEADERS})
+  list(REMOVE_ITEM gone ${CLOSURE_PUBLIC_HEADERS})
+  message(FATAL_ERROR "closure.hpp now reaches headers that cmake/public_headers.txt does not "
+                      "allow: [${added}]; allowed but no longer reached: [${gone}]. The public "
+                      "API is a small facade: include the inside from .cpp files, or add the "
+                      "header to the list on purpose.")
+endif()
+if(closure_deps MATCHES "/CL/")
+  message(FATAL_ERROR "closure.hpp reaches an OpenCL header: the public API holds none "
+                      "(the device is ocl::Runtime, declared only)")
+endif()

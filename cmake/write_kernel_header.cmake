@@ -1,10 +1,11 @@
-# Script mode (cmake -P): writes OUTPUT, a header holding every KERNEL_DIR/*.cl file.
-file(GLOB files ${KERNEL_DIR}/*.cl)
+# Script mode (cmake -P): writes OUTPUT, a header holding the FILES (.cl paths joined by |)
+# as the table NAME of namespace closure::embedded.
+string(REPLACE "|" ";" files "${FILES}")
 list(SORT files)
 set(body "// Generated from kernels/*.cl by cmake/write_kernel_header.cmake; do not edit.\n")
 string(APPEND body "#pragma once\n#include <string_view>\n#include <utility>\n")
 string(APPEND body "namespace closure::embedded {\n")
-string(APPEND body "inline constexpr std::pair<std::string_view, std::string_view> kKernels[] = {\n")
+string(APPEND body "inline constexpr std::pair<std::string_view, std::string_view> ${NAME}[] = {\n")
 foreach(f ${files})
   get_filename_component(name ${f} NAME)
   file(READ ${f} text)

@@ -14,7 +14,7 @@ test -f "$work/prefix/include/closure/version.hpp"
 # The public API is closure/closure.hpp and what it includes (cmake/public_headers.cmake):
 # the library's inside, such as the CLI's pipeline, stays out.
 test -f "$work/prefix/include/closure/closure.hpp"
-test ! -e "$work/prefix/include/closure/tool/run_graph.hpp"
+test ! -e "$work/prefix/include/app" && test ! -e "$work/prefix/include/closure/engine/compute.hpp"
 test -x "$work/prefix/bin/closure"
 
 expected="closure 0.1.0: 4 vertices, 9 pairs, method sparse

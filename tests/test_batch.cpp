@@ -12,9 +12,9 @@
 #include <fstream>
 #include <sstream>
 
-#include "closure/tool/batch.hpp"
-#include "closure/tool/batch_files.hpp"
-#include "closure/tool/batch_record.hpp"
+#include "app/tool/batch.hpp"
+#include "app/tool/batch_files.hpp"
+#include "app/tool/batch_record.hpp"
 
 namespace closure {
 namespace {

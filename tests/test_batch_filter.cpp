@@ -5,8 +5,8 @@
 
 #include <string>
 
+#include "app/tool/batch_filter.hpp"
 #include "closure/graph/read_graph.hpp"
-#include "closure/tool/batch_filter.hpp"
 
 namespace closure {
 namespace {

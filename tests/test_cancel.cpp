@@ -7,9 +7,9 @@
 
 #include "bench/generators.hpp"
 #include "closure/algorithms/closure_arrays.hpp"
-#include "closure/algorithms/compute.hpp"
 #include "closure/algorithms/host_closure.hpp"
 #include "closure/algorithms/scc.hpp"
+#include "closure/engine/compute.hpp"
 #include "closure/util/cancel.hpp"
 
 namespace closure {

@@ -8,15 +8,15 @@
 #include <cstring>
 #include <random>
 
-#include "closure/algorithms/device_propagation.hpp"
+#include "app/distributed/column_slices.hpp"
+#include "app/distributed/panel_squaring.hpp"
+#include "app/distributed/request_agreement.hpp"
+#include "app/distributed/slice_message.hpp"
 #include "closure/algorithms/host_closure.hpp"
-#include "closure/distributed/column_slices.hpp"
-#include "closure/distributed/communicator.hpp"
-#include "closure/distributed/panel_squaring.hpp"
-#include "closure/distributed/request_agreement.hpp"
-#include "closure/distributed/slice_message.hpp"
+#include "closure/engine/device_propagation.hpp"
 #include "closure/errors.hpp"
 #include "closure/kernels/tuning.hpp"
+#include "closure/session/communicator.hpp"
 #include "test_support.hpp"
 
 namespace closure {

@@ -6,7 +6,7 @@
 #include <numeric>
 #include <random>
 
-#include "closure/algorithms/compute.hpp"
+#include "closure/engine/compute.hpp"
 #include "closure/verify/boost_closure.hpp"
 #include "test_support.hpp"
 

@@ -5,9 +5,9 @@
 #include <deque>
 
 #include "closure/algorithms/engine_algorithms.hpp"
-#include "closure/algorithms/square.hpp"
 #include "closure/engine/device_engine.hpp"
 #include "closure/engine/host_engine.hpp"
+#include "closure/engine/square.hpp"
 #include "closure/kernels/tuning.hpp"
 #include "test_support.hpp"
 

@@ -10,9 +10,9 @@
 #include <random>
 
 #include "bench/index_generators.hpp"
-#include "closure/algorithms/compute.hpp"
-#include "closure/algorithms/device_propagation.hpp"
 #include "closure/algorithms/host_closure.hpp"
+#include "closure/engine/compute.hpp"
+#include "closure/engine/device_propagation.hpp"
 #include "closure/errors.hpp"
 #include "closure/graph/read_graph.hpp"
 #include "test_support.hpp"

@@ -10,14 +10,14 @@
 #include <set>
 #include <string>
 
-#include "closure/algorithms/compute.hpp"
+#include "app/tool/closure_writer.hpp"
+#include "app/tool/dot_graph.hpp"
+#include "closure/engine/compute.hpp"
 #include "closure/errors.hpp"
 #include "closure/graph/read_graph.hpp"
 #include "closure/io/byte_sink.hpp"
 #include "closure/io/dot_text.hpp"
 #include "closure/reach/descendants.hpp"
-#include "closure/tool/closure_writer.hpp"
-#include "closure/tool/dot_graph.hpp"
 
 namespace closure {
 namespace {

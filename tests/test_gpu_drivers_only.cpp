@@ -1,7 +1,7 @@
-// A GPU-only CLI process leaves PoCL out of the ICD loader's vendors (ocl/gpu_drivers_only):
-// which vendor files are kept, the folder written under the program cache, and the cases
-// where the user's setting or the machine's drivers leave everything as it is. Each case
-// that sets the environment runs in a child process, before any OpenCL call there.
+// A GPU-only CLI process leaves PoCL out of the ICD loader's vendors
+// (app/process/gpu_drivers_only): which vendor files are kept, the folder written under the program
+// cache, and the cases where the user's setting or the machine's drivers leave everything as it is.
+// Each case that sets the environment runs in a child process, before any OpenCL call there.
 #include <gtest/gtest.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
@@ -13,7 +13,7 @@
 #include <functional>
 #include <string>
 
-#include "closure/ocl/gpu_drivers_only.hpp"
+#include "app/process/gpu_drivers_only.hpp"
 
 namespace closure::ocl {
 namespace {

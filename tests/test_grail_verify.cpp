@@ -5,7 +5,7 @@
 
 #include <filesystem>
 
-#include "closure/algorithms/compute.hpp"
+#include "closure/engine/compute.hpp"
 #include "closure/graph/read_graph.hpp"
 #include "closure/verify/boost_closure.hpp"
 #include "test_support.hpp"

@@ -13,11 +13,11 @@
 #include <string>
 #include <vector>
 
-#include "closure/algorithms/compute.hpp"
+#include "app/tool/closure_writer.hpp"
+#include "closure/engine/compute.hpp"
 #include "closure/graph/edge_list_chunk.hpp"
 #include "closure/graph/label_map.hpp"
 #include "closure/graph/read_graph.hpp"
-#include "closure/tool/closure_writer.hpp"
 #include "graph_test_files.hpp"
 
 namespace closure {

@@ -9,10 +9,10 @@
 #include <nlohmann/json.hpp>
 #include <sstream>
 
+#include "app/tool/closure_writer.hpp"
+#include "app/tool/run_graph.hpp"
 #include "closure/algorithms/host_closure.hpp"
 #include "closure/graph/read_graph.hpp"
-#include "closure/tool/closure_writer.hpp"
-#include "closure/tool/run_graph.hpp"
 
 namespace closure {
 namespace {

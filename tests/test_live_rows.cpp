@@ -7,8 +7,8 @@
 #include <random>
 
 #include "bench/index_generators.hpp"
-#include "closure/algorithms/device_propagation.hpp"
 #include "closure/algorithms/host_closure.hpp"
+#include "closure/engine/device_propagation.hpp"
 #include "test_support.hpp"
 
 namespace closure {

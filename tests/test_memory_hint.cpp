@@ -12,9 +12,9 @@
 #include <string>
 #include <vector>
 
+#include "app/tool/run_graph.hpp"
 #include "closure/algorithms/memory_budget.hpp"
 #include "closure/errors.hpp"
-#include "closure/tool/run_graph.hpp"
 
 namespace closure {
 namespace {

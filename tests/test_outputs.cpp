@@ -13,16 +13,16 @@
 #include <fstream>
 #include <random>
 
+#include "app/tool/closure_writer.hpp"
+#include "app/tool/progress.hpp"
 #include "bench/generators.hpp"
-#include "closure/algorithms/compute.hpp"
 #include "closure/algorithms/memory_budget.hpp"
+#include "closure/engine/compute.hpp"
 #include "closure/errors.hpp"
 #include "closure/graph/read_graph.hpp"
 #include "closure/io/atomic_file.hpp"
 #include "closure/io/byte_size.hpp"
 #include "closure/ocl/error.hpp"
-#include "closure/tool/closure_writer.hpp"
-#include "closure/tool/progress.hpp"
 #include "test_support.hpp"
 
 namespace closure {

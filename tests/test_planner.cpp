@@ -3,6 +3,7 @@
 #include <gtest/gtest.h>
 
 #include "closure/algorithms/planner.hpp"
+#include "closure/engine/methods.hpp"
 #include "closure/errors.hpp"
 #include "test_support.hpp"
 

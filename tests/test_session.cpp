@@ -11,6 +11,8 @@
 
 #include "bench/index_generators.hpp"
 #include "closure/algorithms/cost_model.hpp"
+#include "closure/engine/compute.hpp"
+#include "closure/engine/methods.hpp"
 #include "closure/session/device_opener.hpp"
 #include "closure/session/session.hpp"
 #include "closure/verify/boost_closure.hpp"

@@ -7,9 +7,9 @@
 #include <fstream>
 #include <sstream>
 
+#include "app/tool/isolated.hpp"
 #include "closure/algorithms/host_closure.hpp"
 #include "closure/graph/read_graph.hpp"
-#include "closure/tool/isolated.hpp"
 #include "closure/util/available_memory.hpp"
 #include "closure/verify/boost_closure.hpp"
 

@@ -7,8 +7,9 @@ int main() {
   const closure::ReadResult input =
       closure::read_graph_from_string("a b\nb c\nc b\nc d\n", closure::InputFormat::kEdgeList);
   const closure::Graph& g = input.graph;
+  closure::Session session;  // the device and threads as the CLI chooses them
   closure::ComputeReport report;
-  const closure::Closure c = closure::compute_closure(g, {}, &report);
+  const closure::Closure c = session.close(g, {}, &report);
   std::printf("closure %s: %zu vertices, %llu pairs, method %s\n", CLOSURE_VERSION,
               g.vertex_count(), static_cast<unsigned long long>(c.pair_count()),
               std::string(closure::method_name(report.method)).c_str());

@@ -13,7 +13,8 @@ int main() {
   const std::optional<closure::vertex_t> make = g.find("make"), test = g.find("test");
   if (!make || !test || g.find("deploy")) return 1;
 
-  const closure::Closure c = closure::compute_closure(g, {});
+  closure::Session session;
+  const closure::Closure c = session.close(g);
   std::printf("closure: make reaches test: %s; test reaches make: %s; %llu pairs\n",
               c.reaches(*make, *test) ? "yes" : "no", c.reaches(*test, *make) ? "yes" : "no",
               static_cast<unsigned long long>(c.pair_count()));

@@ -12,8 +12,8 @@
 
 #include "bindings.hpp"
 #include "closure/algorithms/closure_arrays.hpp"
-#include "closure/algorithms/compute.hpp"
 #include "closure/algorithms/memory_budget.hpp"
+#include "closure/engine/compute.hpp"
 #include "closure/ocl/device.hpp"
 #include "closure/ocl/runtime.hpp"
 #include "closure/session/session.hpp"

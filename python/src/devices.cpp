@@ -13,7 +13,7 @@ void bind_devices(py::module_& m) {
       "devices",
       [] {
         auto devices = run_interruptible([] { return ocl::list_devices(); });
-        std::optional<ocl::DeviceInfo> chosen;
+        std::optional<DeviceFacts> chosen;
         try {
           SessionOptions so;
           so.quiet = true;

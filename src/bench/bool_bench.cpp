@@ -13,10 +13,10 @@
 #include <sstream>
 #include <stdexcept>
 
-#include "closure/algorithms/dense_driver.hpp"
 #include "closure/algorithms/engine_algorithms.hpp"
-#include "closure/algorithms/square.hpp"
+#include "closure/engine/dense_driver.hpp"
 #include "closure/engine/device_engine.hpp"
+#include "closure/engine/square.hpp"
 #include "closure/graph/input_error.hpp"
 #include "closure/kernels/boolean_kernels.hpp"
 #include "closure/kernels/tuning.hpp"

@@ -19,9 +19,9 @@
 #include <map>
 #include <new>
 
-#include "closure/algorithms/compute.hpp"
 #include "closure/algorithms/host_closure.hpp"
 #include "closure/algorithms/scc.hpp"
+#include "closure/engine/compute.hpp"
 #include "closure/errors.hpp"
 #include "closure/ocl/device.hpp"
 #include "closure/session/session.hpp"

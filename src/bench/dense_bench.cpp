@@ -7,9 +7,9 @@
 #include <random>
 
 #include "closure/algorithms/engine_algorithms.hpp"
-#include "closure/algorithms/square.hpp"
 #include "closure/engine/device_engine.hpp"
 #include "closure/engine/host_engine.hpp"
+#include "closure/engine/square.hpp"
 #include "closure/errors.hpp"
 #include "closure/util/available_memory.hpp"
 

@@ -8,13 +8,13 @@
 #include <string>
 #include <vector>
 
+#include "app/distributed/request_agreement.hpp"
+#include "app/process/exit_watcher.hpp"
 #include "cli/commands.hpp"
 #include "closure/config.hpp"
-#include "closure/distributed/communicator.hpp"
-#include "closure/distributed/request_agreement.hpp"
 #include "closure/ocl/device.hpp"
+#include "closure/session/communicator.hpp"
 #include "closure/session/device_opener.hpp"
-#include "closure/util/exit_watcher.hpp"
 #include "closure/util/input_registry.hpp"
 #include "closure/version.hpp"
 
@@ -103,7 +103,7 @@ int refuse_distributed(const std::string& command) {
   return kExitUsage;
 }
 
-// `closure run` ends in its watcher (util/exit_watcher.hpp) as soon as its output is closed,
+// `closure run` ends in its watcher (app/process/exit_watcher.hpp) as soon as its output is closed,
 // not after a GPU driver's threads have died: where a GPU may be present and may be used,
 // unless CLOSURE_EXIT_WATCHER says otherwise. Never under mpirun (mpirun waits for its
 // ranks), nor by default in sanitized builds (their leak check runs at the worker's exit,
@@ -116,7 +116,7 @@ bool wants_exit_watcher(const CommonOptions& common) {
 }
 
 // Under mpirun, before any collective: kExitOk when every rank was given `request`, else the
-// usage status after the one message (distributed/request_agreement.hpp).
+// usage status after the one message (app/distributed/request_agreement.hpp).
 int agree_under_mpi(Communicator* ranks, const std::string& request) {
   if (!ranks) return kExitOk;
   return guarded([&] {

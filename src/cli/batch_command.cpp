@@ -7,11 +7,11 @@
 #include <cstdio>
 #include <memory>
 
+#include "app/tool/batch.hpp"
+#include "app/tool/isolated.hpp"
 #include "cli/commands.hpp"
 #include "closure/io/byte_size.hpp"
 #include "closure/io/failure_text.hpp"
-#include "closure/tool/batch.hpp"
-#include "closure/tool/isolated.hpp"
 
 namespace closure::cli {
 namespace {

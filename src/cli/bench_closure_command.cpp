@@ -5,11 +5,11 @@
 #include <map>
 #include <memory>
 
+#include "app/tool/batch.hpp"
 #include "bench/closure_bench.hpp"
 #include "bench/generators.hpp"
 #include "cli/commands.hpp"
 #include "closure/graph/read_graph.hpp"
-#include "closure/tool/batch.hpp"
 
 namespace closure::cli {
 namespace {

@@ -6,7 +6,7 @@
 #include "bench/dense_bench.hpp"
 #include "cli/commands.hpp"
 #include "cli/common_options.hpp"
-#include "closure/algorithms/square.hpp"
+#include "closure/engine/square.hpp"
 #include "closure/kernels/tuning.hpp"
 #include "closure/ocl/device.hpp"
 

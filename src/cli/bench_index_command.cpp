@@ -4,11 +4,11 @@
 #include <cstdio>
 #include <memory>
 
+#include "app/tool/batch.hpp"
 #include "bench/index_bench.hpp"
 #include "bench/index_generators.hpp"
 #include "cli/commands.hpp"
 #include "closure/graph/read_graph.hpp"
-#include "closure/tool/batch.hpp"
 
 namespace closure::cli {
 namespace {

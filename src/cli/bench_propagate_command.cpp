@@ -8,8 +8,8 @@
 
 #include "cli/commands.hpp"
 #include "cli/common_options.hpp"
-#include "closure/algorithms/compute.hpp"
-#include "closure/algorithms/device_propagation.hpp"
+#include "closure/engine/compute.hpp"
+#include "closure/engine/device_propagation.hpp"
 #include "closure/graph/read_graph.hpp"
 #include "closure/ocl/device.hpp"
 

@@ -12,15 +12,17 @@
 #include <iostream>
 #include <thread>
 
+#include "app/process/exit_watcher.hpp"
+#include "app/process/gpu_drivers_only.hpp"
+#include "app/process/teardown_handoff.hpp"
+#include "app/tool/closure_writer.hpp"
 #include "closure/config.hpp"
-#include "closure/distributed/communicator.hpp"
 #include "closure/executor.hpp"
 #include "closure/io/byte_size.hpp"
 #include "closure/kernels/boolean_params.hpp"
 #include "closure/ocl/device.hpp"
-#include "closure/tool/closure_writer.hpp"
-#include "closure/util/exit_watcher.hpp"
-#include "closure/util/teardown_handoff.hpp"
+#include "closure/session/communicator.hpp"
+#include "closure/session/device_opener.hpp"
 #include "closure/util/trace.hpp"
 
 namespace closure::cli {
@@ -99,16 +101,24 @@ void add_common_options(CLI::App& sub, CommonOptions& o, unsigned which) {
     sub.add_flag("-q,--quiet", o.quiet, "Print no summary or notes on stderr")->group(kShared);
 }
 
-std::optional<ocl::DeviceInfo> choose_device(const std::string& spec) {
+std::optional<DeviceFacts> choose_device(const std::string& spec) {
   Session session(device_session_options(spec));
   return as_usage_error("--device", [&] { return session.chosen_device(); });
 }
 
-SessionOptions device_session_options(const std::string& spec) {
+// A CLI process: one device spec for its life, ended without waiting for device teardown,
+// and PoCL kept out of the loader when only a GPU will be opened.
+SessionOptions cli_session_options() {
   SessionOptions s;
+  s.process_ends_after = true;
+  s.before_gpu_only_open = [] { ocl::load_gpu_drivers_only(); };
+  return s;
+}
+
+SessionOptions device_session_options(const std::string& spec) {
+  SessionOptions s = cli_session_options();
   s.device = spec;
   s.quiet = true;
-  s.process_ends_after = true;
   return s;
 }
 
@@ -148,11 +158,10 @@ int exit_without_teardown(int status) {
 }
 
 SessionOptions session_options(const CommonOptions& o) {
-  SessionOptions s;
+  SessionOptions s = cli_session_options();
   s.device = o.device;
   s.threads = o.threads;
   s.quiet = o.quiet;
-  s.process_ends_after = true;
   return s;
 }
 

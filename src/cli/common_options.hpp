@@ -8,12 +8,12 @@
 #include <optional>
 #include <string>
 
-#include "closure/algorithms/compute.hpp"
+#include "app/tool/progress.hpp"
+#include "closure/engine/compute.hpp"
 #include "closure/graph/read_graph.hpp"
 #include "closure/ocl/device.hpp"
 #include "closure/ocl/runtime.hpp"
 #include "closure/session/session.hpp"
-#include "closure/tool/progress.hpp"
 
 namespace closure::cli {
 
@@ -59,7 +59,7 @@ CLI::Option* add_device_option(CLI::App& sub, std::string& device);
 
 // The device a --device value names (nullopt: the host), chosen by a session without opening
 // it; failures as UsageError naming --device.
-std::optional<ocl::DeviceInfo> choose_device(const std::string& spec);
+std::optional<DeviceFacts> choose_device(const std::string& spec);
 // The session of a command that opens only a device (bench): its --device, quiet.
 SessionOptions device_session_options(const std::string& spec);
 

@@ -12,7 +12,7 @@ void add_devices_command(CLI::App& app) {
       app.add_subcommand("devices", "List OpenCL devices (the index is what --device takes)");
   cmd->callback([] {
     const auto devices = ocl::list_devices();
-    std::optional<ocl::DeviceInfo> chosen;
+    std::optional<DeviceFacts> chosen;
     try {
       chosen = Session(device_session_options("")).chosen_device();
     } catch (const std::exception&) {

@@ -8,7 +8,7 @@
 
 #include "cli/commands.hpp"
 #include "closure/config.hpp"
-#include "closure/distributed/communicator.hpp"
+#include "closure/session/communicator.hpp"
 #include "closure/util/trace.hpp"
 #ifdef CLOSURE_HAVE_MPI
 #include "mpi/mpi_communicator.hpp"

@@ -15,6 +15,9 @@
 #include <optional>
 #include <sstream>
 
+#include "app/tool/index_queries.hpp"
+#include "app/tool/reachability_queries.hpp"
+#include "app/tool/run_graph.hpp"
 #include "cli/commands.hpp"
 #include "closure/algorithms/scc.hpp"
 #include "closure/graph/input_error.hpp"
@@ -22,9 +25,6 @@
 #include "closure/graph/text_scan.hpp"
 #include "closure/io/json_text.hpp"
 #include "closure/reach/index_file.hpp"
-#include "closure/tool/index_queries.hpp"
-#include "closure/tool/reachability_queries.hpp"
-#include "closure/tool/run_graph.hpp"
 
 namespace closure::cli {
 

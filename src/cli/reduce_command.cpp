@@ -5,13 +5,13 @@
 #include <memory>
 #include <nlohmann/json.hpp>
 
+#include "app/tool/closure_writer.hpp"
+#include "app/tool/dot_graph.hpp"
 #include "cli/commands.hpp"
 #include "closure/io/atomic_file.hpp"
 #include "closure/io/byte_sink.hpp"
 #include "closure/io/json_text.hpp"
 #include "closure/reach/descendants.hpp"
-#include "closure/tool/closure_writer.hpp"
-#include "closure/tool/dot_graph.hpp"
 
 namespace closure::cli {
 

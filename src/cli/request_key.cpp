@@ -1,4 +1,4 @@
-// The text MPI ranks compare before running (distributed/request_agreement.hpp): the
+// The text MPI ranks compare before running (app/distributed/request_agreement.hpp): the
 // subcommand and every option given to it, as parsed, in the order CLI11 defines them.
 #include "cli/commands.hpp"
 

@@ -5,10 +5,10 @@
 #include <cstdio>
 #include <memory>
 
+#include "app/distributed/distributed_run.hpp"
+#include "app/tool/run_graph.hpp"
 #include "cli/commands.hpp"
-#include "closure/distributed/distributed_run.hpp"
 #include "closure/io/byte_size.hpp"
-#include "closure/tool/run_graph.hpp"
 
 namespace closure::cli {
 namespace {

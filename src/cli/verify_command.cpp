@@ -3,8 +3,8 @@
 #include <cstdio>
 #include <memory>
 
+#include "app/tool/run_graph.hpp"
 #include "cli/commands.hpp"
-#include "closure/tool/run_graph.hpp"
 
 namespace closure::cli {
 

@@ -13,12 +13,12 @@
 //   CLOSURE_PROGRESS_DELAY seconds before a progress line appears (default 1)
 //   CLOSURE_MPI_ALL_OUTPUT under mpirun, let every rank print, not rank 0 only
 // The OpenCL ICD loader's own, read (and, for a CLI process that opens a GPU only, set:
-// ocl/gpu_drivers_only.hpp) but not defined here:
+// app/process/gpu_drivers_only.hpp) but not defined here:
 //   OCL_ICD_VENDORS, OCL_ICD_FILENAMES, OPENCL_VENDOR_PATH
 // Development and measurement (docs/benchmarks.md, tools/*.sh):
 //   CLOSURE_KERNEL_PATH   load kernels/*.cl from this folder instead of the embedded copies
 //   CLOSURE_EXIT_WATCHER  "on" / "off": `closure run` in a watcher and a worker process
-//                         (util/exit_watcher.hpp); default: on where a GPU may be present
+//                         (app/process/exit_watcher.hpp); default: on where a GPU may be present
 //   CLOSURE_TRACE         print the process's milestones with their times on stderr
 //                         (util/trace.hpp)
 #pragma once

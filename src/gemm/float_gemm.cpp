@@ -8,6 +8,7 @@
 
 #include "closure/kernels/tuning.hpp"
 #include "closure/ocl/error.hpp"
+#include "gemm/gemm_tables.hpp"
 
 namespace closure {
 
@@ -82,6 +83,7 @@ static size_t group_items(GemmVariant v, const FloatGemmParams& g, const BookMmu
 FloatKernels::FloatKernels(ocl::Runtime& runtime, FloatGemmParams gemm, BookMmulParams book,
                            std::optional<SgemmTunedParams> tuned)
     : runtime_(runtime), gemm_(gemm), book_(book) {
+  use_gemm_tables();
   gemm_.validate(runtime_.device());
   book_.validate(runtime_.device());
   const SgemmTunedParams t = tuned ? *tuned : sgemm_tuned_params_for(runtime_.device());

@@ -5,6 +5,7 @@
 #include <string>
 
 #include "closure/ocl/error.hpp"
+#include "gemm/gemm_tables.hpp"
 
 namespace closure {
 
@@ -23,6 +24,7 @@ double SgemmTunedRun::pad_seconds() const {
 
 SgemmTuned::SgemmTuned(ocl::Runtime& runtime, SgemmTunedParams params)
     : runtime_(runtime), params_(params) {
+  use_gemm_tables();
   params_.validate(runtime_.device());
   const std::string options = params_.build_options();
   gemm_ = runtime_.kernel(kTunedFile, options, "myGEMM_tuned");

@@ -1,7 +1,8 @@
-// myGEMM_tuned's look-ups of the tuning database (its "sgemm" rows stay in the shared
-// table, closure/kernels/tuning_rows.cpp); here, beside the float GEMM code, so that the
+// myGEMM_tuned's look-ups of the tuning database (its "sgemm" rows are the float GEMM
+// family's own, gemm/gemm_tables.cpp); here, beside the float GEMM code, so that the
 // library's tuning code knows nothing of float GEMM.
 #include "closure/kernels/tuning_database.hpp"
+#include "gemm/gemm_tables.hpp"
 #include "gemm/sgemm_tuned_params.hpp"
 
 namespace closure {
@@ -9,6 +10,7 @@ namespace closure {
 namespace {
 
 SgemmTunedParams builtin_sgemm_params(const char* match_text) {
+  use_gemm_tables();
   return parse_params(builtin_tuning_row(ParamTable<SgemmTunedParams>::family, match_text).params,
                       SgemmTunedParams{});
 }
@@ -19,6 +21,7 @@ const SgemmTunedParams kSgemmTunedGpuDefault = builtin_sgemm_params("type=gpu");
 const SgemmTunedParams kSgemmTunedCpuDefault = builtin_sgemm_params("type=cpu");
 
 SgemmTunedParams sgemm_tuned_params_for(const ocl::DeviceInfo& device) {
+  use_gemm_tables();
   return tuned_params<SgemmTunedParams>(device, kSgemmTunedMinimal);
 }
 

@@ -5,7 +5,7 @@
 
 #include <memory>
 
-#include "closure/distributed/communicator.hpp"
+#include "closure/session/communicator.hpp"
 
 namespace closure::mpi {
 

@@ -5,10 +5,10 @@
 #include <cstdio>
 #include <new>
 
+#include "app/tool/index_queries.hpp"
 #include "closure/errors.hpp"
 #include "closure/io/json_text.hpp"
 #include "closure/reach/index_file.hpp"
-#include "closure/tool/index_queries.hpp"
 #include "closure/util/input_registry.hpp"
 #include "serve/request_text.hpp"
 

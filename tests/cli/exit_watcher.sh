@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# `closure run` under its exit watcher (src/closure/util/exit_watcher.hpp; forced on with
+# `closure run` under its exit watcher (src/app/process/exit_watcher.hpp; forced on with
 # CLOSURE_EXIT_WATCHER=on, as on a GPU machine): the output is whole, every exit status is
 # the worker's, a signal sent to the watcher reaches the worker, and a worker killed
 # outright is mirrored by the watcher. Usage: exit_watcher.sh CLOSURE_BIN DATA_DIR WORK_DIR

@@ -6,9 +6,9 @@
 #include <cstdlib>
 #include <string>
 
+#include "app/tool/closure_writer.hpp"
 #include "closure/graph/read_graph.hpp"
 #include "closure/io/byte_sink.hpp"
-#include "closure/tool/closure_writer.hpp"
 
 namespace {
 

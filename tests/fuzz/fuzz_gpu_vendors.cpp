@@ -1,5 +1,5 @@
 // libFuzzer target: what a GPU-only process reads of the OpenCL loader's settings
-// (ocl/gpu_drivers_only.hpp): any $OCL_ICD_FILENAMES list, and a vendors folder holding one
+// (app/process/gpu_drivers_only.hpp): any $OCL_ICD_FILENAMES list, and a vendors folder holding one
 // vendor file of any bytes. The list kept never names PoCL, holds only entries of the
 // original in their order, and is "" when nothing was dropped; a vendor file is kept
 // exactly when its first 4 KiB name no PoCL. Never a crash or an overread.
@@ -14,7 +14,7 @@
 #include <fstream>
 #include <string>
 
-#include "closure/ocl/gpu_drivers_only.hpp"
+#include "app/process/gpu_drivers_only.hpp"
 
 namespace {
 

@@ -13,11 +13,11 @@
 #include <utility>
 #include <vector>
 
+#include "app/tool/index_queries.hpp"
+#include "app/tool/reachability_queries.hpp"
 #include "closure/algorithms/host_closure.hpp"
 #include "closure/reach/living_index.hpp"
 #include "closure/reach/reach_index.hpp"
-#include "closure/tool/index_queries.hpp"
-#include "closure/tool/reachability_queries.hpp"
 
 namespace {
 

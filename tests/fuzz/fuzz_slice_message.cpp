@@ -6,7 +6,7 @@
 #include <cstdlib>
 #include <span>
 
-#include "closure/distributed/slice_message.hpp"
+#include "app/distributed/slice_message.hpp"
 #include "closure/errors.hpp"
 
 extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {

@@ -8,6 +8,7 @@
 
 #include "closure/kernels/tuning_database.hpp"
 #include "gemm/float_params.hpp"
+#include "gemm/gemm_tables.hpp"
 #include "gemm/sgemm_tuned_params.hpp"
 #include "param_table_checks.hpp"
 #include "test_support.hpp"
@@ -19,6 +20,15 @@ using testing::expect_kernel_defaults_match;
 using testing::expect_local;
 using testing::expect_table_covers_kernel;
 using testing::test_runtime;
+
+// The family's kernels and rows are its own, known once it adds them (every entry point of
+// src/gemm does so first; these tests read the tables directly).
+class GemmTables : public ::testing::Environment {
+ public:
+  void SetUp() override { use_gemm_tables(); }
+};
+const ::testing::Environment* const kGemmTables =
+    ::testing::AddGlobalTestEnvironment(new GemmTables);
 
 TEST(GemmParamTables, EveryKernelTunableHasARowAndEveryRowAMacro) {
   expect_table_covers_kernel<SgemmTunedParams>();

@@ -14,31 +14,50 @@ import pathlib
 import re
 import sys
 
-# src/closure/, from the ground up. The ground: settings, errors, the host executor and the
-# generated version header, which include nothing of ours; util, I/O helpers, the graph and
-# the bit matrix above them; then OpenCL, the kernels, the engines and the algorithms that
-# drive them; the tool's pieces; the umbrella header (closure.hpp) on top of all.
-LIBRARY_ORDER = [
-    "config", "errors", "executor", "version",
+# src/closure/, from the ground up, in two libraries that the linker keeps apart too
+# (cmake/layer_checks.cmake). The core: settings, errors, the host executor, the generated
+# version header, the public options and a device's plain facts, which include nothing of ours;
+# util, I/O helpers, the graph and the bit matrix above them; the host algorithms, the
+# verification and the reachability index. The device library: OpenCL, the kernels, the
+# engine (the methods' registry and runs, compute_closure) and the session on top; the
+# umbrella header (closure.hpp) above all.
+CORE_ORDER = [
+    "config", "errors", "executor", "version", "options", "device_facts",
     "util",
     "io",
     "graph",
     "bitmatrix", "popcount", "or_words",
-    "embedded_kernels", "ocl",
-    "kernels",
-    "engine",
     "algorithms",
     "verify",
     "reach",
-    "tool",
-    "distributed",
-    "session",
-    "closure",
 ]
+DEVICE_ORDER = [
+    "embedded_kernels", "ocl",
+    "kernels",
+    "engine",
+    "session",
+]
+LIBRARY_ORDER = CORE_ORDER + DEVICE_ORDER + ["closure"]
 
-# src/: the library; beside it the float GEMM study and the benchmarks (linked only by the
-# CLI's bench subcommands and the tests); the MPI communicator; the CLI on top.
-SOURCE_ORDER = ["closure", "gemm", "bench", "mpi", "serve", "cli"]
+# src/: the library; the application's pieces (src/app: the CLI's pipeline, batch, MPI ranks);
+# beside them the float GEMM study and the benchmarks (linked only by the CLI's bench
+# subcommands and the tests); the MPI communicator; the server; the CLI on top.
+SOURCE_ORDER = ["closure", "app", "gemm", "bench", "mpi", "serve", "cli"]
+
+FOLDER_LIST = re.compile(r"set\((CLOSURE_(?:CORE|DEVICE)_FOLDERS)\s+([^)]*)\)")
+
+
+def check_cmake_folders(root, problems):
+    """CMakeLists.txt builds closure_core and closure_device from the folders named here."""
+    text = (root / "CMakeLists.txt").read_text()
+    lists = {m.group(1): m.group(2).split() for m in FOLDER_LIST.finditer(text)}
+    folders = {p.name for p in (root / "src/closure").iterdir() if p.is_dir()}
+    for name, order in (("CLOSURE_CORE_FOLDERS", CORE_ORDER), ("CLOSURE_DEVICE_FOLDERS", DEVICE_ORDER)):
+        want = sorted(u for u in order if u in folders)
+        if sorted(lists.get(name, [])) != want:
+            problems.append(f"CMakeLists.txt: {name} is {sorted(lists.get(name, []))}, "
+                            f"the layers of {__file__} say {want}")
+
 
 INCLUDE = re.compile(r'^\s*#\s*include\s*"([^"]+)"')
 
@@ -134,6 +153,7 @@ def main():
     problems = []
     check_library(root, problems)
     check_sources(root, problems)
+    check_cmake_folders(root, problems)
     for p in problems:
         print(p)
     if problems:

@@ -68,7 +68,7 @@ struct SparseReach {
   std::vector<vertex_t> targets;
 };
 
-// Reach rows that live outside host memory (src/closure/algorithms/device_propagation.*
+// Reach rows that live outside host memory (src/closure/engine/device_propagation.*
 // implements it on an OpenCL device); Closure needs only these answers from it.
 class ResidentReach {
  public:

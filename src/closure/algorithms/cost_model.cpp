@@ -129,7 +129,7 @@ double predict_host_s(const CostInputs& in) {
   return in.count_only ? std::min(sparse, predict_host_column_count_s(in)) : sparse;
 }
 
-double predict_device_propagate_s(const CostInputs& in, const ocl::DeviceInfo& device) {
+double predict_device_propagate_s(const CostInputs& in, const DeviceFacts& device) {
   return device.is_gpu ? predict_gpu_propagate_s(in) : 1e30;
 }
 

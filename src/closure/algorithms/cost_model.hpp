@@ -7,8 +7,8 @@
 #include <string>
 
 #include "closure/algorithms/scc.hpp"
+#include "closure/device_facts.hpp"
 #include "closure/graph/graph.hpp"
-#include "closure/ocl/device.hpp"
 
 namespace closure {
 
@@ -51,7 +51,7 @@ double predict_host_sparse_s(const CostInputs& in);
 double predict_host_column_count_s(const CostInputs& in);
 // The host's best: sparse, or when only counting the cheaper of sparse and the count.
 double predict_host_s(const CostInputs& in);
-double predict_device_propagate_s(const CostInputs& in, const ocl::DeviceInfo& device);
+double predict_device_propagate_s(const CostInputs& in, const DeviceFacts& device);
 // The same for a GPU yet unseen: auto lists the devices (loading every OpenCL driver, and
 // with NVIDIA's a slow unloading at exit) only when a GPU could win.
 double predict_gpu_propagate_s(const CostInputs& in);

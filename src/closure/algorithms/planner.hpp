@@ -9,8 +9,8 @@
 #include <string>
 
 #include "closure/algorithms/cost_model.hpp"
-#include "closure/algorithms/methods.hpp"
-#include "closure/ocl/device.hpp"
+#include "closure/device_facts.hpp"
+#include "closure/options.hpp"
 
 namespace closure {
 
@@ -27,7 +27,7 @@ struct PlanFacts {
   // Whether a GPU was looked for (a speculative opening or the device list), and the one
   // found.
   bool gpu_looked_up = false;
-  std::optional<ocl::DeviceInfo> gpu;
+  std::optional<DeviceFacts> gpu;
 };
 
 struct Plan {

@@ -4,6 +4,7 @@
 #include <cstdlib>
 #include <filesystem>
 #include <fstream>
+#include <mutex>
 #include <sstream>
 #include <stdexcept>
 
@@ -59,10 +60,21 @@ std::string read_file(const std::string& path) {
   return text;
 }
 
-const std::vector<TuningRow>& builtin_rows() {
-  static const std::vector<TuningRow> rows =
+// The product's rows, then those that libraries beside it added (the float GEMM family's).
+struct BuiltinRows {
+  std::mutex mutex;
+  std::vector<TuningRow> rows =
       parse_tuning_rows(kBuiltinTuningRows, "closure/kernels/tuning_rows.cpp");
-  return rows;
+  std::vector<const char*> added;
+};
+BuiltinRows& builtin() {
+  static BuiltinRows b;
+  return b;
+}
+std::vector<TuningRow> builtin_rows() {
+  BuiltinRows& b = builtin();
+  std::lock_guard lock(b.mutex);
+  return b.rows;
 }
 
 const char* device_type(const ocl::DeviceInfo& device) {
@@ -155,7 +167,8 @@ std::vector<TuningRow> tuning_rows_for(const std::string& family, const ocl::Dev
       throw UsageError(std::string("tuning overlay (") + kTuningEnv + "): " + e.what());
     }
   }
-  const std::vector<TuningRow>* sources[] = {&overlay, &builtin_rows()};
+  const std::vector<TuningRow> builtin_now = builtin_rows();
+  const std::vector<TuningRow>* sources[] = {&overlay, &builtin_now};
   std::vector<TuningRow> out;
   for (auto level : {TuningRow::Level::kDevice, TuningRow::Level::kVendor, TuningRow::Level::kType,
                      TuningRow::Level::kDefault})
@@ -169,6 +182,16 @@ TuningRow builtin_tuning_row(const std::string& family, const std::string& match
   for (const TuningRow& row : builtin_rows())
     if (row.family == family && row.match_text() == match_text) return row;
   throw std::logic_error("no built-in tuning row '" + family + " " + match_text + "'");
+}
+
+void add_builtin_tuning_rows(const char* text, const std::string& name) {
+  BuiltinRows& b = builtin();
+  std::lock_guard lock(b.mutex);
+  for (const char* added : b.added)
+    if (added == text) return;
+  std::vector<TuningRow> rows = parse_tuning_rows(text, name);
+  b.rows.insert(b.rows.end(), rows.begin(), rows.end());
+  b.added.push_back(text);
 }
 
 std::string save_tuning_row(const TuningRow& row, const std::string& comment,

@@ -50,6 +50,11 @@ std::vector<TuningRow> tuning_rows_for(const std::string& family, const ocl::Dev
 // std::logic_error when there is none (a test or constant names a row that was removed).
 TuningRow builtin_tuning_row(const std::string& family, const std::string& match_text);
 
+// Adds a library's built-in rows (`text` in the format above, `name` for messages) beside the
+// product's: the float GEMM family keeps its rows with its kernels. The same text twice adds
+// nothing.
+void add_builtin_tuning_rows(const char* text, const std::string& name);
+
 // Writes `row` into the overlay file at `path` (atomically), replacing a row of the same
 // family and match; `comment` becomes a '#' line above it. Returns the path.
 std::string save_tuning_row(const TuningRow& row, const std::string& comment,

@@ -1,7 +1,8 @@
-// The built-in tuning rows, as data in the overlay's format (closure/kernels/
-// tuning_database.hpp). Rows come from `closure bench bool --sweep` / `closure bench gemm
-// --sweep` (tools/gpu-bench.sh; the figures are in docs/benchmarks.md): copy a row of the
-// overlay file here to make it everyone's default. No C++ changes for a new row.
+// The built-in tuning rows of the product's kernels, as data in the overlay's format
+// (closure/kernels/tuning_database.hpp; the float GEMM family keeps its own in
+// src/gemm/gemm_tables.cpp). Rows come from `closure bench bool --sweep` (tools/gpu-bench.sh;
+// the figures are in docs/benchmarks.md): copy a row of the overlay file here to make it
+// everyone's default. No C++ changes for a new row.
 namespace closure {
 
 extern const char* const kBuiltinTuningRows;
@@ -23,15 +24,6 @@ boolean     default           tile_n=2,tile_m=2
 # 2.45e15 at 32768 (58% of mma.sync's peak).
 mma         device=H200       warp_m=64,warp_n=64,warps_m=2,warps_n=2,k_steps=2,group_m=16,stages=0
 mma         default           warp_m=64,warp_n=64,warps_m=2,warps_n=2,k_steps=2,group_m=16,stages=0
-
-# myGEMM_tuned (kernels/sgemm_tuned.cl).
-# GPUs: the winner of the H200 sweep at n = 8192: 26.8 ms, 41.0 TFLOP/s, 81% of PyTorch's
-# fp32 matmul with TF32 off (the previous 128 x 128 x 16, 8 x 8 default ran 37.6 ms).
-sgemm       type=gpu          tsm=64,tsn=128,tsk=32,wptm=4,wptn=8,vwm=4,vwk=4,padb=4,prf=1
-# CPUs (PoCL): 53 GFLOPS at n = 1024, twice the GPU set's 25 and ahead of every other set
-# of the sweep grid (docs/kernels.md); also the default for any other device.
-sgemm       type=cpu          tsm=64,tsn=64,tsk=16,wptm=8,wptn=8,vwm=4,vwk=4,padb=0,prf=0
-sgemm       default           tsm=64,tsn=64,tsk=16,wptm=8,wptn=8,vwm=4,vwk=4,padb=0,prf=0
 )rows";
 
 }  // namespace closure

@@ -14,14 +14,6 @@
 
 namespace closure::ocl {
 
-std::string DeviceInfo::describe() const {
-  return name + " (" + platform + ", " +
-         (is_gpu   ? "GPU"
-          : is_cpu ? "CPU"
-                   : "accelerator") +
-         ", " + std::to_string(compute_units) + " compute units)";
-}
-
 // Loading the OpenCL drivers maps a JIT and starts threads; PoCL aborts the process
 // ("PTHREAD ERROR in pthread_scheduler_init") when ulimit -v leaves too little for its
 // threads (seen at 350 MB on the 2-core machine; 400 MB loaded). Below this much room the

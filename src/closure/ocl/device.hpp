@@ -8,18 +8,14 @@
 #include <vector>
 
 #include "closure/config.hpp"
+#include "closure/device_facts.hpp"
 
 namespace closure::ocl {
 
-struct DeviceInfo {
-  size_t index = 0;  // position in list_devices(), what `--device N` names
-  std::string platform, name, vendor, driver_version, opencl_version;
-  bool is_gpu = false, is_cpu = false;
-  unsigned compute_units = 0;
-  size_t local_mem_bytes = 0, global_mem_bytes = 0, max_alloc_bytes = 0, max_work_group = 0;
+// A device's facts (its index in list_devices()) and its OpenCL handles.
+struct DeviceInfo : DeviceFacts {
   cl::Device device;
   cl::Platform platform_handle;
-  std::string describe() const;  // one line: "NVIDIA H200 (NVIDIA CUDA, GPU, 132 CU)"
 };
 
 // Every device of every platform, platforms in the loader's order. Empty (not an error)

@@ -4,15 +4,34 @@
 
 #include <cstdlib>
 #include <fstream>
+#include <mutex>
+#include <optional>
 #include <set>
 #include <sstream>
 #include <stdexcept>
+#include <vector>
 
 #include "closure/config.hpp"
 #include "closure/embedded_kernels.hpp"
 
 namespace closure::ocl {
 namespace {
+
+std::mutex tables_mutex;
+std::vector<KernelTable>& added_tables() {
+  static std::vector<KernelTable> tables;
+  return tables;
+}
+
+std::optional<std::string_view> embedded_text(const std::string& file) {
+  for (const auto& [name, text] : embedded::kKernels)
+    if (name == file) return text;
+  std::lock_guard lock(tables_mutex);
+  for (KernelTable table : added_tables())
+    for (const auto& [name, text] : table)
+      if (name == file) return text;
+  return std::nullopt;
+}
 
 std::string file_text(const std::string& file) {
   if (const std::string dir = config::text(kKernelPathEnv); !dir.empty()) {
@@ -23,8 +42,7 @@ std::string file_text(const std::string& file) {
     text << in.rdbuf();
     return text.str();
   }
-  for (const auto& [name, text] : embedded::kKernels)
-    if (name == file) return std::string(text);
+  if (const std::optional<std::string_view> text = embedded_text(file)) return std::string(*text);
   throw std::runtime_error("no kernel source named " + file);
 }
 
@@ -55,6 +73,13 @@ std::string inline_includes(const std::string& text, std::set<std::string>& incl
 std::string kernel_source(const std::string& file) {
   std::set<std::string> included{file};
   return inline_includes(file_text(file), included);
+}
+
+void add_kernel_table(KernelTable table) {
+  std::lock_guard lock(tables_mutex);
+  for (KernelTable added : added_tables())
+    if (added.data() == table.data()) return;
+  added_tables().push_back(table);
 }
 
 }  // namespace closure::ocl

@@ -5,9 +5,8 @@
 #include <thread>
 #include <vector>
 
-#include "closure/distributed/communicator.hpp"
 #include "closure/ocl/device.hpp"
-#include "closure/ocl/gpu_drivers_only.hpp"
+#include "closure/session/communicator.hpp"
 #include "closure/util/trace.hpp"
 
 namespace closure {
@@ -51,8 +50,8 @@ std::unique_ptr<ocl::Runtime> open_runtime(const std::string& spec) {
 void DeviceOpener::load_gpu_drivers_only_if_gpu_only(bool gpu_only) {
   // A CLI process (one device spec for its life) outside mpirun: a Python process may ask
   // for PoCL's device later, and the loader reads its vendors only once.
-  if (gpu_only && process_ends_after_ && distributed_communicator() == nullptr)
-    ocl::load_gpu_drivers_only();
+  if (gpu_only && before_gpu_only_open_ && distributed_communicator() == nullptr)
+    before_gpu_only_open_();
 }
 
 std::optional<ocl::DeviceInfo> DeviceOpener::chosen() const {

@@ -4,6 +4,7 @@
 // command or a Python call.
 #pragma once
 
+#include <functional>
 #include <future>
 #include <memory>
 #include <mutex>
@@ -18,9 +19,14 @@ class DeviceOpener {
  public:
   // `spec` as --device takes it ("" = the default device); `quiet`: no note on stderr when
   // no OpenCL device exists; `process_ends_after`: the process ends when this opener is
-  // destroyed (the CLI), so what is still opening or open need not be waited for.
-  DeviceOpener(std::string spec, bool quiet, bool process_ends_after)
-      : spec_(std::move(spec)), quiet_(quiet), process_ends_after_(process_ends_after) {}
+  // destroyed (the CLI), so what is still opening or open need not be waited for;
+  // `before_gpu_only_open`: SessionOptions' hook of that name (may be empty).
+  DeviceOpener(std::string spec, bool quiet, bool process_ends_after,
+               std::function<void()> before_gpu_only_open = {})
+      : spec_(std::move(spec)),
+        quiet_(quiet),
+        process_ends_after_(process_ends_after),
+        before_gpu_only_open_(std::move(before_gpu_only_open)) {}
   ~DeviceOpener();
   DeviceOpener(const DeviceOpener&) = delete;
   DeviceOpener& operator=(const DeviceOpener&) = delete;
@@ -43,13 +49,14 @@ class DeviceOpener {
   void release_in_background();
 
  private:
-  // Before the first OpenCL call of a process that will open a GPU only (ocl/
-  // gpu_drivers_only.hpp): PoCL is not loaded.
+  // Before the first OpenCL call of a process that will open a GPU only: the caller's hook
+  // (the CLI's keeps PoCL out, app/process/gpu_drivers_only.hpp).
   void load_gpu_drivers_only_if_gpu_only(bool gpu_only);
 
   const std::string spec_;
   const bool quiet_;
   const bool process_ends_after_;
+  const std::function<void()> before_gpu_only_open_;
   std::mutex mutex_;
   bool tried_ = false;
   bool speculative_ = false;

@@ -5,10 +5,12 @@
 #include <algorithm>
 #include <thread>
 
-#include "closure/algorithms/methods.hpp"
 #include "closure/config.hpp"
-#include "closure/distributed/communicator.hpp"
+#include "closure/engine/compute.hpp"
+#include "closure/engine/methods.hpp"
 #include "closure/ocl/device.hpp"
+#include "closure/session/communicator.hpp"
+#include "closure/session/device_opener.hpp"
 
 namespace closure {
 namespace {
@@ -32,20 +34,40 @@ Session::Session(SessionOptions options)
     : options_(std::move(options)),
       spec_(resolved_spec(options_)),
       threads_(resolved_threads(options_)),
-      device_(spec_, options_.quiet, options_.process_ends_after) {}
+      device_(std::make_unique<DeviceOpener>(spec_, options_.quiet, options_.process_ends_after,
+                                             options_.before_gpu_only_open)) {}
+
+Session::~Session() = default;
+
+ocl::Runtime* Session::runtime() {
+  return device_->get();
+}
+
+std::optional<DeviceFacts> Session::chosen_device() const {
+  std::optional<ocl::DeviceInfo> chosen = device_->chosen();
+  if (!chosen) return std::nullopt;
+  return DeviceFacts(*chosen);
+}
+
+Closure Session::close(const Graph& g, const Options& options, ComputeReport* report) {
+  ComputeOptions c = compute_options(options.method);
+  c.host_memory_limit = options.memory_limit;
+  c.params_override = options.kernel_params;
+  return run(options.threads, [&] { return compute_closure(g, c, report); });
+}
 
 ComputeOptions Session::compute_options(Method method, DeviceOpening opening) {
   ComputeOptions c;
   c.method = method;
-  c.lazy_runtime = [this] { return device_.get(); };
+  c.lazy_runtime = [this] { return device_->get(); };
   if ((distributed_communicator() || !may_open_devices_on_another_thread()) &&
       opening == DeviceOpening::kWhileReading)
     opening = DeviceOpening::kNow;
   const bool method_needs_device = method_entry(method).runs_on_device;
-  if (opening == DeviceOpening::kNow && device_named()) device_.get();  // checked now
+  if (opening == DeviceOpening::kNow && device_named()) device_->get();  // checked now
   if (opening == DeviceOpening::kWhileReading && spec_ != "host" &&
       (device_named() || method_needs_device)) {
-    device_.open_in_background();
+    device_->open_in_background();
     // A method on the host must still fail on a wrong name; one that needs the device
     // waits for it when it needs it, after condensing.
     c.open_device_first = device_named() && !method_needs_device;
@@ -57,8 +79,8 @@ void Session::speculate_gpu_for_auto(ComputeOptions& c) {
   if (c.method != Method::kAuto || !spec_.empty() || distributed_communicator() ||
       !may_open_devices_on_another_thread() || !ocl::gpu_may_be_present())
     return;
-  c.speculate_gpu = [this] { device_.open_gpu_on_speculation(); };
-  c.release_unused_device = [this] { device_.release_in_background(); };
+  c.speculate_gpu = [this] { device_->open_gpu_on_speculation(); };
+  c.release_unused_device = [this] { device_->release_in_background(); };
 }
 
 }  // namespace closure

@@ -5,15 +5,26 @@
 // life of the interpreter (one context, one program cache), with threads= per call.
 #pragma once
 
+#include <functional>
+#include <memory>
 #include <optional>
 #include <string>
 #include <type_traits>
 
-#include "closure/algorithms/compute.hpp"
+#include "closure/algorithms/closure.hpp"
+#include "closure/device_facts.hpp"
 #include "closure/executor.hpp"
-#include "closure/session/device_opener.hpp"
+#include "closure/graph/graph.hpp"
+#include "closure/options.hpp"
 
 namespace closure {
+
+// The device's runtime is opaque here: the public API names it, only the library opens it.
+namespace ocl {
+class Runtime;
+}
+class DeviceOpener;
+struct ComputeOptions;
 
 struct SessionOptions {
   std::string device;    // --device / device=; "" = $CLOSURE_DEVICE, else the default
@@ -21,6 +32,10 @@ struct SessionOptions {
                          // host's share of each rank)
   bool quiet = false;    // no notes on stderr
   bool process_ends_after = false;  // the CLI: see DeviceOpener
+  // Called once, before the process's first OpenCL call, when that call will open a GPU and
+  // nothing else (null: every driver loads). The CLI keeps PoCL out of the loader with it
+  // (app/process/gpu_drivers_only.hpp); a library caller that may want PoCL later leaves it.
+  std::function<void()> before_gpu_only_open;
 };
 
 // When a command opens the device.
@@ -37,6 +52,13 @@ enum class DeviceOpening {
 class Session {
  public:
   explicit Session(SessionOptions options = {});
+  ~Session();
+  Session(const Session&) = delete;
+  Session& operator=(const Session&) = delete;
+
+  // The closure of `g` as `options` ask, on the session's device and threads; `report`
+  // (may be null) is told what ran, where, why and how long each phase took.
+  Closure close(const Graph& g, const Options& options = {}, ComputeReport* report = nullptr);
 
   const std::string& device_spec() const { return spec_; }  // the option, else the environment
   bool device_named() const { return !options_.device.empty(); }  // by the option itself
@@ -65,9 +87,9 @@ class Session {
   }
 
   // The runtime of the session's device, opened now if it is not yet (null: the host).
-  ocl::Runtime* runtime() { return device_.get(); }
+  ocl::Runtime* runtime();
   // The device the session's spec names, without opening it (nullopt: the host).
-  std::optional<ocl::DeviceInfo> chosen_device() const { return device_.chosen(); }
+  std::optional<DeviceFacts> chosen_device() const;
 
   // ComputeOptions for `method` whose device comes from this session, opened as `opening`
   // says (under mpirun, and in sanitized builds, kWhileReading is kNow).
@@ -81,7 +103,7 @@ class Session {
   SessionOptions options_;
   std::string spec_;
   unsigned threads_;
-  DeviceOpener device_;
+  std::unique_ptr<DeviceOpener> device_;
 };
 
 }  // namespace closure

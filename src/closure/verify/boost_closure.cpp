@@ -12,7 +12,7 @@
 #include <random>
 #include <stdexcept>
 
-#include "closure/algorithms/compute.hpp"
+#include "closure/errors.hpp"
 #include "closure/util/available_memory.hpp"
 
 namespace closure {

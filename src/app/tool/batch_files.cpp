@@ -1,0 +1,130 @@
+// Folder search for batch: iterative (no recursion bounded by the tree's depth), every
+// filesystem error caught per entry.
+#include "app/tool/batch_files.hpp"
+
+#include <algorithm>
+#include <filesystem>
+#include <stdexcept>
+#include <system_error>
+#include <unordered_set>
+
+#include "closure/errors.hpp"
+#include "closure/graph/input_error.hpp"
+
+namespace closure {
+namespace fs = std::filesystem;
+
+namespace {
+
+// Whether `p` is `dir` or lies below it (both made absolute and normal first).
+bool is_within(const fs::path& p, const fs::path& dir) {
+  if (dir.empty()) return false;
+  std::error_code ec;
+  const fs::path c = fs::weakly_canonical(p, ec);
+  if (ec) return false;
+  auto [a, b] = std::mismatch(dir.begin(), dir.end(), c.begin(), c.end());
+  return a == dir.end();
+}
+
+struct Found {
+  fs::path path;
+  std::string error;
+};
+
+// Every regular file below `root` (not following folder links) that `filter` accepts, and
+// every entry that could not be examined, with its error.
+std::vector<Found> search_folder(const fs::path& root, const fs::path& out,
+                                 const NameFilter& filter) {
+  std::vector<Found> found;
+  std::vector<fs::path> pending{root};
+  while (!pending.empty()) {
+    const fs::path dir = std::move(pending.back());
+    pending.pop_back();
+    std::error_code ec;
+    fs::directory_iterator it(dir, ec);
+    if (ec) {
+      found.push_back({dir, "cannot read folder: " + ec.message()});
+      continue;
+    }
+    const bool dir_is_out = is_within(dir, out);
+    for (; it != fs::directory_iterator(); it.increment(ec)) {
+      const fs::path p = it->path();
+      const std::string name = p.filename().string();
+      if (name.empty() || name[0] == '.') continue;
+      std::error_code link_ec, target_ec;
+      const fs::file_status link = it->symlink_status(link_ec);
+      const fs::file_status target = it->status(target_ec);  // follows links
+      if (link_ec || target_ec) {
+        // A link to itself (ELOOP), a dangling link, an entry we may not examine.
+        found.push_back({p, "cannot read: " + (link_ec ? link_ec : target_ec).message()});
+        continue;
+      }
+      if (fs::is_directory(target)) {
+        if (fs::is_symlink(link) || is_within(p, out)) continue;
+        pending.push_back(p);
+      } else if (fs::is_regular_file(target)) {
+        if (dir_is_out && is_batch_output_name(name)) continue;
+        if (!filter.accepts(name, p.lexically_relative(root).generic_string())) continue;
+        found.push_back({p, ""});
+      }
+    }
+    if (ec) found.push_back({dir, "cannot list folder: " + ec.message()});
+  }
+  std::sort(found.begin(), found.end(),
+            [](const Found& a, const Found& b) { return a.path < b.path; });
+  return found;
+}
+
+}  // namespace
+
+bool is_batch_output_name(const std::string& name) {
+  for (const char* suffix : {".summary.json", ".closure.txt", ".closure.mtx", ".closure.json",
+                             ".closure.bin", ".closure.csv", ".closure.tsv"})
+    if (name.ends_with(suffix)) return true;
+  return name == "summary.csv" || name == "summary.json" || name.find(".tmp-") != std::string::npos;
+}
+
+std::vector<BatchItem> collect_batch_items(const std::vector<std::string>& paths,
+                                           const std::string& out_dir, const NameFilter& filter) {
+  std::vector<BatchItem> items;
+  std::unordered_set<std::string> stems;
+  std::error_code ec;
+  const fs::path out = out_dir.empty() ? fs::path() : fs::weakly_canonical(out_dir, ec);
+  for (size_t arg = 0; arg < paths.size(); ++arg) {
+    const fs::path root(paths[arg]);
+    std::vector<BatchItem> found;
+    std::error_code status_ec;
+    const fs::file_status st = fs::status(root, status_ec);
+    if (paths[arg] == "-")
+      throw UsageError(
+          "batch reads files and folders, not standard input ('-'); save it to a "
+          "file first");
+    if (status_ec && fs::symlink_status(root, ec).type() == fs::file_type::not_found)
+      throw InputError(paths[arg], 0, "does not exist");
+    if (status_ec) {
+      found.push_back(
+          {root.string(), root.filename().string(), "cannot read: " + status_ec.message()});
+    } else if (fs::is_directory(st)) {
+      for (const Found& f : search_folder(root, out, filter)) {
+        std::error_code rel_ec;
+        std::string stem = fs::relative(f.path, root, rel_ec).string();
+        if (rel_ec || stem.empty() || stem == ".") stem = f.path.filename().string();
+        found.push_back({f.path.string(), stem, f.error});
+      }
+    } else {
+      found.push_back({root.string(), root.filename().string(), ""});
+    }
+    for (auto& item : found) {
+      auto taken = [&](const std::string& stem) { return stems.count(stem) > 0; };
+      if (taken(item.stem)) item.stem = std::to_string(arg + 1) + "_" + item.stem;
+      if (taken(item.stem))
+        throw std::invalid_argument("batch: " + item.input + " would share its output name " +
+                                    item.stem + " with another input");
+      stems.insert(item.stem);
+      items.push_back(std::move(item));
+    }
+  }
+  return items;
+}
+
+}  // namespace closure

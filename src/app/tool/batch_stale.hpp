@@ -1,0 +1,24 @@
+// Records in a batch's --out whose input was deleted: a NAME.summary.json (and the closure
+// file it names) for a file that lay inside a folder this batch reads but is no longer
+// there. Left in place they would outlive their input and be read as results; they are
+// removed. Internal to the batch driver.
+#pragma once
+
+#include <string>
+#include <vector>
+
+#include "app/tool/batch_files.hpp"
+#include "app/tool/batch_out_dir.hpp"
+
+namespace closure {
+
+// Removes, under `out_dir`, each intact record (written by a batch: `out` says) whose input
+// path lies below one of the folder arguments in `paths` (as spelt there, so a record made
+// from another working folder or another argument is never touched), is none of `items`,
+// and does not exist. Its closure file goes with it. Returns the inputs whose records were
+// removed, sorted. Never throws: what cannot be examined or removed is left.
+std::vector<std::string> remove_stale_records(const std::vector<std::string>& paths,
+                                              const std::vector<BatchItem>& items,
+                                              const std::string& out_dir, const BatchOutDir& out);
+
+}  // namespace closure

@@ -1,0 +1,55 @@
+// `closure query` answers from a reachability index: the same lines as from a closure.
+#pragma once
+
+#include <cstdint>
+#include <string>
+#include <string_view>
+#include <utility>
+#include <vector>
+
+#include "app/tool/reachability_queries.hpp"
+#include "closure/reach/living_index.hpp"
+#include "closure/reach/reach_index.hpp"
+
+namespace closure::reach {
+
+// How one question was decided (the service's answers and the lines below alike).
+enum class PairVerdict : uint8_t { kNo, kYes, kUnknownFirst, kUnknownSecond };
+
+class IndexQueries {
+ public:
+  // Valid while `index` does not change (a snapshot of the service, query's loaded file).
+  IndexQueries(const LivingIndex& index, bool reflexive)
+      : index_(&index),
+        names_(index.base().names()),
+        querier_(index),
+        reflexive_(reflexive),
+        layered_(!index.layer().empty()) {}
+  // The verdict of every question, with lookups and queries pipelined as answer_many's.
+  std::vector<PairVerdict> decide_many(
+      const std::vector<std::pair<std::string, std::string>>& questions);
+  // "u v yes", "u v no" or "u v unknown vertex 'x'", as ReachabilityIndex::answer.
+  QueryAnswer answer(std::string_view u, std::string_view v);
+  // The same answers for many questions; their name lookups and queries are pipelined (the
+  // next questions' table slots and labels are requested while one is answered), which on
+  // a large index is most of the time a question takes.
+  std::vector<QueryAnswer> answer_many(
+      const std::vector<std::pair<std::string, std::string>>& questions);
+  const QueryStats& stats() const { return querier_.base().stats(); }
+  LivingQuerier& querier() { return querier_; }
+  // To another index over the same base (LivingQuerier::rebind); false if it differs.
+  bool rebind(const LivingIndex& next) {
+    if (!querier_.rebind(next)) return false;
+    index_ = &next;
+    layered_ = !next.layer().empty();
+    return true;
+  }
+
+ private:
+  const LivingIndex* index_;
+  NameTable names_;
+  LivingQuerier querier_;
+  bool reflexive_, layered_;
+};
+
+}  // namespace closure::reach

@@ -1,0 +1,161 @@
+// Label lookup and per-line answers for `closure query`.
+#include "app/tool/reachability_queries.hpp"
+
+#include <string_view>
+
+#include "closure/graph/text_scan.hpp"
+
+namespace closure {
+
+ReachabilityIndex::ReachabilityIndex(const Graph& g, const Closure& c, bool reflexive)
+    : closure_(c), reflexive_(reflexive) {
+  id_of_.reserve(g.vertex_count());
+  for (vertex_t v = 0; v < g.vertex_count(); ++v) id_of_.emplace(g.label(v), v);
+}
+
+QueryAnswer ReachabilityIndex::answer(std::string_view u, std::string_view v) const {
+  const std::string prefix = std::string(u) + " " + std::string(v) + " ";
+  const auto iu = id_of_.find(std::string(u));
+  if (iu == id_of_.end())
+    return {QueryAnswer::kUnknownLabel, prefix + "unknown vertex '" + std::string(u) + "'"};
+  const auto iv = id_of_.find(std::string(v));
+  if (iv == id_of_.end())
+    return {QueryAnswer::kUnknownLabel, prefix + "unknown vertex '" + std::string(v) + "'"};
+  const bool yes =
+      (reflexive_ && iu->second == iv->second) || closure_.reaches(iu->second, iv->second);
+  return {yes ? QueryAnswer::kReachable : QueryAnswer::kUnreachable, prefix + (yes ? "yes" : "no")};
+}
+
+std::vector<QueryAnswer> ReachabilityIndex::answer_many(
+    const std::vector<std::pair<std::string, std::string>>& questions) const {
+  std::vector<QueryAnswer> out(questions.size());
+  std::vector<std::pair<vertex_t, vertex_t>> asked;
+  std::vector<size_t> where;
+  for (size_t i = 0; i < questions.size(); ++i) {
+    const auto& [u, v] = questions[i];
+    const auto iu = id_of_.find(u), iv = id_of_.find(v);
+    if (iu == id_of_.end() || iv == id_of_.end() || (reflexive_ && iu->second == iv->second)) {
+      out[i] = answer(u, v);  // unknown labels and reflexive (u,u): no closure needed
+      continue;
+    }
+    asked.emplace_back(iu->second, iv->second);
+    where.push_back(i);
+  }
+  std::vector<uint8_t> yes(asked.size());
+  closure_.reaches_many(asked, yes);
+  for (size_t k = 0; k < where.size(); ++k) {
+    const auto& [u, v] = questions[where[k]];
+    out[where[k]] = {yes[k] ? QueryAnswer::kReachable : QueryAnswer::kUnreachable,
+                     u + " " + v + (yes[k] ? " yes" : " no")};
+  }
+  return out;
+}
+
+namespace {
+
+using Questions = std::vector<std::pair<std::string, std::string>>;
+
+// The whitespace-separated fields of a line, as `>>` would split it (the C locale's spaces).
+bool is_space(char c) {
+  return c == ' ' || c == '\t' || c == '\n' || c == '\v' || c == '\f' || c == '\r';
+}
+std::string_view next_field(std::string_view line, size_t& at) {
+  while (at < line.size() && is_space(line[at])) ++at;
+  const size_t first = at;
+  while (at < line.size() && !is_space(line[at])) ++at;
+  return line.substr(first, at - first);
+}
+
+// The one reader of `--pairs` input: answers go out in input order, malformed lines as
+// FILE:LINE messages in their place; questions are answered `batch` at a time, and also
+// whenever no more input is buffered if `flush_when_idle` (a user typing pairs sees each
+// answer at once, a file is still answered in batches).
+template <class AnswerBatch>
+QueryBatchStats answer_lines(const AnswerBatch& answer_batch, size_t batch, bool flush_when_idle,
+                             std::istream& in, const std::string& name, std::ostream& out,
+                             LineFormat format) {
+  QueryBatchStats stats;
+  // Lines are kept in order: either a ready answer (malformed) or a question's index.
+  std::vector<std::string> ready;
+  std::vector<long> slot;  // >= 0: question index; < 0: -1 - index into ready
+  Questions questions;
+  auto flush = [&] {
+    const std::vector<QueryAnswer> answers = answer_batch(questions);
+    for (const long s : slot) {
+      if (s < 0) {
+        out << ready[size_t(-1 - s)] << '\n';
+        continue;
+      }
+      const QueryAnswer& a = answers[size_t(s)];
+      out << a.text << '\n';
+      ++stats.answered;
+      if (a.status == QueryAnswer::kReachable) ++stats.reachable;
+      if (a.status == QueryAnswer::kUnknownLabel) ++stats.unknown;
+    }
+    ready.clear();
+    slot.clear();
+    questions.clear();
+  };
+  std::string line;
+  size_t line_no = 0;
+  while (std::getline(in, line)) {
+    ++line_no;
+    size_t at = 0;
+    const std::string_view u = next_field(line, at);
+    if (!u.empty() && u[0] != '#') {
+      const std::string_view v = next_field(line, at);
+      const std::string_view extra = next_field(line, at);
+      if (v.empty() || (!extra.empty() && extra[0] != '#')) {
+        ready.push_back(format == LineFormat::kJson
+                            ? "{\"line\":" + std::to_string(line_no) +
+                                  ",\"error\":\"expected two labels 'u v'\"}"
+                            : name + ":" + std::to_string(line_no) + ": expected two labels 'u v'");
+        slot.push_back(-long(ready.size()));
+        ++stats.malformed;
+        if (questions.empty()) flush();  // nothing to wait for: keep interactive use live
+      } else {
+        slot.push_back(long(questions.size()));
+        questions.emplace_back(text::unescape_label(u), text::unescape_label(v));
+        if (questions.size() >= batch) flush();
+      }
+    }
+    // After any line (a comment or a malformed one too): with nothing more buffered, answer
+    // what is pending and push it out, so whoever is typing, or a program driving us
+    // through a pipe, sees the answers before sending more.
+    if (flush_when_idle && in.rdbuf()->in_avail() <= 0) {
+      if (!slot.empty()) flush();
+      out.flush();
+    }
+  }
+  flush();
+  return stats;
+}
+
+}  // namespace
+
+QueryBatchStats answer_pairs(const ReachabilityIndex& index, std::istream& in,
+                             const std::string& name, std::ostream& out) {
+  // Batches of 2^20 let the closure answer on the device in one launch per slice.
+  return answer_lines([&](const Questions& q) { return index.answer_many(q); }, size_t{1} << 20,
+                      false, in, name, out, LineFormat::kPlain);
+}
+
+QueryBatchStats answer_pairs(const PairAnswerer& answer, std::istream& in, const std::string& name,
+                             std::ostream& out, LineFormat format) {
+  // One question at a time: an index answers in microseconds, and a user typing pairs into
+  // stdin sees each answer at once.
+  auto one_by_one = [&](const Questions& q) {
+    std::vector<QueryAnswer> answers;
+    answers.reserve(q.size());
+    for (const auto& [u, v] : q) answers.push_back(answer(u, v));
+    return answers;
+  };
+  return answer_lines(one_by_one, 1, false, in, name, out, format);
+}
+
+QueryBatchStats answer_pairs(const BatchAnswerer& answer_many, size_t batch, std::istream& in,
+                             const std::string& name, std::ostream& out, LineFormat format) {
+  return answer_lines(answer_many, batch, true, in, name, out, format);
+}
+
+}  // namespace closure

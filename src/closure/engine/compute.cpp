@@ -1,0 +1,146 @@
+// compute_closure: the plan, the facts it asks for, the device, and the method's run.
+#include "closure/engine/compute.hpp"
+
+#include "closure/algorithms/cost_model.hpp"
+#include "closure/engine/method_runs.hpp"
+#include "closure/executor.hpp"
+#include "closure/kernels/tuning.hpp"
+#include "closure/ocl/device.hpp"
+
+namespace closure {
+namespace {
+
+CostInputs cost_inputs(const MethodContext& c) {
+  CostInputs in;
+  in.vertices = c.graph.vertex_count();
+  in.edges = c.graph.edge_count();
+  in.components = c.condensed->scc.component_count();
+  in.condensed_edges = c.condensed->dag.targets.size();
+  in.count_only = !c.options.propagate.rows_needed;
+  in.host_threads = thread_budget();
+  in.reach_cap = decisive_reach(in);
+  in.mean_reach = sample_mean_reach(c.condensed->dag, 16, in.reach_cap);
+  return in;
+}
+
+// A GPU's description for auto's cost model: the one opened on speculation while the graph
+// was read, else the first GPU listed (describing needs no context: one is created only
+// when the GPU wins, since creating NVIDIA's and tearing it down costs more than many
+// host runs take).
+std::optional<ocl::DeviceInfo> describe_gpu(MethodContext& c) {
+  if (c.gpu_speculated) c.open_device();
+  if (c.runtime) {
+    if (c.runtime->device().is_gpu) return c.runtime->device();
+    return std::nullopt;
+  }
+  if (!c.gpu_speculated && ocl::gpu_may_be_present())
+    for (const auto& d : ocl::list_devices())
+      if (d.is_gpu) return d;
+  return std::nullopt;
+}
+
+// Condenses and does the sweep's host work (blocks, live-row slots), once.
+void prepare_propagation(MethodContext& c) {
+  if (c.propagation_prep) return;
+  c.condense();
+  const auto t0 = std::chrono::steady_clock::now();
+  c.propagation_prep =
+      prepare_device_propagation(c.condensed->scc, c.condensed->dag, c.options.propagate);
+  c.prep_s = seconds_since(t0);
+}
+
+// Asks the planner until its plan is final, gathering each fact it asks for.
+Plan final_plan(MethodContext& c) {
+  PlanFacts facts;
+  facts.requested = c.options.method;
+  facts.vertices = c.graph.vertex_count();
+  facts.edges = c.graph.edge_count();
+  for (;;) {
+    Plan p = plan(facts);
+    switch (p.need) {
+      case Plan::Need::kNothing:
+        return p;
+      case Plan::Need::kCondensation:
+        // Whether a GPU may win is known from the graph as read; only then is one opened,
+        // on speculation, while the condensation runs.
+        if (c.options.speculate_gpu &&
+            gpu_may_win_as_read(c.graph, !c.options.propagate.rows_needed, thread_budget())) {
+          c.options.speculate_gpu();
+          c.gpu_speculated = true;
+        }
+        c.condense();
+        facts.condensed = cost_inputs(c);
+        break;
+      case Plan::Need::kGpuDescription:
+        // A GPU opened on speculation is still opening: the sweep's host work fills the
+        // wait, lost only if the host is chosen after all.
+        if (c.gpu_speculated) prepare_propagation(c);
+        facts.gpu = describe_gpu(c);
+        facts.gpu_looked_up = true;
+        break;
+    }
+  }
+}
+
+// The method that runs: the plan's, unless the device it needs is not there (then sparse on
+// the host, saying why).
+Method with_device(MethodContext& c, Method planned) {
+  if (planned != Method::kPropagate) return planned;
+  // Condensed, and the sweep's host work done, before the device is waited for: its opening
+  // began while the graph was read (or, for auto, once it was read), and these overlap
+  // what is left of it.
+  prepare_propagation(c);
+  c.open_device();
+  if (!c.runtime) {
+    c.report.reason += "; no OpenCL device, so sparse on the host";
+    return Method::kSparse;
+  }
+  // The device the options name may not be the GPU auto described (CLOSURE_DEVICE=cpu).
+  if (c.options.method == Method::kAuto && !c.runtime->device().is_gpu) {
+    c.report.reason += "; the device is not a GPU, so sparse on the host";
+    return Method::kSparse;
+  }
+  return planned;
+}
+
+}  // namespace
+
+BooleanParams dense_params(const ComputeOptions& o, const ocl::Runtime* runtime) {
+  BooleanParams params =
+      o.params ? *o.params : (runtime ? tuned_boolean_params(runtime->device()) : BooleanParams{});
+  if (!o.params_override.empty()) params = parse_boolean_params(o.params_override, params);
+  // Out of range: a UsageError; more than the device allows: a DeviceError.
+  if (runtime) params.validate(runtime->device());
+  return params;
+}
+
+double host_limit(const ComputeOptions& o) {
+  return o.host_memory_limit ? double(o.host_memory_limit)
+                             : 0.9 * double(std::min(available_host_memory(),
+                                                     size_t(0.8 * double(host_physical_memory()))));
+}
+
+Closure compute_closure(const Graph& g, const ComputeOptions& o, ComputeReport* report_out) {
+  ComputeReport report;
+  MethodContext c(g, o, report);
+  if (o.open_device_first) c.open_device();
+  const Plan p = final_plan(c);
+  report.reason = p.reason;
+  report.device = "host";
+  c.method = with_device(c, p.method);
+  // A GPU opened on speculation and not used is torn down while the host computes.
+  if (c.gpu_speculated && c.method != Method::kPropagate && o.release_unused_device)
+    o.release_unused_device();
+  report.method = c.method;
+  try {
+    Closure result = method_entry(c.method).run(c);
+    if (report_out) *report_out = report;
+    return result;
+  } catch (OutOfMemoryError& e) {
+    // Reachability needs no closure: every refusal of one says how, in its reader's terms.
+    if (!e.has_advice(Advice::kWithoutClosure)) e.add_advice(Advice::kWithoutClosure);
+    throw;
+  }
+}
+
+}  // namespace closure

@@ -1,0 +1,54 @@
+// What a method's run gets from compute_closure, and the runs the registry (methods.cpp)
+// names. Internal to the algorithms folder: callers go through compute_closure.
+#pragma once
+
+#include <algorithm>
+#include <chrono>
+#include <cstdint>
+#include <optional>
+#include <vector>
+
+#include "closure/algorithms/scc.hpp"
+#include "closure/engine/compute.hpp"
+#include "closure/engine/device_propagation.hpp"
+
+namespace closure {
+
+struct MethodContext {
+  MethodContext(const Graph& g, const ComputeOptions& o, ComputeReport& r)
+      : graph(g), options(o), report(r), runtime(o.runtime) {}
+
+  const Graph& graph;
+  const ComputeOptions& options;
+  ComputeReport& report;
+  Method method = Method::kSparse;
+  ocl::Runtime* runtime = nullptr;  // the device once opened; null: the host
+  // The condensation, when auto made it to plan (handed over, not redone), and the
+  // seconds it took.
+  std::optional<Condensation> condensed;
+  double condense_s = 0;
+  bool gpu_speculated = false;  // options.speculate_gpu was called
+  // propagate's host work, done while the device opens (prepare_device_propagation).
+  std::optional<PropagationPrep> propagation_prep;
+  double prep_s = 0;
+
+  // Opens the device the options name, if not yet open (null: the host engine).
+  ocl::Runtime* open_device();
+  // Condenses the graph into `condensed` unless that is done, timing it in condense_s.
+  void condense();
+};
+
+// Small helpers the runs share.
+inline double seconds_since(std::chrono::steady_clock::time_point t0) {
+  return std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+}
+inline bool any_cyclic(const std::vector<uint8_t>& cyclic) {
+  return std::any_of(cyclic.begin(), cyclic.end(), [](uint8_t f) { return f != 0; });
+}
+
+Closure run_sparse(MethodContext& c);
+Closure run_propagate(MethodContext& c);
+Closure run_square(MethodContext& c);
+Closure run_condensed_dense(MethodContext& c);  // condense and recursive
+
+}  // namespace closure

@@ -1,0 +1,151 @@
+// The propagation methods' runs: sparse on host threads, propagate on the device.
+#include <algorithm>
+#include <chrono>
+#include <cmath>
+
+#include "closure/algorithms/column_count.hpp"
+#include "closure/algorithms/cost_model.hpp"
+#include "closure/algorithms/host_closure.hpp"
+#include "closure/algorithms/memory_budget.hpp"
+#include "closure/algorithms/row_estimate.hpp"
+#include "closure/engine/device_propagation.hpp"
+#include "closure/engine/device_rows.hpp"
+#include "closure/engine/method_runs.hpp"
+#include "closure/util/trace.hpp"
+
+namespace closure {
+namespace {
+
+// Bytes the sparse method holds besides its reach rows, for n vertices and m edges (every
+// component counted as a vertex): SCC arrays and Tarjan's stacks (~30n), the
+// condensation's CSR (8n + 8m while deduplicating), the rows' headers and the threaded
+// path's dependency arrays (~41n + 4m), the Closure's member lists (8n).
+double sparse_fixed_bytes(size_t n, size_t m) {
+  return 88.0 * double(n) + 12.0 * double(m);
+}
+
+// Only the count is wanted (nothing reads rows): on a condensation where counting by
+// columns over live rows beats storing every row (column_count_pays, from a mean reach
+// sampled only as far as the choice needs), the count alone; else nothing.
+std::optional<Closure> counted_by_columns(MethodContext& c) {
+  if (c.options.propagate.rows_needed) return std::nullopt;
+  c.condense();
+  const size_t C = c.condensed->scc.component_count(), E = c.condensed->dag.targets.size();
+  if (C < 2) return std::nullopt;
+  const double reach = sample_mean_reach(c.condensed->dag, 16, column_count_reach_cap(C, E));
+  if (!column_count_pays(C, E, reach)) return std::nullopt;
+  const auto t0 = std::chrono::steady_clock::now();
+  const uint64_t cross =
+      count_closure_by_columns(c.condensed->dag, weighted_sizes(c.condensed->scc));
+  const std::string where = "counted by columns over live rows on the host";
+  c.report.compute_s = seconds_since(t0);
+  c.report.condense_s = c.condense_s;
+  c.report.components = C;
+  c.report.dag = C == c.graph.vertex_count() && !any_cyclic(c.condensed->scc.cyclic);
+  c.report.reason += "; " + where;
+  auto rows = std::make_shared<DeviceRows>(C, BitMatrix(), false, cross, where);
+  return Closure::from_resident(c.condensed->scc.component_of, c.condensed->scc.cyclic,
+                                std::move(rows));
+}
+
+}  // namespace
+
+ocl::Runtime* MethodContext::open_device() {
+  if (!runtime && options.lazy_runtime) {
+    const auto t0 = std::chrono::steady_clock::now();
+    trace("waiting for the device");
+    runtime = options.lazy_runtime();
+    trace("device ready");
+    report.device_wait_s += seconds_since(t0);
+  }
+  return runtime;
+}
+
+void MethodContext::condense() {
+  if (condensed) return;
+  const auto t0 = std::chrono::steady_clock::now();
+  condensed = closure::condense(graph);
+  trace("condensed");
+  condense_s += seconds_since(t0);
+}
+
+namespace {
+
+// Rows that will likely not fit are said at once (ComputeOptions::warn), from an estimate
+// of sampled rows, when even the crudest bound (every component's row full) exceeds the
+// room; the budget still decides. The estimate takes at most a quarter of a second, whatever
+// the graph.
+void warn_if_rows_may_not_fit(MethodContext& c, double room) {
+  if (!c.options.warn) return;
+  const auto full_rows = [](double C) { return C * std::ceil(C / 32) * sizeof(word_t); };
+  if (full_rows(double(c.graph.vertex_count())) <= room) return;
+  c.condense();
+  const size_t C = c.condensed->dag.offsets.size() - 1;
+  if (full_rows(double(C)) <= room) return;
+  const RowEstimate estimate = estimate_row_bytes(c.condensed->dag, 32, 0.25);
+  if (estimate.bytes <= room) return;
+  c.options.warn({"the closure's rows are estimated at " + format_bytes(estimate.bytes) +
+                      std::string(estimate.cut ? " or more" : "") + " (from " +
+                      std::to_string(estimate.samples) + " sampled components), more than the " +
+                      format_bytes(room) +
+                      " of host memory left for them: this run will likely stop for lack of "
+                      "memory",
+                  Advice::kWithoutClosure,
+                  {}});
+}
+
+}  // namespace
+
+Closure run_sparse(MethodContext& c) {
+  // The propagation condenses on its own, into bare CSR arrays (no Graph re-sort).
+  // The fixed part is known before anything is allocated; the reach rows are charged to
+  // the rest of the budget as they are made, so an over-large closure is refused with
+  // its size named instead of ending in std::bad_alloc or the OOM killer.
+  const size_t n = c.graph.vertex_count();
+  const double limit = host_limit(c.options), fixed = sparse_fixed_bytes(n, c.graph.edge_count());
+  const std::string what = "sparse on " + std::to_string(n) + " vertices";
+  if (fixed > limit)
+    throw OutOfMemoryError(what + " needs about " + format_bytes(fixed) +
+                           " of host memory before its closure rows; " + format_bytes(limit) +
+                           " is available");
+  // Counting by columns needs less than that fixed part, and 32 MB of rows a thread.
+  if (std::optional<Closure> counted = counted_by_columns(c)) return std::move(*counted);
+  warn_if_rows_may_not_fit(c, limit - fixed);
+  MemoryBudget budget(size_t(limit), size_t(fixed), what);
+  SparseOptions sparse;
+  sparse.budget = &budget;
+  const auto t0 = std::chrono::steady_clock::now();
+  Closure result = c.condensed
+                       ? closure_sparse(std::move(c.condensed->scc), c.condensed->dag, sparse)
+                       : closure_sparse(c.graph, sparse);
+  // auto's condensation is part of what sparse would have done itself.
+  c.report.compute_s = seconds_since(t0) + c.condense_s;
+  c.report.components = result.component_count();
+  bool cyclic = false;
+  for (vertex_t k = 0; k < result.component_count() && !cyclic; ++k)
+    cyclic = result.component_cyclic(k);
+  c.report.dag = c.report.components == n && !cyclic;
+  return result;
+}
+
+Closure run_propagate(MethodContext& c) {
+  c.condense();
+  SccResult scc = std::move(c.condensed->scc);
+  const CsrDag dag = std::move(c.condensed->dag);
+  ComputeReport& r = c.report;
+  r.condense_s = c.condense_s;
+  r.components = scc.component_count();
+  r.dag = r.components == c.graph.vertex_count() && !any_cyclic(scc.cyclic);
+  DevicePropagationStats stats;
+  Closure result = closure_propagate_device(scc, dag, *c.runtime, c.options.propagate, &stats,
+                                            c.propagation_prep ? &*c.propagation_prep : nullptr);
+  r.device = c.runtime->device().name;
+  r.upload_s = stats.upload_s;
+  r.compute_s = stats.compute_s + c.prep_s;  // the host's part ran while the device opened
+  r.download_s = stats.download_s;
+  r.detail = stats.describe();
+  r.reason += "; " + r.detail;
+  return result;
+}
+
+}  // namespace closure
