@@ -7,7 +7,7 @@
 #   device tool, carry ["build-dev"]: bash tools/gpu-startup-phases.sh
 source tools/gpu-env.sh
 export LD_LIBRARY_PATH=$PWD/build-dev:${LD_LIBRARY_PATH:-}
-g++ -O2 -std=c++20 -Isrc tools/opencl_startup_probe.cpp src/closure/util/teardown_handoff.cpp \
+g++ -O2 -std=c++20 -Isrc tools/opencl_startup_probe.cpp src/app/process/teardown_handoff.cpp \
   -o /tmp/probe -lOpenCL || exit 1
 /tmp/probe source > /dev/null
 echo "== probe phases, all drivers"; /tmp/probe binary kernels/propagate.cl 0 return

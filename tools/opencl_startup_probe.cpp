@@ -1,10 +1,10 @@
 // Where an OpenCL process's start-up goes (issues 8, 26): platforms, context, program from
 // source or from a saved binary, first launch, a big buffer; each step timed, and the
 // process's end seen from outside, ended by returning from main, by _exit, or by _exit
-// with the teardown handed to a child (src/closure/util/teardown_handoff.cpp). On the GPU
+// with the teardown handed to a child (src/app/process/teardown_handoff.cpp). On the GPU
 // machine (shared/DEVICE.md; tools/gpu-startup-phases.sh runs it):
 //   source tools/gpu-env.sh && g++ -O2 -std=c++20 -Isrc tools/opencl_startup_probe.cpp \
-//       src/closure/util/teardown_handoff.cpp -o /tmp/probe -lOpenCL && /tmp/probe source \
+//       src/app/process/teardown_handoff.cpp -o /tmp/probe -lOpenCL && /tmp/probe source \
 //       && /tmp/probe binary kernels/propagate.cl 0 handoff
 #define CL_HPP_TARGET_OPENCL_VERSION 120
 #define CL_HPP_MINIMUM_OPENCL_VERSION 120
@@ -20,7 +20,7 @@
 #include <sstream>
 #include <string>
 
-#include "closure/util/teardown_handoff.hpp"
+#include "app/process/teardown_handoff.hpp"
 static double now() {
   timespec t;
   clock_gettime(CLOCK_REALTIME, &t);
