@@ -112,6 +112,43 @@ TEST(Session, SpeculationIsOnlyForAutoWithNoDeviceNamed) {
   }
 }
 
+// A GPU the session began opening at the start (a large input file) is released exactly once
+// when the graph as read says the host wins: at once, before the host's work, and never
+// opened again; on a graph where a GPU may win it is kept for the plan (here no GPU answers,
+// so the host runs and the opening is released at the end, once). No speculation starts
+// twice.
+TEST(Session, AnOpeningBegunAtStartIsKeptOrReleasedOnce) {
+  struct Case {
+    Graph g;
+    bool may_win;
+  };
+  std::vector<Case> cases;
+  cases.push_back({Graph(4, {{0, 1}, {1, 2}, {2, 3}}), false});
+  cases.push_back({commit_history_dag(200000, 1), true});
+  for (const Case& k : cases) {
+    ComputeOptions c;
+    c.method = Method::kAuto;
+    int speculated = 0, released = 0, opened = 0;
+    c.speculate_gpu = [&] { ++speculated; };
+    c.release_unused_device = [&] { ++released; };
+    c.lazy_runtime = [&]() -> ocl::Runtime* {
+      ++opened;
+      return nullptr;
+    };
+    c.gpu_opening_at_start = true;
+    c.propagate.rows_needed = false;
+    ComputeReport report;
+    const Closure closure = compute_closure(k.g, c, &report);
+    ComputeOptions sparse;
+    sparse.method = Method::kSparse;
+    EXPECT_EQ(closure.pair_count(), compute_closure(k.g, sparse).pair_count());
+    EXPECT_EQ(speculated, 0);
+    EXPECT_EQ(released, 1) << k.g.vertex_count();
+    EXPECT_EQ(report.device, "host");
+    if (!k.may_win) EXPECT_EQ(opened, 0);  // released before anything waits for it
+  }
+}
+
 // Whether a GPU may win is decided from the graph as read, before any device is opened:
 // a long history (every commit reaches most older ones) says yes, graphs of the same size
 // whose vertices reach a few others (random sparse, disjoint pairs) say no.

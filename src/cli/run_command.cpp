@@ -74,7 +74,7 @@ Runner add_run_command(CLI::App& app, CommonOptions& common) {
     o.input = flags->input;
     o.read_options = read_options(common);
     o.compute = compute_options(common, session, DeviceOpening::kWhileReading);
-    session.speculate_gpu_for_auto(o.compute);
+    session.speculate_gpu_for_auto(o.compute, o.input);
     o.output = flags->output;
     if (!o.output.empty()) {
       const OutputSpec spec = requested_output_spec(o.output, flags->output_format);

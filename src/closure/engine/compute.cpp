@@ -49,6 +49,19 @@ void prepare_propagation(MethodContext& c) {
   c.prep_s = seconds_since(t0);
 }
 
+// Whether a GPU may win is known from the graph as read: only then is one opened, on
+// speculation, while the condensation runs; one the session began opening at the start is
+// released at once when it may not (before the host's work, not after it).
+void speculate_or_release_as_read(MethodContext& c) {
+  if (!c.options.speculate_gpu) return;
+  const bool may_win =
+      gpu_may_win_as_read(c.graph, !c.options.propagate.rows_needed, thread_budget());
+  if (may_win && !c.gpu_speculated) c.options.speculate_gpu();
+  if (!may_win && c.gpu_speculated && c.options.release_unused_device)
+    c.options.release_unused_device();
+  c.gpu_speculated = may_win;
+}
+
 // Asks the planner until its plan is final, gathering each fact it asks for.
 Plan final_plan(MethodContext& c) {
   PlanFacts facts;
@@ -63,11 +76,7 @@ Plan final_plan(MethodContext& c) {
       case Plan::Need::kCondensation:
         // Whether a GPU may win is known from the graph as read; only then is one opened,
         // on speculation, while the condensation runs.
-        if (c.options.speculate_gpu &&
-            gpu_may_win_as_read(c.graph, !c.options.propagate.rows_needed, thread_budget())) {
-          c.options.speculate_gpu();
-          c.gpu_speculated = true;
-        }
+        speculate_or_release_as_read(c);
         c.condense();
         facts.condensed = cost_inputs(c);
         break;
@@ -123,6 +132,7 @@ double host_limit(const ComputeOptions& o) {
 Closure compute_closure(const Graph& g, const ComputeOptions& o, ComputeReport* report_out) {
   ComputeReport report;
   MethodContext c(g, o, report);
+  c.gpu_speculated = o.gpu_opening_at_start;
   if (o.open_device_first) c.open_device();
   const Plan p = final_plan(c);
   report.reason = p.reason;

@@ -44,6 +44,9 @@ struct ComputeOptions {
   // while the host computes rather than at exit.
   std::function<void()> speculate_gpu;
   std::function<void()> release_unused_device;
+  // The session started that opening at the process's start already (a large input file:
+  // kOpenGpuAtStartBytes); compute_closure then only keeps or releases it.
+  bool gpu_opening_at_start = false;
   std::optional<BooleanParams> params;  // default: the tuned set for the device
   std::string params_override;          // "tile_n=4,..." applied on top of that
   // Memory the method may use; 0 = what the machine has (host: 80% of physical memory;

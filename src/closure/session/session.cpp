@@ -3,8 +3,10 @@
 #include "closure/session/session.hpp"
 
 #include <algorithm>
+#include <filesystem>
 #include <thread>
 
+#include "closure/algorithms/cost_model.hpp"
 #include "closure/config.hpp"
 #include "closure/engine/compute.hpp"
 #include "closure/engine/methods.hpp"
@@ -26,6 +28,18 @@ unsigned resolved_threads(const SessionOptions& o) {
   if (Communicator* ranks = distributed_communicator())
     return std::max(1u, hardware / unsigned(ranks->local_size()));
   return hardware;
+}
+
+// What the input's file says of the graph's size before it is read: its bytes (a gzip'ed
+// file's four times over); 0 for standard input, pipes and what cannot be seen.
+uint64_t input_bytes_hint(const std::string& input) {
+  if (input.empty() || input == "-") return 0;
+  std::error_code error;
+  if (!std::filesystem::is_regular_file(input, error)) return 0;
+  const uint64_t bytes = std::filesystem::file_size(input, error);
+  if (error) return 0;
+  const bool gzip = input.size() > 3 && input.compare(input.size() - 3, 3, ".gz") == 0;
+  return gzip ? 4 * bytes : bytes;
 }
 
 }  // namespace
@@ -75,12 +89,16 @@ ComputeOptions Session::compute_options(Method method, DeviceOpening opening) {
   return c;
 }
 
-void Session::speculate_gpu_for_auto(ComputeOptions& c) {
+void Session::speculate_gpu_for_auto(ComputeOptions& c, const std::string& input) {
   if (c.method != Method::kAuto || !spec_.empty() || distributed_communicator() ||
       !may_open_devices_on_another_thread() || !ocl::gpu_may_be_present())
     return;
   c.speculate_gpu = [this] { device_->open_gpu_on_speculation(); };
   c.release_unused_device = [this] { device_->release_in_background(); };
+  if (input_bytes_hint(input) >= kOpenGpuAtStartBytes) {
+    device_->open_gpu_on_speculation();
+    c.gpu_opening_at_start = true;
+  }
 }
 
 }  // namespace closure

@@ -96,8 +96,9 @@ class Session {
   ComputeOptions compute_options(Method method, DeviceOpening opening = DeviceOpening::kNow);
   // For a run of auto with no device named: lets auto open the first GPU, if any, on
   // speculation once the graph as read says a GPU may win (ComputeOptions::speculate_gpu),
-  // and release it unused while the host works. Not under mpirun or in sanitized builds.
-  void speculate_gpu_for_auto(ComputeOptions& c);
+  // and release it unused while the host works. A large `input` file (kOpenGpuAtStartBytes)
+  // starts the opening now, before reading. Not under mpirun or in sanitized builds.
+  void speculate_gpu_for_auto(ComputeOptions& c, const std::string& input = "");
 
  private:
   SessionOptions options_;
