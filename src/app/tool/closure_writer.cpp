@@ -504,41 +504,39 @@ auto with_text_format(const Graph* g, const OutputSpec& spec, const Fn& fn) {
   throw InternalError("with_text_format: the binary format is not a text format");
 }
 
-// Over every pair (u,v) of the closure: the sum of source[u], of target[v], the pair count,
-// and the rows (sources) with a pair. One pass over the components: the members of a
+// Over every pair (u,v) of the closure: the sum of u's bytes as a source (source_bytes(u)),
+// of v's as a target (target[v's component] holds its members' sum), the pair count, and
+// the rows (sources) with a pair. One pass over the components: the members of a
 // component share their successors.
 struct PairSums {
   uint64_t sources = 0, targets = 0, pairs = 0, rows = 0;
 };
-PairSums pair_sums(const Closure& c, const std::vector<uint64_t>& source,
-                   const std::vector<uint64_t>& target, bool reflexive) {
-  const size_t k = c.component_count();
-  std::vector<uint64_t> source_weight(k, 0), target_weight(k, 0), size(k, 0);
-  for (vertex_t v = 0; v < c.vertex_count(); ++v) {
-    source_weight[c.component_of(v)] += source[v];
-    target_weight[c.component_of(v)] += target[v];
-    ++size[c.component_of(v)];
-  }
+template <class SourceBytes>
+PairSums pair_sums(const Closure& c, const std::vector<uint64_t>& target, bool reflexive,
+                   const SourceBytes& source_bytes) {
   PairSums s;
   std::vector<vertex_t> reached;
-  for (vertex_t comp = 0; comp < k; ++comp) {
-    if (size[comp] == 0) continue;
+  for (vertex_t comp = 0; comp < c.component_count(); ++comp) {
+    const auto members = c.members(comp);
+    if (members.empty()) continue;
     c.component_successors(comp, reached);  // comp itself included iff cyclic
-    uint64_t count = 0, reached_weight = 0;
-    for (vertex_t d : reached) count += size[d], reached_weight += target_weight[d];
+    uint64_t count = 0, reached_bytes = 0;
+    for (vertex_t d : reached) count += c.members(d).size(), reached_bytes += target[d];
     if (reflexive && !c.component_cyclic(comp)) {  // acyclic: one vertex, plus (v,v)
-      count += size[comp];
-      reached_weight += target_weight[comp];
+      count += members.size();
+      reached_bytes += target[comp];
     }
-    s.pairs += size[comp] * count;
-    s.sources += source_weight[comp] * count;
-    s.targets += size[comp] * reached_weight;
-    if (count > 0) s.rows += size[comp];
+    uint64_t sources = 0;
+    for (vertex_t v : members) sources += source_bytes(v);
+    s.pairs += members.size() * count;
+    s.sources += sources * count;
+    s.targets += members.size() * reached_bytes;
+    if (count > 0) s.rows += members.size();
   }
   return s;
 }
 
-// The exact size of a closure in a text format, written piece by piece into a counter: the
+// The exact size of a closure in a text format, written piece by piece into counters: the
 // parts written once (head, middle, tail, each vertex's own pieces), and each vertex's
 // pieces as a pair's source and target, weighted by how often it is one (pair_sums). No
 // pair is formatted: O(n + the components' successors), as cheap as the arithmetic it is.
@@ -548,19 +546,22 @@ uint64_t text_bytes(const Format& fmt, const Frame& frame, const Closure& c, boo
   fmt.head(once, frame);
   fmt.middle(once, frame);
   fmt.tail(once);
-  const size_t n = c.vertex_count();
-  std::vector<uint64_t> source(n), target(n);
-  for (vertex_t v = 0; v < n; ++v) {
+  // Targets summed per component, sources counted again per component in pair_sums: one
+  // array of fresh pages, not one per vertex (on a large graph they cost more than counting).
+  std::vector<uint64_t> target(c.component_count(), 0);
+  for (vertex_t v = 0; v < c.vertex_count(); ++v) {
     fmt.vertex(once, v);
     fmt.row_open(once, v);
     fmt.row_close(once, v);
-    CountingSink as_source, as_target;
-    fmt.source(as_source, fmt.piece(v));
+    CountingSink as_target;
     fmt.target(as_target, fmt.piece(v));
-    source[v] = as_source.bytes();
-    target[v] = as_target.bytes();
+    target[c.component_of(v)] += as_target.bytes();
   }
-  const PairSums s = pair_sums(c, source, target, reflexive);
+  const PairSums s = pair_sums(c, target, reflexive, [&fmt](vertex_t v) {
+    CountingSink as_source;
+    fmt.source(as_source, fmt.piece(v));
+    return as_source.bytes();
+  });
   if (s.pairs == 0) return once.bytes();
   CountingSink first, row_first, other;
   fmt.separator(first, true, Format::kFirstPairDiffers);
