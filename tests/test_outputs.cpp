@@ -21,6 +21,7 @@
 #include "closure/errors.hpp"
 #include "closure/graph/read_graph.hpp"
 #include "closure/io/atomic_file.hpp"
+#include "closure/io/byte_sink.hpp"
 #include "closure/io/byte_size.hpp"
 #include "closure/ocl/error.hpp"
 #include "test_support.hpp"
@@ -260,6 +261,66 @@ TEST(OutputBytes, ExactOnDenseClosuresToo) {
     EXPECT_EQ(output_bytes(g, c, info.format, false), fs::file_size(dir / "out")) << info.name;
   }
   fs::remove_all(dir);
+}
+
+// The size model against the writer for every spec (a DOT drawing too), strict and
+// reflexive, where the writer writes; where it refuses a label, the model refuses too.
+void expect_exact_sizes(const Graph& g, const std::string& what) {
+  const Closure c = compute_closure(g, {});
+  for (const std::string& name : output_spec_names()) {
+    const OutputSpec spec = requested_output_spec("out", name);
+    for (bool reflexive : {false, true}) {
+      StringSink sink;
+      try {
+        write_pairs(sink, g, ClosureRows(c, reflexive), spec);
+      } catch (const UsageError&) {
+        EXPECT_THROW(output_bytes(g, c, spec, reflexive), UsageError) << what << " " << name;
+        continue;
+      }
+      EXPECT_EQ(output_bytes(g, c, spec, reflexive), sink.text.size())
+          << what << " " << name << " reflexive=" << reflexive;
+      EXPECT_LE(output_bytes_lower_bound(g, c, spec, reflexive), sink.text.size())
+          << what << " " << name << " reflexive=" << reflexive;
+    }
+  }
+}
+
+// Labels each format escapes, quotes or refuses (CSV quoting; an edge list's '#', '%' and
+// '\' escapes; Matrix Market's line breaks; bytes that are not UTF-8 in JSON; numbers,
+// which node-link writes unquoted), on a cycle, a chain and a vertex with no pairs; and
+// graphs with no vertices or no edges.
+TEST(OutputBytes, ExactOnAwkwardLabelsAndShapes) {
+  const std::vector<std::vector<std::string>> label_sets{
+      {"a,b", "say\"hi\"", "#hash", "%pct", "\\#x", "\\\\y", "\\z", "\\", "#", "plain"},
+      {" lead", "trail ", "in side", "tab\tin", "a,b c", "x"},
+      {"line\nbreak", "cr\rx", "back\\slash", "%y"},
+      {"\xff\xfe", "caf\xc3\xa9", "\xc3", "ok"},
+      {"0", "7", "42", "1000000", "999999999999999999"},
+      {"007", "1", "2"},
+      {"", "e"},
+  };
+  for (const auto& labels : label_sets) {
+    const size_t n = labels.size();
+    std::vector<Edge> edges{{0, 1}, {1, 0}};  // a cycle: (v,v) pairs without --reflexive
+    for (vertex_t v = 1; v + 2 < n; ++v) edges.push_back({v, v + 1});  // the last has no pairs
+    expect_exact_sizes(Graph(n, edges, labels), labels.front());
+    expect_exact_sizes(Graph(n, {}, labels), "no edges: " + labels.front());
+  }
+  expect_exact_sizes(Graph(0, {}, {}), "no vertices");
+  expect_exact_sizes(Graph(1, {{0, 0}}, {"self"}), "a self-loop");
+}
+
+TEST(ByteSink, CountingSinkCountsWhatAStringSinkHolds) {
+  const Graph g = awkward_graph(4, 40);
+  const Closure c = compute_closure(g, {});
+  for (const std::string& name : output_spec_names()) {
+    StringSink text;
+    CountingSink count;
+    const OutputSpec spec = requested_output_spec("out", name);
+    write_pairs(text, g, ClosureRows(c, false), spec);
+    write_pairs(count, g, ClosureRows(c, false), spec);
+    EXPECT_EQ(count.bytes(), text.text.size()) << name;
+  }
 }
 
 TEST(OutputSpec, ExtensionPicksTheFormatAndGzip) {

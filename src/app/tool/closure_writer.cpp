@@ -1,5 +1,7 @@
-// Closure output in four formats, streamed vertex by vertex through one buffer; and the
-// exact byte count of each, computed per component from label lengths.
+// Pair output in every format, each text format one set of pieces (TextFormat) that the
+// writer streams row by row and the size model counts: the exact byte count is the
+// writer's own pieces written into a CountingSink once per vertex and weighted per
+// component, so the two cannot disagree.
 #include "app/tool/closure_writer.hpp"
 
 #include <algorithm>
@@ -146,12 +148,6 @@ uint64_t words_per_row(size_t n) {
   return words_for_bits(n);
 }
 
-uint64_t digits(uint64_t v) {
-  uint64_t d = 1;
-  while (v >= 10) v /= 10, ++d;
-  return d;
-}
-
 // Labels as the text formats write them, so that they read back as the same labels
 // (docs/formats.md): in an edge list a label starting with '#' or '%' would read as a
 // comment, so it (and one starting with '\' followed by '#', '%' or '\') gets a leading '\';
@@ -214,181 +210,438 @@ std::vector<std::string> written_labels(const Graph& g, OutputFormat f) {
   return out;
 }
 
-// Per-vertex byte weights of one format: what a vertex adds each time it appears as a
-// pair's target (w) and as a line's source.
-std::vector<uint64_t> target_weights(const Graph& g, OutputFormat f) {
-  std::vector<uint64_t> w(g.vertex_count(), 0);
-  if (f == OutputFormat::kEdges || f == OutputFormat::kJson || f == OutputFormat::kCsv ||
-      f == OutputFormat::kTsv || f == OutputFormat::kNodeLink) {
-    const auto labels = written_labels(g, f);
-    for (vertex_t v = 0; v < g.vertex_count(); ++v) w[v] = labels[v].size();
-  } else if (f == OutputFormat::kMatrixMarket) {
-    for (vertex_t v = 0; v < g.vertex_count(); ++v) w[v] = digits(uint64_t(v) + 1);
-  }
-  return w;
-}
-
-// Over every pair (u,v) of the closure: the sum of w[u] (sources), of w[v] (targets),
-// the pair count, and per source u max(count(u) - 1, 0) (JSON's commas). One pass over
-// the components: the members of a component share their successors.
-struct PairSums {
-  uint64_t sources = 0, targets = 0, pairs = 0, commas = 0;
+// What the fixed parts of a text format state about the pairs.
+struct Frame {
+  uint64_t vertices = 0, pairs = 0;
+  std::string_view what;  // "closure", "reduction": Matrix Market's comment, DOT's graph name
+  bool reflexive = false;
 };
-PairSums pair_sums(const Closure& c, const std::vector<uint64_t>& w, bool reflexive) {
-  const size_t k = c.component_count();
-  std::vector<uint64_t> weight(k, 0), size(k, 0);
-  for (vertex_t v = 0; v < c.vertex_count(); ++v) {
-    weight[c.component_of(v)] += w[v];
-    ++size[c.component_of(v)];
+
+Frame frame_of(const PairRows& rows) {
+  return {rows.vertex_count(), rows.pair_count(), rows.what(), rows.reflexive()};
+}
+
+template <class Out>
+void append_number(Out& out, uint64_t v) {
+  char tmp[24];
+  auto [end, ec] = std::to_chars(tmp, tmp + sizeof tmp, v);
+  out.append(std::string_view(tmp, size_t(end - tmp)));
+}
+
+// A text format as the pieces its output is made of, in this order: head; vertex(v) for
+// each vertex; middle; for each row u: row_open(u), then for each target v a separator,
+// source(piece(u)) and target(piece(v)); row_close(u); tail. The separator before a row's
+// first pair, and (kFirstPairDiffers) before the first pair of all, may differ from the
+// others. The writer (write_text) puts these pieces into the output and the size model
+// (text_bytes) into a CountingSink, so the model counts the writer's own bytes. Each piece
+// is a template over where it goes: the writer's row blocks (std::string), its buffered
+// Sink, or a CountingSink. The defaults write nothing.
+struct TextFormat {
+  template <class Out>
+  void head(Out&, const Frame&) const {}
+  template <class Out>
+  void vertex(Out&, vertex_t) const {}
+  template <class Out>
+  void middle(Out&, const Frame&) const {}
+  template <class Out>
+  void row_open(Out&, vertex_t) const {}
+  template <class Out>
+  void row_close(Out&, vertex_t) const {}
+  template <class Out>
+  void separator(Out&, bool /*first_in_row*/, bool /*first_of_all*/) const {}
+  template <class Out>
+  void tail(Out&) const {}
+  static constexpr bool kFirstPairDiffers = false;
+};
+
+// Edge lists, CSV and TSV: "u v" per pair (',' or a tab for CSV and TSV, which start with
+// their header). A pair's piece of a vertex is its written label.
+class DelimitedFormat : public TextFormat {
+ public:
+  using Piece = std::string_view;
+  DelimitedFormat(OutputFormat f, std::vector<std::string> labels)
+      : format_(f),
+        delimiter_(f == OutputFormat::kCsv   ? ','
+                   : f == OutputFormat::kTsv ? '\t'
+                                             : ' '),
+        labels_(std::move(labels)) {}
+  Piece piece(vertex_t v) const { return labels_[v]; }
+  // The shortest a piece of a label of `shortest` bytes can be: escaping only adds bytes.
+  static std::string smallest_piece(size_t shortest) { return std::string(shortest, 'x'); }
+  template <class Out>
+  void head(Out& out, const Frame&) const {
+    if (format_ == OutputFormat::kCsv) out.append("source,target\n");
+    if (format_ == OutputFormat::kTsv) out.append("source\ttarget\n");
   }
-  PairSums s;
-  std::vector<vertex_t> reached;
-  for (vertex_t comp = 0; comp < k; ++comp) {
-    if (size[comp] == 0) continue;
-    c.component_successors(comp, reached);  // comp itself included iff cyclic
-    uint64_t count = 0, reached_weight = 0;
-    for (vertex_t d : reached) count += size[d], reached_weight += weight[d];
-    if (reflexive && !c.component_cyclic(comp)) {  // acyclic: one vertex, plus (v,v)
-      count += size[comp];
-      reached_weight += weight[comp];
-    }
-    s.pairs += size[comp] * count;
-    s.sources += weight[comp] * count;
-    s.targets += size[comp] * reached_weight;
-    s.commas += size[comp] * (count > 0 ? count - 1 : 0);
+  template <class Out>
+  void source(Out& out, Piece u) const {
+    out.append(u);
+    out.push_back(delimiter_);
   }
-  return s;
-}
-
-uint64_t label_bytes(const Graph& g) {
-  uint64_t total = 0;
-  for (vertex_t v = 0; v < g.vertex_count(); ++v) total += g.label(v).size();
-  return total;
-}
-
-constexpr std::string_view kMtxBanner = "%%MatrixMarket matrix coordinate pattern general\n";
-std::string mtx_comment(std::string_view what) {
-  return "% transitive " + std::string(what) +
-         " written by closure; row/column i is the vertex labelled below\n";
-}
-
-std::string json_prefix(const Graph& g, uint64_t pairs, bool reflexive) {
-  return "{\"vertices\":" + std::to_string(g.vertex_count()) +
-         ",\"pairs\":" + std::to_string(pairs) +
-         (reflexive ? ",\"reflexive\":true" : ",\"reflexive\":false") + ",\"successors\":{";
-}
-constexpr std::string_view kJsonSuffix = "\n}}\n";
-
-// node-link: the prefix, {"id":L} per vertex (",\n" between, "\n" first), the middle,
-// {"source":U,"target":V} per pair (likewise), the suffix.
-constexpr std::string_view kNodeLinkPrefix =
-    "{\"directed\":true,\"multigraph\":false,\"graph\":{},\"nodes\":[";
-constexpr std::string_view kNodeLinkMiddle = "\n],\"links\":[";
-constexpr std::string_view kNodeLinkSuffix = "\n]}\n";
-constexpr uint64_t kNodeBytes = 7;   // {"id": and }
-constexpr uint64_t kLinkBytes = 21;  // {"source": ,"target": }
-uint64_t separators(uint64_t items) {
-  return items ? 2 * items - 1 : 0;
-}
-
-}  // namespace
-
-static std::string delimited_header(OutputFormat f) {
-  return f == OutputFormat::kCsv ? "source,target\n" : "source\ttarget\n";
-}
-
-uint64_t output_bytes(const Graph& g, const Closure& c, OutputFormat f, bool reflexive) {
-  const uint64_t n = g.vertex_count();
-  if (f == OutputFormat::kBinary)
-    return sizeof kBinaryMagic + 16 + n * words_per_row(n) * 4 + n * 4 + label_bytes(g);
-  const std::vector<uint64_t> w = target_weights(g, f);
-  const PairSums s = pair_sums(c, w, reflexive);
-  switch (f) {
-    case OutputFormat::kEdges:  // "u v\n"
-      return s.sources + s.targets + 2 * s.pairs;
-    case OutputFormat::kCsv:  // the header, then "u,v\n" (tabs for TSV)
-    case OutputFormat::kTsv:
-      return delimited_header(f).size() + s.sources + s.targets + 2 * s.pairs;
-    case OutputFormat::kMatrixMarket: {  // "%label i label\n" per vertex, "u v\n" per pair
-      uint64_t header = kMtxBanner.size() + mtx_comment("closure").size();
-      const auto labels = written_labels(g, f);
-      for (vertex_t v = 0; v < n; ++v) header += 7 + w[v] + 1 + labels[v].size() + 1;
-      header += 2 * digits(n) + digits(s.pairs) + 3;
-      return header + s.sources + s.targets + 2 * s.pairs;
-    }
-    case OutputFormat::kJson: {
-      // Per source: separator (1 for the first, else 2), "label", ":[", targets, commas, "]".
-      uint64_t per_source = n ? 2 * n - 1 : 0;
-      for (vertex_t v = 0; v < n; ++v) per_source += w[v] + 3;
-      return json_prefix(g, s.pairs, reflexive).size() + per_source + s.targets + s.commas +
-             kJsonSuffix.size();
-    }
-    case OutputFormat::kNodeLink: {
-      uint64_t nodes = separators(n);
-      for (vertex_t v = 0; v < n; ++v) nodes += kNodeBytes + w[v];
-      return kNodeLinkPrefix.size() + nodes + kNodeLinkMiddle.size() + s.sources + s.targets +
-             kLinkBytes * s.pairs + separators(s.pairs) + kNodeLinkSuffix.size();
-    }
-    case OutputFormat::kBinary:
-      break;
+  template <class Out>
+  void target(Out& out, Piece v) const {
+    out.append(v);
+    out.push_back('\n');
   }
-  return 0;
-}
 
-uint64_t output_bytes_lower_bound(const Graph& g, const Closure& c, OutputFormat f,
-                                  bool reflexive) {
-  const uint64_t pairs = c.pair_count(reflexive);
-  uint64_t shortest = UINT64_MAX;
-  for (vertex_t v = 0; v < g.vertex_count(); ++v)
-    shortest = std::min<uint64_t>(shortest, g.label(v).size());
-  if (shortest == UINT64_MAX) shortest = 0;
-  switch (f) {
-    case OutputFormat::kEdges:
-    case OutputFormat::kCsv:
-    case OutputFormat::kTsv:
-      return pairs * (2 * shortest + 2);
-    case OutputFormat::kMatrixMarket:
-      return pairs * 4;
-    case OutputFormat::kJson:
-      return pairs * (shortest + 3);
-    case OutputFormat::kNodeLink:
-      return pairs * (2 * shortest + kLinkBytes);
-    case OutputFormat::kBinary:
-      return output_bytes(g, c, f, reflexive);
+ private:
+  OutputFormat format_;
+  char delimiter_;
+  std::vector<std::string> labels_;
+};
+
+// Matrix Market: the banner, a comment, "%label i label" per vertex, the size line, then
+// "u v" per pair in 1-based numbers (a pair's piece of a vertex).
+class MatrixMarketFormat : public TextFormat {
+ public:
+  using Piece = uint64_t;
+  explicit MatrixMarketFormat(std::vector<std::string> labels) : labels_(std::move(labels)) {}
+  Piece piece(vertex_t v) const { return uint64_t(v) + 1; }
+  static Piece smallest_piece(size_t) { return 1; }
+  template <class Out>
+  void head(Out& out, const Frame& f) const {
+    out.append("%%MatrixMarket matrix coordinate pattern general\n% transitive ");
+    out.append(f.what);
+    out.append(" written by closure; row/column i is the vertex labelled below\n");
   }
-  return 0;
-}
+  template <class Out>
+  void vertex(Out& out, vertex_t v) const {
+    out.append("%label ");
+    append_number(out, piece(v));
+    out.push_back(' ');
+    out.append(labels_[v]);
+    out.push_back('\n');
+  }
+  template <class Out>
+  void middle(Out& out, const Frame& f) const {
+    append_number(out, f.vertices);
+    out.push_back(' ');
+    append_number(out, f.vertices);
+    out.push_back(' ');
+    append_number(out, f.pairs);
+    out.push_back('\n');
+  }
+  template <class Out>
+  void source(Out& out, Piece u) const {
+    append_number(out, u);
+    out.push_back(' ');
+  }
+  template <class Out>
+  void target(Out& out, Piece v) const {
+    append_number(out, v);
+    out.push_back('\n');
+  }
+
+ private:
+  std::vector<std::string> labels_;
+};
+
+// The tool's JSON: counts, then "successors": each vertex's label (a JSON string) and the
+// array of its targets' labels.
+class JsonFormat : public TextFormat {
+ public:
+  using Piece = std::string_view;
+  explicit JsonFormat(std::vector<std::string> labels) : labels_(std::move(labels)) {}
+  Piece piece(vertex_t v) const { return labels_[v]; }
+  static std::string smallest_piece(size_t shortest) {
+    return json_string(std::string(shortest, 'x'));
+  }
+  template <class Out>
+  void head(Out& out, const Frame& f) const {
+    out.append("{\"vertices\":");
+    append_number(out, f.vertices);
+    out.append(",\"pairs\":");
+    append_number(out, f.pairs);
+    out.append(f.reflexive ? ",\"reflexive\":true" : ",\"reflexive\":false");
+    out.append(",\"successors\":{");
+  }
+  template <class Out>
+  void row_open(Out& out, vertex_t u) const {
+    out.append(u ? ",\n" : "\n");
+    out.append(labels_[u]);
+    out.append(":[");
+  }
+  template <class Out>
+  void separator(Out& out, bool first_in_row, bool) const {
+    if (!first_in_row) out.push_back(',');
+  }
+  template <class Out>
+  void source(Out&, Piece) const {}  // the row's key
+  template <class Out>
+  void target(Out& out, Piece v) const {
+    out.append(v);
+  }
+  template <class Out>
+  void row_close(Out& out, vertex_t) const {
+    out.push_back(']');
+  }
+  template <class Out>
+  void tail(Out& out) const {
+    out.append("\n}}\n");
+  }
+
+ private:
+  std::vector<std::string> labels_;
+};
+
+// networkx's node-link JSON: {"id":L} per vertex, then {"source":U,"target":V} per pair,
+// ",\n" between items and "\n" before the first of each list.
+class NodeLinkFormat : public TextFormat {
+ public:
+  using Piece = std::string_view;
+  explicit NodeLinkFormat(std::vector<std::string> labels) : labels_(std::move(labels)) {}
+  Piece piece(vertex_t v) const { return labels_[v]; }
+  // Digits: labels are written as numbers (unquoted) when every one is a decimal integer.
+  static std::string smallest_piece(size_t shortest) { return std::string(shortest, '1'); }
+  static constexpr bool kFirstPairDiffers = true;
+  template <class Out>
+  void head(Out& out, const Frame&) const {
+    out.append("{\"directed\":true,\"multigraph\":false,\"graph\":{},\"nodes\":[");
+  }
+  template <class Out>
+  void vertex(Out& out, vertex_t v) const {
+    out.append(v ? ",\n{\"id\":" : "\n{\"id\":");
+    out.append(labels_[v]);
+    out.push_back('}');
+  }
+  template <class Out>
+  void middle(Out& out, const Frame&) const {
+    out.append("\n],\"links\":[");
+  }
+  template <class Out>
+  void separator(Out& out, bool, bool first_of_all) const {
+    out.append(first_of_all ? "\n" : ",\n");
+  }
+  template <class Out>
+  void source(Out& out, Piece u) const {
+    out.append("{\"source\":");
+    out.append(u);
+    out.append(",\"target\":");
+  }
+  template <class Out>
+  void target(Out& out, Piece v) const {
+    out.append(v);
+    out.push_back('}');
+  }
+  template <class Out>
+  void tail(Out& out) const {
+    out.append("\n]}\n");
+  }
+
+ private:
+  std::vector<std::string> labels_;
+};
 
 // A DOT drawing: "digraph closure {" (the pairs' name), each vertex "  ID;" (so every vertex
 // is a node, an isolated one too), each pair "  U -> V;", then "}".
-std::string dot_header(std::string_view what) {
-  return "digraph " + std::string(what) + " {\n";
-}
-constexpr std::string_view kDotFooter = "}\n";
+class DotFormat : public TextFormat {
+ public:
+  using Piece = std::string_view;
+  explicit DotFormat(std::vector<std::string> ids) : ids_(std::move(ids)) {}
+  Piece piece(vertex_t v) const { return ids_[v]; }
+  static std::string smallest_piece(size_t shortest) { return dot_id(std::string(shortest, 'x')); }
+  template <class Out>
+  void head(Out& out, const Frame& f) const {
+    out.append("digraph ");
+    out.append(f.what);
+    out.append(" {\n");
+  }
+  template <class Out>
+  void vertex(Out& out, vertex_t v) const {
+    out.append("  ");
+    out.append(ids_[v]);
+    out.append(";\n");
+  }
+  template <class Out>
+  void source(Out& out, Piece u) const {
+    out.append("  ");
+    out.append(u);
+    out.append(" -> ");
+  }
+  template <class Out>
+  void target(Out& out, Piece v) const {
+    out.append(v);
+    out.append(";\n");
+  }
+  template <class Out>
+  void tail(Out& out) const {
+    out.append("}\n");
+  }
 
-static std::vector<std::string> dot_ids(const Graph& g) {
+ private:
+  std::vector<std::string> ids_;
+};
+
+std::vector<std::string> dot_ids(const Graph& g) {
   std::vector<std::string> ids(g.vertex_count());
   for (vertex_t v = 0; v < g.vertex_count(); ++v) ids[v] = dot_id(g.label(v));
   return ids;
 }
 
+// Calls fn with `spec`'s text format (not binary), its vertices' pieces taken from `g`; with
+// no graph, the format without them (for output_bytes_lower_bound, which writes no vertex).
+// The writer and the size model both pick their format here.
+template <class Fn>
+auto with_text_format(const Graph* g, const OutputSpec& spec, const Fn& fn) {
+  auto labels = [g](OutputFormat f) {
+    return g ? written_labels(*g, f) : std::vector<std::string>{};
+  };
+  if (spec.dot) return fn(DotFormat(g ? dot_ids(*g) : std::vector<std::string>{}));
+  switch (spec.format) {
+    case OutputFormat::kMatrixMarket:
+      return fn(MatrixMarketFormat(labels(spec.format)));
+    case OutputFormat::kJson:
+      return fn(JsonFormat(labels(spec.format)));
+    case OutputFormat::kNodeLink:
+      return fn(NodeLinkFormat(labels(spec.format)));
+    case OutputFormat::kEdges:
+    case OutputFormat::kCsv:
+    case OutputFormat::kTsv:
+      return fn(DelimitedFormat(spec.format, labels(spec.format)));
+    case OutputFormat::kBinary:
+      break;
+  }
+  throw InternalError("with_text_format: the binary format is not a text format");
+}
+
+// Over every pair (u,v) of the closure: the sum of u's bytes as a source (source_bytes(u)),
+// of v's as a target (target[v's component] holds its members' sum), the pair count, and
+// the rows (sources) with a pair. One pass over the components: the members of a
+// component share their successors.
+struct PairSums {
+  uint64_t sources = 0, targets = 0, pairs = 0, rows = 0;
+};
+template <class SourceBytes>
+PairSums pair_sums(const Closure& c, const std::vector<uint64_t>& target, bool reflexive,
+                   const SourceBytes& source_bytes) {
+  PairSums s;
+  std::vector<vertex_t> reached;
+  for (vertex_t comp = 0; comp < c.component_count(); ++comp) {
+    const auto members = c.members(comp);
+    if (members.empty()) continue;
+    c.component_successors(comp, reached);  // comp itself included iff cyclic
+    uint64_t count = 0, reached_bytes = 0;
+    for (vertex_t d : reached) count += c.members(d).size(), reached_bytes += target[d];
+    if (reflexive && !c.component_cyclic(comp)) {  // acyclic: one vertex, plus (v,v)
+      count += members.size();
+      reached_bytes += target[comp];
+    }
+    uint64_t sources = 0;
+    for (vertex_t v : members) sources += source_bytes(v);
+    s.pairs += members.size() * count;
+    s.sources += sources * count;
+    s.targets += members.size() * reached_bytes;
+    if (count > 0) s.rows += members.size();
+  }
+  return s;
+}
+
+// The exact size of a closure in a text format, written piece by piece into counters: the
+// parts written once (head, middle, tail, each vertex's own pieces), and each vertex's
+// pieces as a pair's source and target, weighted by how often it is one (pair_sums). No
+// pair is formatted: O(n + the components' successors), as cheap as the arithmetic it is.
+template <class Format>
+uint64_t text_bytes(const Format& fmt, const Frame& frame, const Closure& c, bool reflexive) {
+  CountingSink once;
+  fmt.head(once, frame);
+  fmt.middle(once, frame);
+  fmt.tail(once);
+  // Targets summed per component, sources counted again per component in pair_sums: one
+  // array of fresh pages, not one per vertex (on a large graph they cost more than counting).
+  std::vector<uint64_t> target(c.component_count(), 0);
+  for (vertex_t v = 0; v < c.vertex_count(); ++v) {
+    fmt.vertex(once, v);
+    fmt.row_open(once, v);
+    fmt.row_close(once, v);
+    CountingSink as_target;
+    fmt.target(as_target, fmt.piece(v));
+    target[c.component_of(v)] += as_target.bytes();
+  }
+  const PairSums s = pair_sums(c, target, reflexive, [&fmt](vertex_t v) {
+    CountingSink as_source;
+    fmt.source(as_source, fmt.piece(v));
+    return as_source.bytes();
+  });
+  if (s.pairs == 0) return once.bytes();
+  CountingSink first, row_first, other;
+  fmt.separator(first, true, Format::kFirstPairDiffers);
+  fmt.separator(row_first, true, false);
+  fmt.separator(other, false, false);
+  return once.bytes() + s.sources + s.targets + first.bytes() + (s.rows - 1) * row_first.bytes() +
+         (s.pairs - s.rows) * other.bytes();
+}
+
+// At least the bytes of `pairs` pairs whose labels are `shortest` bytes long: each pair's
+// source and target pieces of such a label and the shortest separator, written.
+template <class Format>
+uint64_t text_lower_bound(const Format& fmt, uint64_t pairs, size_t shortest) {
+  const auto smallest = Format::smallest_piece(shortest);
+  const typename Format::Piece piece(smallest);
+  CountingSink pair, first, row_first, other;
+  fmt.source(pair, piece);
+  fmt.target(pair, piece);
+  fmt.separator(first, true, true);
+  fmt.separator(row_first, true, false);
+  fmt.separator(other, false, false);
+  return pairs * (pair.bytes() + std::min({first.bytes(), row_first.bytes(), other.bytes()}));
+}
+
+// The binary format: the magic, n and the words per row (8 bytes each), n rows of
+// words_per_row(n) 32-bit words whatever their pairs, then each label as its 4-byte length
+// and its bytes. The writer and binary_bytes share these.
+uint64_t binary_row_bytes(uint64_t n) {
+  return words_per_row(n) * sizeof(uint32_t);
+}
+
+void binary_head(ByteSink& out, uint64_t n) {
+  const uint64_t wpr = words_per_row(n);
+  out.write(kBinaryMagic, sizeof kBinaryMagic);
+  out.write(&n, sizeof n);
+  out.write(&wpr, sizeof wpr);
+}
+
+void binary_label(ByteSink& out, std::string_view label) {
+  const uint32_t len = uint32_t(label.size());
+  out.write(&len, sizeof len);
+  out.write(label.data(), label.size());
+}
+
+uint64_t binary_bytes(const Graph& g) {
+  const uint64_t n = g.vertex_count();
+  CountingSink count;
+  binary_head(count, n);
+  for (vertex_t v = 0; v < n; ++v) binary_label(count, g.label(v));
+  return count.bytes() + n * binary_row_bytes(n);
+}
+
+}  // namespace
+
 uint64_t output_bytes(const Graph& g, const Closure& c, const OutputSpec& spec, bool reflexive) {
-  if (!spec.dot) return output_bytes(g, c, spec.format, reflexive);
-  const auto ids = dot_ids(g);
-  std::vector<uint64_t> w(ids.size());
-  uint64_t nodes = 0;
-  for (size_t v = 0; v < ids.size(); ++v) nodes += (w[v] = ids[v].size()) + 4;
-  const PairSums s = pair_sums(c, w, reflexive);
-  return dot_header("closure").size() + nodes + s.sources + s.targets + 8 * s.pairs +
-         kDotFooter.size();
+  if (!spec.dot && spec.format == OutputFormat::kBinary) return binary_bytes(g);
+  const Frame frame = frame_of(ClosureRows(c, reflexive));
+  return with_text_format(
+      &g, spec, [&](const auto& fmt) -> uint64_t { return text_bytes(fmt, frame, c, reflexive); });
+}
+
+uint64_t output_bytes(const Graph& g, const Closure& c, OutputFormat f, bool reflexive) {
+  return output_bytes(g, c, OutputSpec{f, false}, reflexive);
 }
 
 uint64_t output_bytes_lower_bound(const Graph& g, const Closure& c, const OutputSpec& spec,
                                   bool reflexive) {
-  if (!spec.dot) return output_bytes_lower_bound(g, c, spec.format, reflexive);
-  // Every id has its two quotes: the edge list's bound plus 4 quotes and 6 bytes per pair.
-  return output_bytes_lower_bound(g, c, OutputFormat::kEdges, reflexive) +
-         c.pair_count(reflexive) * 10;
+  if (!spec.dot && spec.format == OutputFormat::kBinary) return binary_bytes(g);
+  size_t shortest = SIZE_MAX;
+  for (vertex_t v = 0; v < g.vertex_count(); ++v) shortest = std::min(shortest, g.label(v).size());
+  if (shortest == SIZE_MAX) shortest = 0;
+  const uint64_t pairs = c.pair_count(reflexive);
+  return with_text_format(nullptr, spec, [&](const auto& fmt) -> uint64_t {
+    return text_lower_bound(fmt, pairs, shortest);
+  });
+}
+
+uint64_t output_bytes_lower_bound(const Graph& g, const Closure& c, OutputFormat f,
+                                  bool reflexive) {
+  return output_bytes_lower_bound(g, c, OutputSpec{f, false}, reflexive);
 }
 
 namespace {
@@ -406,25 +659,21 @@ class Tick {
   size_t n_;
 };
 
-// Appends to a buffer and hands it to the sink in large pieces.
+// Appends to a buffer and hands it to the sink in large pieces. It takes the std::string
+// calls (append, push_back) that the formats' pieces write with.
 class Sink {
  public:
   explicit Sink(ByteSink& out) : out_(out) { buf_.reserve(kChunk + 4096); }
-  void put(std::string_view s) {
+  void append(std::string_view s) {
     buf_.append(s);
     if (buf_.size() >= kChunk) flush();
   }
-  void put(char c) { buf_.push_back(c); }
+  void push_back(char c) { buf_.push_back(c); }
   // A large piece goes to the sink as it is, after what the buffer holds (no copy).
   void put_block(std::string_view s) {
-    if (s.size() < kChunk / 16) return put(s);
+    if (s.size() < kChunk / 16) return append(s);
     flush();
     out_.write(s.data(), s.size());
-  }
-  void put_number(uint64_t v) {
-    char tmp[24];
-    auto [end, ec] = std::to_chars(tmp, tmp + sizeof tmp, v);
-    buf_.append(tmp, end);
   }
   void flush() {
     out_.write(buf_.data(), buf_.size());
@@ -471,131 +720,46 @@ void put_rows(Sink& out, const PairRows& rows, size_t n, const Tick& tick,
   }
 }
 
-void append_number(std::string& out, uint64_t v) {
-  char tmp[24];
-  auto [end, ec] = std::to_chars(tmp, tmp + sizeof tmp, v);
-  out.append(tmp, end);
-}
-
-// Edge lists, CSV and TSV: one "u v" line per pair (',' or a tab for CSV and TSV, which
-// start with their header).
-void write_edges(Sink& out, const Graph& g, const PairRows& rows, const Tick& tick,
-                 OutputFormat f) {
-  const auto labels = written_labels(g, f);
-  const char separator = f == OutputFormat::kCsv ? ',' : f == OutputFormat::kTsv ? '\t' : ' ';
-  if (f != OutputFormat::kEdges) out.put(delimited_header(f));
-  put_rows(out, rows, g.vertex_count(), tick,
-           [&](vertex_t u, const std::vector<vertex_t>& succ, std::string& text) {
-             for (vertex_t v : succ) {
-               text.append(labels[u]);
-               text.push_back(separator);
-               text.append(labels[v]);
-               text.push_back('\n');
-             }
-           });
-}
-
-void write_matrix_market(Sink& out, const Graph& g, const PairRows& rows, const Tick& tick) {
-  const size_t n = g.vertex_count();
-  out.put(kMtxBanner);
-  out.put(mtx_comment(rows.what()));
-  const auto labels = written_labels(g, OutputFormat::kMatrixMarket);
-  for (vertex_t v = 0; v < n; ++v) {
-    out.put("%label ");
-    out.put_number(v + 1);
-    out.put(' ');
-    out.put(labels[v]);
-    out.put('\n');
+// Every text format's one writer: its pieces in their order (TextFormat), rows formatted
+// apart by put_rows.
+template <class Format>
+void write_text(Sink& out, const Format& fmt, const PairRows& rows, const Tick& tick) {
+  const Frame frame = frame_of(rows);
+  const size_t n = rows.vertex_count();
+  fmt.head(out, frame);
+  for (vertex_t v = 0; v < n; ++v) fmt.vertex(out, v);
+  fmt.middle(out, frame);
+  // Rows are formatted apart, so a format whose first pair of all differs needs the first
+  // row that has a pair found first.
+  size_t first = n;
+  if constexpr (Format::kFirstPairDiffers) {
+    rows.prepare();
+    std::vector<vertex_t> succ;
+    for (first = 0; first < n && (rows.row(vertex_t(first), succ), succ.empty());) ++first;
   }
-  out.put_number(n);
-  out.put(' ');
-  out.put_number(n);
-  out.put(' ');
-  out.put_number(rows.pair_count());
-  out.put('\n');
   put_rows(out, rows, n, tick,
            [&](vertex_t u, const std::vector<vertex_t>& succ, std::string& text) {
-             for (vertex_t v : succ) {
-               append_number(text, u + 1);
-               text.push_back(' ');
-               append_number(text, v + 1);
-               text.push_back('\n');
+             fmt.row_open(text, u);
+             const auto source = fmt.piece(u);
+             for (size_t i = 0; i < succ.size(); ++i) {
+               fmt.separator(text, i == 0, i == 0 && u == first);
+               fmt.source(text, source);
+               fmt.target(text, fmt.piece(succ[i]));
              }
+             fmt.row_close(text, u);
            });
-}
-
-void write_json(Sink& out, const Graph& g, const PairRows& rows, const Tick& tick) {
-  const auto quoted = written_labels(g, OutputFormat::kJson);
-  out.put(json_prefix(g, rows.pair_count(), rows.reflexive()));
-  std::vector<vertex_t> succ;
-  rows.prepare();
-  for (vertex_t u = 0; u < g.vertex_count(); ++u) {
-    tick(u);
-    rows.row(u, succ);
-    out.put(u ? ",\n" : "\n");
-    out.put(quoted[u]);
-    out.put(":[");
-    for (size_t i = 0; i < succ.size(); ++i) {
-      if (i) out.put(',');
-      out.put(quoted[succ[i]]);
-    }
-    out.put(']');
-  }
-  out.put(kJsonSuffix);
-}
-
-void write_node_link(Sink& out, const Graph& g, const PairRows& rows, const Tick& tick) {
-  const auto labels = written_labels(g, OutputFormat::kNodeLink);
-  out.put(kNodeLinkPrefix);
-  for (size_t v = 0; v < labels.size(); ++v) {
-    out.put(v ? ",\n{\"id\":" : "\n{\"id\":");
-    out.put(labels[v]);
-    out.put('}');
-  }
-  out.put(kNodeLinkMiddle);
-  // Rows are formatted apart (put_rows), so each link carries its separator before it and
-  // the first pair of all, in the first row that has one, gets "\n" alone.
-  rows.prepare();
-  std::vector<vertex_t> succ;
-  size_t first = 0;
-  while (first < labels.size() && (rows.row(vertex_t(first), succ), succ.empty())) ++first;
-  put_rows(out, rows, g.vertex_count(), tick,
-           [&](vertex_t u, const std::vector<vertex_t>& targets, std::string& text) {
-             for (size_t i = 0; i < targets.size(); ++i) {
-               text.append(u == first && i == 0 ? "\n" : ",\n");
-               text.append("{\"source\":").append(labels[u]).append(",\"target\":");
-               text.append(labels[targets[i]]).push_back('}');
-             }
-           });
-  out.put(kNodeLinkSuffix);
-}
-
-void write_dot(Sink& out, const Graph& g, const PairRows& rows, const Tick& tick) {
-  const auto ids = dot_ids(g);
-  out.put(dot_header(rows.what()));
-  for (const std::string& id : ids) {
-    out.put("  ");
-    out.put(id);
-    out.put(";\n");
-  }
-  put_rows(out, rows, g.vertex_count(), tick,
-           [&](vertex_t u, const std::vector<vertex_t>& succ, std::string& text) {
-             for (vertex_t v : succ) {
-               text.append("  ").append(ids[u]).append(" -> ").append(ids[v]).append(";\n");
-             }
-           });
-  out.put(kDotFooter);
+  fmt.tail(out);
 }
 
 void write_binary(ByteSink& file, const Graph& g, const PairRows& rows, const Tick& tick) {
   const uint64_t n = g.vertex_count(), wpr = words_per_row(n);
-  file.write(kBinaryMagic, sizeof kBinaryMagic);
-  file.write(&n, sizeof n);
-  file.write(&wpr, sizeof wpr);
+  binary_head(file, n);
   // Rows in batches of about 16 MB, each row's bits set by one of the pool's threads
   // (ClosureRows straight from its component's reach), then written in order.
-  const size_t row_bytes = wpr * sizeof(uint32_t);
-  const size_t batch = std::max<size_t>(1, std::min<size_t>(n, (size_t{16} << 20) / row_bytes));
+  const size_t row_bytes = binary_row_bytes(n);
+  // (no vertices: rows of no bytes, and no batch)
+  const size_t batch =
+      std::max<size_t>(1, std::min<size_t>(n, (size_t{16} << 20) / std::max<size_t>(row_bytes, 1)));
   std::vector<uint32_t> bits(batch * wpr);
   rows.prepare();
   for (uint64_t u0 = 0; u0 < n; u0 += batch) {
@@ -610,12 +774,7 @@ void write_binary(ByteSink& file, const Graph& g, const PairRows& rows, const Ti
     for (size_t i = 0; i < count; ++i) tick(u0 + i);
     file.write(bits.data(), count * row_bytes);
   }
-  for (vertex_t v = 0; v < n; ++v) {
-    const std::string label = g.label(v);
-    const uint32_t len = uint32_t(label.size());
-    file.write(&len, sizeof len);
-    file.write(label.data(), label.size());
-  }
+  for (vertex_t v = 0; v < n; ++v) binary_label(file, g.label(v));
 }
 
 }  // namespace
@@ -686,16 +845,7 @@ void write_pairs(ByteSink& sink, const Graph& g, const PairRows& rows, const Out
     return;
   }
   Sink text(sink);
-  if (spec.dot)
-    write_dot(text, g, rows, tick);
-  else if (spec.format == OutputFormat::kMatrixMarket)
-    write_matrix_market(text, g, rows, tick);
-  else if (spec.format == OutputFormat::kJson)
-    write_json(text, g, rows, tick);
-  else if (spec.format == OutputFormat::kNodeLink)
-    write_node_link(text, g, rows, tick);
-  else
-    write_edges(text, g, rows, tick, spec.format);  // edges, CSV, TSV
+  with_text_format(&g, spec, [&](const auto& fmt) { write_text(text, fmt, rows, tick); });
   text.flush();
 }
 

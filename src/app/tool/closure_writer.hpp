@@ -74,8 +74,9 @@ std::string output_spec_choices();
 // .gz after it (then *gzip is set). "-" names none.
 bool names_dot_output(const std::string& path, bool* gzip = nullptr);
 
-// The exact number of bytes write_closure writes for `f`, before compression. Costs one
-// pass over the component-level closure (no vertex pairs are expanded).
+// The exact number of bytes write_closure writes for `f`, before compression: the writer's
+// own pieces of each vertex written once into a CountingSink, weighted by its pair counts.
+// Costs one pass over the component-level closure (no vertex pairs are expanded).
 uint64_t output_bytes(const Graph& g, const Closure& c, OutputFormat f, bool reflexive);
 // A cheap lower bound of output_bytes (from the pair count and the shortest label): when
 // it already exceeds a limit, the exact count is not needed to refuse.
