@@ -9,6 +9,7 @@
 #include "app/distributed/column_slices.hpp"
 #include "app/distributed/panel_squaring.hpp"
 #include "app/distributed/slice_message.hpp"
+#include "closure/algorithms/planner.hpp"
 #include "closure/engine/device_propagation.hpp"
 #include "closure/graph/input_error.hpp"
 #include "closure/io/content_hash.hpp"
@@ -70,9 +71,16 @@ RankWork compute_range(const Request& o, const Graph& g, const SccResult& scc, c
   w.slice.components = scc.component_count();
   const Method m = o.compute.method;
   ocl::Runtime* rt = o.compute.runtime;
+  // The planner's first answer: a request, or auto's small graph on the host. Where auto
+  // would go on to the cost model, a rank takes its GPU if it has one: the model predicts a
+  // whole closure on one device, not a slice of columns on each.
+  PlanFacts facts;
+  facts.requested = m;
+  facts.vertices = g.vertex_count();
+  facts.edges = g.edge_count();
+  const Plan first = plan(facts);
   const bool wants_device =
-      m == Method::kPropagate ||
-      (m == Method::kAuto && g.vertex_count() + g.edge_count() >= kAutoModelFrom);
+      first.need != Plan::Need::kNothing || first.method == Method::kPropagate;
   if (wants_device && !rt && o.compute.lazy_runtime) rt = o.compute.lazy_runtime();
   // auto takes a GPU only: PoCL's propagation is slower than the host's.
   const bool device = rt && (m == Method::kPropagate || rt->device().is_gpu);
