@@ -61,3 +61,8 @@ cli_test(front_door.query_index_refuses_closure_options --status 2 --stderr "wou
          bash -c "${CLOSURE_BIN} index -q ${DATA}/cycle.txt -o ${FD}/c.idx && ${CLOSURE_BIN} query ${FD}/c.idx 1 2 --method square --kernel-params tile_n=4")
 cli_test(front_door.query_engine_index_refuses_device --status 2 --stderr "--engine index answers without computing" --
          ${CLOSURE_BIN} query ${DATA}/cycle.txt 1 2 --engine index --device cpu)
+
+# query reads and closes a graph through the run pipeline: the same warning and refusal as
+# run under a memory limit, the same progress phases.
+cli_test(front_door.query_same_pipeline_under_ulimit --stdout "^query same door ok$" --
+         bash ${CMAKE_CURRENT_SOURCE_DIR}/cli/query_same_door.sh ${CLOSURE_BIN} ${FD}/query-door)

@@ -41,6 +41,12 @@ foreach(format edges matrix-market json binary)
 endforeach()
 mpi_test(verify bash ${EXPECT} --stderr "MATCH against Boost.Graph" --stderr "ranks     2" --
          bash -c "source ${RUN_MPI} && mpi 2 ${CLOSURE_BIN} ${DATA}/cycle.txt --verify")
+# `closure verify` goes through the same pipeline as run: across the ranks, rank 0 says the
+# verdict (the summary's ranks line shows the work was shared).
+mpi_test(verify_command bash ${EXPECT} --stdout "^MATCH$" --stderr "ranks     2" --
+         bash -c "source ${RUN_MPI} && mpi 2 ${CLOSURE_BIN} verify ${DATA}/cycle.txt")
+mpi_test(verify_command_json bash ${EXPECT} --stdout "\"verdict\": \"MATCH\"" --stdout "\"ranks\": 3" --
+         bash -c "source ${RUN_MPI} && mpi 3 ${CLOSURE_BIN} verify ${DATA}/diamond.txt --json")
 mpi_test(stdout bash ${EXPECT} --stdout "^1 2$" --stdout "^6 4$" --
          bash -c "source ${RUN_MPI} && mpi 3 ${CLOSURE_BIN} -q ${DATA}/cycle.txt -o -")
 mpi_test(count_only bash ${EXPECT} --stdout "\"pairs\": 19," --stdout "\"ranks\": 3" --

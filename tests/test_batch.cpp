@@ -68,7 +68,7 @@ TEST(Batch, ACrashingFileIsAFailedRecordAndTheOthersComplete) {
     SCOPED_TRACE(jobs);
     BatchOptions o = options_for(dir / "in", out);
     o.jobs = jobs;
-    o.runner = [](const RunOptions& run) {
+    o.runner = [](const Request& run) {
       if (fs::path(run.input).filename() == "b.txt") {
         std::signal(SIGSEGV, SIG_DFL);  // under ASan, its handler would turn this into exit 1
         std::raise(SIGSEGV);
@@ -97,7 +97,7 @@ TEST(Batch, AFileOverTheTimeLimitIsKilledAndTheOthersComplete) {
   three_graphs(dir / "in");
   BatchOptions o = options_for(dir / "in", dir / "out");
   o.file_time_limit_s = 0.5;
-  o.runner = [](const RunOptions& run) {
+  o.runner = [](const Request& run) {
     if (fs::path(run.input).filename() == "b.txt")
       for (;;) ::pause();  // a reader that never returns
     return run_graph(run);
@@ -115,7 +115,7 @@ TEST(Batch, ExceptionsAndOutOfMemoryInAFileAreFailedRecords) {
   fs::create_directories(dir / "in");
   three_graphs(dir / "in");
   BatchOptions o = options_for(dir / "in", dir / "out");
-  o.runner = [](const RunOptions& run) -> RunSummary {
+  o.runner = [](const Request& run) -> RunSummary {
     if (fs::path(run.input).filename() == "a.txt") throw std::bad_alloc();
     return run_graph(run);
   };

@@ -65,7 +65,7 @@ TEST(JsonOutput, LabelsThatAreNotUtf8AreWrittenAsSurrogateEscapes) {
 }
 
 TEST(JsonOutput, SummaryUsesTheDocumentedNames) {
-  RunOptions o;
+  Request o;
   o.input = std::string(CLOSURE_SOURCE_DIR) + "/data/cycle.txt";
   o.verify = true;
   const auto j = nlohmann::json::parse(summary_json(run_graph(o)));

@@ -79,7 +79,7 @@ TEST(MemoryHint, RunGraphRefusesWithTheCommandsForItsInput) {
       if (a != b) out << std::min(a, b) << ' ' << std::max(a, b) << '\n';
     }
   }
-  RunOptions o;
+  Request o;
   o.input = path.string();
   o.compute.method = Method::kSparse;
   o.compute.host_memory_limit = 4'000'000;

@@ -163,5 +163,46 @@ TEST(Planner, CountingOnlyTheHostCountsByColumnsWhereThatBeatsTheGpu) {
   }
 }
 
+// The engine that answers questions on a graph: what is asked is taken as it is, with no
+// fact gathered; auto first asks for the component count, then compares the closure's
+// dense bound (components^2 / 8 bytes) with kClosureLimitBytes.
+TEST(EnginePlanner, ARequestedEngineIsTakenWithoutCountingComponents) {
+  for (Engine e : {Engine::kClosure, Engine::kIndex}) {
+    const EnginePlan p = plan_engine({e, std::nullopt});
+    EXPECT_FALSE(p.needs_components);
+    EXPECT_EQ(p.engine, e);
+    EXPECT_EQ(p.reason, "requested");
+    // A component count changes nothing about a request.
+    EXPECT_EQ(plan_engine({e, size_t{10'000'000}}).engine, e);
+  }
+}
+
+TEST(EnginePlanner, AutoAsksForTheComponentCountFirst) {
+  const EnginePlan p = plan_engine({Engine::kAuto, std::nullopt});
+  EXPECT_TRUE(p.needs_components);
+}
+
+TEST(EnginePlanner, AutoIndexesOnlyAboveTheClosureLimit) {
+  // 23170^2 / 8 is just under 64 MiB, 23171^2 / 8 just over.
+  const size_t under = 23170, over = 23171;
+  ASSERT_LE(double(under) * double(under) / 8, kClosureLimitBytes);
+  ASSERT_GT(double(over) * double(over) / 8, kClosureLimitBytes);
+  const EnginePlan small = plan_engine({Engine::kAuto, under});
+  EXPECT_FALSE(small.needs_components);
+  EXPECT_EQ(small.engine, Engine::kClosure) << small.reason;
+  const EnginePlan large = plan_engine({Engine::kAuto, over});
+  EXPECT_EQ(large.engine, Engine::kIndex) << large.reason;
+  EXPECT_EQ(large.components, over);
+  EXPECT_DOUBLE_EQ(large.closure_bytes, double(over) * double(over) / 8);
+  EXPECT_NE(large.reason.find("23171 components"), std::string::npos) << large.reason;
+  EXPECT_EQ(plan_engine({Engine::kAuto, size_t{0}}).engine, Engine::kClosure);
+}
+
+TEST(EnginePlanner, EngineNamesRoundTripAndOthersAreUsageErrors) {
+  for (Engine e : {Engine::kAuto, Engine::kClosure, Engine::kIndex})
+    EXPECT_EQ(parse_engine(engine_name(e)), e);
+  EXPECT_THROW(parse_engine("bfs"), UsageError);
+}
+
 }  // namespace
 }  // namespace closure

@@ -94,11 +94,13 @@ std::vector<std::string> with_default_subcommand(CLI::App& app, CLI::App& run, i
   return args;
 }
 
-// Under mpirun -np 2 or more only the closure itself runs; every rank refuses the rest.
+// Under mpirun -np 2 or more only the closure pipeline runs (run, verify: run_graph() shares
+// the work among the ranks); every rank refuses the rest.
 int refuse_distributed(const std::string& command) {
   std::fprintf(stderr,
                "closure: `closure %s` does not run on %d MPI ranks; only the closure itself "
-               "(`closure FILE`) is distributed. Run it as one process\n",
+               "(`closure FILE`, `closure verify FILE`) is distributed. Run it as one "
+               "process\n",
                command.c_str(), distributed_communicator()->size());
   return kExitUsage;
 }
@@ -144,8 +146,8 @@ int run_cli(int argc, char** argv) {
     return sub;
   };
   run = add(add_run_command, kClosureOptions | kVerifyOption | kProgressOption);
-  add(add_query_command, kClosureOptions);
-  add(add_verify_command, kClosureOptions | kVerifyOption);
+  add(add_query_command, kClosureOptions | kProgressOption);
+  CLI::App* verify = add(add_verify_command, kClosureOptions | kVerifyOption);
   add(add_batch_command, kClosureOptions | kVerifyOption);
   add(add_index_command, kReadOptions);
   add(add_reach_command, kReadOptions);
@@ -190,7 +192,7 @@ int run_cli(int argc, char** argv) {
       // Before any collective: every rank runs this request, or every rank stops.
       if (const int status = agree_under_mpi(ranks, request_key(*sub)); status != kExitOk)
         return status;
-      if (sub != run && ranks) return refuse_distributed(sub->get_name());
+      if (sub != run && sub != verify && ranks) return refuse_distributed(sub->get_name());
       if (sub == run && wants_exit_watcher(common)) start_exit_watcher();
       return guarded([&, &runner = runner] {
         Session session(session_options(common));

@@ -1,7 +1,8 @@
 // `closure query FILE u v` or `--pairs FILE`: reachability answers in the input's labels;
 // unknown labels are reported per line. FILE may be an index from `closure index`
-// (recognised by its header). On a graph, the closure is computed once per run, unless it
-// could be large: then a reachability index is built on the fly instead (and stderr says so).
+// (recognised by its header). A graph goes through the pipeline (read_for_queries): the
+// planner's plan_engine() picks its closure or, when that could be large, a reachability
+// index built on the fly (and stderr says so).
 #include <cerrno>
 #include <chrono>
 #include <cstdio>
@@ -19,7 +20,6 @@
 #include "app/tool/reachability_queries.hpp"
 #include "app/tool/run_graph.hpp"
 #include "cli/commands.hpp"
-#include "closure/algorithms/scc.hpp"
 #include "closure/graph/input_error.hpp"
 #include "closure/graph/line_source.hpp"
 #include "closure/graph/text_scan.hpp"
@@ -27,11 +27,6 @@
 #include "closure/reach/index_file.hpp"
 
 namespace closure::cli {
-
-// Above this dense bound of the closure (components^2 / 8 bytes) `auto` answers from an
-// index: its build is linear, where the closure of a large random DAG costs gigabytes and
-// seconds for a single query.
-inline constexpr double kClosureLimitBytes = 64.0 * 1024 * 1024;
 
 namespace {
 
@@ -96,17 +91,29 @@ void refuse_closure_options(const CommonOptions& common, const std::string& what
                      "--engine closure)");
 }
 
-// Whether `auto` answers from an index: when the closure could be large (stderr says so).
-bool closure_could_be_large(const Graph& g, bool quiet) {
-  const double c = double(strongly_connected_components(g).component_count());
-  const bool large = c * c / 8 > kClosureLimitBytes;
-  if (large && !quiet)
-    std::fprintf(stderr,
-                 "closure query: the closure of %.0f components could take up to "
-                 "%s; answering from a reachability index built on the fly instead "
-                 "(`closure index` keeps one; --engine closure forces the closure)\n",
-                 c, format_bytes(c * c / 8).c_str());
-  return large;
+// When auto chose an index, stderr says why and how to keep or avoid one.
+void say_index_chosen(const QueryableGraph& q, Engine requested, bool quiet) {
+  if (quiet || requested != Engine::kAuto || q.engine.engine != Engine::kIndex) return;
+  std::fprintf(stderr,
+               "closure query: the closure of %.0f components could take up to "
+               "%s; answering from a reachability index built on the fly instead "
+               "(`closure index` keeps one; --engine closure forces the closure)\n",
+               double(q.engine.components), format_bytes(q.engine.closure_bytes).c_str());
+}
+
+// The pipeline's request for questions on a graph. The device opens only if the planner
+// picks the closure (an index needs none), first thing then when one is named, so that a
+// wrong name still fails before any computation.
+Request query_request(const QueryFlags& flags, const CommonOptions& common, Session& session) {
+  Request r;
+  r.what = Work::kAnswers;
+  r.engine = parse_engine(flags.engine);
+  r.input = flags.input;
+  r.read_options = read_options(common);
+  r.compute = compute_options(common, session, DeviceOpening::kInChildren);
+  r.compute.open_device_first = session.device_named();
+  r.reflexive = flags.reflexive;
+  return r;
 }
 
 // JSON lines carry the same answers as the plain ones.
@@ -140,16 +147,17 @@ struct QueryEngine {
       index = std::make_unique<reach::LivingIndex>(reach::load_living_index(std::move(input)));
     } else {
       if (flags.engine == "index") refuse_closure_options(common, "--engine index");
-      LineSource source(std::move(input));
-      read = read_graph(source, read_options(common));
-      const bool use_index =
-          flags.engine == "index" ||
-          (flags.engine == "auto" && closure_could_be_large(read->graph, common.quiet));
-      if (use_index) {
-        index = std::make_unique<reach::LivingIndex>(
-            std::make_shared<const reach::ReachIndex>(reach::build_index(read->graph)));
+      auto progress = make_progress(common);
+      Request request = query_request(flags, common, session);
+      request.progress = progress.get();
+      QueryableGraph q = read_for_queries(request, std::move(input));
+      progress.reset();  // the line is cleared before any message or answer
+      say_index_chosen(q, request.engine, common.quiet);
+      read = std::move(q.graph);
+      if (q.index) {
+        index = std::make_unique<reach::LivingIndex>(std::move(q.index));
       } else {
-        closure = compute_closure(read->graph, compute_options(common, session));
+        closure = std::move(q.closure);
         closure_queries =
             std::make_unique<ReachabilityIndex>(read->graph, *closure, flags.reflexive);
       }

@@ -5,7 +5,6 @@
 #include <cstdio>
 #include <memory>
 
-#include "app/distributed/distributed_run.hpp"
 #include "app/tool/run_graph.hpp"
 #include "cli/commands.hpp"
 #include "closure/io/byte_size.hpp"
@@ -70,7 +69,7 @@ Runner add_run_command(CLI::App& app, CommonOptions& common) {
     }
     check_output_flags(*flags);
     refuse_verify_options_without_verify(common, flags->verify);
-    RunOptions o;
+    Request o;  // Work::kClosure: written with -o, else counted
     o.input = flags->input;
     o.read_options = read_options(common);
     o.compute = compute_options(common, session, DeviceOpening::kWhileReading);
@@ -90,9 +89,8 @@ Runner add_run_command(CLI::App& app, CommonOptions& common) {
     o.verify_sources = flags->verify_sources;
     auto progress = make_progress(common);
     o.progress = progress.get();
-    Communicator* ranks = distributed_communicator();  // under mpirun -np 2 or more
-    const RunSummary s = ranks ? run_graph_distributed(o, *ranks) : run_graph(o);
-    progress.reset();  // the line is cleared before the summary
+    const RunSummary s = run_graph(o);  // across the ranks under mpirun -np 2 or more
+    progress.reset();                   // the line is cleared before the summary
     if (flags->json)
       std::fputs(summary_json(s).c_str(), stdout);
     else if (!common.quiet)

@@ -28,15 +28,16 @@ Runner add_verify_command(CLI::App& app, CommonOptions& common) {
       ->capture_default_str();
   sub->add_flag("--json", flags->json, "Print the summary as JSON on stdout");
   return [flags, &common](Session& session) -> int {
-    RunOptions o;
+    Request o;
+    o.what = Work::kVerify;
     o.input = flags->input;
     o.read_options = read_options(common);
     o.compute = compute_options(common, session);
-    o.verify = true;
     o.verify_memory = verify_memory(common);
     o.verify_sources = flags->sources;
     o.verify_seed = flags->seed;
-    const RunSummary s = run_graph(o);
+    const RunSummary s = run_graph(o);  // across the ranks under mpirun -np 2 or more
+    if (!s.verify) return kExitOk;      // another rank than 0: rank 0 says the verdict
     if (flags->json) {
       std::fputs(summary_json(s).c_str(), stdout);  // the verdict is in it
     } else {

@@ -9,6 +9,7 @@
 #include "app/distributed/column_slices.hpp"
 #include "app/distributed/panel_squaring.hpp"
 #include "app/distributed/slice_message.hpp"
+#include "closure/algorithms/planner.hpp"
 #include "closure/engine/device_propagation.hpp"
 #include "closure/graph/input_error.hpp"
 #include "closure/io/content_hash.hpp"
@@ -44,7 +45,7 @@ std::vector<WordRange> even_columns(size_t C, size_t parts) {
 }
 
 // The dense methods: the products on this rank's device if it has one, else the host.
-RankWork square_range(const RunOptions& o, Communicator& comm, const CsrDag& dag,
+RankWork square_range(const Request& o, Communicator& comm, const CsrDag& dag,
                       std::span<const uint32_t> sizes, const std::vector<WordRange>& ranges) {
   RankWork w;
   ocl::Runtime* rt = o.compute.runtime;
@@ -63,16 +64,23 @@ RankWork square_range(const RunOptions& o, Communicator& comm, const CsrDag& dag
 }
 
 // This rank's columns, on its device when the method wants one and it has one.
-RankWork compute_range(const RunOptions& o, const Graph& g, const SccResult& scc, const CsrDag& dag,
+RankWork compute_range(const Request& o, const Graph& g, const SccResult& scc, const CsrDag& dag,
                        std::span<const uint32_t> sizes, WordRange range, bool rows_needed) {
   RankWork w;
   w.slice.range = range;
   w.slice.components = scc.component_count();
   const Method m = o.compute.method;
   ocl::Runtime* rt = o.compute.runtime;
+  // The planner's first answer: a request, or auto's small graph on the host. Where auto
+  // would go on to the cost model, a rank takes its GPU if it has one: the model predicts a
+  // whole closure on one device, not a slice of columns on each.
+  PlanFacts facts;
+  facts.requested = m;
+  facts.vertices = g.vertex_count();
+  facts.edges = g.edge_count();
+  const Plan first = plan(facts);
   const bool wants_device =
-      m == Method::kPropagate ||
-      (m == Method::kAuto && g.vertex_count() + g.edge_count() >= kAutoModelFrom);
+      first.need != Plan::Need::kNothing || first.method == Method::kPropagate;
   if (wants_device && !rt && o.compute.lazy_runtime) rt = o.compute.lazy_runtime();
   // auto takes a GPU only: PoCL's propagation is slower than the host's.
   const bool device = rt && (m == Method::kPropagate || rt->device().is_gpu);
@@ -140,7 +148,7 @@ void check_same_graph(Communicator& comm, const Graph& g, const std::string& inp
 
 // Every rank reads the input and agrees it read the same graph; the first stage of
 // run_graph_distributed, kept apart so the run reads as its stages.
-ReadResult read_on_every_rank(const RunOptions& o, Communicator& comm, Progress* progress,
+ReadResult read_on_every_rank(const Request& o, Communicator& comm, Progress* progress,
                               RunSummary& s) {
   ReadResult read;
   double t = 0;
@@ -231,7 +239,7 @@ void describe_ranks(Communicator& comm, size_t C, WordRange mine, const RankWork
 
 // Rank 0's matrix for the gathered rows, checked against the memory first, apart, so that
 // no rank is left sending to a rank that has given up.
-BitMatrix reserve_gathered(const RunOptions& o, Communicator& comm, size_t C) {
+BitMatrix reserve_gathered(const Request& o, Communicator& comm, size_t C) {
   BitMatrix reach;
   collectively(comm, [&] {
     if (comm.rank() != 0) return;
@@ -270,7 +278,7 @@ std::exception_ptr gather_slices(Communicator& comm, size_t C, const std::vector
 
 // Rank 0 assembles the rows, then verifies and writes as one process would: the last
 // stage, only when the rows are needed.
-void gather_and_write(const RunOptions& o, Communicator& comm, const Graph& g, const Condensed& k,
+void gather_and_write(const Request& o, Communicator& comm, const Graph& g, const Condensed& k,
                       const std::vector<WordRange>& ranges, RankWork& work, Progress* progress,
                       RunSummary& s) {
   const bool root = comm.rank() == 0;
@@ -298,10 +306,10 @@ void gather_and_write(const RunOptions& o, Communicator& comm, const Graph& g, c
 
 }  // namespace
 
-RunSummary run_graph_distributed(const RunOptions& o, Communicator& comm) {
+RunSummary run_graph_distributed(const Request& o, Communicator& comm) {
   const Method m = o.compute.method;
   const bool dense = m == Method::kSquare || m == Method::kCondense || m == Method::kRecursive;
-  const bool rows_needed = o.verify || !o.output.empty();
+  const bool rows_needed = o.rows_needed();
   Progress* progress = comm.rank() == 0 ? o.progress : nullptr;
   WorkMeterScope metered(progress ? progress->meter() : nullptr);
   RunSummary s;

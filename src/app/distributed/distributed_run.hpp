@@ -16,6 +16,6 @@ namespace closure {
 // host without one) divide the propagation by columns; square, condense and recursive
 // square the condensation over column panels (panel_squaring.hpp) on each rank's device
 // or host.
-RunSummary run_graph_distributed(const RunOptions& options, Communicator& comm);
+RunSummary run_graph_distributed(const Request& options, Communicator& comm);
 
 }  // namespace closure

@@ -70,7 +70,7 @@ std::string options_key(const BatchOptions& o) {
   else
     k["output_format"] = nullptr;
   k["reflexive"] = o.run.reflexive;
-  if (o.run.verify)
+  if (o.run.verifies())
     k["verify"] = {{"sources", o.run.verify_sources},
                    {"seed", o.run.verify_seed},
                    {"memory", o.run.verify_memory}};
@@ -174,7 +174,7 @@ std::string process_item(const BatchOptions& o, const BatchItem& item, const std
     }
     rec.input = input_key(item.input);  // before reading: a later change is then seen
     fs::create_directories(fs::path(p.output).parent_path());
-    RunOptions run = o.run;
+    Request run = o.run;
     run.input = item.input;
     run.output = o.write_closures ? p.output : "";
     run.output_within = o.out_dir;  // a name batch owns: never through a link, never outside

@@ -18,7 +18,7 @@ struct BatchOptions {
   std::vector<std::string> paths;  // files and folders
   std::string out_dir;             // closures and summary.csv / summary.json go here
   NameFilter names;                // which files found in folders are read (--include/--exclude)
-  RunOptions run;                  // everything but input and output
+  Request run;                     // everything but input and output
   bool write_closures = true;      // false: only the summary table
   unsigned jobs = 1;               // files processed at once (each in its own process)
   double file_time_limit_s = 0;    // a file taking longer fails ("timed out"); 0: no limit
@@ -26,7 +26,7 @@ struct BatchOptions {
   // content hash), the same result-changing options, the closure file unchanged.
   bool resume = false;
   // What runs for each file, in the child process; run_graph unless a test replaces it.
-  std::function<RunSummary(const RunOptions&)> runner;
+  std::function<RunSummary(const Request&)> runner;
 };
 
 struct BatchProgress {

@@ -5,8 +5,11 @@
 #include <cstdio>
 #include <nlohmann/json.hpp>
 
+#include "app/distributed/distributed_run.hpp"
 #include "closure/algorithms/memory_budget.hpp"
+#include "closure/algorithms/scc.hpp"
 #include "closure/errors.hpp"
+#include "closure/graph/line_source.hpp"
 #include "closure/io/atomic_file.hpp"
 #include "closure/io/free_space.hpp"
 #include "closure/io/json_text.hpp"
@@ -22,7 +25,7 @@ double seconds_since(std::chrono::steady_clock::time_point t0) {
 // Before writing a file: its exact size against --max-output and against the free space of
 // its file system (a gzip'ed file's size is not known before: the limit only), each refusal
 // with the sizes and the ways on (--force where it would help; an index or reach instead).
-void check_output_size(const RunOptions& o, const Graph& g, const Closure& closure,
+void check_output_size(const Request& o, const Graph& g, const Closure& closure,
                        const OutputSpec& spec) {
   const std::string as =
       std::string(output_spec_name(spec)) + (spec.gzip ? " (before gzip compression)" : "");
@@ -51,38 +54,42 @@ void check_output_size(const RunOptions& o, const Graph& g, const Closure& closu
     refuse(std::to_string(exact) + " bytes", exact);
 }
 
-}  // namespace
-
-ClosedGraph read_and_close(const RunOptions& o) {
-  ClosedGraph out;
-  RunSummary& s = out.summary;
-  check_output_target(o);
-  // Reading and computing count their work on the progress line's meter.
-  WorkMeterScope metered(o.progress ? o.progress->meter() : nullptr);
+// The reading every pipeline shares: the phase on the progress line, the time and the
+// graph's facts in the summary; `read` reads the input.
+template <class Read>
+ReadResult read_stage(const Request& o, RunSummary& s, const Read& read) {
   if (o.progress) o.progress->phase("reading " + o.input);
   auto t0 = std::chrono::steady_clock::now();
   trace("reading");
-  out.graph = read_graph(o.input, o.read_options);
+  ReadResult out = read();
   trace("read");
   s.parse_s = seconds_since(t0);
   s.input = o.input;
-  s.format = std::string(format_name(out.graph.format));
-  s.vertices = out.graph.graph.vertex_count();
-  s.edges = out.graph.graph.edge_count();
+  s.format = std::string(format_name(out.format));
+  s.vertices = out.graph.vertex_count();
+  s.edges = out.graph.edge_count();
+  s.reflexive = o.reflexive;
+  return out;
+}
 
+// The closing every pipeline shares: the planner's method through compute_closure, under
+// the memory guard, whose warnings and refusals name the user's file; the summary's facts.
+Closure close_stage(const Request& o, const Graph& g, RunSummary& s) {
   ComputeReport report;
   if (o.progress)
     o.progress->phase("computing the closure of " + std::to_string(s.vertices) + " vertices (" +
                       std::string(method_name(o.compute.method)) + ")");
+  ComputeOptions compute = o.compute;
+  compute.propagate.rows_needed = o.rows_needed();
+  Closure closure;
   try {
     // A warning's way on names the user's file, as a refusal's does.
-    ComputeOptions compute = o.compute;
     if (compute.warn)
       compute.warn = [warn = o.compute.warn, input = o.input](Warning w) {
         if (w.advice == Advice::kWithoutClosure && w.subject.empty()) w.subject = input;
         warn(w);
       };
-    out.closure = compute_closure(out.graph.graph, compute, &report);
+    closure = compute_closure(g, compute, &report);
     trace("computed");
   } catch (OutOfMemoryError& e) {
     e.name_subject(Advice::kWithoutClosure, o.input);  // the way on names the user's file
@@ -99,30 +106,79 @@ ClosedGraph read_and_close(const RunOptions& o) {
   s.upload_s = report.upload_s;
   s.compute_s = report.compute_s;
   s.download_s = report.download_s;
-  s.reflexive = o.reflexive;
-  s.pairs = out.closure.pair_count(o.reflexive);
+  s.pairs = closure.pair_count(o.reflexive);
+  return closure;
+}
+
+// The engine for questions, asked of the planner with the facts it wants.
+EnginePlan plan_engine_for(const Request& o, const Graph& g) {
+  EngineFacts facts;
+  facts.requested = o.engine;
+  EnginePlan p = plan_engine(facts);
+  if (p.needs_components) {
+    facts.components = strongly_connected_components(g).component_count();
+    p = plan_engine(facts);
+  }
+  return p;
+}
+
+}  // namespace
+
+ClosedGraph read_and_close(const Request& o) {
+  ClosedGraph out;
+  check_output_target(o);
+  // Reading and computing count their work on the progress line's meter.
+  WorkMeterScope metered(o.progress ? o.progress->meter() : nullptr);
+  out.graph = read_stage(o, out.summary, [&o] { return read_graph(o.input, o.read_options); });
+  out.closure = close_stage(o, out.graph.graph, out.summary);
   return out;
 }
 
-RunSummary run_graph(const RunOptions& o) {
-  // Nothing reads rows without an output or a verification: a closure too large for the
-  // device may then be only counted there.
-  RunOptions counted = o;
-  counted.compute.propagate.rows_needed = o.verify || !o.output.empty();
-  ClosedGraph closed = read_and_close(counted);
+QueryableGraph read_for_queries(const Request& o, InputSource input) {
+  if (Communicator* ranks = distributed_communicator())
+    throw UsageError("questions are answered by one process, not " + std::to_string(ranks->size()) +
+                     " MPI ranks");
+  QueryableGraph out;
+  WorkMeterScope metered(o.progress ? o.progress->meter() : nullptr);
+  out.graph = read_stage(o, out.summary, [&] {
+    LineSource source(std::move(input));
+    return read_graph(source, o.read_options);
+  });
+  const Graph& g = out.graph.graph;
+  out.engine = plan_engine_for(o, g);
+  if (out.engine.engine == Engine::kClosure) {
+    out.closure = close_stage(o, g, out.summary);
+    return out;
+  }
+  if (o.progress) o.progress->phase("indexing " + std::to_string(g.vertex_count()) + " vertices");
+  const auto t0 = std::chrono::steady_clock::now();
+  out.index = std::make_shared<const reach::ReachIndex>(reach::build_index(g));
+  out.summary.compute_s = seconds_since(t0);
+  out.summary.method = "index";
+  out.summary.reason = out.engine.reason;
+  out.summary.device = "host";
+  return out;
+}
+
+RunSummary run_graph(const Request& o) {
+  if (o.what == Work::kAnswers)
+    throw InternalError("run_graph: questions go through read_for_queries");
+  // Under mpirun the ranks share the work; every caller of the pipeline goes that way.
+  if (Communicator* ranks = distributed_communicator()) return run_graph_distributed(o, *ranks);
+  ClosedGraph closed = read_and_close(o);
   if (o.on_closed) o.on_closed(closed.summary);
   verify_and_write(o, closed.graph.graph, closed.closure, closed.summary);
   return closed.summary;
 }
 
-void check_output_target(const RunOptions& o) {
+void check_output_target(const Request& o) {
   if (o.output.empty()) return;
   classify_output(o.output, o.output_within);
   if (o.output_within.empty()) refuse_output_onto_input(o.input, o.output);
 }
 
-void verify_and_write(const RunOptions& o, const Graph& g, const Closure& closure, RunSummary& s) {
-  if (o.verify) {
+void verify_and_write(const Request& o, const Graph& g, const Closure& closure, RunSummary& s) {
+  if (o.verifies()) {
     if (o.progress) o.progress->phase("verifying against Boost.Graph");
     auto t0 = std::chrono::steady_clock::now();
     const size_t budget = o.verify_memory ? o.verify_memory : host_physical_memory() / 4;

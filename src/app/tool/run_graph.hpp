@@ -1,8 +1,12 @@
-// The tool's main pipeline as a library function: read a graph, compute its closure,
-// optionally verify it against Boost.Graph and write it; a summary of every phase.
+// The tool's one pipeline as library functions: a Request (what to compute, the input, the
+// outputs, the options) is read through the input source, closed as the planner says
+// (locally, or across MPI ranks under mpirun), optionally verified against Boost.Graph and
+// written through the output guard; a summary of every phase. `closure run`, `verify`,
+// `query` on a graph and batch's workers only build a Request.
 #pragma once
 
 #include <functional>
+#include <memory>
 #include <optional>
 #include <string>
 
@@ -10,16 +14,28 @@
 #include "app/tool/graph_facts.hpp"
 #include "app/tool/progress.hpp"
 #include "closure/algorithms/closure.hpp"
+#include "closure/algorithms/planner.hpp"
 #include "closure/engine/compute.hpp"
 #include "closure/errors.hpp"
+#include "closure/graph/input_source.hpp"
 #include "closure/graph/read_graph.hpp"
+#include "closure/reach/reach_index.hpp"
 #include "closure/verify/boost_closure.hpp"
 
 namespace closure {
 
-struct RunOptions {
-  std::string input;         // path, or "-" for standard input
-  ReadOptions read_options;  // the format and, for delimited text, header and delimiter
+// What a request computes.
+enum class Work {
+  kClosure,  // the closure: written to `output`, or only counted without one; --verify too
+  kVerify,   // the closure checked against Boost.Graph (`verify` is implied)
+  kAnswers,  // the graph made ready for reachability questions (read_for_queries)
+};
+
+struct Request {
+  Work what = Work::kClosure;
+  Engine engine = Engine::kAuto;  // kAnswers: what answers (plan_engine() decides auto)
+  std::string input;              // path, or "-" for standard input
+  ReadOptions read_options;       // the format and, for delimited text, header and delimiter
   ComputeOptions compute;
   std::string output;  // empty: no closure file
   OutputFormat output_format = OutputFormat::kEdges;
@@ -42,6 +58,11 @@ struct RunOptions {
   // Told the summary once the closure is computed, before verifying and writing: what a
   // caller keeps when those fail (batch's row). May be empty.
   std::function<void(const struct RunSummary&)> on_closed;
+
+  bool verifies() const { return verify || what == Work::kVerify; }
+  // Whether anything reads the closure's rows (an output, a verification, questions): a
+  // closure too large for the device may otherwise be only counted there.
+  bool rows_needed() const { return what != Work::kClosure || verify || !output.empty(); }
 };
 
 struct RunSummary : GraphFacts {
@@ -64,7 +85,7 @@ struct RunSummary : GraphFacts {
   }
 };
 
-// Thrown before writing an output larger than RunOptions::output_limit without force.
+// Thrown before writing an output larger than Request::output_limit without force.
 class OutputTooLargeError : public ResourceError {
  public:
   using ResourceError::ResourceError;
@@ -76,16 +97,29 @@ struct ClosedGraph {
   RunSummary summary;
 };
 
+// A graph ready for questions: its closure or a reachability index, as plan_engine() chose.
+struct QueryableGraph {
+  ReadResult graph;
+  std::optional<Closure> closure;                  // Engine::kClosure
+  std::shared_ptr<const reach::ReachIndex> index;  // Engine::kIndex
+  EnginePlan engine;
+  RunSummary summary;
+};
+
 // Refuses an output target before any work (a directory, the input itself, ...).
-void check_output_target(const RunOptions& options);
+void check_output_target(const Request& request);
 // The pipeline's tail on a closed graph: the verification and the output file, into s.
-void verify_and_write(const RunOptions& options, const Graph& g, const Closure& closure,
+void verify_and_write(const Request& request, const Graph& g, const Closure& closure,
                       RunSummary& s);
 
-// Reads and closes the graph (no verification, no output): what queries need.
-ClosedGraph read_and_close(const RunOptions& options);
-// The whole pipeline.
-RunSummary run_graph(const RunOptions& options);
+// Reads and closes the graph in this process (no verification, no output).
+ClosedGraph read_and_close(const Request& request);
+// The pipeline for Work::kClosure and kVerify: under mpirun -np 2 or more across the ranks
+// (distributed_run.hpp), else in this process.
+RunSummary run_graph(const Request& request);
+// The pipeline for Work::kAnswers: reads `input` (already opened, so that a caller may have
+// peeked at it) and closes or indexes it. Not across MPI ranks: a UsageError there.
+QueryableGraph read_for_queries(const Request& request, InputSource input);
 
 std::string summary_text(const RunSummary& s);
 std::string summary_json(const RunSummary& s);  // one JSON object

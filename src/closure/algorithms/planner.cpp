@@ -7,6 +7,8 @@
 
 #include <cstdio>
 
+#include "closure/errors.hpp"
+
 namespace closure {
 namespace {
 
@@ -48,6 +50,48 @@ Plan auto_plan(const PlanFacts& f) {
 Plan plan(const PlanFacts& facts) {
   if (facts.requested != Method::kAuto) return chosen(facts.requested, "requested");
   return auto_plan(facts);
+}
+
+Engine parse_engine(std::string_view name) {
+  for (Engine e : {Engine::kAuto, Engine::kClosure, Engine::kIndex})
+    if (engine_name(e) == name) return e;
+  throw UsageError("unknown engine '" + std::string(name) + "' (auto, closure or index)");
+}
+
+std::string_view engine_name(Engine e) {
+  switch (e) {
+    case Engine::kAuto:
+      return "auto";
+    case Engine::kClosure:
+      return "closure";
+    case Engine::kIndex:
+      return "index";
+  }
+  return "?";
+}
+
+EnginePlan plan_engine(const EngineFacts& facts) {
+  EnginePlan p;
+  if (facts.requested != Engine::kAuto) {
+    p.engine = facts.requested;
+    p.reason = "requested";
+    return p;
+  }
+  if (!facts.components) {
+    p.needs_components = true;
+    return p;
+  }
+  p.components = *facts.components;
+  const double c = double(p.components);
+  p.closure_bytes = c * c / 8;
+  const bool large = p.closure_bytes > kClosureLimitBytes;
+  p.engine = large ? Engine::kIndex : Engine::kClosure;
+  char why[160];
+  std::snprintf(why, sizeof why, "the closure of %.0f components could take up to %s", c,
+                format_bytes(p.closure_bytes).c_str());
+  p.reason = std::string(why) + (large ? ", more than " : ", at most ") +
+             format_bytes(kClosureLimitBytes) + (large ? ": an index" : ": the closure");
+  return p;
 }
 
 }  // namespace closure

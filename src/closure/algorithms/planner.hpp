@@ -1,12 +1,15 @@
-// auto's choice as one pure function: facts about the graph and the device in, a plan out.
-// It opens nothing and computes nothing itself; when it needs a fact it does not have yet
-// (the condensation's size and sampled reach, a GPU's description), its plan says so and
-// compute_closure gathers that fact and asks again. Tests call it without a device.
+// auto's choices as pure functions: facts about the graph and the device in, a plan out.
+// plan() picks the closure's method, plan_engine() what answers reachability questions on
+// a graph (its closure or an index). Neither opens nor computes anything; when one needs a
+// fact it does not have yet (the condensation's size and sampled reach, a GPU's
+// description, the component count), its plan says so, and its caller (compute_closure,
+// the query pipeline) gathers that fact and asks again. Tests call them without a device.
 #pragma once
 
 #include <cstddef>
 #include <optional>
 #include <string>
+#include <string_view>
 
 #include "closure/algorithms/cost_model.hpp"
 #include "closure/device_facts.hpp"
@@ -39,5 +42,30 @@ struct Plan {
 };
 
 Plan plan(const PlanFacts& facts);
+
+// What answers reachability questions on a graph: its closure, or a reachability index
+// built on the fly (linear to build, where the closure of a large DAG costs gigabytes and
+// seconds for a single question).
+enum class Engine { kAuto, kClosure, kIndex };
+Engine parse_engine(std::string_view name);  // auto, closure, index; UsageError otherwise
+std::string_view engine_name(Engine e);
+
+// Above this dense bound of the closure (components^2 / 8 bytes) auto answers from an index.
+inline constexpr double kClosureLimitBytes = 64.0 * 1024 * 1024;
+
+struct EngineFacts {
+  Engine requested = Engine::kAuto;
+  std::optional<size_t> components;  // the condensation's component count, once counted
+};
+
+struct EnginePlan {
+  bool needs_components = false;     // auto asks for the component count first
+  Engine engine = Engine::kClosure;  // never kAuto
+  std::string reason;                // "requested", or auto's figures
+  size_t components = 0;             // auto: the component count it judged by
+  double closure_bytes = 0;          // auto: the closure's dense bound it compared
+};
+
+EnginePlan plan_engine(const EngineFacts& facts);
 
 }  // namespace closure
