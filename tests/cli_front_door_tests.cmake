@@ -15,6 +15,10 @@ cli_test(front_door.batch_owned_names_never_through_links --stdout "^batch owner
 
 # One error convention: a bad value is a usage error (exit 2, the option named) whichever
 # command or setting carries it.
+# Every parser the CLI calls and every CLOSURE_* setting, each with a bad value (the script
+# fails when a parser or a setting has no case).
+cli_test(front_door.every_parser_and_setting_refuses_bad_values --stdout "^bad values ok$" --
+         bash ${CMAKE_CURRENT_SOURCE_DIR}/cli/bad_values.sh ${CLOSURE_BIN} ${CMAKE_SOURCE_DIR} ${FD}/bad-values)
 cli_test(front_door.batch_bad_device_is_usage --status 2 --stderr "no OpenCL device matches 'nosuch'" --
          ${CLOSURE_BIN} batch ${DATA}/diamond.txt --out ${FD}/batch-device --device nosuch)
 cli_test(front_door.kernel_params_out_of_range_is_usage --status 2 --stderr "^closure: --kernel-params: .*tile_n=0 out of range" --

@@ -4,6 +4,7 @@
 #include <random>
 
 #include "closure/bitmatrix.hpp"
+#include "closure/errors.hpp"
 
 namespace closure {
 namespace {
@@ -103,7 +104,7 @@ TEST(BitMatrix, RowBlockKeepsTheColumnsAndTheOrder) {
     for (size_t r = 0; r < 40; ++r)
       for (size_t c = 0; c < 71; ++c) ASSERT_EQ(b.get(r, c), m.get(33 + r, c)) << r << "," << c;
   }
-  EXPECT_THROW(BitMatrix(10, 10).row_block(5, 6), std::out_of_range);
+  EXPECT_THROW(BitMatrix(10, 10).row_block(5, 6), UsageError);
 }
 
 // A matrix of several 16 MB bands is zeroed by the pool's threads (BitMatrix::allocate):

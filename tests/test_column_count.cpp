@@ -10,6 +10,7 @@
 #include "bench/index_generators.hpp"
 #include "closure/algorithms/column_count.hpp"
 #include "closure/algorithms/host_closure.hpp"
+#include "closure/errors.hpp"
 #include "test_support.hpp"
 
 namespace closure {
@@ -93,7 +94,7 @@ TEST(ColumnCount, PaysOnDeepHistoriesNotOnShallowGraphs) {
   EXPECT_TRUE(column_count_pays(200000, 237000, 96000));  // the 200k-commit history
   EXPECT_FALSE(column_count_pays(243000, 250000, 5));     // a sparse random graph
   const CsrDag bad{{0, 1, 1}, {0}};                       // 0 -> 0: not topological
-  EXPECT_THROW(sweep_slots(bad), std::invalid_argument);
+  EXPECT_THROW(sweep_slots(bad), InternalError);
 }
 
 }  // namespace

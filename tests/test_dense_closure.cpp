@@ -8,6 +8,7 @@
 #include "closure/engine/device_engine.hpp"
 #include "closure/engine/host_engine.hpp"
 #include "closure/engine/square.hpp"
+#include "closure/errors.hpp"
 #include "closure/kernels/tuning.hpp"
 #include "test_support.hpp"
 
@@ -116,8 +117,7 @@ TEST(DenseClosure, RecursiveSplitsDownToSmallBlocks) {
 
 TEST(DenseClosure, RecursiveRefusesCyclicInput) {
   const BitMatrix adj = random_graph(10, 2, 1, false);
-  EXPECT_THROW(dense_closure(adj, DenseAlgorithm::kRecursive, false, nullptr, {}),
-               std::invalid_argument);
+  EXPECT_THROW(dense_closure(adj, DenseAlgorithm::kRecursive, false, nullptr, {}), InternalError);
 }
 
 }  // namespace

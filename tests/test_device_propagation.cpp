@@ -172,7 +172,7 @@ TEST(DevicePropagation, ChainedBlocksSplitTheCsr) {
   EXPECT_EQ(more.ext_items[1], (Item{9, 66}));
   // An edge that goes back up (ids not topological) is refused.
   dag.targets[0] = 0;
-  EXPECT_THROW(chained_blocks(dag), std::invalid_argument);
+  EXPECT_THROW(chained_blocks(dag), InternalError);
 }
 
 TEST(DevicePropagation, LongChainsFold) {
@@ -243,7 +243,7 @@ TEST(DevicePropagation, StreamedSlicesWhenLargerThanTheBudget) {
   const Closure counted = on_device(g, o);
   EXPECT_EQ(counted.pair_count(), expect.pair_count());
   EXPECT_EQ(counted.pair_count(true), expect.pair_count(true));
-  EXPECT_THROW(counted.resident_reach()->host_rows(), std::runtime_error);
+  EXPECT_THROW(counted.resident_reach()->host_rows(), UsageError);
 }
 
 TEST(DevicePropagation, QueriesAnsweredOnTheDevice) {

@@ -9,6 +9,7 @@
 #include <string>
 #include <vector>
 
+#include "closure/errors.hpp"
 #include "closure/executor.hpp"
 #include "closure/graph/edge_list_chunk.hpp"
 #include "closure/graph/graph.hpp"
@@ -59,9 +60,9 @@ TEST(GraphBuild, LargeEdgeListWithAVertexBeyondTheCountIsRefused) {
   set_thread_budget(4);
   std::vector<Edge> edges = random_edges(5000, 1u << 20, 5);
   edges[777777] = {12, 5000};
-  EXPECT_THROW(Graph(5000, edges), std::out_of_range);
+  EXPECT_THROW(Graph(5000, edges), UsageError);
   edges[777777] = {5000, 12};
-  EXPECT_THROW(Graph(5000, edges), std::out_of_range);
+  EXPECT_THROW(Graph(5000, edges), UsageError);
   set_thread_budget(0);
 }
 
@@ -81,10 +82,10 @@ TEST(GraphBuild, PairBlocksGiveTheGraphOfTheirEdgesInOrder) {
     expect_same_rows(Graph::from_pair_blocks(n, views), n, edges);
     blocks[3].push_back(vertex_t(n));  // a source beyond the count, target missing: odd
     const std::vector<std::span<const vertex_t>> odd(blocks.begin(), blocks.end());
-    EXPECT_THROW(Graph::from_pair_blocks(n, odd), std::invalid_argument);
+    EXPECT_THROW(Graph::from_pair_blocks(n, odd), UsageError);
     blocks[3].push_back(0);
     const std::vector<std::span<const vertex_t>> beyond(blocks.begin(), blocks.end());
-    EXPECT_THROW(Graph::from_pair_blocks(n, beyond), std::out_of_range);
+    EXPECT_THROW(Graph::from_pair_blocks(n, beyond), UsageError);
   }
   set_thread_budget(0);
 }

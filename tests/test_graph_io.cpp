@@ -11,6 +11,7 @@
 #include <string>
 #include <vector>
 
+#include "closure/errors.hpp"
 #include "closure/executor.hpp"
 #include "closure/graph/read_graph.hpp"
 #include "graph_test_files.hpp"
@@ -715,11 +716,11 @@ TEST(GraphFromRows, SortsAndDeduplicatesLikeTheEdgeListConstructor) {
   ASSERT_EQ(g.offsets().size(), 4u);
   EXPECT_EQ(g.offsets()[3], 4u);
   EXPECT_EQ(Graph::from_rows({0}, {}).vertex_count(), 0u);
-  EXPECT_THROW(Graph::from_rows({}, {}), std::invalid_argument);
-  EXPECT_THROW(Graph::from_rows({0, 2}, {0}), std::invalid_argument);           // past the end
-  EXPECT_THROW(Graph::from_rows({1, 1}, {0}), std::invalid_argument);           // not from 0
-  EXPECT_THROW(Graph::from_rows({0, 2, 1, 2}, {0, 1}), std::invalid_argument);  // descends
-  EXPECT_THROW(Graph::from_rows({0, 1}, {1}), std::out_of_range);               // beyond n
+  EXPECT_THROW(Graph::from_rows({}, {}), UsageError);
+  EXPECT_THROW(Graph::from_rows({0, 2}, {0}), UsageError);           // past the end
+  EXPECT_THROW(Graph::from_rows({1, 1}, {0}), UsageError);           // not from 0
+  EXPECT_THROW(Graph::from_rows({0, 2, 1, 2}, {0, 1}), UsageError);  // descends
+  EXPECT_THROW(Graph::from_rows({0, 1}, {1}), UsageError);           // beyond n
 }
 
 }  // namespace

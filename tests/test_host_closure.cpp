@@ -11,6 +11,7 @@
 #include "closure/algorithms/closure.hpp"
 #include "closure/algorithms/host_closure.hpp"
 #include "closure/algorithms/scc.hpp"
+#include "closure/errors.hpp"
 #include "closure/graph/read_graph.hpp"
 
 namespace closure {
@@ -129,20 +130,20 @@ TEST(HostClosure, SparseFromAGivenCondensationEqualsFromTheGraph) {
   CsrDag backwards = condensation_csr(chain, scc);
   ASSERT_EQ(backwards.targets.size(), 2u);
   backwards.targets[1] = 0;  // 1 -> 0: not topological
-  EXPECT_THROW(closure_sparse(scc, backwards, {}), std::invalid_argument);
+  EXPECT_THROW(closure_sparse(scc, backwards, {}), InternalError);
   CsrDag short_csr = condensation_csr(chain, scc);
   short_csr.offsets.pop_back();
-  EXPECT_THROW(closure_sparse(scc, short_csr, {}), std::invalid_argument);
+  EXPECT_THROW(closure_sparse(scc, short_csr, {}), InternalError);
 }
 
 TEST(HostClosure, ClosureRejectsInconsistentInput) {
   // An acyclic group may hold only one vertex.
-  EXPECT_THROW(Closure::from_sparse({0, 0}, {0}, {0, 0}, {}), std::invalid_argument);
-  EXPECT_THROW(Closure::from_sparse({0, 1}, {0}, {0, 0}, {}), std::invalid_argument);
-  EXPECT_THROW(Closure::from_dense({0}, {0}, BitMatrix(2, 2)), std::invalid_argument);
-  EXPECT_THROW(from_full_matrix(BitMatrix(2, 3)), std::invalid_argument);
+  EXPECT_THROW(Closure::from_sparse({0, 0}, {0}, {0, 0}, {}), UsageError);
+  EXPECT_THROW(Closure::from_sparse({0, 1}, {0}, {0, 0}, {}), UsageError);
+  EXPECT_THROW(Closure::from_dense({0}, {0}, BitMatrix(2, 2)), UsageError);
+  EXPECT_THROW(from_full_matrix(BitMatrix(2, 3)), UsageError);
   EXPECT_THROW(Closure::from_sparse({0, 1, 2}, {0, 0, 0}, {0, 2, 2, 2}, {2, 1}),
-               std::invalid_argument);  // row not ascending
+               UsageError);  // row not ascending
   // A cyclic pair of vertices reaching a third: 4 + 2 pairs.
   const Closure c = Closure::from_sparse({0, 0, 1}, {1, 0}, {0, 1, 1}, {1});
   EXPECT_EQ(c.pair_count(), 6u);
@@ -196,14 +197,14 @@ TEST(HostClosure, RaggedIdRowsAnswerAndAreChecked) {
     r.rows[0].ids = bad->data();
     r.rows[0].id_count = uint32_t(bad->size());
     EXPECT_THROW(Closure::from_ragged(identity, std::vector<uint8_t>(100, 0), std::move(r)),
-                 std::invalid_argument);
+                 UsageError);
   }
   RaggedReach both = reach();
   both.rows[5].words = &word;
   both.rows[5].word_lo = 2;
   both.rows[5].word_count = 1;
   EXPECT_THROW(Closure::from_ragged(identity, std::vector<uint8_t>(100, 0), std::move(both)),
-               std::invalid_argument);
+               UsageError);
 }
 
 TEST(HostClosure, ManyMultiVertexComponentsCountPairsRight) {

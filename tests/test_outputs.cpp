@@ -23,7 +23,9 @@
 #include "closure/io/atomic_file.hpp"
 #include "closure/io/byte_sink.hpp"
 #include "closure/io/byte_size.hpp"
+#include "closure/io/failure_text.hpp"
 #include "closure/ocl/error.hpp"
+#include "closure/util/cancel.hpp"
 #include "test_support.hpp"
 
 namespace closure {
@@ -377,6 +379,25 @@ TEST(ErrorModel, KindsOfStandardAndProjectExceptions) {
   EXPECT_EQ(classify(std::runtime_error("disk full")), ErrorKind::kResource);
   EXPECT_THROW(parse_method("fastest"), UsageError);
   EXPECT_THROW(parse_output_format("xml"), UsageError);
+}
+
+TEST(ErrorModel, CancelledAndAClosedOutputAreKindsOfTheTable) {
+  EXPECT_EQ(classify(Cancelled()), ErrorKind::kCancelled);
+  EXPECT_EQ(classify(OutputClosedError("gone")), ErrorKind::kOutputClosed);
+  // The CLI's statuses: a closed output ends quietly with 0, a cancelled run fails.
+  EXPECT_EQ(info_of(ErrorKind::kOutputClosed).exit_status, 0);
+  EXPECT_FALSE(info_of(ErrorKind::kOutputClosed).reported);
+  EXPECT_EQ(info_of(ErrorKind::kCancelled).exit_status, 4);
+  EXPECT_STREQ(info_of(ErrorKind::kCancelled).python_class, "Cancelled");
+  // Every kind has its own row.
+  for (int k = 0; k <= int(ErrorKind::kOutputClosed); ++k)
+    EXPECT_EQ(int(info_of(ErrorKind(k)).kind), k);
+  // Across a process boundary each comes back as its own class.
+  auto text_of = [](auto e) { return failure_text(std::make_exception_ptr(e)); };
+  EXPECT_THROW(throw_failure_text(text_of(OutputClosedError("gone"))), OutputClosedError);
+  EXPECT_THROW(throw_failure_text(text_of(Cancelled())), Cancelled);
+  EXPECT_THROW(throw_failure_text(text_of(UsageError("x"))), UsageError);
+  EXPECT_THROW(throw_failure_text(text_of(InternalError("x"))), InternalError);
 }
 
 TEST(NameTables, OneListOfMethodsAndFormats) {

@@ -11,6 +11,7 @@
 #include <fstream>
 #include <string>
 
+#include "closure/errors.hpp"
 #include "closure/kernels/boolean_kernels.hpp"
 #include "closure/kernels/boolean_mma.hpp"
 #include "closure/kernels/propagate_params.hpp"
@@ -90,9 +91,9 @@ TEST(TuningDatabase, BuiltInRowsParseAndValidateForEveryFamily) {
   other.vendor = "Someone";
   EXPECT_EQ(tuned_boolean_params(other), (BooleanParams{2, 2}));  // the default row
   ::unsetenv(kTuningEnv);
-  EXPECT_THROW(parse_tuning_rows("boolean device=x", "t"), std::invalid_argument);
-  EXPECT_THROW(parse_tuning_rows("boolean gpu tile_n=2", "t"), std::invalid_argument);
-  EXPECT_THROW(parse_tuning_rows("boolean device=\"a b tile_n=2", "t"), std::invalid_argument);
+  EXPECT_THROW(parse_tuning_rows("boolean device=x", "t"), UsageError);
+  EXPECT_THROW(parse_tuning_rows("boolean gpu tile_n=2", "t"), UsageError);
+  EXPECT_THROW(parse_tuning_rows("boolean device=\"a b tile_n=2", "t"), UsageError);
   const auto rows = parse_tuning_rows("# c\nmma  device=\"NVIDIA H200\"  warp_m=32 # why\n", "t");
   ASSERT_EQ(rows.size(), 1u);
   EXPECT_EQ(rows[0].match, "NVIDIA H200");

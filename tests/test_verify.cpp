@@ -9,6 +9,7 @@
 
 #include "app/tool/isolated.hpp"
 #include "closure/algorithms/host_closure.hpp"
+#include "closure/errors.hpp"
 #include "closure/graph/read_graph.hpp"
 #include "closure/util/available_memory.hpp"
 #include "closure/verify/boost_closure.hpp"
@@ -205,8 +206,8 @@ TEST(Verify, MemoryLimitOfTheProcessBoundsTheBudget) {
 
 TEST(Verify, ZeroSourcesIsRefused) {
   const Graph g = sample_graph();
-  EXPECT_THROW(verify_against_boost(g, closure_sparse(g), 0, 0, 1), std::invalid_argument);
-  EXPECT_THROW(verify_sampled(g, closure_sparse(g), 0, 1), std::invalid_argument);
+  EXPECT_THROW(verify_against_boost(g, closure_sparse(g), 0, 0, 1), UsageError);
+  EXPECT_THROW(verify_sampled(g, closure_sparse(g), 0, 1), UsageError);
 }
 
 }  // namespace

@@ -44,3 +44,12 @@ class ResourceError(Error, OSError):
 
 class InternalError(Error, RuntimeError):
     """A broken invariant inside closure: a bug worth reporting."""
+
+
+class OutputClosedError(ResourceError, BrokenPipeError):
+    """The reader of a stream output (a pipe, a FIFO) went away before it was all written."""
+
+
+class Cancelled(KeyboardInterrupt):
+    """Ctrl-C stopped a long call. A KeyboardInterrupt, not an Error: ``except Exception``
+    lets it through, as Python does for Ctrl-C anywhere else."""

@@ -14,6 +14,7 @@
 #include "closure/algorithms/closure_arrays.hpp"
 #include "closure/algorithms/memory_budget.hpp"
 #include "closure/engine/compute.hpp"
+#include "closure/errors.hpp"
 #include "closure/ocl/device.hpp"
 #include "closure/ocl/runtime.hpp"
 #include "closure/session/session.hpp"
@@ -68,8 +69,8 @@ using IdArray = py::array_t<uint32_t, py::array::c_style | py::array::forcecast>
 
 void check_vertex(const PyClosure& c, int64_t v) {
   if (v < 0 || uint64_t(v) >= c.closure.vertex_count())
-    throw std::out_of_range("vertex " + std::to_string(v) + " is beyond the " +
-                            std::to_string(c.closure.vertex_count()) + " vertices");
+    throw UsageError("vertex " + std::to_string(v) + " is beyond the " +
+                     std::to_string(c.closure.vertex_count()) + " vertices");
 }
 
 // Progress for a Python callback: the library's work meter (src/closure/util/work_meter.hpp)
@@ -213,7 +214,7 @@ void bind_closure(py::module_& m) {
           "reaches_many",
           [](const PyClosure& c, IdArray us, IdArray vs, bool reflexive) {
             if (us.ndim() != 1 || vs.ndim() != 1 || us.shape(0) != vs.shape(0))
-              throw std::invalid_argument("reaches_many: us and vs must be 1-D of equal length");
+              throw UsageError("reaches_many: us and vs must be 1-D of equal length");
             const size_t k = size_t(us.shape(0));
             std::span<const vertex_t> a(us.data(), k), b(vs.data(), k);
             std::vector<uint8_t> out(k);

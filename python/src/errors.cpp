@@ -9,7 +9,6 @@
 
 #include "bindings.hpp"
 #include "closure/graph/input_error.hpp"
-#include "closure/util/cancel.hpp"
 
 namespace closure::python {
 namespace {
@@ -38,15 +37,13 @@ void bind_errors(py::module_&) {
       PyErr_SetObject(type.ptr(), error.ptr());
     } catch (const OutOfMemoryError& e) {
       raise("OutOfMemoryError", e);
-    } catch (const Cancelled&) {
-      PyErr_SetString(PyExc_KeyboardInterrupt, "cancelled");
     } catch (const Error& e) {  // every other kind through the one table (errors.hpp)
       raise(info_of(e.kind()).python_class, e);
     } catch (const std::bad_alloc& e) {
       raise("OutOfMemoryError", e);
     }
-    // Everything else: pybind11's defaults (invalid_argument -> ValueError,
-    // out_of_range -> IndexError, KeyError from the bindings, others -> RuntimeError).
+    // Everything else: pybind11's defaults (py::value_error, py::index_error and KeyError
+    // from the bindings; a standard exception from a dependency by its type).
   });
 }
 

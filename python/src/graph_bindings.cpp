@@ -6,6 +6,7 @@
 #include <string>
 
 #include "bindings.hpp"
+#include "closure/errors.hpp"
 #include "closure/graph/read_graph.hpp"
 #include "interruptible.hpp"
 
@@ -18,10 +19,10 @@ Graph graph_from_edges(size_t n,
                        py::array_t<uint32_t, py::array::c_style | py::array::forcecast> us,
                        py::array_t<uint32_t, py::array::c_style | py::array::forcecast> vs) {
   if (us.ndim() != 1 || vs.ndim() != 1 || us.shape(0) != vs.shape(0))
-    throw std::invalid_argument("from_edges: sources and targets must be 1-D of equal length");
+    throw UsageError("from_edges: sources and targets must be 1-D of equal length");
   if (n > kMaxVertices)
-    throw std::invalid_argument("from_edges: " + std::to_string(n) + " vertices, more than the " +
-                                std::to_string(kMaxVertices) + " supported");
+    throw UsageError("from_edges: " + std::to_string(n) + " vertices, more than the " +
+                     std::to_string(kMaxVertices) + " supported");
   const uint32_t* u = us.data();
   const uint32_t* v = vs.data();
   const size_t m = size_t(us.shape(0));
@@ -29,10 +30,9 @@ Graph graph_from_edges(size_t n,
     std::vector<Edge> edges(m);
     for (size_t i = 0; i < m; ++i) {
       if (u[i] >= n || v[i] >= n)
-        throw std::invalid_argument("from_edges: edge " + std::to_string(i) + " (" +
-                                    std::to_string(u[i]) + ", " + std::to_string(v[i]) +
-                                    ") has an endpoint beyond the " + std::to_string(n) +
-                                    " vertices");
+        throw UsageError("from_edges: edge " + std::to_string(i) + " (" + std::to_string(u[i]) +
+                         ", " + std::to_string(v[i]) + ") has an endpoint beyond the " +
+                         std::to_string(n) + " vertices");
       edges[i] = {u[i], v[i]};
     }
     return Graph(n, std::move(edges));
@@ -137,7 +137,7 @@ void bind_graph(py::module_& m) {
           [](py::array_t<uint64_t, py::array::c_style | py::array::forcecast> offsets,
              py::array_t<uint32_t, py::array::c_style | py::array::forcecast> targets) {
             if (offsets.ndim() != 1 || targets.ndim() != 1 || offsets.shape(0) < 1)
-              throw std::invalid_argument("from_rows: offsets (n + 1) and targets must be 1-D");
+              throw UsageError("from_rows: offsets (n + 1) and targets must be 1-D");
             std::vector<uint64_t> o(offsets.data(), offsets.data() + offsets.shape(0));
             std::vector<vertex_t> t(targets.data(), targets.data() + targets.shape(0));
             return Graph::from_rows(std::move(o), std::move(t));

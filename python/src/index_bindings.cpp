@@ -48,8 +48,8 @@ struct PyIndex {
   uint64_t vertex_count() const { return index->vertex_count(); }
   void check(int64_t v) const {
     if (v < 0 || uint64_t(v) >= vertex_count())
-      throw std::out_of_range("vertex " + std::to_string(v) + " is beyond the " +
-                              std::to_string(vertex_count()) + " vertices");
+      throw UsageError("vertex " + std::to_string(v) + " is beyond the " +
+                       std::to_string(vertex_count()) + " vertices");
   }
 };
 
@@ -84,8 +84,8 @@ std::unique_ptr<PyIndex> build(const Graph& g, std::optional<std::vector<std::st
     throw UsageError("supportive must be 0.." + std::to_string(reach::kMaxSupportive) + ", not " +
                      std::to_string(supportive));
   if (names && names->size() != g.vertex_count())
-    throw std::invalid_argument("build_index: " + std::to_string(names->size()) + " names for " +
-                                std::to_string(g.vertex_count()) + " vertices");
+    throw UsageError("build_index: " + std::to_string(names->size()) + " names for " +
+                     std::to_string(g.vertex_count()) + " vertices");
   auto base = run_interruptible([&] {
     reach::BuildOptions options;
     options.supportive = supportive;
@@ -101,7 +101,7 @@ std::unique_ptr<PyIndex> build(const Graph& g, std::optional<std::vector<std::st
 
 py::array_t<bool> reaches_many(const PyIndex& self, IdArray us, IdArray vs) {
   if (us.ndim() != 1 || vs.ndim() != 1 || us.shape(0) != vs.shape(0))
-    throw std::invalid_argument("reaches_many: us and vs must be 1-D of equal length");
+    throw UsageError("reaches_many: us and vs must be 1-D of equal length");
   const size_t k = size_t(us.shape(0));
   const uint32_t* a = us.data();
   const uint32_t* b = vs.data();
@@ -114,9 +114,9 @@ py::array_t<bool> reaches_many(const PyIndex& self, IdArray us, IdArray vs) {
     // Checked first, then answered in blocks (the pipelined batch, a cancel check per block).
     for (size_t i = 0; i < k; ++i)
       if (a[i] >= n || b[i] >= n)
-        throw std::out_of_range("reaches_many: pair " + std::to_string(i) + " (" +
-                                std::to_string(a[i]) + ", " + std::to_string(b[i]) +
-                                ") has a vertex beyond the " + std::to_string(n) + " vertices");
+        throw UsageError("reaches_many: pair " + std::to_string(i) + " (" + std::to_string(a[i]) +
+                         ", " + std::to_string(b[i]) + ") has a vertex beyond the " +
+                         std::to_string(n) + " vertices");
     reach::LivingQuerier querier(*self.index);
     constexpr size_t kBlock = 4096;
     for (size_t i = 0; i < k; i += kBlock) {
@@ -143,8 +143,7 @@ uint64_t save(const PyIndex& self, const std::string& path) {
 // nothing. Rebuilds keep the base's supportive components.
 py::dict add_edges(PyIndex& self, const std::vector<std::string>& us,
                    const std::vector<std::string>& vs) {
-  if (us.size() != vs.size())
-    throw std::invalid_argument("add_edges: us and vs must be of equal length");
+  if (us.size() != vs.size()) throw UsageError("add_edges: us and vs must be of equal length");
   std::vector<std::pair<std::string, std::string>> edges;
   edges.reserve(us.size());
   for (size_t i = 0; i < us.size(); ++i) edges.emplace_back(us[i], vs[i]);

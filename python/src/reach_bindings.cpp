@@ -8,6 +8,7 @@
 #include <vector>
 
 #include "bindings.hpp"
+#include "closure/errors.hpp"
 #include "closure/reach/descendants.hpp"
 #include "interruptible.hpp"
 
@@ -16,8 +17,8 @@ namespace {
 
 void check_vertex(const Graph& g, int64_t v) {
   if (v < 0 || uint64_t(v) >= g.vertex_count())
-    throw std::out_of_range("vertex " + std::to_string(v) + " is beyond the " +
-                            std::to_string(g.vertex_count()) + " vertices");
+    throw UsageError("vertex " + std::to_string(v) + " is beyond the " +
+                     std::to_string(g.vertex_count()) + " vertices");
 }
 
 // Descendants and ancestors of one vertex at a cost proportional to what the search

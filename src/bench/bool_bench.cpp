@@ -17,6 +17,7 @@
 #include "closure/engine/dense_driver.hpp"
 #include "closure/engine/device_engine.hpp"
 #include "closure/engine/square.hpp"
+#include "closure/errors.hpp"
 #include "closure/graph/input_error.hpp"
 #include "closure/kernels/boolean_kernels.hpp"
 #include "closure/kernels/tuning.hpp"
@@ -390,7 +391,7 @@ BoolBenchRow time_mma_candidate(ocl::Runtime& rt, BooleanKernels& k, const MmaPa
   try {
     p.validate(rt.device());
     BooleanMma mma(rt, p);
-    if (!mma.available()) throw std::runtime_error(mma.unavailable_reason());
+    if (!mma.available()) throw DeviceError(mma.unavailable_reason());
     DeviceBitMatrix dc = k.allocate(n, n);
     r.seconds = timed_median(rt, repeat, [&] {
       mma.multiply_or(dc, da, da);

@@ -28,7 +28,7 @@ std::vector<vertex_t> shuffled_ids(size_t n, std::mt19937_64& rng) {
 
 Graph random_dag(size_t n, size_t m, uint64_t seed) {
   const uint64_t all_pairs = n < 2 ? 0 : uint64_t(n) * (n - 1) / 2;
-  if (m > all_pairs) throw std::invalid_argument("random_dag: more edges than forward pairs");
+  if (m > all_pairs) throw UsageError("random_dag: more edges than forward pairs");
   if (m * 2 > all_pairs) return dense_dag(n, double(m) / double(all_pairs), seed);
   std::mt19937_64 rng(seed);
   const std::vector<vertex_t> perm = shuffled_ids(n, rng);
@@ -193,7 +193,7 @@ std::string issue4_graph_help() {
 
 NamedGraph issue4_graph(const std::string& name, double scale) {
   const Issue4Row* row = find_issue4(name);
-  if (!row) throw std::invalid_argument("unknown generated graph '" + name + "'");
+  if (!row) throw UsageError("unknown generated graph '" + name + "'");
   return build_issue4(*row, scale);
 }
 

@@ -26,9 +26,9 @@ std::vector<vertex_t> permutation(size_t n, std::mt19937_64& rng) {
 Graph power_law_graph(size_t n, size_t m, double gamma, uint64_t seed) {
   // Self-loops are dropped and redrawn: with fewer than two vertices every draw is one, and
   // the loop below would never end (n = 0: nothing to draw at all).
-  if (m > 0 && n < 2) throw std::invalid_argument("power_law_graph: edges need 2 vertices");
+  if (m > 0 && n < 2) throw UsageError("power_law_graph: edges need 2 vertices");
   // The inverse transform needs a < 1, that is gamma > 2.
-  if (!(gamma > 2)) throw std::invalid_argument("power_law_graph: gamma must exceed 2");
+  if (!(gamma > 2)) throw UsageError("power_law_graph: gamma must exceed 2");
   std::mt19937_64 rng(seed);
   const std::vector<vertex_t> out_rank = permutation(n, rng), in_rank = permutation(n, rng);
   // Inverse transform of the continuous Zipf density ~ x^-a on [0, n): rank = n U^(1/(1-a)).

@@ -136,7 +136,8 @@ BatchOptions batch_options(const BatchFlags& flags, const CommonOptions& common,
   o.run.verify_memory = verify_memory(common);
   o.run.reflexive = flags.reflexive;
   o.run.force = flags.force;
-  o.run.output_limit = parse_byte_size(flags.max_output);
+  o.run.output_limit =
+      as_usage_error("--max-output", [&] { return parse_byte_size(flags.max_output); });
   o.run.verify_sources = flags.verify_sources;
   return o;
 }

@@ -11,6 +11,7 @@
 #include "bench/bool_bench.hpp"
 #include "cli/commands.hpp"
 #include "cli/common_options.hpp"
+#include "closure/errors.hpp"
 #include "closure/kernels/tuning.hpp"
 #include "closure/kernels/tuning_database.hpp"
 #include "closure/ocl/device.hpp"
@@ -210,8 +211,8 @@ void run(const BenchBoolOptions& o) {
   for (const auto& r : rows) mismatches += r.check.find("MISMATCH") != std::string::npos;
   for (const auto& r : closures) mismatches += r.check.find("MISMATCH") != std::string::npos;
   if (mismatches)
-    throw std::runtime_error("bench bool: " + std::to_string(mismatches) +
-                             " result(s) differ from the reference");
+    throw InternalError("bench bool: " + std::to_string(mismatches) +
+                        " result(s) differ from the reference");
 }
 
 }  // namespace

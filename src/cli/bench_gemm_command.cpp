@@ -69,7 +69,7 @@ void print_sweep_row(const GemmSweepRow& r) {
 }
 
 // The user's kernel parameters, parsed and checked against the device: their parsers and
-// validate() throw std::invalid_argument, which unwrapped would be an internal error.
+// validate() throw UsageError, which names the option here.
 void parse_params(BenchGemmOptions& o, const ocl::Runtime* runtime) {
   if (!o.gemm_params.empty())
     o.bench.gemm =

@@ -227,7 +227,9 @@ void refuse_verify_options_without_verify(const CommonOptions& o, bool verify) {
 }
 
 size_t verify_memory(const CommonOptions& o) {
-  return o.verify_memory.empty() ? 0 : size_t(parse_byte_size(o.verify_memory));
+  return o.verify_memory.empty() ? 0 : size_t(as_usage_error("--verify-memory", [&] {
+    return parse_byte_size(o.verify_memory);
+  }));
 }
 
 std::unique_ptr<ProgressLine> make_progress(const CommonOptions& o) {

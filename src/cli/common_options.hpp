@@ -63,18 +63,15 @@ std::optional<DeviceFacts> choose_device(const std::string& spec);
 // The session of a command that opens only a device (bench): its --device, quiet.
 SessionOptions device_session_options(const std::string& spec);
 
-// Calls `parse`, turning the std::invalid_argument or std::out_of_range a library parser
-// throws for a user's value into a UsageError (exit 2) that names the option.
+// Calls `parse`, naming the option in the UsageError a library parser throws for a user's
+// value (exit 2). Nothing else is translated: the library says a value is the user's fault
+// by throwing UsageError, and anything else keeps its kind.
 template <class F>
 auto as_usage_error(const std::string& option, F&& parse) -> decltype(parse()) {
   try {
     return parse();
   } catch (const UsageError& e) {
     throw UsageError(option + ": " + e.what());
-  } catch (const std::invalid_argument& e) {
-    throw UsageError(option + ": " + e.what());
-  } catch (const std::out_of_range& e) {
-    throw UsageError(option + ": value out of range");
   }
 }
 

@@ -5,7 +5,6 @@
 
 #include "cli/commands.hpp"
 #include "closure/errors.hpp"
-#include "closure/io/atomic_file.hpp"
 
 namespace closure::cli {
 namespace {
@@ -14,7 +13,9 @@ static_assert(info_of(ErrorKind::kUsage).exit_status == kExitUsage &&
                   info_of(ErrorKind::kInput).exit_status == kExitInput &&
                   info_of(ErrorKind::kResource).exit_status == kExitFailure &&
                   info_of(ErrorKind::kDevice).exit_status == kExitFailure &&
-                  info_of(ErrorKind::kInternal).exit_status == kExitFailure,
+                  info_of(ErrorKind::kInternal).exit_status == kExitFailure &&
+                  info_of(ErrorKind::kCancelled).exit_status == kExitFailure &&
+                  info_of(ErrorKind::kOutputClosed).exit_status == kExitOk,
               "the exit statuses of commands.hpp are the error table's");
 
 }  // namespace
@@ -26,9 +27,10 @@ int verdict_status(Verdict v) {
 }
 
 int report_failure(const std::exception& e) {
-  // The reader of a pipe went away (`closure G -o - | head`): stop quietly, like cat.
-  if (dynamic_cast<const OutputClosedError*>(&e)) return kExitOk;
   const ErrorKind kind = classify(e);
+  // A kind the table keeps quiet (the reader of `closure G -o - | head` went away): the
+  // status alone, like cat.
+  if (!info_of(kind).reported) return info_of(kind).exit_status;
   const auto* system = dynamic_cast<const std::system_error*>(&e);
   if (dynamic_cast<const std::bad_alloc*>(&e))
     std::fprintf(stderr,

@@ -83,7 +83,8 @@ Runner add_run_command(CLI::App& app, CommonOptions& common) {
     }
     o.reflexive = flags->reflexive;
     o.force = flags->force;
-    o.output_limit = parse_byte_size(flags->max_output);
+    o.output_limit =
+        as_usage_error("--max-output", [&] { return parse_byte_size(flags->max_output); });
     o.verify = flags->verify;
     o.verify_memory = verify_memory(common);
     o.verify_sources = flags->verify_sources;

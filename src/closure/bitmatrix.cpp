@@ -7,6 +7,7 @@
 #include <random>
 #include <stdexcept>
 
+#include "closure/errors.hpp"
 #include "closure/executor.hpp"
 #include "closure/util/cancel.hpp"
 #include "closure/util/huge_pages.hpp"
@@ -19,7 +20,7 @@ BitMatrix::BitMatrix(size_t n_rows, size_t n_cols, Padding padding, WordOrder or
 BitMatrix::BitMatrix(size_t n_rows, size_t n_cols, Padding padding, WordOrder order, bool zero)
     : n_rows_(n_rows), n_cols_(n_cols), padding_(padding), order_(order) {
   if (padding.row_multiple == 0 || padding.word_multiple == 0)
-    throw std::invalid_argument("BitMatrix: padding multiples must be positive");
+    throw UsageError("BitMatrix: padding multiples must be positive");
   rows_padded_ = padded_rows(n_rows, padding);
   words_padded_ = padded_words(n_cols, padding);
   allocate(zero);
@@ -51,7 +52,7 @@ BitMatrix BitMatrix::from_pairs(size_t n_rows, size_t n_cols,
                                 Padding padding, WordOrder order) {
   BitMatrix m(n_rows, n_cols, padding, order);
   for (const auto& [r, c] : pairs) {
-    if (r >= n_rows || c >= n_cols) throw std::out_of_range("BitMatrix::from_pairs: index");
+    if (r >= n_rows || c >= n_cols) throw UsageError("BitMatrix::from_pairs: index");
     m.set(r, c);
   }
   return m;
@@ -125,7 +126,7 @@ BitMatrix BitMatrix::transposed(Padding padding) const {
 BitMatrix BitMatrix::block(size_t r0, size_t w0, size_t n_rows, size_t n_words,
                            Padding padding) const {
   if (r0 + n_rows > rows_padded_ || w0 + n_words > words_padded_)
-    throw std::out_of_range("BitMatrix::block beyond the padded matrix");
+    throw UsageError("BitMatrix::block beyond the padded matrix");
   BitMatrix out(n_rows, n_words * kWordBits, padding, order_);
   for (size_t w = 0; w < n_words; ++w)
     for (size_t r = 0; r < n_rows; ++r) out.data_[out.index(r, w)] = data_[index(r0 + r, w0 + w)];
@@ -133,7 +134,7 @@ BitMatrix BitMatrix::block(size_t r0, size_t w0, size_t n_rows, size_t n_words,
 }
 
 BitMatrix BitMatrix::row_block(size_t r0, size_t n_rows) const {
-  if (r0 + n_rows > n_rows_) throw std::out_of_range("BitMatrix::row_block beyond the matrix");
+  if (r0 + n_rows > n_rows_) throw UsageError("BitMatrix::row_block beyond the matrix");
   BitMatrix out(n_rows, n_cols_, {}, order_);
   for (size_t w = 0; w < words_per_row(); ++w)
     for (size_t r = 0; r < n_rows; ++r) out.data_[out.index(r, w)] = data_[index(r0 + r, w)];
@@ -143,7 +144,7 @@ BitMatrix BitMatrix::row_block(size_t r0, size_t n_rows) const {
 void BitMatrix::put_block(size_t r0, size_t w0, const BitMatrix& block) {
   const size_t n_words = block.words_per_row();
   if (r0 + block.rows() > rows_padded_ || w0 + n_words > words_padded_)
-    throw std::out_of_range("BitMatrix::put_block beyond the padded matrix");
+    throw UsageError("BitMatrix::put_block beyond the padded matrix");
   for (size_t w = 0; w < n_words; ++w)
     for (size_t r = 0; r < block.rows(); ++r)
       data_[index(r0 + r, w0 + w)] = block.data_[block.index(r, w)];
@@ -186,7 +187,7 @@ bool BitMatrix::operator==(const BitMatrix& other) const {
 
 void naive_multiply_or(BitMatrix& c, const BitMatrix& a, const BitMatrix& b) {
   if (a.cols() != b.rows() || c.rows() != a.rows() || c.cols() != b.cols())
-    throw std::invalid_argument("naive_multiply_or: shapes do not agree");
+    throw UsageError("naive_multiply_or: shapes do not agree");
   for (size_t i = 0; i < a.rows(); ++i)
     for (size_t j = 0; j < b.cols(); ++j) {
       bool v = false;
@@ -197,7 +198,7 @@ void naive_multiply_or(BitMatrix& c, const BitMatrix& a, const BitMatrix& b) {
 
 void host_multiply_or(BitMatrix& c, const BitMatrix& a, const BitMatrix& b) {
   if (a.cols() != b.rows() || c.rows() != a.rows() || c.cols() != b.cols())
-    throw std::invalid_argument("host_multiply_or: shapes do not agree");
+    throw UsageError("host_multiply_or: shapes do not agree");
   const BitMatrix a_rows = a.repadded({}, WordOrder::kRowMajor);
   const BitMatrix b_rows = b.repadded({}, WordOrder::kRowMajor);
   BitMatrix c_rows = c.repadded({}, WordOrder::kRowMajor);

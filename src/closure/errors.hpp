@@ -8,10 +8,14 @@
 //   device   4  OpenCL failures (ocl::Error, ocl/error.hpp) and devices that cannot run the
 //               work
 //   internal 4  a broken invariant: a bug, reported as "internal error", never as usage
-// Standard exceptions that reach the CLI unwrapped are classified there too:
-// std::bad_alloc is a resource failure, std::logic_error (invalid_argument,
-// out_of_range, ...) an internal one: code that rejects a user's value must say so by
-// throwing UsageError (the CLI wraps its parsers with as_usage_error).
+//   cancelled 4 a caller's CancelToken stopped the work (Cancelled, util/cancel.hpp; Python
+//               raises a KeyboardInterrupt)
+//   output closed 0  the reader of a stream output went away (OutputClosedError,
+//               io/atomic_file.hpp): the CLI stops quietly, as cat does on EPIPE
+// The library and the CLI throw only these kinds (and std::bad_alloc, a resource failure);
+// ctest house.one_error_convention keeps other standard throws out of src/ and python/src/. A
+// standard exception that still reaches a front end (from the standard library or a
+// dependency) is classified too: std::logic_error internal, anything else resource.
 #pragma once
 
 #include <exception>
@@ -22,7 +26,7 @@
 
 namespace closure {
 
-enum class ErrorKind { kUsage, kInput, kResource, kDevice, kInternal };
+enum class ErrorKind { kUsage, kInput, kResource, kDevice, kInternal, kCancelled, kOutputClosed };
 
 // A way on that an error suggests, kept apart from its message so that each front end says it
 // in its own terms: the CLI as flags, Python as keywords, the C++ API as its names
@@ -133,36 +137,41 @@ class InternalError : public Error {
   explicit InternalError(const std::string& what) : Error(ErrorKind::kInternal, what) {}
 };
 
-// What each kind becomes: the CLI's exit status, the class the Python module raises
-// (defined in python/closure/_errors.py; OutOfMemoryError is the resource kind's class
-// for memory) and the HTTP status `closure serve` answers (a resource failure there is the
-// server's storage or memory: 507 for a journal that cannot be written, 503 otherwise).
+// What each kind becomes: the CLI's exit status and whether it says why (a closed output
+// is the reader's choice, not a failure: nothing is said), the class the Python module
+// raises (defined in python/closure/_errors.py; OutOfMemoryError is the resource kind's
+// class for memory; Cancelled is a KeyboardInterrupt) and the HTTP status `closure serve`
+// answers (a resource failure there is the server's storage or memory: 507 for a journal
+// that cannot be written, 503 otherwise).
 struct ErrorKindInfo {
   ErrorKind kind;
   const char* name;
   int exit_status;
+  bool reported;
   const char* python_class;
   int http_status;
 };
 inline constexpr ErrorKindInfo kErrorTable[] = {
-    {ErrorKind::kUsage, "usage", 2, "UsageError", 400},
-    {ErrorKind::kInput, "input", 3, "InputError", 400},
-    {ErrorKind::kResource, "resource", 4, "ResourceError", 503},
-    {ErrorKind::kDevice, "device", 4, "DeviceError", 503},
-    {ErrorKind::kInternal, "internal", 4, "InternalError", 500},
+    {ErrorKind::kUsage, "usage", 2, true, "UsageError", 400},
+    {ErrorKind::kInput, "input", 3, true, "InputError", 400},
+    {ErrorKind::kResource, "resource", 4, true, "ResourceError", 503},
+    {ErrorKind::kDevice, "device", 4, true, "DeviceError", 503},
+    {ErrorKind::kInternal, "internal", 4, true, "InternalError", 500},
+    {ErrorKind::kCancelled, "cancelled", 4, true, "Cancelled", 503},
+    {ErrorKind::kOutputClosed, "output closed", 0, false, "OutputClosedError", 503},
 };
 constexpr const ErrorKindInfo& info_of(ErrorKind kind) {
   for (const auto& row : kErrorTable)
     if (row.kind == kind) return row;
-  return kErrorTable[4];
+  return kErrorTable[4];  // internal
 }
 
 // Any exception's message as `audience` reads it (a closure::Error's advice in its terms).
 std::string said_to(const std::exception& e, Audience audience);
 
-// The kind of any exception: closure::Error (InputError and ocl::Error included) by its
-// kind, std::bad_alloc resource, std::logic_error internal, anything else resource (I/O and
-// system failures).
+// The kind of any exception: closure::Error (InputError, ocl::Error, Cancelled and
+// OutputClosedError included) by its kind, std::bad_alloc resource, std::logic_error
+// internal, anything else resource (I/O and system failures).
 ErrorKind classify(const std::exception& e);
 
 // "1.25 GB"-style rendering of a size, for messages.

@@ -6,6 +6,7 @@
 #include <stdexcept>
 #include <string>
 
+#include "closure/errors.hpp"
 #include "closure/kernels/tuning.hpp"
 #include "closure/ocl/error.hpp"
 #include "gemm/gemm_tables.hpp"
@@ -105,10 +106,10 @@ FloatKernels::FloatKernels(ocl::Runtime& runtime, FloatGemmParams gemm, BookMmul
       return kernels_.back().getWorkGroupInfo<CL_KERNEL_WORK_GROUP_SIZE>(runtime_.device().device);
     });
     if (items > allowed)
-      throw std::invalid_argument(std::string(variant_name(v)) + " with " + gemm_.to_string() +
-                                  "," + book_.to_string() + " needs work-groups of " +
-                                  std::to_string(items) + " work-items; compiled for " +
-                                  runtime_.device().name + " it allows " + std::to_string(allowed));
+      throw DeviceError(std::string(variant_name(v)) + " with " + gemm_.to_string() + "," +
+                        book_.to_string() + " needs work-groups of " + std::to_string(items) +
+                        " work-items; compiled for " + runtime_.device().name + " it allows " +
+                        std::to_string(allowed));
   }
 }
 
@@ -119,8 +120,8 @@ cl::Kernel& FloatKernels::kernel(GemmVariant v) {
 static void check_buffer(const cl::Buffer& buffer, size_t count, const char* what) {
   const size_t bytes = buffer.getInfo<CL_MEM_SIZE>();
   if (bytes < count * sizeof(float))
-    throw std::invalid_argument(std::string(what) + " holds " + std::to_string(bytes) +
-                                " bytes; the shape needs " + std::to_string(count * sizeof(float)));
+    throw InternalError(std::string(what) + " holds " + std::to_string(bytes) +
+                        " bytes; the shape needs " + std::to_string(count * sizeof(float)));
 }
 
 cl::Event FloatKernels::multiply(GemmVariant v, GemmShape s, const cl::Buffer& a,
@@ -214,8 +215,7 @@ std::vector<float> FloatKernels::download(const cl::Buffer& buffer, size_t count
 std::vector<float> FloatKernels::multiply(GemmVariant v, GemmShape s, const std::vector<float>& a,
                                           const std::vector<float>& b) {
   if (a.size() != s.a_count() || b.size() != s.b_count())
-    throw std::invalid_argument(std::string(variant_name(v)) +
-                                ": operand sizes do not match the shape");
+    throw InternalError(std::string(variant_name(v)) + ": operand sizes do not match the shape");
   const cl::Buffer da = upload(a), db = upload(b), dc = upload(std::vector<float>(s.c_count()));
   multiply(v, s, da, db, dc);
   return download(dc, s.c_count());
@@ -224,7 +224,7 @@ std::vector<float> FloatKernels::multiply(GemmVariant v, GemmShape s, const std:
 std::vector<float> FloatKernels::add(size_t m, size_t n, const std::vector<float>& a,
                                      const std::vector<float>& b) {
   if (a.size() != m * n || b.size() != m * n)
-    throw std::invalid_argument("myAdd: operand sizes do not match the shape");
+    throw InternalError("myAdd: operand sizes do not match the shape");
   const cl::Buffer da = upload(a), db = upload(b), dc = upload(std::vector<float>(m * n));
   add(m, n, da, db, dc);
   return download(dc, m * n);

@@ -70,7 +70,7 @@ CLOSURE_PARAM_TABLE(FloatGemmParams, "float_gemm", "float_gemm.cl", CLOSURE_FLOA
 CLOSURE_PARAM_TABLE(BookMmulParams, "book_mmul", "book_mmul.cl", CLOSURE_BOOK_MMUL_PARAMS);
 
 // Parse "ts=8,tile_width=32" / "row_group=64,private_k=512" (keys may be left out);
-// throw std::invalid_argument on anything else.
+// throw UsageError on anything else.
 inline FloatGemmParams parse_float_gemm_params(const std::string& text, FloatGemmParams base = {}) {
   return parse_params(text, base);
 }

@@ -10,6 +10,7 @@
 #include <optional>
 #include <stdexcept>
 
+#include "closure/errors.hpp"
 #include "closure/ocl/error.hpp"
 #include "gemm/float_gemm.hpp"
 
@@ -198,16 +199,16 @@ std::vector<std::string> gemm_bench_codes() {
 }
 
 void check_gemm_bench_options(const GemmBenchOptions& options, bool has_device) {
-  if (options.repeat < 1) throw std::invalid_argument("--repeat must be at least 1");
+  if (options.repeat < 1) throw UsageError("--repeat must be at least 1");
   const std::vector<std::string> codes = gemm_bench_codes();
   for (const auto& name : options.only)
     if (std::find(codes.begin(), codes.end(), name) == codes.end()) {
       std::string known;
       for (const auto& c : codes) known += (known.empty() ? "" : ", ") + c;
-      throw std::invalid_argument("unknown code '" + name + "' (known: " + known + ")");
+      throw UsageError("unknown code '" + name + "' (known: " + known + ")");
     }
   if (options.sweep && !has_device)
-    throw std::invalid_argument("--sweep needs an OpenCL device (it times myGEMM_tuned)");
+    throw UsageError("--sweep needs an OpenCL device (it times myGEMM_tuned)");
 }
 
 bool gemm_bench_samples_reference(size_t n) {

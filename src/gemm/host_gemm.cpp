@@ -9,17 +9,19 @@
 #include <stdexcept>
 #include <string>
 
+#include "closure/errors.hpp"
+
 namespace closure {
 
 void GemmShape::validate() const {
   if (m == 0 || k == 0 || n == 0)
-    throw std::invalid_argument("GEMM shape " + std::to_string(m) + "x" + std::to_string(k) + "x" +
-                                std::to_string(n) + " has a zero dimension");
+    throw UsageError("GEMM shape " + std::to_string(m) + "x" + std::to_string(k) + "x" +
+                     std::to_string(n) + " has a zero dimension");
   // The kernels index with int, as their sources do.
   const size_t limit = size_t(INT_MAX);
   if (m * k > limit || k * n > limit || m * n > limit)
-    throw std::invalid_argument("GEMM shape " + std::to_string(m) + "x" + std::to_string(k) + "x" +
-                                std::to_string(n) + " has a matrix of more than 2^31-1 elements");
+    throw UsageError("GEMM shape " + std::to_string(m) + "x" + std::to_string(k) + "x" +
+                     std::to_string(n) + " has a matrix of more than 2^31-1 elements");
 }
 
 const char* order_name(StorageOrder order) {
@@ -52,7 +54,7 @@ std::vector<float> reorder(const std::vector<float>& x, size_t rows, size_t cols
 GemmReference reference_gemm(GemmShape s, const std::vector<float>& a_in,
                              const std::vector<float>& b_in, StorageOrder order) {
   if (a_in.size() != s.a_count() || b_in.size() != s.b_count())
-    throw std::invalid_argument("reference_gemm: operand sizes do not match the shape");
+    throw InternalError("reference_gemm: operand sizes do not match the shape");
   const auto a = reorder(a_in, s.m, s.k, order, StorageOrder::kRowMajor);
   const auto b = reorder(b_in, s.k, s.n, order, StorageOrder::kRowMajor);
   GemmReference ref{s, std::vector<double>(s.c_count()), std::vector<double>(s.c_count())};
@@ -76,7 +78,7 @@ template <class T>
 double max_relative_error(const std::vector<T>& got, StorageOrder order, const GemmReference& ref) {
   const GemmShape& s = ref.shape;
   if (got.size() != s.c_count())
-    throw std::invalid_argument("max_relative_error: result size does not match the shape");
+    throw InternalError("max_relative_error: result size does not match the shape");
   double worst = 0;
   for (size_t i = 0; i < s.m; ++i)
     for (size_t j = 0; j < s.n; ++j) {
@@ -99,7 +101,7 @@ GemmSampleReference sample_reference_gemm(GemmShape s, const std::vector<float>&
                                           const std::vector<float>& b, StorageOrder order,
                                           size_t random_count, uint64_t seed) {
   if (a.size() != s.a_count() || b.size() != s.b_count())
-    throw std::invalid_argument("sample_reference_gemm: operand sizes do not match the shape");
+    throw InternalError("sample_reference_gemm: operand sizes do not match the shape");
   GemmSampleReference ref{s, {}, {}, {}, {}};
   auto add = [&](size_t i, size_t j) {
     ref.row.push_back(i);
@@ -139,7 +141,7 @@ double max_relative_error(const std::vector<T>& got, StorageOrder order,
                           const GemmSampleReference& ref) {
   const GemmShape& s = ref.shape;
   if (got.size() != s.c_count())
-    throw std::invalid_argument("max_relative_error: result size does not match the shape");
+    throw InternalError("max_relative_error: result size does not match the shape");
   double worst = 0;
   for (size_t e = 0; e < ref.row.size(); ++e) {
     const size_t i = ref.row[e], j = ref.col[e];
@@ -236,7 +238,7 @@ HostGemm::HostGemm(GemmShape shape, const std::vector<float>& a, const std::vect
     : shape_(shape), af_(a), bf_(b), ad_(a.begin(), a.end()), bd_(b.begin(), b.end()) {
   shape_.validate();
   if (a.size() != shape.a_count() || b.size() != shape.b_count())
-    throw std::invalid_argument("HostGemm: operand sizes do not match the shape");
+    throw InternalError("HostGemm: operand sizes do not match the shape");
   cf_.assign(shape.c_count(), 0.0f);
   cd_.assign(shape.c_count(), 0.0);
 }

@@ -4,6 +4,7 @@
 #include <stdexcept>
 #include <string>
 
+#include "closure/errors.hpp"
 #include "closure/ocl/error.hpp"
 #include "gemm/gemm_tables.hpp"
 
@@ -36,17 +37,16 @@ SgemmTuned::SgemmTuned(ocl::Runtime& runtime, SgemmTunedParams params)
     return gemm_.getWorkGroupInfo<CL_KERNEL_WORK_GROUP_SIZE>(runtime_.device().device);
   });
   if (params_.group_items() > allowed)
-    throw std::invalid_argument("myGEMM_tuned with " + params_.to_string() +
-                                " needs work-groups of " + std::to_string(params_.group_items()) +
-                                " work-items; compiled for " + runtime_.device().name +
-                                " it allows " + std::to_string(allowed));
+    throw DeviceError("myGEMM_tuned with " + params_.to_string() + " needs work-groups of " +
+                      std::to_string(params_.group_items()) + " work-items; compiled for " +
+                      runtime_.device().name + " it allows " + std::to_string(allowed));
 }
 
 static void check_buffer(const cl::Buffer& buffer, size_t count, const char* what) {
   const size_t bytes = buffer.getInfo<CL_MEM_SIZE>();
   if (bytes < count * sizeof(float))
-    throw std::invalid_argument(std::string(what) + " holds " + std::to_string(bytes) +
-                                " bytes; the shape needs " + std::to_string(count * sizeof(float)));
+    throw InternalError(std::string(what) + " holds " + std::to_string(bytes) +
+                        " bytes; the shape needs " + std::to_string(count * sizeof(float)));
 }
 
 cl::Buffer& SgemmTuned::scratch(int slot, size_t floats) {

@@ -8,6 +8,7 @@
 #include <optional>
 #include <string>
 
+#include "closure/errors.hpp"
 #include "gemm/float_gemm.hpp"
 #include "gemm/host_gemm.hpp"
 #include "gemm/sgemm_tuned.hpp"
@@ -204,13 +205,11 @@ TEST(FloatGemmKernelErrors, BadShapesAndBuffersAreRefused) {
   CLOSURE_REQUIRE_DEVICE();
   FloatKernels k(*test_runtime());
   const auto small = k.upload(std::vector<float>(10));
-  EXPECT_THROW(k.multiply(GemmVariant::kMyGemm2, {4, 4, 4}, small, small, small),
-               std::invalid_argument);
-  EXPECT_THROW(k.multiply(GemmVariant::kMyGemm2, {0, 4, 4}, small, small, small),
-               std::invalid_argument);
+  EXPECT_THROW(k.multiply(GemmVariant::kMyGemm2, {4, 4, 4}, small, small, small), InternalError);
+  EXPECT_THROW(k.multiply(GemmVariant::kMyGemm2, {0, 4, 4}, small, small, small), UsageError);
   EXPECT_THROW(
       k.multiply(GemmVariant::kMmulRow, {2, 2, 2}, std::vector<float>(3), std::vector<float>(4)),
-      std::invalid_argument);
+      InternalError);
 }
 
 // The book's loops: seq in float, ijk / ikj / kij in double.

@@ -7,13 +7,14 @@
 #include <cstring>
 #include <stdexcept>
 
+#include "closure/errors.hpp"
 #include "closure/executor.hpp"
 #include "closure/util/cancel.hpp"
 
 namespace closure {
 
 std::vector<WordRange> partition_columns(const CsrDag& dag, size_t parts) {
-  if (parts == 0) throw std::invalid_argument("partition_columns: no parts");
+  if (parts == 0) throw InternalError("partition_columns: no parts");
   const size_t C = dag.offsets.empty() ? 0 : dag.offsets.size() - 1;
   const size_t W = words_for_bits(C);
   // reads[w]: edges whose successor row first has bits in word w; prefix-summed below.
@@ -103,9 +104,9 @@ ColumnSlice propagate_columns(const CsrDag& dag, std::span<const uint32_t> sizes
   out.components = dag.offsets.empty() ? 0 : dag.offsets.size() - 1;
   const size_t C = out.components;
   if (range.end < range.begin || range.end > words_for_bits(C))
-    throw std::invalid_argument("propagate_columns: range outside the matrix");
+    throw InternalError("propagate_columns: range outside the matrix");
   if (!sizes.empty() && sizes.size() != C)
-    throw std::invalid_argument("propagate_columns: sizes differ from the components");
+    throw InternalError("propagate_columns: sizes differ from the components");
   if (C == 0 || range.words() == 0) return out;
   const size_t row_bytes = sizeof(word_t);
   if (keep_rows) {
@@ -133,7 +134,7 @@ void place_slice(const ColumnSlice& slice, BitMatrix& reach) {
   const size_t B = slice.range.words();
   if (reach.order() != WordOrder::kRowMajor || reach.rows() != slice.components ||
       reach.words_per_row() < slice.range.end || slice.rows.size() != slice.components * B)
-    throw std::invalid_argument("place_slice: the slice does not fit the matrix");
+    throw InternalError("place_slice: the slice does not fit the matrix");
   if (B == 0) return;  // a rank without columns (more ranks than words)
   for (size_t c = 0; c < slice.components; ++c)
     std::memcpy(reach.row_ptr(c) + slice.range.begin, slice.rows.data() + c * B,

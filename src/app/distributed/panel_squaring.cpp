@@ -122,7 +122,7 @@ ColumnSlice square_panels(Communicator& comm, const CsrDag& dag, std::span<const
                           const std::vector<WordRange>& ranges, ocl::Runtime* rt,
                           const BooleanParams& params, PanelSquaringStats* stats) {
   if (ranges.size() != size_t(comm.size()))
-    throw std::invalid_argument("square_panels: one range per rank");
+    throw InternalError("square_panels: one range per rank");
   PanelSquaringStats s;
   ColumnSlice out = with_engine(
       rt, params, [&](auto& engine) { return square_on(engine, comm, dag, sizes, ranges, s); });

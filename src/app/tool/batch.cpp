@@ -21,6 +21,7 @@
 #include "app/tool/worker_pool.hpp"
 #include "closure/errors.hpp"
 #include "closure/executor.hpp"
+#include "closure/graph/input_error.hpp"
 #include "closure/io/atomic_file.hpp"
 #include "closure/io/content_hash.hpp"
 #include "closure/util/small_file.hpp"
@@ -83,7 +84,7 @@ std::string options_key(const BatchOptions& o) {
 FileKey input_key(const std::string& path) {
   struct stat st {};
   if (::stat(path.c_str(), &st) != 0)
-    throw std::runtime_error(path + ": cannot open: " + std::strerror(errno));
+    throw InputError(path, 0, std::string("cannot open: ") + std::strerror(errno));
   FileKey k;
   k.mtime_ns = int64_t(st.st_mtim.tv_sec) * 1'000'000'000 + st.st_mtim.tv_nsec;
   k.size = uint64_t(st.st_size);

@@ -118,8 +118,8 @@ std::vector<BatchItem> collect_batch_items(const std::vector<std::string>& paths
       auto taken = [&](const std::string& stem) { return stems.count(stem) > 0; };
       if (taken(item.stem)) item.stem = std::to_string(arg + 1) + "_" + item.stem;
       if (taken(item.stem))
-        throw std::invalid_argument("batch: " + item.input + " would share its output name " +
-                                    item.stem + " with another input");
+        throw UsageError("batch: " + item.input + " would share its output name " + item.stem +
+                         " with another input");
       stems.insert(item.stem);
       items.push_back(std::move(item));
     }

@@ -34,7 +34,7 @@ bool write_all(int fd, const std::string& bytes) {
 IsolatedChild start_isolated(const std::function<std::string()>& work) {
   int fds[2];
   if (::pipe2(fds, O_CLOEXEC) != 0)
-    throw std::runtime_error(std::string("cannot create a pipe: ") + std::strerror(errno));
+    throw ResourceError(std::string("cannot create a pipe: ") + std::strerror(errno));
   // Whatever the parent has buffered must not be written twice (once by each process).
   std::fflush(nullptr);
   const pid_t pid = ::fork();
@@ -42,7 +42,7 @@ IsolatedChild start_isolated(const std::function<std::string()>& work) {
     const int err = errno;
     ::close(fds[0]);
     ::close(fds[1]);
-    throw std::runtime_error(std::string("cannot start a process: ") + std::strerror(err));
+    throw ResourceError(std::string("cannot start a process: ") + std::strerror(err));
   }
   if (pid == 0) {
     ::close(fds[0]);

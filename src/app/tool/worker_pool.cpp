@@ -98,7 +98,7 @@ WorkerPool::~WorkerPool() {
 WorkerPool::Worker WorkerPool::start_worker() {
   int fds[2];
   if (::socketpair(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0, fds) != 0)
-    throw std::runtime_error(std::string("cannot create a socket pair: ") + std::strerror(errno));
+    throw ResourceError(std::string("cannot create a socket pair: ") + std::strerror(errno));
   std::fflush(nullptr);  // what the caller buffered must not be written by both processes
   const pid_t parent = ::getpid();
   const pid_t pid = ::fork();
@@ -106,7 +106,7 @@ WorkerPool::Worker WorkerPool::start_worker() {
     const int err = errno;
     ::close(fds[0]);
     ::close(fds[1]);
-    throw std::runtime_error(std::string("cannot start a worker process: ") + std::strerror(err));
+    throw ResourceError(std::string("cannot start a worker process: ") + std::strerror(err));
   }
   if (pid == 0) {
     ::close(fds[0]);
@@ -204,7 +204,7 @@ std::vector<std::pair<size_t, IsolatedOutcome>> WorkerPool::wait() {
     }
     if (::poll(fds.data(), fds.size(), timeout_ms) < 0) {
       if (errno == EINTR) continue;
-      throw std::runtime_error(std::string("poll failed: ") + std::strerror(errno));
+      throw ResourceError(std::string("poll failed: ") + std::strerror(errno));
     }
     std::vector<size_t> dead;
     for (size_t f = 0; f < fds.size(); ++f) {

@@ -7,6 +7,7 @@
 #include <stdexcept>
 #include <string>
 
+#include "closure/errors.hpp"
 #include "closure/popcount.hpp"
 
 namespace closure {
@@ -146,10 +147,9 @@ void dense_weights(const BitMatrix& dense, const RowWeights& w, Add&& add) {
 Closure Closure::from_dense(std::vector<vertex_t> component_of, std::vector<uint8_t> cyclic,
                             BitMatrix component_reach) {
   if (component_reach.rows() != cyclic.size() || component_reach.cols() != cyclic.size())
-    throw std::invalid_argument("Closure: reach matrix is " +
-                                std::to_string(component_reach.rows()) + " x " +
-                                std::to_string(component_reach.cols()) + ", expected " +
-                                std::to_string(cyclic.size()) + " square");
+    throw UsageError("Closure: reach matrix is " + std::to_string(component_reach.rows()) + " x " +
+                     std::to_string(component_reach.cols()) + ", expected " +
+                     std::to_string(cyclic.size()) + " square");
   return assemble(std::move(component_of), std::move(cyclic), std::move(component_reach));
 }
 
@@ -157,17 +157,14 @@ Closure Closure::from_sparse(std::vector<vertex_t> component_of, std::vector<uin
                              std::vector<uint64_t> offsets, std::vector<vertex_t> targets) {
   if (offsets.size() != cyclic.size() + 1 || offsets.front() != 0 ||
       offsets.back() != targets.size())
-    throw std::invalid_argument("Closure: sparse offsets do not match components/targets");
+    throw UsageError("Closure: sparse offsets do not match components/targets");
   for (size_t c = 0; c < cyclic.size(); ++c) {
-    if (offsets[c] > offsets[c + 1])
-      throw std::invalid_argument("Closure: sparse offsets decrease");
+    if (offsets[c] > offsets[c + 1]) throw UsageError("Closure: sparse offsets decrease");
     for (uint64_t i = offsets[c]; i < offsets[c + 1]; ++i) {
-      if (targets[i] >= cyclic.size())
-        throw std::invalid_argument("Closure: sparse target out of range");
+      if (targets[i] >= cyclic.size()) throw UsageError("Closure: sparse target out of range");
       // Queries binary-search the rows.
       if (i > offsets[c] && targets[i] <= targets[i - 1])
-        throw std::invalid_argument("Closure: sparse row " + std::to_string(c) +
-                                    " is not strictly ascending");
+        throw UsageError("Closure: sparse row " + std::to_string(c) + " is not strictly ascending");
     }
   }
   return assemble(std::move(component_of), std::move(cyclic),
@@ -178,22 +175,22 @@ Closure Closure::from_ragged(std::vector<vertex_t> component_of, std::vector<uin
                              RaggedReach reach) {
   const size_t comps = cyclic.size();
   if (reach.rows.size() != comps)
-    throw std::invalid_argument("Closure: ragged reach has " + std::to_string(reach.rows.size()) +
-                                " rows, expected " + std::to_string(comps));
+    throw UsageError("Closure: ragged reach has " + std::to_string(reach.rows.size()) +
+                     " rows, expected " + std::to_string(comps));
   const size_t words = words_for_bits(comps);
   for (const RaggedRow& r : reach.rows) {
     if (r.run_begin > r.run_end || r.run_end > comps || size_t(r.word_lo) + r.word_count > words)
-      throw std::invalid_argument("Closure: ragged row out of range");
+      throw UsageError("Closure: ragged row out of range");
     if (r.word_count > 0 && r.word_lo + r.word_count == words &&
         (r.words[r.word_count - 1] & ~tail_mask(comps)) != 0)
-      throw std::invalid_argument("Closure: ragged row has bits beyond the last component");
+      throw UsageError("Closure: ragged row has bits beyond the last component");
     if (r.id_count > 0 && r.word_count > 0)
-      throw std::invalid_argument("Closure: ragged row has both words and ids");
+      throw UsageError("Closure: ragged row has both words and ids");
     const auto ids = r.id_list();
     for (size_t i = 0; i < ids.size(); ++i)
       if (ids[i] >= comps || (i > 0 && ids[i] <= ids[i - 1]) ||
           (ids[i] >= r.run_begin && ids[i] < r.run_end))
-        throw std::invalid_argument(
+        throw UsageError(
             "Closure: ragged row's ids are out of range, not ascending or inside its run");
   }
   return assemble(std::move(component_of), std::move(cyclic), std::move(reach));
@@ -202,7 +199,7 @@ Closure Closure::from_ragged(std::vector<vertex_t> component_of, std::vector<uin
 Closure Closure::from_resident(std::vector<vertex_t> component_of, std::vector<uint8_t> cyclic,
                                DeviceReach reach) {
   if (!reach || reach->component_count() != cyclic.size())
-    throw std::invalid_argument("Closure: resident reach does not match the components");
+    throw UsageError("Closure: resident reach does not match the components");
   return assemble(std::move(component_of), std::move(cyclic), std::move(reach));
 }
 
@@ -224,15 +221,15 @@ void Closure::finish() {
   for (size_t v = 0; v < n; ++v) {
     const vertex_t c = component_of_[v];
     if (c >= comps)
-      throw std::invalid_argument("Closure: vertex " + std::to_string(v) + " in component " +
-                                  std::to_string(c) + " of " + std::to_string(comps));
+      throw UsageError("Closure: vertex " + std::to_string(v) + " in component " +
+                       std::to_string(c) + " of " + std::to_string(comps));
     ++member_offsets_[c + 1];
     if (v > 0 && c < component_of_[v - 1]) vertex_ordered_ = false;
   }
   for (size_t c = 0; c < comps; ++c) {
     if (!cyclic_[c] && member_offsets_[c + 1] > 1)
-      throw std::invalid_argument("Closure: acyclic component " + std::to_string(c) + " has " +
-                                  std::to_string(member_offsets_[c + 1]) + " vertices");
+      throw UsageError("Closure: acyclic component " + std::to_string(c) + " has " +
+                       std::to_string(member_offsets_[c + 1]) + " vertices");
     member_offsets_[c + 1] += member_offsets_[c];
   }
   members_.resize(n);
@@ -276,8 +273,7 @@ const BitMatrix* Closure::host_matrix() const {
 
 void Closure::reaches_many(std::span<const std::pair<vertex_t, vertex_t>> pairs,
                            std::span<uint8_t> out) const {
-  if (out.size() != pairs.size())
-    throw std::invalid_argument("Closure::reaches_many: output size differs");
+  if (out.size() != pairs.size()) throw UsageError("Closure::reaches_many: output size differs");
   const ResidentReach* device = resident_reach();
   if (!device) {
     for (size_t i = 0; i < pairs.size(); ++i) out[i] = reaches(pairs[i].first, pairs[i].second);
@@ -440,7 +436,7 @@ Closure from_full_matrix(const BitMatrix& reach) {
 
 Closure from_full_matrix(BitMatrix&& reach) {
   if (reach.rows() != reach.cols())
-    throw std::invalid_argument("from_full_matrix: reach matrix is not square");
+    throw UsageError("from_full_matrix: reach matrix is not square");
   const size_t n = reach.rows();
   std::vector<vertex_t> identity(n);
   std::vector<uint8_t> cyclic(n);

@@ -8,6 +8,7 @@
 #include <string>
 #include <utility>
 
+#include "closure/errors.hpp"
 #include "closure/util/cancel.hpp"
 
 namespace closure {
@@ -36,7 +37,7 @@ void unsorted_rows(const Closure& closure, bool reflexive, ClosureCsr& out,
   int32_t* row = out.indices.data();
   int32_t* const end = row + out.indices.size();
   auto put = [&](vertex_t v) {
-    if (row == end) throw std::logic_error("closure_csr: rows exceed the pair count");
+    if (row == end) throw InternalError("closure_csr: rows exceed the pair count");
     *row++ = int32_t(v);
     ++col_ptr[v + 1];
   };
@@ -72,7 +73,7 @@ void unsorted_rows(const Closure& closure, bool reflexive, ClosureCsr& out,
     }
     out.indptr[u + 1] = row - out.indices.data();
   }
-  if (row != end) throw std::logic_error("closure_csr: rows fall short of the pair count");
+  if (row != end) throw InternalError("closure_csr: rows fall short of the pair count");
 }
 
 // 2. A counting sort by column lists each column's rows ascending (col_ptr: the column
@@ -106,7 +107,7 @@ void sort_rows(ClosureCsr& out, std::vector<int64_t>& col_ptr) {
 ClosureCsr closure_csr(const Closure& closure, bool reflexive) {
   const size_t n = closure.vertex_count();
   if (n > size_t(std::numeric_limits<int32_t>::max()))
-    throw std::length_error("closure_csr: more vertices than int32 column indices can hold");
+    throw ResourceError("closure_csr: more vertices than int32 column indices can hold");
   const uint64_t pairs = closure.pair_count(reflexive);
   ClosureCsr out;
   out.indptr.resize(n + 1);
@@ -121,15 +122,15 @@ ClosureCsr closure_csr(const Closure& closure, bool reflexive) {
 void reaches_many(const Closure& closure, std::span<const vertex_t> us,
                   std::span<const vertex_t> vs, std::span<uint8_t> out, bool reflexive) {
   if (us.size() != vs.size() || out.size() != us.size())
-    throw std::invalid_argument("reaches_many: the arrays differ in length");
+    throw UsageError("reaches_many: the arrays differ in length");
   const size_t n = closure.vertex_count();
   const CancelToken* cancel = current_cancel_token();
   for (size_t i = 0; i < us.size(); ++i) {
     if (i % 65536 == 0) throw_if_cancelled(cancel);
     const vertex_t u = us[i], v = vs[i];
     if (u >= n || v >= n)
-      throw std::out_of_range("reaches_many: vertex " + std::to_string(u >= n ? u : v) +
-                              " is beyond the " + std::to_string(n) + " vertices");
+      throw UsageError("reaches_many: vertex " + std::to_string(u >= n ? u : v) +
+                       " is beyond the " + std::to_string(n) + " vertices");
     out[i] = (reflexive && u == v) || closure.reaches(u, v) ? 1 : 0;
   }
 }

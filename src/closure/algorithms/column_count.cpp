@@ -10,6 +10,7 @@
 #include <stdexcept>
 
 #include "closure/bitmatrix.hpp"
+#include "closure/errors.hpp"
 #include "closure/executor.hpp"
 #include "closure/or_words.hpp"
 #include "closure/popcount.hpp"
@@ -76,7 +77,7 @@ SweepSlots sweep_slots(const CsrDag& dag) {
     for (uint64_t e = dag.offsets[c]; e < dag.offsets[c + 1]; ++e) {
       const size_t d = dag.targets[e];
       if (d <= c || d >= C)
-        throw std::invalid_argument("count: the condensation is not in topological order");
+        throw InternalError("count: the condensation is not in topological order");
       if (d != c + 1) last_reader[d] = std::min(last_reader[d], uint32_t(c));
     }
   ReusedSlots reused = reuse_slots(last_reader, 1);

@@ -16,6 +16,7 @@
 #include <span>
 #include <stdexcept>
 
+#include "closure/errors.hpp"
 #include "closure/executor.hpp"
 #include "closure/or_words.hpp"
 #include "closure/popcount.hpp"
@@ -320,11 +321,11 @@ Closure sparse_from_condensation(SccResult scc, const CsrDag& dag, const SparseO
 
 Closure closure_sparse(SccResult scc, const CsrDag& dag, const SparseOptions& options) {
   if (dag.offsets.size() != size_t(scc.component_count()) + 1)
-    throw std::invalid_argument("closure_sparse: condensation sizes disagree");
+    throw InternalError("closure_sparse: condensation sizes disagree");
   for (size_t c = 0; c + 1 < dag.offsets.size(); ++c)
     for (uint64_t e = dag.offsets[c]; e < dag.offsets[c + 1]; ++e)
       if (e >= dag.targets.size() || dag.targets[e] <= c)
-        throw std::invalid_argument("closure_sparse: condensation ids are not topological");
+        throw InternalError("closure_sparse: condensation ids are not topological");
   return sparse_from_condensation(std::move(scc), dag, options);
 }
 
@@ -356,7 +357,7 @@ Closure closure_classic(const Graph& g) {
 }
 
 void close_upper_triangular(BitMatrix& m) {
-  if (m.rows() != m.cols()) throw std::invalid_argument("close_upper_triangular: not square");
+  if (m.rows() != m.cols()) throw InternalError("close_upper_triangular: not square");
   if (m.order() != WordOrder::kRowMajor) {
     BitMatrix rows = m.repadded({}, WordOrder::kRowMajor);
     close_upper_triangular(rows);
@@ -372,8 +373,8 @@ void close_upper_triangular(BitMatrix& m) {
     bool lower = (row[wi] & below) != 0;
     for (size_t w = 0; w < wi; ++w) lower |= row[w] != 0;
     if (lower)
-      throw std::invalid_argument("close_upper_triangular: bit on or below the diagonal in row " +
-                                  std::to_string(i));
+      throw InternalError("close_upper_triangular: bit on or below the diagonal in row " +
+                          std::to_string(i));
     // acc collects the reach of the successors taken so far; a successor already in it
     // adds nothing (ascending order puts whatever reaches it first).
     std::fill(acc.begin() + wi, acc.end(), 0);

@@ -4,6 +4,7 @@
 
 #include <stdexcept>
 
+#include "closure/errors.hpp"
 #include "closure/ocl/error.hpp"
 
 namespace closure {
@@ -13,7 +14,7 @@ static void copy_rect(ocl::Runtime& rt, const DeviceBitMatrix& src, size_t src_r
                       size_t words) {
   if (src_r0 + rows > src.rows_padded || src_w0 + words > src.words_padded ||
       dst_r0 + rows > dst.rows_padded || dst_w0 + words > dst.words_padded)
-    throw std::out_of_range("device block copy beyond a matrix");
+    throw InternalError("device block copy beyond a matrix");
   const size_t w = sizeof(word_t);
   ocl::checked("copying a device block", [&] {
     rt.queue().enqueueCopyBufferRect(src.buffer, dst.buffer, {src_r0 * w, src_w0, 0},

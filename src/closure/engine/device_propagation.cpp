@@ -30,7 +30,7 @@ SlicePlan plan_slices(size_t C, size_t rows, const DevicePropagationOptions& o,
   const size_t all_words = words_for_bits(C);
   const size_t first_word = std::min<size_t>(o.word_begin, all_words);
   const size_t last_word = o.word_end ? std::min<size_t>(o.word_end, all_words) : all_words;
-  if (last_word < first_word) throw std::invalid_argument("propagate: empty word range");
+  if (last_word < first_word) throw InternalError("propagate: empty word range");
   SliceLimits limits;
   limits.components = rows;
   limits.first_word = first_word;
@@ -160,9 +160,8 @@ Closure closure_propagate_device(const SccResult& scc, const CsrDag& dag, ocl::R
                                  const DevicePropagationOptions& o, DevicePropagationStats* out,
                                  const PropagationPrep* prep) {
   const size_t C = scc.component_count();
-  if (dag.offsets.size() != C + 1) throw std::invalid_argument("propagate: CSR size differs");
-  if (C >= (size_t{1} << 32) - 64)
-    throw std::invalid_argument("propagate: more than 2^32 components");
+  if (dag.offsets.size() != C + 1) throw InternalError("propagate: CSR size differs");
+  if (C >= (size_t{1} << 32) - 64) throw ResourceError("propagate: more than 2^32 components");
   const auto& dev = rt.device();
   DevicePropagationStats stats;
   if (C == 0) {

@@ -3,6 +3,8 @@
 
 #include <stdexcept>
 
+#include "closure/errors.hpp"
+
 namespace closure {
 
 DeviceRows::DeviceRows(ocl::Runtime& rt, cl::Program program, size_t components,
@@ -96,14 +98,14 @@ BitMatrix DeviceRows::host_columns(uint32_t word_begin, uint32_t word_end) const
     if (s.word_begin >= word_begin && s.word_begin + s.words <= word_end)
       download_slice(context_, queue_, s, components_, m, word_begin);
     else if (s.word_begin < word_end && s.word_begin + s.words > word_begin)
-      throw std::invalid_argument("host_columns: a range that cuts a device slice");
+      throw InternalError("host_columns: a range that cuts a device slice");
   return m;
 }
 
 const BitMatrix& DeviceRows::host_rows() const {
   std::lock_guard lock(mutex_);
   if (counted_only_)
-    throw std::runtime_error(
+    throw UsageError(
         "the closure (" + where_ +
         ") was larger than the device and only counted; ask for its rows before computing it "
         "(an output or verification does)");
@@ -124,14 +126,14 @@ const BitMatrix& DeviceRows::host_rows() const {
 
 const BitMatrix* DeviceRows::host_if_present() const {
   std::lock_guard lock(mutex_);
-  if (counted_only_) throw std::runtime_error("the closure (" + where_ + ") was only counted");
+  if (counted_only_) throw UsageError("the closure (" + where_ + ") was only counted");
   return downloaded_ ? &host_ : nullptr;
 }
 
 const DeviceSlice& DeviceRows::slice_of(vertex_t d) const {
   for (const DeviceSlice& s : slices_)
     if (s.holds_word(word_of(d))) return s;
-  throw std::out_of_range("DeviceRows: column out of range");
+  throw InternalError("DeviceRows: column out of range");
 }
 
 }  // namespace closure

@@ -5,16 +5,16 @@
 
 #include "closure/engine/dense_driver.hpp"
 #include "closure/engine/with_engine.hpp"
+#include "closure/errors.hpp"
 
 namespace closure {
 BitMatrix dense_closure(const BitMatrix& adjacency, DenseAlgorithm algorithm, bool upper_triangular,
                         ocl::Runtime* runtime, const BooleanParams& params, DenseStats* stats_out,
                         size_t base_bits) {
   if (adjacency.rows() != adjacency.cols())
-    throw std::invalid_argument("dense_closure: the matrix must be square");
+    throw InternalError("dense_closure: the matrix must be square");
   if (algorithm == DenseAlgorithm::kRecursive && !upper_triangular)
-    throw std::invalid_argument(
-        "dense_closure: the recursive closure needs a DAG in topological order");
+    throw InternalError("dense_closure: the recursive closure needs a DAG in topological order");
   DenseStats stats;
   BitMatrix result = with_engine(runtime, params, [&](auto& engine) {
     // The host engine splits on words; pad to whole words so blocks line up.

@@ -8,6 +8,7 @@
 #include <functional>
 #include <stdexcept>
 
+#include "closure/errors.hpp"
 #include "closure/executor.hpp"
 #include "closure/graph/phase_trace.hpp"
 #include "closure/util/huge_pages.hpp"
@@ -108,7 +109,7 @@ void build_rows_bucketed(size_t n, const Blocks& in, size_t m, std::vector<uint6
       if (bad) out_of_range = true;
     }
   });
-  if (out_of_range) throw std::out_of_range("Graph: edge endpoint beyond vertex count");
+  if (out_of_range) throw UsageError("Graph: edge endpoint beyond vertex count");
   trace.mark("count");
   // Bucket-major order: bucket b's edges from block 0, then block 1, ...
   std::vector<uint64_t> bucket_start(buckets + 1, 0);
@@ -166,7 +167,7 @@ void build_rows_bucketed(size_t n, const Blocks& in, size_t m, std::vector<uint6
 void Graph::start(size_t n, std::vector<std::string> labels) {
   labels_ = std::move(labels);
   if (!labels_.empty() && labels_.size() != n)
-    throw std::invalid_argument("Graph: label count differs from vertex count");
+    throw UsageError("Graph: label count differs from vertex count");
   detail::reserve_huge(offsets_, n + 1);
   offsets_.assign(n + 1, 0);
 }
@@ -181,7 +182,7 @@ Graph::Graph(size_t n, std::vector<Edge> edges, std::vector<std::string> labels)
   // Counting sort by source, then sort and de-duplicate each (short) row: linear in m
   // plus small sorts, where one global sort of the pairs dominated reading large files.
   for (const auto& [u, v] : edges) {
-    if (u >= n || v >= n) throw std::out_of_range("Graph: edge endpoint beyond vertex count");
+    if (u >= n || v >= n) throw UsageError("Graph: edge endpoint beyond vertex count");
     ++offsets_[u + 1];
   }
   for (size_t i = 0; i < n; ++i) offsets_[i + 1] += offsets_[i];
@@ -212,7 +213,7 @@ Graph Graph::from_pair_blocks(size_t n, std::span<const std::span<const vertex_t
                               const std::function<void()>& blocks_read) {
   size_t m = 0;
   for (std::span<const vertex_t> b : pair_blocks) {
-    if (b.size() % 2 != 0) throw std::invalid_argument("Graph: a block of pairs has an odd length");
+    if (b.size() % 2 != 0) throw UsageError("Graph: a block of pairs has an odd length");
     m += b.size() / 2;
   }
   if (m < kParallelEdges || thread_budget() <= 1) {
@@ -231,12 +232,12 @@ Graph Graph::from_pair_blocks(size_t n, std::span<const std::span<const vertex_t
 
 Graph Graph::from_rows(std::vector<uint64_t> offsets, std::vector<vertex_t> targets) {
   if (offsets.empty() || offsets.front() != 0 || offsets.back() != targets.size())
-    throw std::invalid_argument("Graph: row offsets do not span the targets");
+    throw UsageError("Graph: row offsets do not span the targets");
   const size_t n = offsets.size() - 1;
   for (size_t u = 0; u < n; ++u)
-    if (offsets[u] > offsets[u + 1]) throw std::invalid_argument("Graph: row offsets descend");
+    if (offsets[u] > offsets[u + 1]) throw UsageError("Graph: row offsets descend");
   for (const vertex_t v : targets)
-    if (v >= n) throw std::out_of_range("Graph: edge endpoint beyond vertex count");
+    if (v >= n) throw UsageError("Graph: edge endpoint beyond vertex count");
   Graph g;
   g.offsets_ = std::move(offsets);
   g.targets_ = std::move(targets);

@@ -30,10 +30,11 @@
 namespace closure {
 
 // Thrown when the reader of a stream output went away (EPIPE, e.g. `closure G -o - | head`).
-// The CLI stops quietly on it (exit 0), as common tools do.
-class OutputClosedError : public std::runtime_error {
+// Its own kind (errors.hpp), whose row has the CLI stop quietly on it (exit 0), as common
+// tools do.
+class OutputClosedError : public Error {
  public:
-  using std::runtime_error::runtime_error;
+  explicit OutputClosedError(const std::string& what) : Error(ErrorKind::kOutputClosed, what) {}
 };
 
 // What a path names as an output target.

@@ -11,6 +11,8 @@
 #include <stdexcept>
 #include <vector>
 
+#include "closure/errors.hpp"
+
 namespace closure {
 namespace {
 
@@ -82,7 +84,7 @@ std::string hash_hex(uint64_t h) {
 
 FileDigest digest_file(const std::string& path) {
   std::unique_ptr<std::FILE, int (*)(std::FILE*)> f(std::fopen(path.c_str(), "rb"), &std::fclose);
-  if (!f) throw std::runtime_error(path + ": cannot open: " + std::strerror(errno));
+  if (!f) throw ResourceError(path + ": cannot open: " + std::strerror(errno));
   ContentHash h;
   FileDigest d;
   std::vector<unsigned char> buf(1 << 20);
@@ -90,8 +92,7 @@ FileDigest digest_file(const std::string& path) {
     h.update(buf.data(), got);
     d.size += got;
   }
-  if (std::ferror(f.get()))
-    throw std::runtime_error(path + ": read error: " + std::strerror(errno));
+  if (std::ferror(f.get())) throw ResourceError(path + ": read error: " + std::strerror(errno));
   d.hash = h.digest();
   return d;
 }

@@ -8,8 +8,7 @@
 
 namespace closure {
 
-// The kind of `failure` as one character ('c' for a closed output, else the ErrorKind's
-// digit), then its message.
+// The kind of `failure` as one character (the ErrorKind's digit), then its message.
 std::string failure_text(const std::exception_ptr& failure);
 // Throws what failure_text described, its message after `prefix`; a garbled text is an
 // internal error, never a crash.

@@ -4,6 +4,7 @@
 #include <climits>
 #include <stdexcept>
 
+#include "closure/errors.hpp"
 #include "closure/ocl/error.hpp"
 
 namespace closure {
@@ -12,9 +13,9 @@ namespace closure {
 // let an index wrap.
 static void check_indexable(const DeviceBitMatrix& m) {
   if (m.word_count() > size_t(INT32_MAX))
-    throw std::length_error("a " + std::to_string(m.rows) + " x " + std::to_string(m.cols) +
-                            " matrix has more than 2^31 words, more than the device kernels "
-                            "can index");
+    throw DeviceError("a " + std::to_string(m.rows) + " x " + std::to_string(m.cols) +
+                      " matrix has more than 2^31 words, more than the device kernels "
+                      "can index");
 }
 
 static constexpr const char* kProductFile = "boolean_mul.cl";
@@ -64,7 +65,7 @@ BitMatrix BooleanKernels::download(const DeviceBitMatrix& m) {
 }
 
 void BooleanKernels::copy(DeviceBitMatrix& dst, const DeviceBitMatrix& src) {
-  if (dst.bytes() != src.bytes()) throw std::invalid_argument("BooleanKernels::copy: sizes differ");
+  if (dst.bytes() != src.bytes()) throw InternalError("BooleanKernels::copy: sizes differ");
   ocl::checked("copying a device matrix", [&] {
     runtime_.queue().enqueueCopyBuffer(src.buffer, dst.buffer, 0, 0, src.bytes());
     return 0;
@@ -76,7 +77,7 @@ void BooleanKernels::check_shapes(const DeviceBitMatrix& c, const DeviceBitMatri
   if (a.cols != b.rows || c.rows != a.rows || c.cols != b.cols ||
       b.rows_padded != a.padded_cols() || c.rows_padded != a.rows_padded ||
       c.words_padded != b.words_padded)
-    throw std::invalid_argument(std::string(what) + ": operand shapes do not agree");
+    throw InternalError(std::string(what) + ": operand shapes do not agree");
 }
 
 cl::Event BooleanKernels::cubic_mul(DeviceBitMatrix& c, const DeviceBitMatrix& a,
@@ -90,7 +91,7 @@ cl::Event BooleanKernels::utri_mul(DeviceBitMatrix& c, const DeviceBitMatrix& a,
                                    const DeviceBitMatrix& b) {
   check_shapes(c, a, b, "utri_mul");
   if (a.rows != a.cols || b.rows != b.cols)
-    throw std::invalid_argument("utri_mul: operands must be square");
+    throw InternalError("utri_mul: operands must be square");
   return launch(utri_, "launching clutri_mul", c, a, b);
 }
 

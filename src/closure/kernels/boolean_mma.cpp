@@ -9,6 +9,7 @@
 #include <string_view>
 
 #include "closure/config.hpp"
+#include "closure/errors.hpp"
 #include "closure/kernels/param_text.hpp"
 #include "closure/ocl/error.hpp"
 #include "closure/ocl/verdict_cache.hpp"
@@ -128,7 +129,7 @@ cl::Buffer& BooleanMma::scratch(cl::Buffer& buffer, size_t& have, size_t bytes) 
 }
 
 DeviceBitMatrix BooleanMma::transpose(const DeviceBitMatrix& x) {
-  if (!available_) throw std::logic_error("BooleanMma::transpose: " + reason_);
+  if (!available_) throw InternalError("BooleanMma::transpose: " + reason_);
   DeviceBitMatrix t = x.transposed_shape();
   ocl::checked("transposing a device matrix", [&] {
     t.buffer = cl::Buffer(runtime_.context(), CL_MEM_READ_WRITE, t.bytes());
@@ -146,11 +147,11 @@ DeviceBitMatrix BooleanMma::transpose(const DeviceBitMatrix& x) {
 
 cl::Event BooleanMma::multiply_or(DeviceBitMatrix& c, const DeviceBitMatrix& a,
                                   const DeviceBitMatrix& b, bool upper_triangular) {
-  if (!available_) throw std::logic_error("BooleanMma::multiply_or: " + reason_);
+  if (!available_) throw InternalError("BooleanMma::multiply_or: " + reason_);
   if (a.cols != b.rows || c.rows != a.rows || c.cols != b.cols)
-    throw std::invalid_argument("BooleanMma::multiply_or: operand shapes do not agree");
+    throw InternalError("BooleanMma::multiply_or: operand shapes do not agree");
   if (upper_triangular && (a.rows != a.cols || b.rows != b.cols))
-    throw std::invalid_argument("BooleanMma::multiply_or: triangular operands must be square");
+    throw InternalError("BooleanMma::multiply_or: triangular operands must be square");
   const size_t bm = params_.block_rows(), bn = params_.block_cols();
   const size_t a_rowblocks = round_up(a.rows_padded, bm) / 16;
   // B^T has B.cols rows (padded to B's words) and B.rows_padded bits of K.

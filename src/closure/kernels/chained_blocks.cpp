@@ -6,6 +6,7 @@
 #include <stdexcept>
 
 #include "closure/bitmatrix.hpp"
+#include "closure/errors.hpp"
 #include "closure/util/reuse_slots.hpp"
 
 namespace closure {
@@ -25,7 +26,7 @@ ChainedBlocks chained_blocks(const CsrDag& dag, size_t prefetch) {
     for (uint64_t e = dag.offsets[c]; e < dag.offsets[c + 1]; ++e) {
       const size_t d = dag.targets[e];
       if (d <= c || d >= C)
-        throw std::invalid_argument("propagate: the condensation is not in topological order");
+        throw InternalError("propagate: the condensation is not in topological order");
       const std::array<uint32_t, 2> item{uint32_t(c - begin), uint32_t(d)};
       if (d < end)
         out.masks[c] |= uint32_t{1} << (d - begin);

@@ -22,7 +22,7 @@ void parse_key_values(const std::string& text, const char* keys,
     try {
       size_t used = 0;
       value = std::stoi(item.substr(eq + 1), &used);
-      if (used != item.size() - eq - 1) throw std::invalid_argument("trailing characters");
+      if (used != item.size() - eq - 1) throw UsageError("trailing characters");
     } catch (const std::exception&) {  // std::stoi's and the check above
       throw UsageError("not a number in '" + item + "'");
     }

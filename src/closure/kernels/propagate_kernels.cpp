@@ -5,6 +5,7 @@
 #include <algorithm>
 #include <stdexcept>
 
+#include "closure/errors.hpp"
 #include "closure/kernels/chained_blocks.hpp"
 
 namespace closure {
@@ -13,8 +14,7 @@ PropagateKernels::PropagateKernels(ocl::Runtime& runtime, PropagateParams params
     : runtime_(runtime), params_(params) {
   params_.validate();
   if (params_.needs_groups_of_32() && runtime_.device().max_work_group < 32)
-    throw std::invalid_argument("propagate: the " + params_.describe() +
-                                " sweep needs work-groups of 32");
+    throw DeviceError("propagate: the " + params_.describe() + " sweep needs work-groups of 32");
   local_ = runtime_.device().max_work_group >= 32 ? 32 : 1;
   total_ = cl::Buffer(runtime_.context(), CL_MEM_READ_WRITE, sizeof(cl_ulong));
   runtime_.queue().enqueueFillBuffer(total_, cl_ulong{0}, 0, sizeof(cl_ulong));
@@ -58,7 +58,7 @@ uint64_t PropagateKernels::upload_chained_blocks(const ChainedBlocks& blocks,
   uint64_t slot_bytes = 0;
   if (params_.live_rows) {
     if (live.slot.size() != size_t(components_))
-      throw std::invalid_argument("propagate: live rows' slots for another graph");
+      throw InternalError("propagate: live rows' slots for another graph");
     slot_bytes = live.slot.size() * sizeof(uint32_t);
     slots_ = upload(live.slot.data(), slot_bytes);
     slice_rows_ = std::max<size_t>(live.slots, 1);
@@ -96,7 +96,7 @@ void PropagateKernels::set_sweep_args(const std::vector<DeviceSlice>& slices, si
 
 cl::Event PropagateKernels::sweep(const std::vector<DeviceSlice>& slices) {
   if (slices.empty() || slices.size() > kSlicesPerLaunch)
-    throw std::invalid_argument("propagate: a sweep takes 1 to 4 slices");
+    throw InternalError("propagate: a sweep takes 1 to 4 slices");
   if (!sweep_()) {
     // One program for the sweep and sum_counts: other options would compile the file again.
     sweep_ = runtime_.kernel(kFile, params_.build_options(), params_.entry_point());

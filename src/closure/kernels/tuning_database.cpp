@@ -39,7 +39,7 @@ std::vector<std::string> words_of(const std::string& line) {
       any = true;
     }
   }
-  if (quoted) throw std::invalid_argument("unterminated quote");
+  if (quoted) throw UsageError("unterminated quote");
   if (any) out.push_back(cur);
   return out;
 }
@@ -127,13 +127,13 @@ std::vector<TuningRow> parse_tuning_rows(const std::string& text, const std::str
     std::vector<std::string> w;
     try {
       w = words_of(line);
-    } catch (const std::invalid_argument& e) {
-      throw std::invalid_argument(where + ": " + e.what());
+    } catch (const UsageError& e) {
+      throw UsageError(where + ": " + e.what());
     }
     if (w.empty()) continue;
     if (w.size() != 3)
-      throw std::invalid_argument(where + ": expected 'family match parameters', got " +
-                                  std::to_string(w.size()) + " fields");
+      throw UsageError(where + ": expected 'family match parameters', got " +
+                       std::to_string(w.size()) + " fields");
     TuningRow row{w[0], TuningRow::Level::kDefault, "", w[2], where};
     const std::string& m = w[1];
     const auto eq = m.find('=');
@@ -148,9 +148,9 @@ std::vector<TuningRow> parse_tuning_rows(const std::string& text, const std::str
     } else if (key == "type" && (value == "gpu" || value == "cpu" || value == "accelerator")) {
       row.level = TuningRow::Level::kType;
     } else {
-      throw std::invalid_argument(where + ": match '" + m +
-                                  "' is not device=TEXT, vendor=TEXT, type=gpu|cpu|accelerator "
-                                  "or default");
+      throw UsageError(where + ": match '" + m +
+                       "' is not device=TEXT, vendor=TEXT, type=gpu|cpu|accelerator "
+                       "or default");
     }
     row.match = value;
     rows.push_back(std::move(row));
@@ -163,7 +163,7 @@ std::vector<TuningRow> tuning_rows_for(const std::string& family, const ocl::Dev
   if (const std::string path = tuning_overlay_path(); !path.empty()) {
     try {
       overlay = parse_tuning_rows(read_file(path), path);
-    } catch (const std::invalid_argument& e) {  // a malformed row: the user's file
+    } catch (const UsageError& e) {  // a malformed row: the user's file
       throw UsageError(std::string("tuning overlay (") + kTuningEnv + "): " + e.what());
     }
   }
@@ -181,7 +181,7 @@ std::vector<TuningRow> tuning_rows_for(const std::string& family, const ocl::Dev
 TuningRow builtin_tuning_row(const std::string& family, const std::string& match_text) {
   for (const TuningRow& row : builtin_rows())
     if (row.family == family && row.match_text() == match_text) return row;
-  throw std::logic_error("no built-in tuning row '" + family + " " + match_text + "'");
+  throw InternalError("no built-in tuning row '" + family + " " + match_text + "'");
 }
 
 void add_builtin_tuning_rows(const char* text, const std::string& name) {
@@ -197,8 +197,7 @@ void add_builtin_tuning_rows(const char* text, const std::string& name) {
 std::string save_tuning_row(const TuningRow& row, const std::string& comment,
                             const std::string& path) {
   if (path.empty())
-    throw std::invalid_argument(std::string("no tuning overlay file: ") + kTuningEnv +
-                                "=off and no HOME");
+    throw UsageError(std::string("no tuning overlay file: ") + kTuningEnv + "=off and no HOME");
   std::string kept;
   std::istringstream in(read_file(path));
   std::string line, pending_comments;

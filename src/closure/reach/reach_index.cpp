@@ -10,6 +10,7 @@
 #include <thread>
 
 #include "closure/algorithms/scc.hpp"
+#include "closure/errors.hpp"
 #include "closure/executor.hpp"
 #include "closure/util/huge_pages.hpp"
 
@@ -169,7 +170,7 @@ std::vector<uint8_t> condense_into(const Graph& g, IndexData& out, BuildReport& 
   }
   {
     if (csr.targets.size() >= UINT32_MAX)
-      throw std::length_error(
+      throw ResourceError(
           "the condensation has more than 2^32 - 1 edges; the index "
           "stores 32-bit edge offsets");
     detail::reserve_huge(out.offsets, csr.offsets.size());

@@ -10,7 +10,8 @@
 #pragma once
 
 #include <atomic>
-#include <stdexcept>
+
+#include "closure/errors.hpp"
 
 namespace closure {
 
@@ -23,9 +24,11 @@ class CancelToken {
   std::atomic<bool> flag_{false};
 };
 
-class Cancelled : public std::runtime_error {
+// Its own kind (errors.hpp): not a failure of the work but the caller's wish, which Python
+// turns back into the KeyboardInterrupt that asked for it.
+class Cancelled : public Error {
  public:
-  Cancelled() : std::runtime_error("cancelled") {}
+  Cancelled() : Error(ErrorKind::kCancelled, "cancelled") {}
 };
 
 // The token installed on this thread by the innermost CancelScope, or nullptr.

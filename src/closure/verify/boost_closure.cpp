@@ -260,8 +260,7 @@ class BoostReach {
 
 VerifyReport verify_sampled(const Graph& g, const Closure& c, size_t sample_sources,
                             uint64_t seed) {
-  if (sample_sources == 0)
-    throw std::invalid_argument("a sampled verification needs at least one source");
+  if (sample_sources == 0) throw UsageError("a sampled verification needs at least one source");
   const size_t n = g.vertex_count();
   VerifyReport report;
   if (c.vertex_count() != n) {
@@ -327,8 +326,7 @@ VerifyReport verify_full(const Graph& g, const Closure& c) {
 
 VerifyReport verify_against_boost(const Graph& g, const Closure& c, size_t memory_budget_bytes,
                                   size_t sample_sources, uint64_t seed) {
-  if (sample_sources == 0)
-    throw std::invalid_argument("a sampled verification needs at least one source");
+  if (sample_sources == 0) throw UsageError("a sampled verification needs at least one source");
   // The budget cannot exceed what this process may still allocate (ulimit, cgroup):
   // checked against physical memory alone, Boost's closure ended in std::bad_alloc.
   const size_t available = available_host_memory();
