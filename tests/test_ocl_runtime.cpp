@@ -7,6 +7,7 @@
 #include <filesystem>
 #include <fstream>
 
+#include "closure/errors.hpp"
 #include "closure/ocl/device.hpp"
 #include "closure/ocl/error.hpp"
 #include "closure/ocl/kernel_source.hpp"
@@ -79,7 +80,7 @@ TEST(OclKernelSource, EmbeddedAndFolderOverride) {
   std::ofstream(dir / "boolean_util.cl") << "// from disk\n";
   ScopedEnv env(ocl::kKernelPathEnv, dir.string());
   EXPECT_EQ(ocl::kernel_source("boolean_util.cl"), "// from disk\n");
-  EXPECT_THROW(ocl::kernel_source("boolean_mul.cl"), std::runtime_error);
+  EXPECT_THROW(ocl::kernel_source("boolean_mul.cl"), ResourceError);
 }
 
 TEST(OclKernelSource, SharedHeadersAreInlinedOnce) {

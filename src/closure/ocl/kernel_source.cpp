@@ -8,11 +8,11 @@
 #include <optional>
 #include <set>
 #include <sstream>
-#include <stdexcept>
 #include <vector>
 
 #include "closure/config.hpp"
 #include "closure/embedded_kernels.hpp"
+#include "closure/errors.hpp"
 
 namespace closure::ocl {
 namespace {
@@ -36,14 +36,13 @@ std::optional<std::string_view> embedded_text(const std::string& file) {
 std::string file_text(const std::string& file) {
   if (const std::string dir = config::text(kKernelPathEnv); !dir.empty()) {
     std::ifstream in(std::string(dir) + "/" + file);
-    if (!in)
-      throw std::runtime_error(std::string(kKernelPathEnv) + "=" + dir + ": cannot read " + file);
+    if (!in) throw ResourceError(std::string(kKernelPathEnv) + "=" + dir + ": cannot read " + file);
     std::ostringstream text;
     text << in.rdbuf();
     return text.str();
   }
   if (const std::optional<std::string_view> text = embedded_text(file)) return std::string(*text);
-  throw std::runtime_error("no kernel source named " + file);
+  throw InternalError("no kernel source named " + file);
 }
 
 // `text` with every line `#include "name.cl"` replaced by that file's text (once per
