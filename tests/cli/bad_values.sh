@@ -47,6 +47,7 @@ case_of parse_float_gemm_params 2 "^closure: --gemm-params: " -- "$bin" bench ge
 case_of parse_book_mmul_params 2 "^closure: --book-params: " -- "$bin" bench gemm --book-params row_group=x
 case_of parse_sgemm_tuned_params 2 "--tuned-params" -- "$bin" bench gemm --tuned-params nosuch=1
 case_of parse_serve_mix 2 "MIX|mix" -- "$bin" bench serve --mix nonsense
+case_of parse_engine 2 "^closure: --engine: nosuch" -- "$bin" query "$g" --engine nosuch a b
 case_of check_serve_mix 2 "MIX|mix" -- "$bin" bench serve --mix reach=x
 case_of check_generated_spec 2 "power-law" -- "$bin" bench closure --generated power-law:0:5
 case_of check_index_bench_spec 2 "nosuch" -- "$bin" bench index --generated nosuch:5
