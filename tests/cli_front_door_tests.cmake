@@ -70,3 +70,8 @@ cli_test(front_door.query_engine_index_refuses_device --status 2 --stderr "--eng
 # run under a memory limit, the same progress phases.
 cli_test(front_door.query_same_pipeline_under_ulimit --stdout "^query same door ok$" --
          bash ${CMAKE_CURRENT_SOURCE_DIR}/cli/query_same_door.sh ${CLOSURE_BIN} ${FD}/query-door)
+
+# MPI only under a launcher: the module is never linked, and a missing, broken or foreign
+# one is refused with exit 4.
+cli_test(front_door.mpi_module_only_under_a_launcher --stdout "^mpi module ok$" --
+         bash ${CMAKE_CURRENT_SOURCE_DIR}/cli/mpi_module.sh ${CLOSURE_BIN} ${FD}/mpi-module)

@@ -16,6 +16,14 @@ test -f "$work/prefix/include/closure/version.hpp"
 test -f "$work/prefix/include/closure/closure.hpp"
 test ! -e "$work/prefix/include/app" && test ! -e "$work/prefix/include/closure/engine/compute.hpp"
 test -x "$work/prefix/bin/closure"
+# The installed CLI loads its installed MPI module (and only under a launcher): the same
+# pairs from 2 ranks as from one process.
+if [ -f "$build/closure-mpi.so" ] && command -v mpirun >/dev/null; then
+  . "$(dirname "$0")/mpi/run_mpi.sh"
+  printf '0 1\n1 2\n2 0\n2 3\n' >"$work/mpi.txt"
+  mpi 2 "$work/prefix/bin/closure" "$work/mpi.txt" --json | grep -q '"pairs": *12'
+  ! readelf -d "$work/prefix/bin/closure" | grep -q libmpi
+fi
 
 expected="closure 0.1.0: 4 vertices, 9 pairs, method sparse
 a b

@@ -6,12 +6,11 @@
 #include <csignal>
 #include <cstdlib>
 
+#include "app/process/mpi_launch.hpp"
 #include "cli/commands.hpp"
 #include "closure/config.hpp"
 #include "closure/session/communicator.hpp"
 #include "closure/util/trace.hpp"
-#ifdef CLOSURE_HAVE_MPI
-#include "mpi/mpi_communicator.hpp"
 
 namespace {
 
@@ -27,24 +26,24 @@ void mute_unless_asked() {
 }
 
 }  // namespace
-#endif
 
 int main(int argc, char** argv) {
   closure::trace("main");
   // A closed pipe is an EPIPE on write (a quiet stop), never a death by SIGPIPE (141).
   std::signal(SIGPIPE, SIG_IGN);
-#ifdef CLOSURE_HAVE_MPI
-  auto session = closure::mpi::start_if_launched(&argc, &argv);
+  std::unique_ptr<closure::process::MpiSession> session;
+  const int started = closure::cli::guarded([&] {
+    session = closure::process::MpiSession::start_if_launched(&argc, &argv);
+    return 0;
+  });
+  if (started != 0) return started;
   if (session) {
     closure::set_process_communicator(&session->world());
     if (session->world().rank() != 0) mute_unless_asked();
   }
-#endif
   const int status = closure::cli::run_cli(argc, argv);
   closure::set_process_communicator(nullptr);
-#ifdef CLOSURE_HAVE_MPI
-  if (session) return closure::cli::finish_output(status);  // MPI_Finalize: the session's
-#endif
+  if (session) return closure::cli::finish_output(status);  // MPI_Finalize in ~MpiSession
   closure::trace("main ends");
   return closure::cli::exit_without_teardown(status);  // all output is written and closed
 }

@@ -1,6 +1,7 @@
-// Communicator on MPI_COMM_WORLD. Errors stay MPI_ERRORS_ARE_FATAL: a broken link or a
-// dead peer ends the whole job through mpirun, which is what users expect of MPI.
-#include "mpi/mpi_communicator.hpp"
+// Communicator on MPI_COMM_WORLD, in closure's MPI module (closure-mpi.so): the CLI loads
+// it only under an MPI launcher (app/process/mpi_launch.hpp). Errors stay
+// MPI_ERRORS_ARE_FATAL: a broken link or a dead peer ends the whole job through mpirun,
+// which is what users expect of MPI.
 
 #include <mpi.h>
 
@@ -10,7 +11,8 @@
 #include <string>
 #include <vector>
 
-#include "closure/config.hpp"
+#include "app/process/mpi_plugin_abi.hpp"
+#include "closure/session/communicator.hpp"
 
 namespace closure::mpi {
 namespace {
@@ -108,26 +110,18 @@ class MpiCommunicator final : public Communicator {
 
 }  // namespace
 
-bool launched_by_mpirun() {
-  for (const char* v : {"OMPI_COMM_WORLD_SIZE", "PMIX_RANK", "PMI_RANK", "PMI_SIZE"})
-    if (!closure::config::text(v).empty()) return true;
-  return false;
-}
+}  // namespace closure::mpi
 
-MpiSession::MpiSession(int* argc, char*** argv) {
+// The module's only exported names (it is built with hidden visibility).
+extern "C" __attribute__((visibility("default"))) closure::Communicator* closure_mpi_start(
+    int* argc, char*** argv) {
   int provided = 0;
   MPI_Init_thread(argc, argv, MPI_THREAD_FUNNELED, &provided);
-  world_ = std::make_unique<MpiCommunicator>();
+  return new closure::mpi::MpiCommunicator();
 }
 
-MpiSession::~MpiSession() {
-  world_.reset();
+extern "C" __attribute__((visibility("default"))) void closure_mpi_finish(
+    closure::Communicator* world) {
+  delete world;
   MPI_Finalize();
 }
-
-std::unique_ptr<MpiSession> start_if_launched(int* argc, char*** argv) {
-  if (!launched_by_mpirun()) return nullptr;
-  return std::make_unique<MpiSession>(argc, argv);
-}
-
-}  // namespace closure::mpi
