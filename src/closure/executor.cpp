@@ -40,6 +40,11 @@ void with_thread_budget(unsigned threads, const std::function<void()>& body) {
   std::optional<tbb::global_control> raise;
   if (threads > tbb::global_control::active_value(tbb::global_control::max_allowed_parallelism))
     raise.emplace(tbb::global_control::max_allowed_parallelism, size_t(threads));
+  // The hardware's width is the implicit arena's: no arena of its own, so a process whose
+  // work stays on one thread (a small graph) never starts TBB's workers nor loads its
+  // allocator (about 1 ms of a small run's start on 2 cores).
+  if (!raise && threads == std::max(1u, std::thread::hardware_concurrency()))
+    return body();
   tbb::task_arena arena{int(threads)};
   arena.execute(body);
 }

@@ -41,14 +41,16 @@ namespace {
 // The mean number of vertices reached from `samples` sources spread evenly over the ids
 // (fixed, so runs agree), each search stopped after `cap` (0: none).
 template <class Successors>
-double mean_reach(size_t n, size_t samples, size_t cap, Successors successors) {
+double mean_reach(size_t n, size_t edges, size_t samples, size_t cap, Successors successors) {
   if (n == 0) return 0;
   samples = std::min(samples, n);
   // The searches are independent, so they run on the thread budget: on one thread the 16
   // searches of a commit history were a sizeable share of auto's whole run. Each chunk of
-  // searches has its own visited bits.
+  // searches has its own visited bits. Searches that cannot cost a millisecond together
+  // stay on this thread: starting the thread pool would cost more than they do.
+  const size_t grain = samples * (n + edges) < (size_t{1} << 20) ? samples : 1;
   std::vector<uint64_t> reached(samples, 0);
-  parallel_chunks(samples, 1, [&](size_t begin, size_t end) {
+  parallel_chunks(samples, grain, [&](size_t begin, size_t end) {
     std::vector<word_t> seen(words_for_bits(n));
     std::vector<vertex_t> stack;
     for (size_t k = begin; k < end; ++k) {
@@ -79,7 +81,7 @@ double mean_reach(size_t n, size_t samples, size_t cap, Successors successors) {
 
 double sample_mean_reach(const CsrDag& dag, size_t samples, size_t cap) {
   const size_t n = dag.offsets.empty() ? 0 : dag.offsets.size() - 1;
-  return mean_reach(n, samples, cap, [&](vertex_t c) {
+  return mean_reach(n, dag.targets.size(), samples, cap, [&](vertex_t c) {
     return std::span<const vertex_t>(dag.targets.data() + dag.offsets[c],
                                      dag.offsets[c + 1] - dag.offsets[c]);
   });
@@ -99,7 +101,8 @@ bool gpu_may_win_as_read(const Graph& g, bool count_only, unsigned host_threads,
   const double needed = std::max(kDeviceWorthLookingS, predict_gpu_propagate_s(in)) - linear;
   const double reach_needed = 32.0 * needed / (kHostWordS * double(n));
   const uint64_t cap = uint64_t(std::min(double(n), 2.0 * reach_needed + 64));
-  in.mean_reach = mean_reach(n, samples, cap, [&](vertex_t v) { return g.successors(v); });
+  in.mean_reach =
+      mean_reach(n, g.edge_count(), samples, cap, [&](vertex_t v) { return g.successors(v); });
   const double host_s = predict_host_s(in);
   return host_s >= kDeviceWorthLookingS && predict_gpu_propagate_s(in) < host_s;
 }
