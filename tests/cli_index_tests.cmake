@@ -100,3 +100,10 @@ cli_test(query.json --stdout "^\\{\"u\": ?\"1\", ?\"v\": ?\"5\", ?\"reachable\":
          ${CLOSURE_BIN} query ${DATA}/diamond.txt 1 5 --json)
 cli_test(query.json_unknown --status 3 --stdout "\"error\": ?\"unknown vertex 'zed'\"" --
          ${CLOSURE_BIN} query ${DATA}/names.txt alice zed --json --engine index)
+# A label with a line break cannot be shown one per line: refused (usage), never printed
+# as two lines; --json shows it escaped.
+file(WRITE ${CMAKE_CURRENT_BINARY_DIR}/reach-line-break.dot "digraph { c -> \"a\nb\" }\n")
+cli_test(reach.line_break_label_refused --status 2 --stderr "holds a line break, which one label per line cannot show" --
+         ${CLOSURE_BIN} reach ${CMAKE_CURRENT_BINARY_DIR}/reach-line-break.dot c)
+cli_test(reach.line_break_label_in_json --stdout "\"a\\\\nb\"" --
+         ${CLOSURE_BIN} reach ${CMAKE_CURRENT_BINARY_DIR}/reach-line-break.dot c --json)

@@ -34,6 +34,46 @@ constexpr const char* kDescription =
     "  closure batch dags/ --out results/ many files, one summary table\n\n"
     "`closure FILE ...` is `closure run FILE ...`: run is the default subcommand.";
 
+// Every command, in the order `closure --help` lists them. Only the command a command line
+// names (and run, the default, whose options tell a graph's name from a command's) is built
+// with its options: building all of them was a fifth of a small graph's instructions.
+struct Command {
+  const char* name;
+  const char* description;
+  Runner (*add)(CLI::App& sub, CommonOptions& common);  // a command run in a Session
+  void (*add_plain)(CLI::App& sub);                     // one that runs in its callback
+  unsigned shared;                                      // add_common_options's groups
+};
+const Command kCommands[] = {
+    {"run", "Close a graph (the default command: `closure FILE` is `closure run FILE`)",
+     add_run_command, nullptr, kClosureOptions | kVerifyOption | kProgressOption},
+    {"query", "Answer reachability questions: does u reach v?", add_query_command, nullptr,
+     kClosureOptions | kProgressOption},
+    {"verify",
+     "Compare the closure with Boost.Graph's transitive_closure; exit 1 on any mismatch, 5 when "
+     "a sampled check compared too few pairs to say (INCONCLUSIVE)",
+     add_verify_command, nullptr, kClosureOptions | kVerifyOption},
+    {"batch",
+     "Close many graph files (folders recursively), each in a worker process; summary.csv and "
+     "summary.json in --out. Exit 4 if a file failed, else 1 on a mismatch, else 5 if a "
+     "verification was inconclusive",
+     add_batch_command, nullptr, kClosureOptions | kVerifyOption},
+    {"index", "Build a reachability index file for fast queries (closure query FILE.idx u v)",
+     add_index_command, nullptr, kReadOptions},
+    {"reach", "List the vertices u reaches (descendants), or with --ancestors those reaching u",
+     add_reach_command, nullptr, kReadOptions},
+    {"reduce", "Transitive reduction: the fewest edges with the same reachability",
+     add_reduce_command, nullptr, kReadOptions},
+    {"serve",
+     "Answer reachability over HTTP/JSON from a long-lived process; appends go to a journal "
+     "beside the index (docs/formats.md, \"closure serve\")",
+     add_serve_command, nullptr, kReadOptions},
+    {"devices", "List OpenCL devices (the index is what --device takes)", nullptr,
+     add_devices_command, 0},
+    {"bench", "Benchmarks that print figures: bool, gemm, closure, propagate, read, index", nullptr,
+     add_bench_command, 0},
+};
+
 // Edits (insertions, deletions, substitutions, swaps of neighbours) from a to b.
 size_t edit_distance(const std::string& a, const std::string& b) {
   std::vector<std::vector<size_t>> d(a.size() + 1, std::vector<size_t>(b.size() + 1));
@@ -127,6 +167,17 @@ int agree_under_mpi(Communicator* ranks, const std::string& request) {
   });
 }
 
+// Adds command `c` with its options to its shell `sub`: a runner for the commands that
+// run in a Session (appended to `runners`).
+void build_command(const Command& c, CLI::App& sub, CommonOptions& common,
+                   std::vector<std::pair<CLI::App*, Runner>>& runners) {
+  if (!c.add) return c.add_plain(sub);
+  Runner r = c.add(sub, common);
+  add_common_options(sub, common, c.shared);
+  sub.footer(kExitStatusHelp);
+  runners.emplace_back(&sub, std::move(r));
+}
+
 }  // namespace
 
 int run_cli(int argc, char** argv) {
@@ -135,26 +186,12 @@ int run_cli(int argc, char** argv) {
   app.set_version_flag("--version", std::string("closure ") + CLOSURE_VERSION);
   app.require_subcommand(0, 1);
   CommonOptions common;
-  CLI::App* run = nullptr;
   std::vector<std::pair<CLI::App*, Runner>> runners;
-  auto add = [&](Runner (*add_command)(CLI::App&, CommonOptions&), unsigned shared) {
-    Runner r = add_command(app, common);
-    CLI::App* sub = app.get_subcommands({}).back();
-    add_common_options(*sub, common, shared);
-    sub->footer(kExitStatusHelp);
-    runners.emplace_back(sub, std::move(r));
-    return sub;
-  };
-  run = add(add_run_command, kClosureOptions | kVerifyOption | kProgressOption);
-  add(add_query_command, kClosureOptions | kProgressOption);
-  CLI::App* verify = add(add_verify_command, kClosureOptions | kVerifyOption);
-  add(add_batch_command, kClosureOptions | kVerifyOption);
-  add(add_index_command, kReadOptions);
-  add(add_reach_command, kReadOptions);
-  add(add_reduce_command, kReadOptions);
-  add(add_serve_command, kReadOptions);
-  add_devices_command(app);
-  add_bench_command(app);
+  std::vector<CLI::App*> shells;
+  for (const Command& c : kCommands) shells.push_back(app.add_subcommand(c.name, c.description));
+  CLI::App* run = shells[0];
+  CLI::App* verify = shells[2];
+  build_command(kCommands[0], *run, common, runners);
 
   // CLI11's own messages speak with the tool's prefix, as every other message does.
   app.failure_message([](const CLI::App* a, const CLI::Error& e) {
@@ -166,6 +203,10 @@ int run_cli(int argc, char** argv) {
   } catch (const std::exception& e) {
     return report_failure(e);
   }
+  // The command named first (with_default_subcommand puts it there), with its options.
+  for (size_t i = 1; i < shells.size(); ++i)
+    if (!args.empty() && shells[i]->check_name(args.front()))
+      build_command(kCommands[i], *shells[i], common, runners);
   Communicator* ranks = distributed_communicator();
   // bench runs inside the parse (its subcommands' callbacks): refused before it, once the
   // ranks agree that they were all given bench.

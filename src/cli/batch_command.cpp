@@ -177,13 +177,9 @@ int print_summary(const std::vector<BatchRow>& rows, const std::vector<std::stri
 
 }  // namespace
 
-Runner add_batch_command(CLI::App& app, CommonOptions& common) {
+Runner add_batch_command(CLI::App& command, CommonOptions& common) {
   auto flags = std::make_shared<BatchFlags>();
-  auto* sub = app.add_subcommand(
-      "batch",
-      "Close many graph files (folders recursively), each in a worker process; summary.csv and "
-      "summary.json in --out. Exit 4 if a file failed, else 1 on a mismatch, else 5 if a "
-      "verification was inconclusive");
+  auto* sub = &command;
   add_batch_options(*sub, *flags);
   return [flags, &common](Session&) -> int {
     refuse_verify_options_without_verify(common, flags->verify);

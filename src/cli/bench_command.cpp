@@ -4,9 +4,8 @@
 
 namespace closure::cli {
 
-void add_bench_command(CLI::App& app) {
-  auto* bench = app.add_subcommand(
-      "bench", "Benchmarks that print figures: bool, gemm, closure, propagate, read, index");
+void add_bench_command(CLI::App& bench_app) {
+  auto* bench = &bench_app;
   bench->require_subcommand(1);
   add_bench_gemm_command(*bench);
   add_bench_bool_command(*bench);

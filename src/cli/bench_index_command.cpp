@@ -1,5 +1,5 @@
 // `closure bench index`: the reachability index on generated graphs and graph files, one
-// markdown table row per graph (docs/benchmarks.md).
+// markdown table row per graph (docs/benchmarks-queries.md).
 #include <chrono>
 #include <cstdio>
 #include <memory>

@@ -32,18 +32,19 @@ inline constexpr const char* kExitStatusHelp =
 // Builds the app, parses argv (inserting the default subcommand) and runs the command.
 int run_cli(int argc, char** argv);
 
-// Subcommands that read graphs: each adds itself with the shared options and sets `run`,
-// the callback main calls after parsing (so that failures map to exit statuses).
-// It runs within the command's Session (made from the shared options after parsing).
+// Subcommands that read graphs: each adds its own options to `sub` (made by run_cli, with
+// its name and description, which app.cpp's command table holds) and returns the runner
+// that run_cli calls after parsing (so that failures map to exit statuses), within the
+// command's Session (made from the shared options after parsing).
 using Runner = std::function<int(Session&)>;
-Runner add_run_command(CLI::App& app, CommonOptions& common);
-Runner add_query_command(CLI::App& app, CommonOptions& common);
-Runner add_verify_command(CLI::App& app, CommonOptions& common);
-Runner add_batch_command(CLI::App& app, CommonOptions& common);
-Runner add_index_command(CLI::App& app, CommonOptions& common);
-Runner add_reach_command(CLI::App& app, CommonOptions& common);
-Runner add_reduce_command(CLI::App& app, CommonOptions& common);
-Runner add_serve_command(CLI::App& app, CommonOptions& common);
+Runner add_run_command(CLI::App& sub, CommonOptions& common);
+Runner add_query_command(CLI::App& sub, CommonOptions& common);
+Runner add_verify_command(CLI::App& sub, CommonOptions& common);
+Runner add_batch_command(CLI::App& sub, CommonOptions& common);
+Runner add_index_command(CLI::App& sub, CommonOptions& common);
+Runner add_reach_command(CLI::App& sub, CommonOptions& common);
+Runner add_reduce_command(CLI::App& sub, CommonOptions& common);
+Runner add_serve_command(CLI::App& sub, CommonOptions& common);
 
 // What MPI ranks must agree on before running: the subcommand and the options it was given
 // (the graph's path aside), as one text (cli/request_key.cpp).
@@ -54,8 +55,9 @@ int report_failure(const std::exception& e);
 // Runs `body`, mapping any exception through report_failure.
 int guarded(const std::function<int()>& body);
 
-void add_devices_command(CLI::App& app);
-void add_bench_command(CLI::App& app);
+// devices and bench run in their callbacks; they too fill the `sub` run_cli made.
+void add_devices_command(CLI::App& sub);
+void add_bench_command(CLI::App& sub);
 void add_bench_dense_command(CLI::App& bench);
 void add_bench_closure_command(CLI::App& bench);
 void add_bench_gemm_command(CLI::App& bench);

@@ -7,9 +7,8 @@
 
 namespace closure::cli {
 
-void add_devices_command(CLI::App& app) {
-  auto* cmd =
-      app.add_subcommand("devices", "List OpenCL devices (the index is what --device takes)");
+void add_devices_command(CLI::App& command) {
+  auto* cmd = &command;
   cmd->callback([] {
     const auto devices = ocl::list_devices();
     std::optional<DeviceFacts> chosen;

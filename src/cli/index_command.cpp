@@ -90,15 +90,14 @@ int append_to_index(const Flags& flags, const CommonOptions& common) {
 
 }  // namespace
 
-Runner add_index_command(CLI::App& app, CommonOptions& common) {
+Runner add_index_command(CLI::App& command, CommonOptions& common) {
   struct Flags {
     std::string input, output, append;
     uint32_t supportive = reach::kMaxSupportive;
     bool json = false, merge = false;
   };
   auto flags = std::make_shared<Flags>();
-  auto* sub = app.add_subcommand(
-      "index", "Build a reachability index file for fast queries (closure query FILE.idx u v)");
+  auto* sub = &command;
   sub->add_option("graph", flags->input,
                   "Graph file (with --append: the edges to add, in any input format)")
       ->required();

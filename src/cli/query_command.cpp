@@ -224,10 +224,9 @@ int answer_pair_lines(QueryEngine& engine, const QueryFlags& flags, std::ifstrea
 
 }  // namespace
 
-Runner add_query_command(CLI::App& app, CommonOptions& common) {
+Runner add_query_command(CLI::App& command, CommonOptions& common) {
   auto flags = std::make_shared<QueryFlags>();
-  add_query_options(*app.add_subcommand("query", "Answer reachability questions: does u reach v?"),
-                    *flags);
+  add_query_options(command, *flags);
   return [flags, &common](Session& session) -> int {
     try {
       if (!questions_given_right(*flags)) return kExitUsage;

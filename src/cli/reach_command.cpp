@@ -12,14 +12,13 @@
 
 namespace closure::cli {
 
-Runner add_reach_command(CLI::App& app, CommonOptions& common) {
+Runner add_reach_command(CLI::App& command, CommonOptions& common) {
   struct Flags {
     std::string input, vertex;
     bool ancestors = false, count = false, json = false;
   };
   auto flags = std::make_shared<Flags>();
-  auto* sub = app.add_subcommand(
-      "reach", "List the vertices u reaches (descendants), or with --ancestors those reaching u");
+  auto* sub = &command;
   sub->add_option("graph", flags->input, "Graph file")->required();
   sub->add_option("u", flags->vertex, "Vertex label")->required();
   sub->add_flag("--ancestors", flags->ancestors, "List the vertices that reach u instead");
@@ -50,7 +49,14 @@ Runner add_reach_command(CLI::App& app, CommonOptions& common) {
         std::printf("%zu\n", list.size());
       } else {
         std::string out;
-        for (vertex_t v : list) out.append(g.label(v)).push_back('\n');
+        for (vertex_t v : list) {
+          // One label per line: a label holding a line break would read as two.
+          if (g.label(v).find_first_of("\r\n") != std::string::npos)
+            throw UsageError("vertex label '" + g.label(v) +
+                             "' holds a line break, which one label per line cannot show; "
+                             "use --json (labels as JSON strings) or --count");
+          out.append(g.label(v)).push_back('\n');
+        }
         std::fwrite(out.data(), 1, out.size(), stdout);
       }
       return kExitOk;

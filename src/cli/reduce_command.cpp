@@ -15,14 +15,13 @@
 
 namespace closure::cli {
 
-Runner add_reduce_command(CLI::App& app, CommonOptions& common) {
+Runner add_reduce_command(CLI::App& command, CommonOptions& common) {
   struct Flags {
     std::string input, output, output_format;
     bool json = false, condensation = false;
   };
   auto flags = std::make_shared<Flags>();
-  auto* sub = app.add_subcommand(
-      "reduce", "Transitive reduction: the fewest edges with the same reachability");
+  auto* sub = &command;
   sub->add_option("graph", flags->input, "Graph file")->required();
   sub->add_option("-o,--output", flags->output,
                   "File to write the reduction to (- for stdout; the default without --json), "

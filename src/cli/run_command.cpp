@@ -34,10 +34,9 @@ void check_output_flags(const RunFlags& f) {
 
 }  // namespace
 
-Runner add_run_command(CLI::App& app, CommonOptions& common) {
+Runner add_run_command(CLI::App& command, CommonOptions& common) {
   auto flags = std::make_shared<RunFlags>();
-  auto* sub = app.add_subcommand(
-      "run", "Close a graph (the default command: `closure FILE` is `closure run FILE`)");
+  auto* sub = &command;
   sub->add_option("graph", flags->input,
                   "Graph file (edge list, .gra, DIMACS, .mtx, .dot; .gz too; - for stdin)");
   flags->output_option = sub->add_option(

@@ -107,12 +107,9 @@ int serve(const ServeFlags& flags, const CommonOptions& common, Session& session
 
 }  // namespace
 
-Runner add_serve_command(CLI::App& app, CommonOptions& common) {
+Runner add_serve_command(CLI::App& command, CommonOptions& common) {
   auto flags = std::make_shared<ServeFlags>();
-  auto* sub = app.add_subcommand(
-      "serve",
-      "Answer reachability over HTTP/JSON from a long-lived process; appends go to a journal "
-      "beside the index (docs/formats.md, \"closure serve\")");
+  auto* sub = &command;
   sub->add_option("index", flags->input,
                   "Index file (closure index G -o G.idx), or a graph file to index at start "
                   "(then read-only)")

@@ -8,7 +8,7 @@
 
 namespace closure::cli {
 
-Runner add_verify_command(CLI::App& app, CommonOptions& common) {
+Runner add_verify_command(CLI::App& command, CommonOptions& common) {
   struct Flags {
     std::string input;
     size_t sources = 64;
@@ -16,10 +16,7 @@ Runner add_verify_command(CLI::App& app, CommonOptions& common) {
     bool json = false;
   };
   auto flags = std::make_shared<Flags>();
-  auto* sub = app.add_subcommand(
-      "verify",
-      "Compare the closure with Boost.Graph's transitive_closure; exit 1 on any mismatch, 5 when "
-      "a sampled check compared too few pairs to say (INCONCLUSIVE)");
+  auto* sub = &command;
   sub->add_option("graph", flags->input, "Graph file")->required();
   sub->add_option("--sources", flags->sources, "BFS sources for the sampled check")
       ->check(at_least_one_source())
