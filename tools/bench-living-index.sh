@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# The living index and `closure serve` on a generated commit history (docs/benchmarks.md,
+# The living index and `closure serve` on a generated commit history (docs/benchmarks-queries.md,
 # "Living index and service"): a rebuild against an append of 1,000 new commits (in memory
 # and written), then the service on loopback under `closure bench serve` (batches, single
 # pairs), beside `closure query` as one process per question and `git merge-base

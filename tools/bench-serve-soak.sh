@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # A soak run of `closure serve`: a mixed read load (single pairs, batches, descendants,
 # ancestors) on 64 connections for SECONDS against a generated commit history's index,
-# the server's resident memory sampled every tenth of the run (docs/benchmarks.md).
+# the server's resident memory sampled every tenth of the run (docs/benchmarks-queries.md).
 #   tools/bench-serve-soak.sh [SECONDS] [COMMITS]     (defaults: 600, 1000000)
 set -euo pipefail
 here=$(cd "$(dirname "$0")" && pwd)

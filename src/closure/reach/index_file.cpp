@@ -333,7 +333,7 @@ namespace {
 // checks every byte's checksum anyway, so a mapping saved no reading. A big index goes on
 // 2 MiB pages: its queries hit random labels across hundreds of MB; with 4 KiB pages nearly
 // each one also missed the TLB, and in a virtual machine a page walk is itself a chain of
-// misses: huge pages make random-pair queries several times faster (docs/benchmarks.md,
+// misses: huge pages make random-pair queries several times faster (docs/benchmarks-queries.md,
 // "Reachability index and queries"). Takes ownership of fd.
 std::unique_ptr<ReachIndex> read_into_memory(int fd, uint64_t size, const std::string& path,
                                              bool huge_pages) {

@@ -7,7 +7,7 @@
 // seed derived from the names themselves: files stay reproducible, and a set of names cannot
 // be chosen to collide without knowing the key their own bytes produce. Replaced a binary
 // search over the sorted names (20 string comparisons, most of them cache misses: most of
-// a `query --pairs` run on a 1M-commit history, docs/benchmarks.md).
+// a `query --pairs` run on a 1M-commit history, docs/benchmarks-queries.md).
 #pragma once
 
 #include <cstdint>
