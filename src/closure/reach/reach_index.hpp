@@ -126,13 +126,13 @@ class ReachIndex {
   // Bytes of the condensation kept for the search.
   uint64_t graph_bytes() const;
   // keys()[v] for every vertex v (VertexKey).
-  const VertexKey* keys() const { return keys_.data(); }
+  const VertexKey* keys() const { return keys_.get(); }
 
  private:
   void make_keys();
   std::optional<IndexData> owned_;
   IndexView view_;
-  std::vector<VertexKey> keys_;
+  std::unique_ptr<VertexKey[]> keys_;  // not zeroed first: every entry is written once
   void* mapping_ = nullptr;
   size_t mapping_bytes_ = 0;
 };
@@ -175,7 +175,7 @@ class Querier {
     const bool no = (a.comp >= b.comp) | (b.post_f >= a.post_f) | (b.post_f < a.reach_low_f) |
                     (a.post_b >= b.post_b);
     if (no) return a.comp == b.comp && (labels_[a.comp].bloom_in & kCyclicBit) != 0;
-    return answer(a.comp, b.comp);
+    return answer_after_keys(a.comp, b.comp);
   }
   bool reaches_component(uint32_t cu, uint32_t cv) {
     ++stats_.queries;
@@ -209,6 +209,19 @@ class Querier {
     const bool yes = (b.post_f >= a.tree_low_f) | (a.post_b >= b.tree_low_b) |
                      ((a.sup_bwd & b.sup_fwd) != 0);
     if (yes) return true;
+    const Cut cut = label_cut(a, b);
+    if (cut != Cut::kUnknown) return cut == Cut::kYes;
+    return search(cu, cv);
+  }
+  // answer() for cu < cv that the keys' tests let through: the positive cuts first (a
+  // reachable pair is the likely one now), then the one interval test the keys lack.
+  bool answer_after_keys(uint32_t cu, uint32_t cv) {
+    const ComponentLabel& a = labels_[cu];
+    const ComponentLabel& b = labels_[cv];
+    const bool yes = (b.post_f >= a.tree_low_f) | (a.post_b >= b.tree_low_b) |
+                     ((a.sup_bwd & b.sup_fwd) != 0);
+    if (yes) return true;
+    if (a.post_b < b.reach_low_b) return false;
     const Cut cut = label_cut(a, b);
     if (cut != Cut::kUnknown) return cut == Cut::kYes;
     return search(cu, cv);
