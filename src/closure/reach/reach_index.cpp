@@ -413,14 +413,20 @@ void ReachIndex::make_keys() {
   keys_.reset(new VertexKey[view_.vertices]);
   const uint32_t* comp = view_.component_of;
   const ComponentLabel* L = view_.labels;
-  parallel_chunks(view_.vertices, size_t{1} << 16, [&](size_t first, size_t last) {
+  auto gather = [&](size_t first, size_t last) {
     for (size_t v = first; v < last; ++v) {
       // A gather over the labels: requested ahead, their misses overlap.
       if (v + 16 < last) __builtin_prefetch(L + comp[v + 16]);
       const ComponentLabel& l = L[comp[v]];
       keys_[v] = {comp[v], l.post_f, l.reach_low_f, l.post_b};
     }
-  });
+  };
+  // On threads only when the gather outweighs starting them (a query on a small index
+  // would otherwise wait for the thread pool).
+  if (view_.vertices < (size_t{1} << 22))
+    gather(0, view_.vertices);
+  else
+    parallel_chunks(view_.vertices, size_t{1} << 16, gather);
 }
 
 ReachIndex::~ReachIndex() {
