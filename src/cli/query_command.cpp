@@ -8,8 +8,10 @@
 #include <cstdio>
 #include <cstring>
 #include <ext/stdio_filebuf.h>
+#include <fcntl.h>
+#include <unistd.h>
+
 #include <filesystem>
-#include <fstream>
 #include <iostream>
 #include <memory>
 #include <nlohmann/json.hpp>
@@ -17,6 +19,7 @@
 #include <sstream>
 
 #include "app/tool/index_queries.hpp"
+#include "app/tool/pair_lines.hpp"
 #include "app/tool/reachability_queries.hpp"
 #include "app/tool/run_graph.hpp"
 #include "cli/commands.hpp"
@@ -70,13 +73,28 @@ bool questions_given_right(const QueryFlags& flags) {
 }
 
 // The pairs file is checked before the graph is closed: a folder given by mistake (which
-// opens, then reads as empty) must fail, not answer nothing with exit 0.
-void open_pairs_file(const std::string& pairs, std::ifstream& file) {
+// opens, then reads as empty) must fail, not answer nothing with exit 0. Opened once, as a
+// descriptor: an index reads it in blocks, the other engines through a stream over it.
+struct PairsFile {
+  int fd = -1;
+  PairsFile() = default;
+  PairsFile(const PairsFile&) = delete;
+  PairsFile& operator=(const PairsFile&) = delete;
+  ~PairsFile() {
+    if (fd > 0) ::close(fd);
+  }
+};
+
+void open_pairs_file(const std::string& pairs, PairsFile& file) {
+  if (pairs == "-") {
+    file.fd = 0;
+    return;
+  }
   std::error_code ec;
   if (std::filesystem::is_directory(pairs, ec))
     throw InputError(pairs, 0, "is a folder, not a file of 'u v' pairs");
-  file.open(pairs);
-  if (!file) throw InputError(pairs, 0, std::string("cannot open: ") + std::strerror(errno));
+  file.fd = ::open(pairs.c_str(), O_RDONLY | O_CLOEXEC);
+  if (file.fd < 0) throw InputError(pairs, 0, std::string("cannot open: ") + std::strerror(errno));
 }
 
 // Options that tune computing a closure mean nothing to an index: said, not ignored.
@@ -185,39 +203,43 @@ void print_pair_stats(const QueryBatchStats& stats, const reach::IndexQueries* i
   }
 }
 
-// Answers the lines of --pairs (`file`, or standard input for -); the exit status.
-int answer_pair_lines(QueryEngine& engine, const QueryFlags& flags, std::ifstream& file,
-                      bool quiet) {
-  // Standard input through a file buffer of its own rather than std::cin (whose buffer,
-  // synchronised with C's stdio, never says how much input is waiting): batches then
-  // fill from a pipe, and a user typing pairs still gets each answer at once.
-  std::optional<__gnu_cxx::stdio_filebuf<char>> stdin_buffer;
-  std::optional<std::istream> stdin_stream;
-  if (flags.pairs == "-") {
-    stdin_buffer.emplace(0, std::ios::in, size_t{1} << 16);
-    stdin_stream.emplace(&*stdin_buffer);
-  }
-  std::istream* in = flags.pairs == "-" ? &*stdin_stream : &file;
-  // An index answers 4096 pairs at a time, pipelining their lookups (or fewer when no
-  // more input is buffered); plain answers from a closure go in batches too (one device
-  // launch per slice when the closure lives on the device); JSON lines from a closure
-  // one by one.
+// The lines of a stream: JSON lines from an index in batches of 4096 (or fewer when no more
+// input is buffered); plain answers from a closure in batches too (one device launch per
+// slice when the closure lives on the device); JSON lines from a closure one by one.
+QueryBatchStats answer_pair_stream(QueryEngine& engine, const QueryFlags& flags,
+                                   std::istream& in) {
   const BatchAnswerer index_batch = [&](const auto& questions) {
     std::vector<QueryAnswer> answers = engine.index_queries->answer_many(questions);
-    if (flags.json)
-      for (size_t i = 0; i < answers.size(); ++i)
-        to_json(questions[i].first, questions[i].second, answers[i]);
+    for (size_t i = 0; i < answers.size(); ++i)
+      to_json(questions[i].first, questions[i].second, answers[i]);
     return answers;
   };
   const PairAnswerer answer = [&](std::string_view u, std::string_view v) {
     return engine.answer(u, v, flags.json);
   };
   const LineFormat lines = flags.json ? LineFormat::kJson : LineFormat::kPlain;
-  const QueryBatchStats stats =
-      engine.index_queries ? answer_pairs(index_batch, 4096, *in, flags.pairs, std::cout, lines)
-      : !flags.json        ? answer_pairs(*engine.closure_queries, *in, flags.pairs, std::cout)
-                           : answer_pairs(answer, *in, flags.pairs, std::cout, lines);
-  if (in->bad()) throw InputError(flags.pairs, 0, "read error");
+  return engine.index_queries ? answer_pairs(index_batch, 4096, in, flags.pairs, std::cout, lines)
+         : !flags.json        ? answer_pairs(*engine.closure_queries, in, flags.pairs, std::cout)
+                              : answer_pairs(answer, in, flags.pairs, std::cout, lines);
+}
+
+// Answers the lines of --pairs (its descriptor: the file, or standard input for -); the
+// exit status.
+int answer_pair_lines(QueryEngine& engine, const QueryFlags& flags, const PairsFile& file,
+                      bool quiet) {
+  QueryBatchStats stats;
+  if (engine.index_queries && !flags.json) {
+    // Plain answers from an index: blocks of lines, no per-line strings (pair_lines.hpp).
+    stats = reach::answer_pair_lines(*engine.index_queries, file.fd, flags.pairs, std::cout);
+  } else {
+    // A stream over the descriptor (left open: PairsFile closes it), rather than std::cin
+    // (whose buffer, synchronised with C's stdio, never says how much input is waiting):
+    // batches then fill from a pipe, and a user typing pairs still gets each answer at once.
+    __gnu_cxx::stdio_filebuf<char> buffer(::dup(file.fd), std::ios::in, size_t{1} << 16);
+    std::istream in(&buffer);
+    stats = answer_pair_stream(engine, flags, in);
+    if (in.bad()) throw InputError(flags.pairs, 0, "read error");
+  }
   if (!quiet) print_pair_stats(stats, engine.index_queries.get());
   return stats.unknown || stats.malformed ? kExitInput : kExitOk;
 }
@@ -230,8 +252,8 @@ Runner add_query_command(CLI::App& command, CommonOptions& common) {
   return [flags, &common](Session& session) -> int {
     try {
       if (!questions_given_right(*flags)) return kExitUsage;
-      std::ifstream file;
-      if (!flags->pairs.empty() && flags->pairs != "-") open_pairs_file(flags->pairs, file);
+      PairsFile file;
+      if (!flags->pairs.empty()) open_pairs_file(flags->pairs, file);
       QueryEngine engine;
       engine.open(*flags, common, session);
       if (flags->pairs.empty()) {

@@ -33,6 +33,16 @@ QueryAnswer IndexQueries::answer(std::string_view u, std::string_view v) {
 
 std::vector<PairVerdict> IndexQueries::decide_many(
     const std::vector<std::pair<std::string, std::string>>& questions) {
+  return decide(questions);
+}
+
+std::vector<PairVerdict> IndexQueries::decide_many(
+    const std::vector<std::pair<std::string_view, std::string_view>>& questions) {
+  return decide(questions);
+}
+
+template <class Questions>
+std::vector<PairVerdict> IndexQueries::decide(const Questions& questions) {
   const size_t n = questions.size();
   std::vector<PairVerdict> out(n);
   // Vertex ids of both ends, or kNone for an unknown label. With names, each lookup is a

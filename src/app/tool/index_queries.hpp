@@ -28,6 +28,8 @@ class IndexQueries {
   // The verdict of every question, with lookups and queries pipelined as answer_many's.
   std::vector<PairVerdict> decide_many(
       const std::vector<std::pair<std::string, std::string>>& questions);
+  std::vector<PairVerdict> decide_many(
+      const std::vector<std::pair<std::string_view, std::string_view>>& questions);
   // "u v yes", "u v no" or "u v unknown vertex 'x'", as ReachabilityIndex::answer.
   QueryAnswer answer(std::string_view u, std::string_view v);
   // The same answers for many questions; their name lookups and queries are pipelined (the
@@ -46,6 +48,8 @@ class IndexQueries {
   }
 
  private:
+  template <class Questions>
+  std::vector<PairVerdict> decide(const Questions& questions);
   const LivingIndex* index_;
   NameTable names_;
   LivingQuerier querier_;

@@ -401,10 +401,33 @@ IndexData build_index(const Graph& g, const BuildOptions& options, BuildReport* 
 
 ReachIndex::ReachIndex(IndexData data) : owned_(std::move(data)) {
   view_ = owned_->view();
+  make_keys();
 }
 
 ReachIndex::ReachIndex(const IndexView& view, void* mapping, size_t mapping_bytes)
-    : view_(view), mapping_(mapping), mapping_bytes_(mapping_bytes) {}
+    : view_(view), mapping_(mapping), mapping_bytes_(mapping_bytes) {
+  make_keys();
+}
+
+void ReachIndex::make_keys() {
+  keys_.reset(new VertexKey[view_.vertices]);
+  const uint32_t* comp = view_.component_of;
+  const ComponentLabel* L = view_.labels;
+  auto gather = [&](size_t first, size_t last) {
+    for (size_t v = first; v < last; ++v) {
+      // A gather over the labels: requested ahead, their misses overlap.
+      if (v + 16 < last) __builtin_prefetch(L + comp[v + 16]);
+      const ComponentLabel& l = L[comp[v]];
+      keys_[v] = {comp[v], l.post_f, l.reach_low_f, l.post_b};
+    }
+  };
+  // On threads only when the gather outweighs starting them (a query on a small index
+  // would otherwise wait for the thread pool).
+  if (view_.vertices < (size_t{1} << 22))
+    gather(0, view_.vertices);
+  else
+    parallel_chunks(view_.vertices, size_t{1} << 16, gather);
+}
 
 ReachIndex::~ReachIndex() {
   if (mapping_) ::munmap(mapping_, mapping_bytes_);
@@ -450,85 +473,70 @@ uint64_t ReachIndex::graph_bytes() const {
 }
 
 Querier::Querier(const ReachIndex& index)
-    : view_(index.view()), comp_(index.view().component_of), stamp_(index.view().components, 0) {}
-
-namespace {
-
-enum Decision { kNo = 0, kYes = 1, kUnknown = 2 };
-
-// What the labels alone say about c reaching d, c != d. Negative cuts first: most random
-// pairs are unreachable.
-inline Decision decide(const ComponentLabel* L, uint32_t c, uint32_t d, QueryStats* stats) {
-  if (c > d) return kNo;
-  const ComponentLabel& a = L[c];
-  const ComponentLabel& b = L[d];
-  if (b.post_f >= a.post_f || b.post_f < a.reach_low_f || a.post_b >= b.post_b ||
-      a.post_b < b.reach_low_b)
-    return kNo;
-  if (b.post_f >= a.tree_low_f || a.post_b >= b.tree_low_b) {
-    if (stats) ++stats->positive_cut;
-    return kYes;
-  }
-  if (a.sup_bwd & b.sup_fwd) {
-    if (stats) ++stats->supportive;
-    return kYes;
-  }
-  if ((a.sup_fwd & ~b.sup_fwd) | (b.sup_bwd & ~a.sup_bwd)) {
-    if (stats) ++stats->supportive;
-    return kNo;
-  }
-  if (((a.bloom_in & ~b.bloom_in) | (b.bloom_out & ~a.bloom_out)) & kBloomMask) {
-    if (stats) ++stats->bloom;
-    return kNo;
-  }
-  return kUnknown;
-}
-
-}  // namespace
+    : view_(index.view()),
+      comp_(index.view().component_of),
+      keys_(index.keys()),
+      labels_(index.view().labels) {}
 
 void Querier::reaches_many(const vertex_t* us, const vertex_t* vs, size_t n, bool* out) {
-  // Stage 1 requests the component ids kIds pairs ahead; stage 2, kLabels pairs ahead,
-  // reads those ids (arrived by then) and requests the labels.
+  // Stage 1 requests the vertices' keys kIds pairs ahead; stage 2, kLabels pairs ahead,
+  // reads those keys (arrived by then) and requests the labels.
   constexpr size_t kIds = 16, kLabels = 8;
-  const ComponentLabel* L = view_.labels;
+  const ComponentLabel* L = labels_;
+  stats_.queries += n;
   for (size_t i = 0; i < n; ++i) {
     if (i + kIds < n) {
-      __builtin_prefetch(comp_ + us[i + kIds]);
-      __builtin_prefetch(comp_ + vs[i + kIds]);
+      __builtin_prefetch(keys_ + us[i + kIds]);
+      __builtin_prefetch(keys_ + vs[i + kIds]);
     }
     if (i + kLabels < n) {
-      __builtin_prefetch(L + comp_[us[i + kLabels]]);
-      __builtin_prefetch(L + comp_[vs[i + kLabels]]);
+      __builtin_prefetch(L + keys_[us[i + kLabels]].comp);
+      __builtin_prefetch(L + keys_[vs[i + kLabels]].comp);
     }
     out[i] = reaches(us[i], vs[i]);
   }
 }
 
-bool Querier::reaches_component(uint32_t cu, uint32_t cv) {
-  ++stats_.queries;
+void Querier::tally(vertex_t u, vertex_t v, QueryStats& into) const {
+  const uint32_t cu = comp_[u], cv = comp_[v];
+  ++into.queries;
   if (cu == cv) {
-    ++stats_.same_component;
-    return (view_.labels[cu].bloom_in & kCyclicBit) != 0;
+    ++into.same_component;
+    return;
   }
-  const uint64_t before = stats_.positive_cut + stats_.supportive + stats_.bloom;
-  const Decision d = decide(view_.labels, cu, cv, &stats_);
-  if (d != kUnknown) {
-    if (d == kNo && stats_.positive_cut + stats_.supportive + stats_.bloom == before)
-      ++stats_.negative_cut;
-    return d == kYes;
+  if (cu > cv) {
+    ++into.negative_cut;
+    return;
   }
-  ++stats_.searched;
-  return search(cu, cv);
+  const ComponentLabel& a = labels_[cu];
+  const ComponentLabel& b = labels_[cv];
+  const Cut cut = label_cut(a, b);
+  if (cut == Cut::kUnknown) {
+    ++into.searched;
+  } else if (b.post_f >= a.post_f || b.post_f < a.reach_low_f || a.post_b >= b.post_b ||
+             a.post_b < b.reach_low_b) {
+    ++into.negative_cut;
+  } else if (b.post_f >= a.tree_low_f || a.post_b >= b.tree_low_b) {
+    ++into.positive_cut;
+  } else if (cut == Cut::kYes || ((a.sup_fwd & ~b.sup_fwd) | (b.sup_bwd & ~a.sup_bwd))) {
+    ++into.supportive;
+  } else {
+    ++into.bloom;
+  }
 }
 
 // A search over the condensation from cu; a successor is dropped as soon as the labels say it
 // cannot reach cv, and the search ends as soon as they say one does.
 bool Querier::search(uint32_t cu, uint32_t cv) {
+  // The stamps are made by the first search: most batches need none, and a querier made
+  // per call (Python's reaches_many) then pays nothing per component.
+  if (stamp_.empty()) stamp_.assign(view_.components, 0);
   if (++epoch_ == 0) {  // the stamps wrapped: clear once every 2^32 searches
     std::fill(stamp_.begin(), stamp_.end(), 0);
     epoch_ = 1;
   }
-  const ComponentLabel* L = view_.labels;
+  ++stats_.searched;
+  const ComponentLabel* L = labels_;
   const uint32_t* off = view_.offsets;
   const uint32_t* tar = view_.targets;
   // Breadth-first: a reachable target is usually near u, and BFS meets it after fewer
@@ -562,12 +570,12 @@ bool Querier::search(uint32_t cu, uint32_t cv) {
       }
       if (stamp_[w] == epoch_) continue;
       stamp_[w] = epoch_;
-      const Decision d = decide(L, w, cv, nullptr);
-      if (d == kYes) {
+      const Cut cut = label_cut(L[w], L[cv]);
+      if (cut == Cut::kYes) {
         found = true;
         break;
       }
-      if (d == kUnknown) stack_.push_back(w);
+      if (cut == Cut::kUnknown) stack_.push_back(w);
     }
   }
   stats_.search_visits += visits;

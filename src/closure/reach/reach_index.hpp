@@ -45,6 +45,15 @@ inline constexpr uint32_t kBloomBits = 63;
 inline constexpr uint64_t kBloomMask = kCyclicBit - 1;
 inline constexpr uint32_t kMaxSupportive = 32;
 
+// Per vertex, what the commonest answer (no) needs, so that a query decides it from two
+// independent reads instead of a vertex -> component -> label chain: the component (in
+// topological order) and its label's forward post number and GRAIL bound and backward post
+// number. Built from the labels when a ReachIndex is made (never stored in a file).
+struct VertexKey {
+  uint32_t comp, post_f, reach_low_f, post_b;
+};
+static_assert(sizeof(VertexKey) == 16);
+
 // Where every array of an index lives: in memory after a build, or in the anonymous memory
 // an index file was read into (index_file.hpp: files are never mapped).
 struct IndexView {
@@ -116,29 +125,62 @@ class ReachIndex {
   uint64_t label_bytes() const;
   // Bytes of the condensation kept for the search.
   uint64_t graph_bytes() const;
+  // keys()[v] for every vertex v (VertexKey).
+  const VertexKey* keys() const { return keys_.get(); }
 
  private:
+  void make_keys();
   std::optional<IndexData> owned_;
   IndexView view_;
+  std::unique_ptr<VertexKey[]> keys_;  // not zeroed first: every entry is written once
   void* mapping_ = nullptr;
   size_t mapping_bytes_ = 0;
 };
 
-// How queries were decided, for the "answered without search" share.
+// How queries were decided, for the "answered without search" share. A Querier counts the
+// searches, and the queries of reaches_many() and reaches_component() (not those of
+// reaches(), whose loops would wait on the count); the other counts come from
+// Querier::tally(), which bench index calls outside its timing.
 struct QueryStats {
   uint64_t queries = 0, same_component = 0, negative_cut = 0, positive_cut = 0, supportive = 0,
            bloom = 0, searched = 0, search_visits = 0;
   uint64_t without_search() const { return queries - searched; }
 };
 
+// What the labels alone say about component c reaching component d, c < d.
+enum class Cut : uint8_t { kNo, kYes, kUnknown };
+inline Cut label_cut(const ComponentLabel& a, const ComponentLabel& b) {
+  // Negative cuts first (most random pairs are unreachable): d's post numbers outside c's
+  // GRAIL ranges, forward or backward.
+  if (b.post_f >= a.post_f || b.post_f < a.reach_low_f || a.post_b >= b.post_b ||
+      a.post_b < b.reach_low_b)
+    return Cut::kNo;
+  if (b.post_f >= a.tree_low_f || a.post_b >= b.tree_low_b) return Cut::kYes;  // tree
+  if (a.sup_bwd & b.sup_fwd) return Cut::kYes;  // through a supportive component
+  if ((a.sup_fwd & ~b.sup_fwd) | (b.sup_bwd & ~a.sup_bwd)) return Cut::kNo;
+  if (((a.bloom_in & ~b.bloom_in) | (b.bloom_out & ~a.bloom_out)) & kBloomMask) return Cut::kNo;
+  return Cut::kUnknown;
+}
+
 // Answers queries on one index; one per thread (it owns the search's scratch space: a
-// visited stamp per component and a stack, allocated once).
+// visited stamp per component and a stack, allocated by the first search).
 class Querier {
  public:
   explicit Querier(const ReachIndex& index);
   // Strict semantics: u reaches u only when u lies on a cycle (a self-loop counts).
-  bool reaches(vertex_t u, vertex_t v) { return reaches_component(comp_[u], comp_[v]); }
-  bool reaches_component(uint32_t cu, uint32_t cv);
+  bool reaches(vertex_t u, vertex_t v) {
+    // No indirection on the easy path: the order and three interval tests from the two
+    // vertices' keys, combined without branches (see answer()).
+    const VertexKey a = keys_[u], b = keys_[v];
+    const bool no = (a.comp >= b.comp) | (b.post_f >= a.post_f) | (b.post_f < a.reach_low_f) |
+                    (a.post_b >= b.post_b);
+    if (no) return a.comp == b.comp && (labels_[a.comp].bloom_in & kCyclicBit) != 0;
+    return answer_after_keys(a.comp, b.comp);
+  }
+  bool reaches_component(uint32_t cu, uint32_t cv) {
+    ++stats_.queries;
+    return answer(cu, cv);
+  }
   // out[i] = reaches(us[i], vs[i]) for i < n (every id below the vertex count). Answers the
   // same as one call per pair, but asks for each pair's component ids and labels several
   // pairs ahead, so the independent queries' cache misses overlap: on large indexes most of
@@ -146,11 +188,49 @@ class Querier {
   void reaches_many(const vertex_t* us, const vertex_t* vs, size_t n, bool* out);
   const QueryStats& stats() const { return stats_; }
   void reset_stats() { stats_ = {}; }
+  // Adds to `into` which test decides reaches(u, v) (a search counted as searched, its
+  // visits not); answers nothing and counts nothing here.
+  void tally(vertex_t u, vertex_t v, QueryStats& into) const;
 
  private:
+  // The constant-time tests inline: the component ids (numbered in a topological order: c
+  // reaches d != c only if c < d; the same component: yes iff cyclic), the labels' interval
+  // cuts, then the other filters; only then the search, out of line.
+  bool answer(uint32_t cu, uint32_t cv) {
+    const ComponentLabel& a = labels_[cu];
+    const ComponentLabel& b = labels_[cv];
+    // Combined without branches: most pairs are answered no, by whichever test, so the one
+    // branch below is predictable where a branch per test would not be (the order test
+    // alone is a coin toss on random pairs). For c == d every negative test holds.
+    const bool no = (cu >= cv) | (b.post_f >= a.post_f) | (b.post_f < a.reach_low_f) |
+                    (a.post_b >= b.post_b) | (a.post_b < b.reach_low_b);
+    if (no) return (cu == cv) & ((a.bloom_in & kCyclicBit) != 0);
+    // The positive cuts, likewise: a tree interval, or a supportive component between.
+    const bool yes = (b.post_f >= a.tree_low_f) | (a.post_b >= b.tree_low_b) |
+                     ((a.sup_bwd & b.sup_fwd) != 0);
+    if (yes) return true;
+    const Cut cut = label_cut(a, b);
+    if (cut != Cut::kUnknown) return cut == Cut::kYes;
+    return search(cu, cv);
+  }
+  // answer() for cu < cv that the keys' tests let through: the positive cuts first (a
+  // reachable pair is the likely one now), then the one interval test the keys lack.
+  bool answer_after_keys(uint32_t cu, uint32_t cv) {
+    const ComponentLabel& a = labels_[cu];
+    const ComponentLabel& b = labels_[cv];
+    const bool yes = (b.post_f >= a.tree_low_f) | (a.post_b >= b.tree_low_b) |
+                     ((a.sup_bwd & b.sup_fwd) != 0);
+    if (yes) return true;
+    if (a.post_b < b.reach_low_b) return false;
+    const Cut cut = label_cut(a, b);
+    if (cut != Cut::kUnknown) return cut == Cut::kYes;
+    return search(cu, cv);
+  }
   bool search(uint32_t cu, uint32_t cv);
   const IndexView& view_;
   const uint32_t* comp_;
+  const VertexKey* keys_;
+  const ComponentLabel* labels_;
   std::vector<uint32_t> stamp_;
   uint32_t epoch_ = 0;
   std::vector<uint32_t> stack_;

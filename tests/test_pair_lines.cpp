@@ -1,0 +1,126 @@
+// `query --pairs` on an index read in blocks (pair_lines.hpp) against the line-by-line
+// reader (answer_pairs): the same bytes out for awkward and hostile input, from a file and
+// from a pipe.
+#include <gtest/gtest.h>
+#include <unistd.h>
+
+#include <cstdio>
+#include <initializer_list>
+#include <memory>
+#include <sstream>
+#include <string>
+#include <thread>
+
+#include "app/tool/index_queries.hpp"
+#include "app/tool/pair_lines.hpp"
+#include "app/tool/reachability_queries.hpp"
+
+namespace closure::reach {
+namespace {
+
+struct Answers {
+  std::string text;
+  QueryBatchStats stats;
+};
+
+// The reference: the stream reader, one batch of answer_many per 4096 questions.
+Answers by_lines(IndexQueries& q, const std::string& input) {
+  std::istringstream in(input);
+  std::ostringstream out;
+  const BatchAnswerer batch = [&](const auto& questions) { return q.answer_many(questions); };
+  Answers a;
+  a.stats = answer_pairs(batch, 4096, in, "pairs.txt", out);
+  a.text = out.str();
+  return a;
+}
+
+// The block reader over a pipe a thread writes `input` into, `chunk` bytes a write.
+Answers by_blocks(IndexQueries& q, const std::string& input, size_t chunk) {
+  int fds[2];
+  EXPECT_EQ(::pipe(fds), 0);
+  std::thread writer([&] {
+    for (size_t at = 0; at < input.size(); at += chunk) {
+      const size_t n = std::min(chunk, input.size() - at);
+      for (size_t done = 0; done < n;) {
+        const ssize_t w = ::write(fds[1], input.data() + at + done, n - done);
+        if (w <= 0) break;
+        done += size_t(w);
+      }
+    }
+    ::close(fds[1]);
+  });
+  std::ostringstream out;
+  Answers a;
+  a.stats = answer_pair_lines(q, fds[0], "pairs.txt", out);
+  writer.join();
+  ::close(fds[0]);
+  a.text = out.str();
+  return a;
+}
+
+void expect_same(IndexQueries& q, const std::string& input, const std::string& what,
+                 std::initializer_list<size_t> chunks = {1, 3, 4096, size_t{1} << 22}) {
+  const Answers want = by_lines(q, input);
+  for (size_t chunk : chunks) {
+    const Answers got = by_blocks(q, input, chunk);
+    EXPECT_EQ(got.text, want.text) << what << ", written " << chunk << " bytes at a time";
+    EXPECT_EQ(got.stats.answered, want.stats.answered) << what;
+    EXPECT_EQ(got.stats.reachable, want.stats.reachable) << what;
+    EXPECT_EQ(got.stats.unknown, want.stats.unknown) << what;
+    EXPECT_EQ(got.stats.malformed, want.stats.malformed) << what;
+  }
+}
+
+LivingIndex named_index() {
+  // a -> b -> c -> a (a cycle), c -> d, e alone, f -> f, '#x' -> d (a name that needs escaping).
+  const Graph g(7, {{0, 1}, {1, 2}, {2, 0}, {2, 3}, {5, 5}, {6, 3}},
+                {"a", "b", "c", "d", "e", "f", "#x"});
+  return LivingIndex(std::make_shared<const ReachIndex>(build_index(g)));
+}
+
+TEST(PairLines, AwkwardLinesAnswerAsTheLineReaderDoes) {
+  const LivingIndex index = named_index();
+  for (bool reflexive : {false, true}) {
+    IndexQueries q(index, reflexive);
+    expect_same(q, "", "empty input");
+    expect_same(q, "a d", "no line end");
+    expect_same(q, "a d\nd a\n", "plain");
+    expect_same(q, "a d\r\nd a\r\ne e\r\n", "CRLF");
+    expect_same(q, "a a\ne e\nf f\nd d\n", "self pairs");
+    expect_same(q, "# comment\n\n   \n\ta\t d  # trailing\n", "comments, blanks, tabs");
+    expect_same(q, "a\nb c d\n\n#\nc\n", "malformed");
+    expect_same(q, "nobody a\na nobody\nnobody nobody\n", "unknown labels");
+    expect_same(q, "\\#x d\n\\#x a\n#x d\n\\\\a b\n", "escaped labels");
+    expect_same(q, std::string("a\0 d\na d\n", 10), "a NUL byte");
+    expect_same(q, "a d\rd a\r", "CR only: one line");
+    expect_same(q, "\n\n\n", "only line ends");
+  }
+}
+
+TEST(PairLines, LongLinesAndManyLinesCrossBlocks) {
+  const LivingIndex index = named_index();
+  IndexQueries q(index, false);
+  const std::string huge(3 << 20, 'x');
+  expect_same(q, "a d\n" + huge + " a\nb d\n", "a 3 MiB label", {4093, size_t{1} << 22});
+  expect_same(q, "a " + huge, "a 3 MiB label without a line end", {65536});
+  std::string many;
+  const char* names[] = {"a", "b", "c", "d", "e", "f", "\\#x", "zz"};
+  for (size_t i = 0; i < 200000; ++i) {
+    many += names[i % 8];
+    many += i % 997 == 0 ? "\n" : " ";
+    many += names[(i / 8) % 8];
+    many += '\n';
+  }
+  expect_same(q, many, "200000 lines", {777, size_t{1} << 22});
+}
+
+TEST(PairLines, NumberedIndex) {
+  const Graph g(1000, {{0, 999}, {999, 5}, {5, 0}, {7, 8}});
+  const LivingIndex index(std::make_shared<const ReachIndex>(build_index(g)));
+  IndexQueries q(index, false);
+  expect_same(q, "0 5\n5 999\n8 7\n7 8\n007 8\n1000 1\n-1 2\n4294967296 1\n 999 999\n",
+              "numbers, leading zeros, out of range");
+}
+
+}  // namespace
+}  // namespace closure::reach
