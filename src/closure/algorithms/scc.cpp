@@ -67,6 +67,46 @@ SccResult topological_ids(const std::vector<TarjanState>& state, vertex_t found,
   return out;
 }
 
+// The rows of a graph whose every vertex is its own component, relabelled: row c is vertex
+// order[c]'s targets renamed by rank (rank[order[c]] == c), sorted. Offsets from one scan,
+// then independent gathers in parallel chunks (the executor's thread budget); the input's
+// rows hold no duplicates, so neither do these.
+CsrDag relabelled_rows(const Graph& g, std::span<const vertex_t> order,
+                       std::span<const vertex_t> rank, std::vector<uint64_t> new_offsets) {
+  const size_t n = g.vertex_count();
+  const auto offsets = g.offsets();
+  const auto targets = g.targets();
+  if (new_offsets.empty()) {
+    new_offsets = detail::huge_filled<uint64_t>(n + 1, 0);
+    for (size_t c = 0; c < n; ++c)
+      new_offsets[c + 1] = new_offsets[c] + (offsets[order[c] + 1] - offsets[order[c]]);
+  }
+  CsrDag out;
+  out.targets = detail::huge_filled<vertex_t>(targets.size(), 0);
+  // Every step is a chain of cache misses on a graph with scattered ids (the row's bounds,
+  // its targets, their new names), so they are requested ahead and their misses overlap.
+  constexpr size_t kDist1 = 8, kDist2 = 16, kGrain = size_t{1} << 19;
+  parallel_chunks(n, kGrain, [&](size_t b, size_t e) {
+    for (size_t c = b; c < e; ++c) {
+      if (c + 2 * kDist2 < e) __builtin_prefetch(&offsets[order[c + 2 * kDist2]]);
+      if (c + kDist2 < e) __builtin_prefetch(&targets[offsets[order[c + kDist2]]]);
+      if (c + kDist1 < e) {
+        const vertex_t a = order[c + kDist1];
+        for (uint64_t i = offsets[a]; i < offsets[a + 1]; ++i)
+          __builtin_prefetch(&rank[targets[i]]);
+      }
+      const vertex_t v = order[c];
+      uint64_t write = new_offsets[c];
+      for (uint64_t i = offsets[v]; i < offsets[v + 1]; ++i)
+        out.targets[write++] = rank[targets[i]];
+      std::sort(out.targets.begin() + int64_t(new_offsets[c]),
+                out.targets.begin() + int64_t(write));
+    }
+  });
+  out.offsets = std::move(new_offsets);
+  return out;
+}
+
 }  // namespace
 
 SccResult strongly_connected_components(const Graph& g) {
@@ -134,6 +174,15 @@ CsrDag condensation_csr(const Graph& g, const SccResult& scc) {
   const size_t n = g.vertex_count();
   const size_t comps = scc.component_count();
   const auto& comp = scc.component_of;
+  if (comps == n && std::find(scc.cyclic.begin(), scc.cyclic.end(), 1) == scc.cyclic.end()) {
+    // Every component one vertex without a self-loop (a DAG): a relabelling, gathered in
+    // parallel instead of two serial counting sorts over every edge.
+    std::vector<vertex_t> order = detail::huge_filled<vertex_t>(n, 0);
+    parallel_chunks(n, size_t{1} << 19, [&](size_t b, size_t e) {
+      for (size_t v = b; v < e; ++v) order[comp[v]] = vertex_t(v);
+    });
+    return relabelled_rows(g, order, comp, {});
+  }
   // Two counting sorts instead of a comparison sort per row (slow on a 20-million-edge
   // DAG): bucket the sources by target component, then deal them out
   // by source component walking the targets in ascending order, so every row comes out
@@ -225,35 +274,13 @@ std::optional<Condensation> dag_components_by_kahn(const Graph& g) {
   }
   if (order.size() != n) return std::nullopt;
 
-  // The rest is two gathers over disjoint ranges of positions, run in parallel chunks
-  // (the process's executor and its thread budget).
-  constexpr size_t kGrain = size_t{1} << 19;
-  parallel_chunks(n, kGrain, [&](size_t b, size_t e) {
+  // The rest is gathers over disjoint ranges of positions, in parallel chunks.
+  parallel_chunks(n, size_t{1} << 19, [&](size_t b, size_t e) {
     for (size_t i = b; i < e; ++i) rank[order[i]] = vertex_t(i);
   });
   Condensation out;
   out.scc.cyclic = detail::huge_filled<uint8_t>(n, 0);
-  out.dag.targets = detail::huge_filled<vertex_t>(targets.size(), 0);
-  parallel_chunks(n, kGrain, [&](size_t b, size_t e) {
-    for (size_t c = b; c < e; ++c) {
-      // The same pipelining: bounds, row and new names are requested ahead.
-      if (c + 2 * kDist2 < e) __builtin_prefetch(&offsets[order[c + 2 * kDist2]]);
-      if (c + kDist2 < e) __builtin_prefetch(&targets[offsets[order[c + kDist2]]]);
-      if (c + kDist1 < e) {
-        const vertex_t a = order[c + kDist1];
-        for (uint64_t i = offsets[a]; i < offsets[a + 1]; ++i)
-          __builtin_prefetch(&rank[targets[i]]);
-      }
-      const vertex_t v = order[c];
-      uint64_t write = new_offsets[c];
-      for (uint64_t i = offsets[v]; i < offsets[v + 1]; ++i)
-        out.dag.targets[write++] = rank[targets[i]];
-      // Rows are short; the input's rows held no duplicates, so the relabelled ones don't.
-      std::sort(out.dag.targets.begin() + int64_t(new_offsets[c]),
-                out.dag.targets.begin() + int64_t(write));
-    }
-  });
-  out.dag.offsets = std::move(new_offsets);
+  out.dag = relabelled_rows(g, order, rank, std::move(new_offsets));
   out.scc.component_of = std::move(rank);
   return out;
 }
