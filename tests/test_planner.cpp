@@ -276,7 +276,7 @@ TEST(CostModel, SparseGrowsWithStoredAndScannedWords) {
   EXPECT_GT(predict_host_sparse_s(more_rows), predict_host_sparse_s(base));
   EXPECT_GT(predict_host_sparse_s(more_span), predict_host_sparse_s(base));
   chain.row_words = chain.span_words = 0;
-  EXPECT_DOUBLE_EQ(predict_host_sparse_s(chain), predict_host_linear_s(chain));
+  EXPECT_NEAR(predict_host_sparse_s(chain), predict_host_linear_s(chain), 1e-3);
   // Without the row estimate, the mean reach's words stand in for both.
   CostInputs unknown = base;
   unknown.row_words = -1;

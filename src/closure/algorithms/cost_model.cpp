@@ -21,15 +21,18 @@ namespace {
 // vertex costs more once the graph's arrays (about 88 bytes a vertex and 12 an edge)
 // pass the cache (kHostCacheBytes): a 1M-vertex chain took 0.6 s, GRAIL's 12k-vertex
 // DAGs under a millisecond.
-constexpr double kHostVertexS = 1.5e-7;
-constexpr double kHostVertexMissGain = 4.0;
+constexpr double kHostVertexS = 3.0e-8;
+constexpr double kHostVertexMissGain = 20.0;
 constexpr double kHostEdgeS = 3.5e-8;
 // Sparse propagation: per row, its scratch span scanned and cleared, its stored words
 // written (first touch included: 2.4 GB of rows for 200k commits cost 3.9 s of system
 // time); per condensation edge, a successor row's words ORed (most are skipped).
 constexpr double kSparseSpanWordS = 1.0e-9;
-constexpr double kSparseRowWordS = 2.4e-8;
+constexpr double kSparseRowWordS = 2.0e-8;
 constexpr double kSparseEdgeWordS = 1.0e-10;
+// A sparse run's fixed cost (its scratch row, pools and task arena): graphs of a few
+// vertices took 30 to 100 us.
+constexpr double kSparseFixedS = 5.0e-5;
 // Threads: 2 gave 1.5x on the 2-core machine, 16 gave 7.4x on the H200's host (1M
 // commits by columns): 1 + 0.42 (threads - 1), for sparse's threaded path too.
 constexpr double kHostThreadGain = 0.42;
@@ -37,7 +40,7 @@ constexpr double kHostThreadGain = 0.42;
 // slice's stored rows pass the cache a thread has; per row or edge visited in a slice.
 constexpr double kColumnWordS = 2.5e-10;
 constexpr double kColumnMissWordS = 1.5e-9;
-constexpr double kColumnVisitS = 2.5e-8;
+constexpr double kColumnVisitS = 1.0e-8;
 constexpr double kHostCacheBytes = 4.0 * 1024 * 1024;
 
 // Device: the chained sweep (kernels/propagate.cl) walks every component once, a block
@@ -199,7 +202,8 @@ double predict_host_sparse_s(const CostInputs& in) {
   const bool threaded = in.levels > 0 && in.components + in.condensed_edges >= 200'000 &&
                         in.condensed_edges <= 32 * in.components &&
                         in.components / in.levels >= 64;
-  return rows / (threaded ? host_thread_gain(in.host_threads) : 1.0) + predict_host_linear_s(in);
+  return rows / (threaded ? host_thread_gain(in.host_threads) : 1.0) + kSparseFixedS +
+         predict_host_linear_s(in);
 }
 
 double predict_host_column_count_s(const CostInputs& in) {
