@@ -28,7 +28,12 @@ constexpr double kHostEdgeS = 3.5e-8;
 // written (first touch included: 2.4 GB of rows for 200k commits cost 3.9 s of system
 // time); per condensation edge, a successor row's words ORed (most are skipped).
 constexpr double kSparseSpanWordS = 1.0e-9;
-constexpr double kSparseRowWordS = 2.0e-8;
+constexpr double kSparseRowWordS = 2.0e-9;
+// A stored word more once the rows pass the cache (then first touched, page by page):
+// GRAIL's rows of a few hundred KB took 2 ns a word, a 200k-commit history's 2.4 GB 11 to 17.
+constexpr double kSparseRowMissWordS = 1.5e-8;
+// The rows' share of the cache: a core's (the scratch row and successors' rows share it).
+constexpr double kRowCacheBytes = 1.0 * 1024 * 1024;
 constexpr double kSparseEdgeWordS = 1.0e-10;
 // A sparse run's fixed cost (its scratch row, pools and task arena): graphs of a few
 // vertices took 30 to 100 us.
@@ -160,7 +165,7 @@ bool gpu_may_win_as_read(const Graph& g, bool count_only, unsigned host_threads,
   // and the GPU's prediction; each search stops at twice that.
   const double linear = predict_host_linear_s(in);
   const double needed = std::max(kDeviceWorthLookingS, predict_gpu_propagate_s(in)) - linear;
-  const double reach_needed = 32.0 * needed / (kSparseRowWordS * double(n));
+  const double reach_needed = 32.0 * needed / ((kSparseRowWordS + kSparseRowMissWordS) * double(n));
   const uint64_t cap = uint64_t(std::min(double(n), 2.0 * reach_needed + 64));
   in.mean_reach = mean_reach(n, samples, cap, [&](vertex_t v) { return g.successors(v); });
   const double host_s = predict_host_s(in);
@@ -170,7 +175,8 @@ bool gpu_may_win_as_read(const Graph& g, bool count_only, unsigned host_threads,
 size_t decisive_reach(const CostInputs& in) {
   const double target = std::max(kDeviceWorthLookingS, 4 * predict_gpu_propagate_s(in)) -
                         predict_host_linear_s(in);
-  const double per_reach = kSparseRowWordS * double(in.components) / 32;
+  const double per_reach =
+      (kSparseRowWordS + kSparseRowMissWordS) * double(in.components) / 32;
   const double reach = target > 0 && per_reach > 0 ? target / per_reach : 0;
   return size_t(std::min(double(in.components), reach + 64));
 }
@@ -195,7 +201,10 @@ double predict_host_sparse_s(const CostInputs& in) {
   // Without the row estimate: every reached component a bit of its own word span.
   const double row = in.row_words >= 0 ? in.row_words : double(words_for_bits(size_t(in.mean_reach + 0.5)));
   const double span = in.row_words >= 0 ? in.span_words : row;
-  const double rows = C * (kSparseSpanWordS * span + kSparseRowWordS * row) +
+  const double stored = C * row * double(sizeof(word_t));
+  const double missed = std::clamp(1 - kRowCacheBytes / std::max(stored, 1.0), 0.0, 1.0);
+  const double rows = C * (kSparseSpanWordS * span +
+                           (kSparseRowWordS + missed * kSparseRowMissWordS) * row) +
                       kSparseEdgeWordS * double(in.condensed_edges) * row;
   // The threaded path runs only where propagation has the width and size for it
   // (host_closure.cpp: 200,000 components + edges, 64 components a level, 32 edges each).
