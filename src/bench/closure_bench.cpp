@@ -427,8 +427,9 @@ double predicted_auto(const CostInputs& in, bool device_is_gpu) {
   facts.gpu_looked_up = true;
   if (device_is_gpu) facts.gpu = DeviceFacts{.is_gpu = true};
   const Plan p = plan(facts);
-  // Below kAutoModelFrom auto predicts nothing and runs sparse, rows or not.
-  if (p.host_s == 0) return predict_host_sparse_s(in);
+  // Below kAutoModelFrom auto predicts nothing and runs sparse, which counts by columns
+  // where the model says so: the host's best.
+  if (p.host_s == 0) return predict_host_s(in);
   return p.device_s > 0 && p.device_s < p.host_s ? p.device_s : p.host_s;
 }
 

@@ -7,7 +7,6 @@
 #include "closure/algorithms/cost_model.hpp"
 #include "closure/algorithms/host_closure.hpp"
 #include "closure/algorithms/memory_budget.hpp"
-#include "closure/algorithms/planner.hpp"
 #include "closure/algorithms/row_estimate.hpp"
 #include "closure/engine/device_propagation.hpp"
 #include "closure/engine/device_rows.hpp"
@@ -28,18 +27,14 @@ double sparse_fixed_bytes(size_t n, size_t m) {
 
 // Only the count is wanted (nothing reads rows): on a condensation where the cost model
 // predicts counting by columns over live rows faster than storing every row (from the
-// inputs auto gathered, else gathered here on a graph auto would model), the count alone;
-// else nothing.
+// inputs auto gathered, else gathered here), the count alone; else nothing.
 std::optional<Closure> counted_by_columns(MethodContext& c) {
   if (c.options.propagate.rows_needed) return std::nullopt;
   c.condense();
   const size_t C = c.condensed->scc.component_count();
   if (C < 2) return std::nullopt;
-  if (!c.costs || !c.costs->count_only) {
-    // Below auto's threshold sparse takes milliseconds: gathering would cost more.
-    if (c.graph.vertex_count() + c.graph.edge_count() < kAutoModelFrom) return std::nullopt;
+  if (!c.costs || !c.costs->count_only)
     c.costs = gather_cost_inputs(c.graph, *c.condensed, true, thread_budget());
-  }
   if (!(predict_host_column_count_s(*c.costs) < predict_host_sparse_s(*c.costs))) return std::nullopt;
   const auto t0 = std::chrono::steady_clock::now();
   const uint64_t cross =
