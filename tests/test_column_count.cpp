@@ -9,6 +9,7 @@
 
 #include "bench/index_generators.hpp"
 #include "closure/algorithms/column_count.hpp"
+#include "closure/algorithms/cost_model.hpp"
 #include "closure/algorithms/host_closure.hpp"
 #include "closure/errors.hpp"
 #include "test_support.hpp"
@@ -90,9 +91,25 @@ TEST(ColumnCount, EqualsSparseOnCommitHistories) {
   }
 }
 
+// The cost model (cost_model.hpp) says when the count pays: on the 200k-commit history
+// (180 live rows, 3,700 words a row), not on a sparse random graph reaching 5 each.
 TEST(ColumnCount, PaysOnDeepHistoriesNotOnShallowGraphs) {
-  EXPECT_TRUE(column_count_pays(200000, 237000, 96000));  // the 200k-commit history
-  EXPECT_FALSE(column_count_pays(243000, 250000, 5));     // a sparse random graph
+  auto inputs = [](size_t C, size_t E, size_t live, double row) {
+    CostInputs in;
+    in.vertices = in.components = C;
+    in.edges = in.condensed_edges = E;
+    in.mean_reach = 32 * row;
+    in.row_words = in.span_words = row;
+    in.levels = C / 2;
+    in.live_rows = live;
+    in.count_only = true;
+    in.host_threads = 2;
+    return in;
+  };
+  const CostInputs history = inputs(200000, 237000, 180, 3700);
+  EXPECT_LT(predict_host_column_count_s(history), predict_host_sparse_s(history));
+  const CostInputs sparse_graph = inputs(243000, 250000, 50000, 5);
+  EXPECT_GT(predict_host_column_count_s(sparse_graph), predict_host_sparse_s(sparse_graph));
   const CsrDag bad{{0, 1, 1}, {0}};                       // 0 -> 0: not topological
   EXPECT_THROW(sweep_slots(bad), InternalError);
 }

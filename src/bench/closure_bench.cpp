@@ -19,10 +19,14 @@
 #include <map>
 #include <new>
 
+#include "closure/algorithms/column_count.hpp"
+#include "closure/algorithms/cost_model.hpp"
 #include "closure/algorithms/host_closure.hpp"
+#include "closure/algorithms/planner.hpp"
 #include "closure/algorithms/scc.hpp"
 #include "closure/engine/compute.hpp"
 #include "closure/errors.hpp"
+#include "closure/executor.hpp"
 #include "closure/ocl/device.hpp"
 #include "closure/session/session.hpp"
 #include "closure/verify/boost_closure.hpp"
@@ -358,6 +362,162 @@ std::string format_host_closure_bench(const std::vector<HostClosureBenchRow>& ro
                   r.graph.c_str(), r.vertices, r.edges, r.components, r.method.c_str(), secs, peak,
                   (unsigned long long)r.pairs, r.ok() ? (r.agrees ? "yes" : "NO") : "-",
                   ratio(r, "classic").c_str(), ratio(r, "boost").c_str(), r.status.c_str());
+    out += line;
+  }
+  return out;
+}
+
+}  // namespace closure
+
+namespace closure {
+namespace {
+
+// Pairs inside the components: a cyclic component of s vertices holds s^2.
+uint64_t pairs_within(const SccResult& scc) {
+  const std::vector<uint32_t> sizes = component_sizes(scc);
+  uint64_t pairs = 0;
+  for (size_t c = 0; c < sizes.size(); ++c)
+    if (scc.cyclic[c]) pairs += uint64_t(sizes[c]) * sizes[c];
+  return pairs;
+}
+
+// compute_closure's `m` in a child, only the count wanted unless `rows`; each run with a
+// fresh session when `fresh_device` (a device's start-up is then in every run's time).
+void time_compute(HostClosureBenchRow& row, const Graph& g, Method m, bool rows,
+                  const HostClosureBenchOptions& options, bool fresh_device) {
+  run_in_child(
+      row, options,
+      [&] {
+        auto sessions = std::make_shared<std::vector<std::shared_ptr<Session>>>();
+        auto session_options = std::make_shared<SessionOptions>();
+        session_options->device = options.device;
+        session_options->quiet = true;
+        sessions->push_back(std::make_shared<Session>(*session_options));
+        return std::function<uint64_t()>([&g, m, rows, fresh_device, sessions, session_options] {
+          // Kept past the timer: a session's teardown is no part of the method's time.
+          if (fresh_device) sessions->push_back(std::make_shared<Session>(*session_options));
+          const std::shared_ptr<Session> session = sessions->back();
+          ComputeOptions o;
+          o.method = m;
+          o.propagate.rows_needed = rows;
+          o.lazy_runtime = [session] { return session->runtime(); };
+          return compute_closure(g, o).pair_count();
+        });
+      },
+      m == Method::kSparse);
+}
+
+// The host's count by columns (column_count.hpp) after condensing, as sparse counts do.
+void time_columns(HostClosureBenchRow& row, const Graph& g,
+                  const HostClosureBenchOptions& options) {
+  run_in_child(row, options, [&] {
+    return std::function<uint64_t()>([&g] {
+      const Condensation c = condense(g);
+      return count_closure_by_columns(c.dag, weighted_sizes(c.scc)) + pairs_within(c.scc);
+    });
+  });
+}
+
+// What auto would predict for its own choice: the least of the predictions it compares.
+double predicted_auto(const CostInputs& in, bool device_is_gpu) {
+  PlanFacts facts;
+  facts.vertices = in.vertices;
+  facts.edges = in.edges;
+  facts.condensed = in;
+  facts.gpu_looked_up = true;
+  if (device_is_gpu) facts.gpu = DeviceFacts{.is_gpu = true};
+  const Plan p = plan(facts);
+  // Below kAutoModelFrom auto predicts nothing and runs sparse, which counts by columns
+  // where the model says so: the host's best.
+  if (p.host_s == 0) return predict_host_s(in);
+  return p.device_s > 0 && p.device_s < p.host_s ? p.device_s : p.host_s;
+}
+
+}  // namespace
+
+std::pair<bool, bool> device_in_child(const std::string& spec) {
+  HostClosureBenchRow row;
+  HostClosureBenchOptions options;
+  options.repeats = 1;
+  run_in_child(
+      row, options,
+      [&] {
+        SessionOptions so;
+        so.device = spec;
+        so.quiet = true;
+        const std::optional<DeviceFacts> d = Session(so).chosen_device();
+        const uint64_t answer = !d ? 0 : d->is_gpu ? 2 : 1;
+        return std::function<uint64_t()>([answer] { return answer; });
+      },
+      false);
+  return {row.ok() && row.pairs > 0, row.ok() && row.pairs == 2};
+}
+
+std::vector<PredictedBenchRow> bench_predicted(const std::string& name, const Graph& g,
+                                               const HostClosureBenchOptions& options,
+                                               bool device_present, bool device_is_gpu) {
+  const Condensation condensed = condense(g);
+  const CostInputs in = gather_cost_inputs(g, condensed, true, thread_budget(), false);
+  CostInputs with_rows = in;
+  with_rows.count_only = false;
+  std::vector<PredictedBenchRow> rows;
+  auto add = [&](const char* method, double predicted) -> HostClosureBenchRow& {
+    PredictedBenchRow r;
+    r.run.graph = name;
+    r.run.method = method;
+    r.run.vertices = g.vertex_count();
+    r.run.edges = g.edge_count();
+    r.run.components = in.components;
+    r.inputs = in;
+    r.predicted = predicted;
+    rows.push_back(std::move(r));
+    return rows.back().run;
+  };
+  time_compute(add("sparse", predict_host_sparse_s(with_rows)), g, Method::kSparse, true,
+               options, false);
+  time_columns(add("columns", predict_host_column_count_s(in)), g, options);
+  // A device auto does not model (PoCL's CPU device) only when named.
+  if (device_is_gpu || (device_present && !options.device.empty()))
+    time_compute(add("propagate", device_is_gpu ? predict_gpu_propagate_s(in) : -1), g,
+                 Method::kPropagate, false, options, true);
+  time_compute(add("auto", predicted_auto(in, device_is_gpu)), g, Method::kAuto, false, options,
+               true);
+  std::vector<HostClosureBenchRow> runs;
+  for (const auto& r : rows) runs.push_back(r.run);
+  mark_agreement(runs);
+  for (size_t i = 0; i < rows.size(); ++i) rows[i].run.agrees = runs[i].agrees;
+  return rows;
+}
+
+std::string format_predicted_bench(const std::vector<PredictedBenchRow>& rows) {
+  std::string out;
+  char line[512];
+  // The model's inputs: SCCs and DAG edges (the condensation's), reach (components per
+  // component), row and span (sparse's stored and scanned words a row), levels, live rows.
+  std::snprintf(line, sizeof line,
+                "%-22s %8s %8s %8s %8s %7s %7s %6s %7s %7s  %-9s %9s %9s %6s %13s %5s  %s\n",
+                "graph", "n", "m", "SCCs", "DAG m", "reach", "row", "span", "levels", "live",
+                "method", "predicted", "measured", "ratio", "pairs", "agree", "status");
+  out += line;
+  for (const auto& r : rows) {
+    const CostInputs& in = r.inputs;
+    char predicted[32] = "-", measured[32] = "-", ratio[32] = "-";
+    if (r.predicted > 0) std::snprintf(predicted, sizeof predicted, "%.4f", r.predicted);
+    if (r.run.ok()) std::snprintf(measured, sizeof measured, "%.4f", r.run.seconds);
+    if (r.ratio() > 0) std::snprintf(ratio, sizeof ratio, "%.2f", r.ratio());
+    const bool within = r.ratio() >= 0.5 && r.ratio() <= 2;
+    const char* status = !r.run.ok()       ? r.run.status.c_str()
+                         : r.ratio() == 0 ? "ok"
+                         : within         ? "ok, within 2x"
+                                          : "ok, NOT within 2x";
+    std::snprintf(line, sizeof line,
+                  "%-22s %8zu %8zu %8zu %8zu %7.0f %7.1f %6.0f %7zu %7zu  %-9s %9s %9s %6s %13llu "
+                  "%5s  %s\n",
+                  r.run.graph.c_str(), in.vertices, in.edges, in.components, in.condensed_edges,
+                  in.mean_reach, in.row_words, in.span_words, in.levels, in.live_rows,
+                  r.run.method.c_str(), predicted, measured, ratio,
+                  (unsigned long long)r.run.pairs, r.run.ok() ? (r.run.agrees ? "yes" : "NO") : "-",
+                  status);
     out += line;
   }
   return out;

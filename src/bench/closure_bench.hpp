@@ -4,8 +4,10 @@
 
 #include <cstdint>
 #include <string>
+#include <utility>
 #include <vector>
 
+#include "closure/algorithms/cost_model.hpp"
 #include "closure/graph/graph.hpp"
 
 namespace closure {
@@ -54,6 +56,29 @@ std::vector<HostClosureBenchRow> bench_host_closure(const std::string& name, con
 // the H200 the children then found no GPU). Throws UsageError with the session's message
 // when the spec names no device.
 void check_device_in_child(const std::string& spec);
+
+// `closure bench closure --predict`: each method auto compares, timed as above beside the
+// cost model's prediction (cost_model.hpp) from the inputs auto gathers (the reach sampled
+// without a cap): "sparse" (rows kept), "columns" (the count by columns), "propagate" (the
+// count on the device; predicted only for a GPU) on a GPU, or on the device --device names
+// when `device_present`, and "auto" itself
+// (the count, as `closure G` runs it; predicted: the least of its predictions). Timed:
+// condensation, sampling and the method, in a forked child; not the reading.
+struct PredictedBenchRow {
+  HostClosureBenchRow run;
+  CostInputs inputs;       // what the predictions read
+  double predicted = -1;   // seconds; < 0: not modelled (a device that is not a GPU)
+  double ratio() const { return run.ok() && predicted > 0 ? run.seconds / predicted : 0; }
+};
+std::vector<PredictedBenchRow> bench_predicted(const std::string& name, const Graph& g,
+                                               const HostClosureBenchOptions& options,
+                                               bool device_present, bool device_is_gpu);
+
+// Whether the device `spec` names ("" = the default) exists and is a GPU, asked in a forked
+// child (see check_device_in_child): {present, gpu}.
+std::pair<bool, bool> device_in_child(const std::string& spec);
+
+std::string format_predicted_bench(const std::vector<PredictedBenchRow>& rows);
 
 // A plain-text table of rows (one line per graph and method, speed-ups against classic
 // and Boost where both are ok).

@@ -1,4 +1,4 @@
-// Synthetic benchmark graphs: random DAG, giant SCC + tail, deep chain, dense DAG.
+// Synthetic benchmark graphs: random DAG, giant SCC + tail, deep chain, road grid, dense DAG.
 #include "bench/generators.hpp"
 
 #include <algorithm>
@@ -111,10 +111,32 @@ Graph dense_dag(size_t n, double density, uint64_t seed) {
   return Graph(n, std::move(edges));
 }
 
+Graph road_grid(size_t n, uint64_t seed, double keep, double against) {
+  const size_t side = size_t(std::llround(std::sqrt(double(n))));
+  std::mt19937_64 rng(seed);
+  const std::vector<vertex_t> perm = shuffled_ids(side * side, rng);
+  std::uniform_real_distribution<double> uniform(0, 1);
+  std::vector<Edge> edges;
+  edges.reserve(size_t(2 * keep * double(side * side)) + 16);
+  for (size_t y = 0; y < side; ++y)
+    for (size_t x = 0; x < side; ++x) {
+      const size_t v = y * side + x;
+      // The segment to the right, then the one below.
+      for (const size_t w : {x + 1 < side ? v + 1 : v, y + 1 < side ? v + side : v}) {
+        if (w == v || uniform(rng) >= keep) continue;
+        if (uniform(rng) < against)
+          edges.emplace_back(perm[w], perm[v]);
+        else
+          edges.emplace_back(perm[v], perm[w]);
+      }
+    }
+  return Graph(side * side, std::move(edges));
+}
+
 namespace {
 
 // The issue-4 graphs: the one table that --help, "all" and the parser read.
-enum class Shape { kRandomDag, kGiantScc, kChain, kDenseDag };
+enum class Shape { kRandomDag, kGiantScc, kChain, kRoadGrid, kDenseDag };
 struct Issue4Row {
   const char* name;   // as tables print it
   const char* alias;  // the short name --generated takes as well
@@ -126,6 +148,7 @@ constexpr Issue4Row kIssue4Graphs[] = {
     {"random_dag_100k_1M", "random-dag", Shape::kRandomDag, 1e5, 1e6},
     {"giant_scc_200k_tail", "giant-scc", Shape::kGiantScc, 2e5, 1e6},
     {"chain_1M", "chain", Shape::kChain, 1e6, 1e6},
+    {"road_grid_130k", "road", Shape::kRoadGrid, 129600, 2.07e5},
     {"dense_dag_20k_10pct", "dense-dag", Shape::kDenseDag, 2e4, 2e7},
 };
 
@@ -157,6 +180,8 @@ NamedGraph build_issue4(const Issue4Row& row, double scale) {
       return {row.name, giant_scc_with_tail(n, 4002)};
     case Shape::kChain:
       return {row.name, deep_chain(n, 4003)};
+    case Shape::kRoadGrid:
+      return {row.name, road_grid(n, 4005)};
     case Shape::kDenseDag:
       return {row.name, dense_dag(n, kDenseDensity, 4004)};
   }

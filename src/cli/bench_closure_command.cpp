@@ -19,8 +19,27 @@ struct Flags {
   std::string device;
   double scale = 1.0, memory_cap_gb = 12;
   int repeat = 3;
-  bool no_boost = false, no_classic = false;
+  bool no_boost = false, no_classic = false, predict = false;
 };
+
+// --predict: per graph the methods auto compares, predicted beside measured; then how many
+// predictions fell within 2x of the measured time.
+void run_bench_predicted(const Flags& flags, const HostClosureBenchOptions& o,
+                         const std::vector<std::pair<std::string, const Graph*>>& graphs) {
+  const auto [present, gpu] = device_in_child(flags.device);
+  int within = 0, compared = 0;
+  for (const auto& [name, g] : graphs) {
+    const auto rows = bench_predicted(name, *g, o, present, gpu);
+    std::fputs(format_predicted_bench(rows).c_str(), stdout);
+    std::fflush(stdout);
+    for (const auto& r : rows)
+      if (r.ratio() > 0) ++compared, within += r.ratio() >= 0.5 && r.ratio() <= 2;
+  }
+  std::printf("\n%d of %d predictions within 2x of the measured time (%s)\n", within, compared,
+              !present ? "no OpenCL device: host methods only"
+              : gpu    ? "the device is a GPU"
+                       : "the device is not a GPU: propagate not modelled");
+}
 
 // Totals over the graphs on which every method finished.
 void print_totals(const std::vector<HostClosureBenchRow>& all,
@@ -56,6 +75,20 @@ void run_bench_closure(const Flags& flags) {
   o.run_classic = !flags.no_classic;
   o.product_methods = flags.methods;
   o.device = flags.device;
+  if (flags.predict) {
+    std::vector<std::pair<std::string, Graph>> owned;
+    if (!flags.paths.empty())
+      for (const auto& file : collect_batch_files(flags.paths))
+        owned.emplace_back(file.substr(file.find_last_of('/') + 1), read_graph(file).graph);
+    for (const auto& spec : expand_generated_specs(flags.generated)) {
+      NamedGraph ng = generated_graph(spec, flags.scale);
+      owned.emplace_back(ng.name, std::move(ng.graph));
+    }
+    std::vector<std::pair<std::string, const Graph*>> graphs;
+    for (const auto& [name, g] : owned) graphs.emplace_back(name, &g);
+    run_bench_predicted(flags, o, graphs);
+    return;
+  }
   std::vector<HostClosureBenchRow> all;
   auto run = [&](const std::string& name, const Graph& g) {
     auto rows = bench_host_closure(name, g, o);
@@ -107,6 +140,9 @@ void add_bench_closure_command(CLI::App& bench) {
       ->capture_default_str();
   sub->add_flag("--no-boost", flags->no_boost, "Skip Boost.Graph");
   sub->add_flag("--no-classic", flags->no_classic, "Skip the classic method");
+  sub->add_flag("--predict", flags->predict,
+                "Time the methods auto compares (sparse, columns, propagate on a device) and auto, "
+                "each beside the cost model's prediction");
   sub->callback([flags] { run_bench_closure(*flags); });
 }
 

@@ -84,6 +84,14 @@ SweepSlots sweep_slots(const CsrDag& dag) {
   return SweepSlots{std::move(reused.slot), reused.slots};
 }
 
+size_t column_slice_words(size_t words, size_t live_rows, unsigned threads) {
+  // Four slices a thread at least (the last ones sweep the most rows).
+  size_t S = kWidestSlice;
+  while (S > 16 && ceil_div(words, S) < 4 * size_t(std::max(1u, threads))) S /= 2;
+  while (S > 8 && (live_rows + 2) * S * sizeof(word_t) > kSliceBytes) S /= 2;
+  return std::max<size_t>(1, std::min(S, words));
+}
+
 uint64_t count_closure_by_columns(const CsrDag& dag, std::span<const uint32_t> sizes,
                                   unsigned threads, size_t slice_words) {
   const size_t C = dag.offsets.empty() ? 0 : dag.offsets.size() - 1;
@@ -91,13 +99,8 @@ uint64_t count_closure_by_columns(const CsrDag& dag, std::span<const uint32_t> s
   const SweepSlots slots = sweep_slots(dag);
   const size_t W = words_for_bits(C);
   const unsigned T = std::max(1u, threads ? threads : thread_budget());
-  size_t S = slice_words;
-  if (S == 0) {  // four slices a thread at least (the last ones sweep the most rows)
-    S = kWidestSlice;
-    while (S > 16 && ceil_div(W, S) < 4 * size_t(T)) S /= 2;
-    while (S > 8 && (slots.slots + 2) * S * sizeof(word_t) > kSliceBytes) S /= 2;
-  }
-  S = std::max<size_t>(1, std::min(S, W));
+  const size_t S = std::max<size_t>(
+      1, std::min(slice_words ? slice_words : column_slice_words(W, slots.slots, T), W));
   const size_t slices = ceil_div(W, S);
   tbb::enumerable_thread_specific<SliceRows> rows;
   std::atomic<uint64_t> total{0};
@@ -112,25 +115,6 @@ uint64_t count_closure_by_columns(const CsrDag& dag, std::span<const uint32_t> s
     tbb::parallel_for(size_t{0}, slices, [&](size_t i) { run(slices - 1 - i); });
   }
   return total.load();
-}
-
-namespace {
-
-// The reach at which counting by columns and sparse propagation cost the same: per word
-// about 0.25 ns ORed in cache against 3 ns for sparse (cost_model.cpp).
-double break_even_reach(size_t components, size_t edges) {
-  const double sweep_words = double(edges + components) * double(words_for_bits(components)) / 2;
-  return sweep_words * (0.25 / 3.0) * 32 / double(std::max<size_t>(components, 1));
-}
-
-}  // namespace
-
-bool column_count_pays(size_t components, size_t edges, double mean_reach) {
-  return mean_reach > break_even_reach(components, edges);
-}
-
-size_t column_count_reach_cap(size_t components, size_t edges) {
-  return size_t(std::min(double(components), 2 * break_even_reach(components, edges) + 64));
 }
 
 }  // namespace closure

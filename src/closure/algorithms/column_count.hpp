@@ -27,17 +27,18 @@ struct SweepSlots {
 // Throws std::invalid_argument unless every edge c -> d has c < d (topological ids).
 SweepSlots sweep_slots(const CsrDag& dag);
 
+// The slice width (words) the count takes when not told one: the widest of at most 256
+// words that leaves four slices a thread (down to 16 words) and keeps the stored rows
+// (live_rows of them, plus two) within 32 MB (down to 8 words); at most `words`.
+size_t column_slice_words(size_t words, size_t live_rows, unsigned threads);
+
 // Sum over components c of size(c) x (sum of size(d) over d in R(c)), R(c) the strict
 // closure's row (sizes empty: every size 1, the plain pair count). Every thread count
 // and slice width gives the same sum; slice_words 0 picks one.
 uint64_t count_closure_by_columns(const CsrDag& dag, std::span<const uint32_t> sizes,
                                   unsigned threads = 0, size_t slice_words = 0);
 
-// Whether counting by columns beats sparse propagation on this condensation (its mean
-// reach sampled): the sweep ORs about (edges + components) x C/64 words, in cache; sparse
-// about components x reach / 32, each first touched (docs/benchmarks.md).
-bool column_count_pays(size_t components, size_t edges, double mean_reach);
-// The mean reach from which it pays, doubled: where a sampled search may stop.
-size_t column_count_reach_cap(size_t components, size_t edges);
+// Whether counting pays (beats sparse propagation) is the cost model's to say
+// (predict_host_column_count_s() in cost_model.hpp).
 
 }  // namespace closure

@@ -6,24 +6,47 @@
 #include <span>
 #include <vector>
 
+#include "closure/algorithms/column_count.hpp"
+#include "closure/algorithms/row_estimate.hpp"
 #include "closure/bitmatrix.hpp"
 #include "closure/executor.hpp"
 
 namespace closure {
 namespace {
 
-// Host sparse propagation, per closure word (32 pairs) ORed: 200k-commit DAG on the
-// H200 machine's host, 6.2e8 words in 1.90 s (single thread: commit DAGs are too deep
-// for the threaded path) -> 3.0 ns. Per vertex or edge for reading and condensing:
-// about 0.2 us (parse 0.037 s + SCC for 437k vertices + edges).
-constexpr double kHostWordS = 3.0e-9;
-constexpr double kHostLinearS = 2.0e-7;
-// Counting by columns (column_count.cpp): words ORed and counted in cache, AVX2; git's
-// history (2.1e9 words) in 0.27 s of one 2-core machine's core -> 0.13 ns, taken as 0.15.
+// Fitted to `closure bench closure --predict` on the 2-core development machine (shared,
+// so its wall times run slower than an idle machine's), on the GRAIL graphs, commit
+// histories of 50k and 200k, the generated graphs and the road grid (road_grid_130k).
+// The graph's linear passes (condensing, the rows' headers), per vertex and per edge; a
+// vertex costs more once the graph's arrays (about 88 bytes a vertex and 12 an edge)
+// pass the cache (kHostCacheBytes): a 1M-vertex chain took 0.6 s, GRAIL's 12k-vertex
+// DAGs under a millisecond.
+constexpr double kHostVertexS = 3.0e-8;
+constexpr double kHostVertexMissGain = 20.0;
+constexpr double kHostEdgeS = 3.5e-8;
+// Sparse propagation: per row, its scratch span scanned and cleared, its stored words
+// written (first touch included: 2.4 GB of rows for 200k commits cost 3.9 s of system
+// time); per condensation edge, a successor row's words ORed (most are skipped).
+constexpr double kSparseSpanWordS = 1.0e-9;
+constexpr double kSparseRowWordS = 2.0e-9;
+// A stored word more once the rows pass the cache (then first touched, page by page):
+// GRAIL's rows of a few hundred KB took 2 ns a word, a 200k-commit history's 2.4 GB 11 to 17.
+constexpr double kSparseRowMissWordS = 1.5e-8;
+// The rows' share of the cache: a core's (the scratch row and successors' rows share it).
+constexpr double kRowCacheBytes = 1.0 * 1024 * 1024;
+constexpr double kSparseEdgeWordS = 1.0e-10;
+// A sparse run's fixed cost (its scratch row, pools and task arena): graphs of a few
+// vertices took 30 to 100 us.
+constexpr double kSparseFixedS = 5.0e-5;
 // Threads: 2 gave 1.5x on the 2-core machine, 16 gave 7.4x on the H200's host (1M
-// commits, 3.4e10 words in 0.69 s): 1 + 0.42 (threads - 1).
-constexpr double kHostColumnWordS = 1.5e-10;
-constexpr double kHostColumnThreadGain = 0.42;
+// commits by columns): 1 + 0.42 (threads - 1), for sparse's threaded path too.
+constexpr double kHostThreadGain = 0.42;
+// Counting by columns (column_count.cpp): per word ORed in cache; per word more when the
+// slice's stored rows pass the cache a thread has; per row or edge visited in a slice.
+constexpr double kColumnWordS = 2.5e-10;
+constexpr double kColumnMissWordS = 1.5e-9;
+constexpr double kColumnVisitS = 1.0e-8;
+constexpr double kHostCacheBytes = 4.0 * 1024 * 1024;
 
 // Device: the chained sweep (kernels/propagate.cl) walks every component once, a block
 // of 32 at a time, latency-bound; fitted to its two H200 measurements (200k commits:
@@ -33,6 +56,13 @@ constexpr double kHostColumnThreadGain = 0.42;
 constexpr double kDeviceRowS = 4.2e-8;
 constexpr double kDeviceBytesPerS = 1.4e12;
 constexpr double kDeviceStartS = 0.35;
+// The host's part of a device run (reading and condensing), fitted with the above on the
+// H200 machine's host: about 0.2 us a vertex or edge.
+constexpr double kDeviceHostLinearS = 2.0e-7;
+
+// The row estimate behind row_words: components searched and the time they may take.
+constexpr size_t kRowSamples = 64;
+constexpr double kRowSampleS = 0.02;
 
 }  // namespace
 
@@ -55,7 +85,9 @@ double mean_reach(size_t n, size_t edges, size_t samples, size_t cap, Successors
     std::vector<vertex_t> stack;
     for (size_t k = begin; k < end; ++k) {
       if (k > begin) std::fill(seen.begin(), seen.end(), word_t{0});
-      const vertex_t s = vertex_t(k * n / samples);
+      // The middle of each of `samples` equal ranges: not id 0, a source that reaches
+      // the most on a DAG numbered topologically.
+      const vertex_t s = vertex_t((2 * k + 1) * n / (2 * samples));
       stack.assign(1, s);
       seen[word_of(s)] |= bit_mask(s);
       uint64_t count = 0;
@@ -87,6 +119,42 @@ double sample_mean_reach(const CsrDag& dag, size_t samples, size_t cap) {
   });
 }
 
+namespace {
+
+// Components on the condensation's longest path (ids are topological).
+size_t longest_path_components(const CsrDag& dag) {
+  const size_t C = dag.offsets.empty() ? 0 : dag.offsets.size() - 1;
+  std::vector<uint32_t> level(C, 1);
+  uint32_t most = 0;
+  for (size_t c = C; c-- > 0;) {
+    for (uint64_t e = dag.offsets[c]; e < dag.offsets[c + 1]; ++e)
+      level[c] = std::max(level[c], level[dag.targets[e]] + 1);
+    most = std::max(most, level[c]);
+  }
+  return most;
+}
+
+}  // namespace
+
+CostInputs gather_cost_inputs(const Graph& g, const Condensation& condensed, bool count_only,
+                              unsigned host_threads, bool capped) {
+  CostInputs in;
+  in.vertices = g.vertex_count();
+  in.edges = g.edge_count();
+  in.components = condensed.scc.component_count();
+  in.condensed_edges = condensed.dag.targets.size();
+  in.count_only = count_only;
+  in.host_threads = host_threads;
+  in.reach_cap = capped ? decisive_reach(in) : 0;
+  in.mean_reach = sample_mean_reach(condensed.dag, 16, in.reach_cap);
+  const RowEstimate rows = estimate_row_bytes(condensed.dag, kRowSamples, kRowSampleS);
+  if (in.components) in.row_words = rows.bytes / double(sizeof(word_t) * in.components);
+  in.span_words = rows.span_words;
+  in.levels = longest_path_components(condensed.dag);
+  if (count_only && in.components) in.live_rows = std::max<size_t>(1, sweep_slots(condensed.dag).slots);
+  return in;
+}
+
 bool gpu_may_win_as_read(const Graph& g, bool count_only, unsigned host_threads, size_t samples) {
   const size_t n = g.vertex_count();
   if (n == 0) return false;
@@ -97,9 +165,9 @@ bool gpu_may_win_as_read(const Graph& g, bool count_only, unsigned host_threads,
   in.edges = in.condensed_edges = g.edge_count();
   // The reach at which the host's prediction passes both the start-up a device is worth
   // and the GPU's prediction; each search stops at twice that.
-  const double linear = kHostLinearS * double(n + g.edge_count());
+  const double linear = predict_host_linear_s(in);
   const double needed = std::max(kDeviceWorthLookingS, predict_gpu_propagate_s(in)) - linear;
-  const double reach_needed = 32.0 * needed / (kHostWordS * double(n));
+  const double reach_needed = 32.0 * needed / ((kSparseRowWordS + kSparseRowMissWordS) * double(n));
   const uint64_t cap = uint64_t(std::min(double(n), 2.0 * reach_needed + 64));
   in.mean_reach =
       mean_reach(n, g.edge_count(), samples, cap, [&](vertex_t v) { return g.successors(v); });
@@ -109,22 +177,64 @@ bool gpu_may_win_as_read(const Graph& g, bool count_only, unsigned host_threads,
 
 size_t decisive_reach(const CostInputs& in) {
   const double target = std::max(kDeviceWorthLookingS, 4 * predict_gpu_propagate_s(in)) -
-                        kHostLinearS * double(in.vertices + in.edges);
-  const double per_reach = kHostWordS * double(in.components) / 32;
+                        predict_host_linear_s(in);
+  const double per_reach =
+      (kSparseRowWordS + kSparseRowMissWordS) * double(in.components) / 32;
   const double reach = target > 0 && per_reach > 0 ? target / per_reach : 0;
   return size_t(std::min(double(in.components), reach + 64));
 }
 
+namespace {
+
+double host_thread_gain(unsigned threads) {
+  return 1 + kHostThreadGain * (std::max(1.0, double(threads)) - 1);
+}
+
+}  // namespace
+
+double predict_host_linear_s(const CostInputs& in) {
+  const double bytes = 88.0 * double(in.vertices) + 12.0 * double(in.edges);
+  const double missed = std::clamp(1 - kHostCacheBytes / std::max(bytes, 1.0), 0.0, 1.0);
+  return kHostVertexS * double(in.vertices) * (1 + kHostVertexMissGain * missed) +
+         kHostEdgeS * double(in.edges);
+}
+
 double predict_host_sparse_s(const CostInputs& in) {
-  return kHostWordS * double(in.components) * double(words_for_bits(size_t(in.mean_reach + 0.5))) +
-         kHostLinearS * double(in.vertices + in.edges);
+  const double C = double(in.components);
+  // Without the row estimate: every reached component a bit of its own word span.
+  const double row = in.row_words >= 0 ? in.row_words : double(words_for_bits(size_t(in.mean_reach + 0.5)));
+  const double span = in.row_words >= 0 ? in.span_words : row;
+  const double stored = C * row * double(sizeof(word_t));
+  const double missed = std::clamp(1 - kRowCacheBytes / std::max(stored, 1.0), 0.0, 1.0);
+  const double rows = C * (kSparseSpanWordS * span +
+                           (kSparseRowWordS + missed * kSparseRowMissWordS) * row) +
+                      kSparseEdgeWordS * double(in.condensed_edges) * row;
+  // The threaded path runs only where propagation has the width and size for it
+  // (host_closure.cpp: 200,000 components + edges, 64 components a level, 32 edges each).
+  const bool threaded = in.levels > 0 && in.components + in.condensed_edges >= 200'000 &&
+                        in.condensed_edges <= 32 * in.components &&
+                        in.components / in.levels >= 64;
+  return rows / (threaded ? host_thread_gain(in.host_threads) : 1.0) + kSparseFixedS +
+         predict_host_linear_s(in);
 }
 
 double predict_host_column_count_s(const CostInputs& in) {
-  const double words =
-      double(in.condensed_edges + in.components) * double(words_for_bits(in.components)) / 2;
-  const double threads = 1 + kHostColumnThreadGain * (std::max(1.0, double(in.host_threads)) - 1);
-  return kHostColumnWordS * words / threads + kHostLinearS * double(in.vertices + in.edges);
+  const size_t W = words_for_bits(in.components);
+  const unsigned T = std::max(1u, in.host_threads);
+  const size_t live = in.live_rows ? in.live_rows : std::max<size_t>(1, in.components / 10);
+  const size_t S = column_slice_words(W, live, T);
+  // Every edge's successor row and every row, over the columns above it (half the words
+  // on average), once per slice; the stored rows a slice reads back are its live rows. Past
+  // the cache a thread has, those reads go to memory: the sweep turns memory-bound (long
+  // paths, low reach: a road network keeps tens of thousands of rows live).
+  const double visits = double(in.condensed_edges + in.components);
+  const double words = visits * double(W) / 2;
+  const double slices = double(ceil_div(W, S));
+  const double stored = double(live + 2) * double(S) * double(sizeof(word_t));
+  const double missed = std::clamp(1 - kHostCacheBytes / stored, 0.0, 1.0);
+  const double sweep = words * (kColumnWordS + missed * kColumnMissWordS) +
+                       visits * slices / 2 * kColumnVisitS;
+  return sweep / host_thread_gain(T) + predict_host_linear_s(in);
 }
 
 double predict_host_s(const CostInputs& in) {
@@ -138,7 +248,7 @@ double predict_device_propagate_s(const CostInputs& in, const DeviceFacts& devic
 
 double predict_gpu_propagate_s(const CostInputs& in) {
   const double words = double(in.components) * double(words_for_bits(in.components));
-  return kDeviceStartS + kHostLinearS * double(in.vertices + in.edges) +
+  return kDeviceStartS + kDeviceHostLinearS * double(in.vertices + in.edges) +
          kDeviceRowS * double(in.components) + 4 * words / kDeviceBytesPerS;
 }
 

@@ -22,12 +22,28 @@ struct CostInputs {
   // live rows (column_count.hpp) instead of storing every row; on host_threads threads.
   bool count_only = false;
   unsigned host_threads = 1;
+  // Words sparse stores per row, sampled (row_estimate.hpp: runs cost nothing, sparse rows
+  // their ids); < 0: unknown, then mean_reach / 32.
+  double row_words = -1;
+  double span_words = 0;  // words from a row's lowest reached id to its highest, sampled
+  // Components on the longest path (0: unknown, then too deep for sparse's threads).
+  size_t levels = 0;
+  // Rows the count by columns keeps at once (sweep_slots()); 0: unknown, then a tenth of
+  // the components.
+  size_t live_rows = 0;
 };
 
 // Mean number of components a component reaches, from BFS on the condensation from
 // `samples` components spread evenly over the ids (fixed, so runs agree). Each search stops
 // after `cap` components (0: none), the mean then a lower bound.
 double sample_mean_reach(const CsrDag& dag, size_t samples = 16, size_t cap = 0);
+
+// The inputs auto's model reads, from g and its condensation, as compute_closure gathers
+// them: sizes, and the mean reach of 16 sampled components, each search stopped at
+// decisive_reach() when `capped` (else a full search: what `closure bench closure
+// --predict` uses, so that its predictions are the model's, not a bound).
+CostInputs gather_cost_inputs(const Graph& g, const Condensation& condensed, bool count_only,
+                              unsigned host_threads, bool capped = true);
 
 // The reach from which auto's choice no longer changes (the host's prediction four times
 // the GPU's, and worth a device), for a sample's search to stop at: a history of 10M
@@ -42,13 +58,18 @@ size_t decisive_reach(const CostInputs& in);
 bool gpu_may_win_as_read(const Graph& g, bool count_only = false, unsigned host_threads = 1,
                          size_t samples = 16);
 
-// Seconds, predicted. Host: sparse propagation (ragged rows: words ORed ~ closure bits /
-// 32) plus the graph's linear passes. Device: OpenCL start-up and program load, the
-// sweep (rows x per-row latency, the closure's words at the sweep's bandwidth) and the
-// CSR upload; only GPUs are modelled (PoCL's sweep loses to the host everywhere).
+// Seconds, predicted, from the condensation on (reading is no method's and not counted).
+// The linear passes every method makes: condensing, per vertex and edge.
+double predict_host_linear_s(const CostInputs& in);
+// Host sparse propagation: per row its scratch span and stored words (row_words,
+// span_words), per edge a successor row ORed; on the host's threads only where sparse's
+// threaded path runs (wide and large enough). Device: OpenCL start-up and program load,
+// the sweep (rows x per-row latency, the closure's words at the sweep's bandwidth) and
+// the CSR upload; only GPUs are modelled (PoCL's sweep loses to the host everywhere).
 double predict_host_sparse_s(const CostInputs& in);
 // Counting by columns over live rows (count_only): every edge's successor row and every
-// row ORed and counted over the columns above it, in cache, on the host's threads.
+// row ORed and counted over the columns above it, a slice at a time (column_slice_words())
+// on the host's threads; memory-bound where a slice's live rows pass a thread's cache.
 double predict_host_column_count_s(const CostInputs& in);
 // The host's best: sparse, or when only counting the cheaper of sparse and the count.
 double predict_host_s(const CostInputs& in);

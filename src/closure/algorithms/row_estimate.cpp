@@ -32,7 +32,7 @@ RowEstimate estimate_row_bytes(const CsrDag& dag, size_t samples, double seconds
   std::vector<vertex_t> reach, stack;
   const auto start = Clock::now();
   const auto share = std::chrono::duration<double>(seconds / double(samples));
-  double words = 0;
+  double words = 0, span = 0;
   for (uint32_t s = 1; s <= samples; ++s) {
     const auto until = start + std::chrono::duration_cast<Clock::duration>(share * s);
     const vertex_t c = vertex_t(pick(rng));
@@ -59,9 +59,14 @@ RowEstimate estimate_row_bytes(const CsrDag& dag, size_t samples, double seconds
     }
     std::sort(reach.begin(), reach.end());
     words += double(stored_row_words(c, reach));
+    // The scratch span: from the first reached id past the run right after c to the last.
+    size_t run = 0;
+    while (run < reach.size() && reach[run] == c + 1 + run) ++run;
+    if (run < reach.size()) span += double(word_of(reach.back()) + 1 - word_of(reach[run]));
   }
   out.samples = samples;
   out.bytes = words / double(samples) * double(C) * double(sizeof(word_t));
+  out.span_words = span / double(samples);
   return out;
 }
 

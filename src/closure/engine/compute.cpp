@@ -11,16 +11,8 @@ namespace closure {
 namespace {
 
 CostInputs cost_inputs(const MethodContext& c) {
-  CostInputs in;
-  in.vertices = c.graph.vertex_count();
-  in.edges = c.graph.edge_count();
-  in.components = c.condensed->scc.component_count();
-  in.condensed_edges = c.condensed->dag.targets.size();
-  in.count_only = !c.options.propagate.rows_needed;
-  in.host_threads = thread_budget();
-  in.reach_cap = decisive_reach(in);
-  in.mean_reach = sample_mean_reach(c.condensed->dag, 16, in.reach_cap);
-  return in;
+  return gather_cost_inputs(c.graph, *c.condensed, !c.options.propagate.rows_needed,
+                            thread_budget());
 }
 
 // A GPU's description for auto's cost model: the one opened on speculation while the graph
@@ -78,7 +70,8 @@ Plan final_plan(MethodContext& c) {
         // on speculation, while the condensation runs.
         speculate_or_release_as_read(c);
         c.condense();
-        facts.condensed = cost_inputs(c);
+        c.costs = cost_inputs(c);
+        facts.condensed = c.costs;
         break;
       case Plan::Need::kGpuDescription:
         // A GPU opened on speculation is still opening: the sweep's host work fills the

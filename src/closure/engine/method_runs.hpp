@@ -8,6 +8,7 @@
 #include <optional>
 #include <vector>
 
+#include "closure/algorithms/cost_model.hpp"
 #include "closure/algorithms/scc.hpp"
 #include "closure/engine/compute.hpp"
 #include "closure/engine/device_propagation.hpp"
@@ -27,6 +28,8 @@ struct MethodContext {
   // seconds it took.
   std::optional<Condensation> condensed;
   double condense_s = 0;
+  // The cost model's inputs, when auto gathered them to plan (sparse's count reads them).
+  std::optional<CostInputs> costs;
   bool gpu_speculated = false;  // options.speculate_gpu was called
   // propagate's host work, done while the device opens (prepare_device_propagation).
   std::optional<PropagationPrep> propagation_prep;

@@ -11,6 +11,7 @@
 #include "closure/engine/device_propagation.hpp"
 #include "closure/engine/device_rows.hpp"
 #include "closure/engine/method_runs.hpp"
+#include "closure/executor.hpp"
 #include "closure/util/trace.hpp"
 
 namespace closure {
@@ -24,16 +25,17 @@ double sparse_fixed_bytes(size_t n, size_t m) {
   return 88.0 * double(n) + 12.0 * double(m);
 }
 
-// Only the count is wanted (nothing reads rows): on a condensation where counting by
-// columns over live rows beats storing every row (column_count_pays, from a mean reach
-// sampled only as far as the choice needs), the count alone; else nothing.
+// Only the count is wanted (nothing reads rows): on a condensation where the cost model
+// predicts counting by columns over live rows faster than storing every row (from the
+// inputs auto gathered, else gathered here), the count alone; else nothing.
 std::optional<Closure> counted_by_columns(MethodContext& c) {
   if (c.options.propagate.rows_needed) return std::nullopt;
   c.condense();
-  const size_t C = c.condensed->scc.component_count(), E = c.condensed->dag.targets.size();
+  const size_t C = c.condensed->scc.component_count();
   if (C < 2) return std::nullopt;
-  const double reach = sample_mean_reach(c.condensed->dag, 16, column_count_reach_cap(C, E));
-  if (!column_count_pays(C, E, reach)) return std::nullopt;
+  if (!c.costs || !c.costs->count_only)
+    c.costs = gather_cost_inputs(c.graph, *c.condensed, true, thread_budget());
+  if (!(predict_host_column_count_s(*c.costs) < predict_host_sparse_s(*c.costs))) return std::nullopt;
   const auto t0 = std::chrono::steady_clock::now();
   const uint64_t cross =
       count_closure_by_columns(c.condensed->dag, weighted_sizes(c.condensed->scc));
