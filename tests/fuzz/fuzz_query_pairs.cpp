@@ -1,9 +1,13 @@
 // libFuzzer target for `query --pairs` input, differential: any bytes, read as lines of
 // "u v" pairs, must get the same output lines from a reachability index (batched answers of
-// any batch size, and one by one) as from the closure itself, or the target aborts. The
-// graphs are fixed and small: a cycle, a self-loop, a DAG part, an isolated vertex; one with
-// names that are prefixes of each other and a decimal name (the index's name table), one
-// whose vertices are called 0..7 (no names stored: labels parsed as decimals).
+// any batch size, one by one, and the block reader of pair_lines.hpp from a memory file) as
+// from the closure itself, or the target aborts. The graphs are fixed and small: a cycle, a
+// self-loop, a DAG part, an isolated vertex; one with names that are prefixes of each other
+// and a decimal name (the index's name table), one whose vertices are called 0..7 (no names
+// stored: labels parsed as decimals).
+#include <sys/mman.h>
+#include <unistd.h>
+
 #include <cstddef>
 #include <cstdint>
 #include <cstdlib>
@@ -14,6 +18,7 @@
 #include <vector>
 
 #include "app/tool/index_queries.hpp"
+#include "app/tool/pair_lines.hpp"
 #include "app/tool/reachability_queries.hpp"
 #include "closure/algorithms/host_closure.hpp"
 #include "closure/reach/living_index.hpp"
@@ -35,6 +40,22 @@ std::string answered(const closure::BatchAnswerer& answer, size_t batch, const s
   std::istringstream input(in);
   std::ostringstream out;
   closure::answer_pairs(answer, batch, input, "q.txt", out);
+  return out.str();
+}
+
+// The block reader (pair_lines.hpp) over the same bytes, from a memory file.
+std::string by_blocks(closure::reach::IndexQueries& queries, const std::string& in) {
+  const int fd = ::memfd_create("pairs", MFD_CLOEXEC);
+  if (fd < 0) std::abort();
+  for (size_t done = 0; done < in.size();) {
+    const ssize_t w = ::write(fd, in.data() + done, in.size() - done);
+    if (w <= 0) std::abort();
+    done += size_t(w);
+  }
+  ::lseek(fd, 0, SEEK_SET);
+  std::ostringstream out;
+  closure::reach::answer_pair_lines(queries, fd, "q.txt", out);
+  ::close(fd);
   return out.str();
 }
 
@@ -65,5 +86,6 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
       },
       1, in);
   if (batched != expected.str() || one_by_one != expected.str()) std::abort();
+  if (by_blocks(queries, in) != expected.str()) std::abort();
   return 0;
 }
