@@ -268,9 +268,10 @@ void mark_agreement(std::vector<HostClosureBenchRow>& rows) {
   for (auto& r : rows) r.agrees = !r.ok() || r.pairs == reference;
 }
 
-}  // namespace
-
-void check_device_in_child(const std::string& spec) {
+// Opens the device `spec` names in a child process (a driver that crashes takes only the
+// child): the row's status says why it failed; its pairs are 0 for none, 1 for a device
+// that is not a GPU, 2 for a GPU.
+HostClosureBenchRow device_row_in_child(const std::string& spec) {
   HostClosureBenchRow row;
   HostClosureBenchOptions options;
   options.repeats = 1;
@@ -280,10 +281,18 @@ void check_device_in_child(const std::string& spec) {
         SessionOptions so;
         so.device = spec;
         so.quiet = true;
-        Session(so).chosen_device();
-        return std::function<uint64_t()>([] { return uint64_t{0}; });
+        const std::optional<DeviceFacts> d = Session(so).chosen_device();
+        const uint64_t answer = !d ? 0 : d->is_gpu ? 2 : 1;
+        return std::function<uint64_t()>([answer] { return answer; });
       },
       false);
+  return row;
+}
+
+}  // namespace
+
+void check_device_in_child(const std::string& spec) {
+  const HostClosureBenchRow row = device_row_in_child(spec);
   const std::string failed = "failed: ";
   if (row.status.rfind(failed, 0) == 0) throw UsageError(row.status.substr(failed.size()));
 }
@@ -425,7 +434,11 @@ double predicted_auto(const CostInputs& in, bool device_is_gpu) {
   facts.edges = in.edges;
   facts.condensed = in;
   facts.gpu_looked_up = true;
-  if (device_is_gpu) facts.gpu = DeviceFacts{.is_gpu = true};
+  if (device_is_gpu) {
+    DeviceFacts gpu;
+    gpu.is_gpu = true;
+    facts.gpu = gpu;
+  }
   const Plan p = plan(facts);
   // Below kAutoModelFrom auto predicts nothing and runs sparse, which counts by columns
   // where the model says so: the host's best.
@@ -436,20 +449,7 @@ double predicted_auto(const CostInputs& in, bool device_is_gpu) {
 }  // namespace
 
 std::pair<bool, bool> device_in_child(const std::string& spec) {
-  HostClosureBenchRow row;
-  HostClosureBenchOptions options;
-  options.repeats = 1;
-  run_in_child(
-      row, options,
-      [&] {
-        SessionOptions so;
-        so.device = spec;
-        so.quiet = true;
-        const std::optional<DeviceFacts> d = Session(so).chosen_device();
-        const uint64_t answer = !d ? 0 : d->is_gpu ? 2 : 1;
-        return std::function<uint64_t()>([answer] { return answer; });
-      },
-      false);
+  const HostClosureBenchRow row = device_row_in_child(spec);
   return {row.ok() && row.pairs > 0, row.ok() && row.pairs == 2};
 }
 
@@ -473,8 +473,8 @@ std::vector<PredictedBenchRow> bench_predicted(const std::string& name, const Gr
     rows.push_back(std::move(r));
     return rows.back().run;
   };
-  time_compute(add("sparse", predict_host_sparse_s(with_rows)), g, Method::kSparse, true,
-               options, false);
+  time_compute(add("sparse", predict_host_sparse_s(with_rows)), g, Method::kSparse, true, options,
+               false);
   time_columns(add("columns", predict_host_column_count_s(in)), g, options);
   // A device auto does not model (PoCL's CPU device) only when named.
   if (device_is_gpu || (device_present && !options.device.empty()))
@@ -506,7 +506,7 @@ std::string format_predicted_bench(const std::vector<PredictedBenchRow>& rows) {
     if (r.run.ok()) std::snprintf(measured, sizeof measured, "%.4f", r.run.seconds);
     if (r.ratio() > 0) std::snprintf(ratio, sizeof ratio, "%.2f", r.ratio());
     const bool within = r.ratio() >= 0.5 && r.ratio() <= 2;
-    const char* status = !r.run.ok()       ? r.run.status.c_str()
+    const char* status = !r.run.ok()      ? r.run.status.c_str()
                          : r.ratio() == 0 ? "ok"
                          : within         ? "ok, within 2x"
                                           : "ok, NOT within 2x";
@@ -515,9 +515,8 @@ std::string format_predicted_bench(const std::vector<PredictedBenchRow>& rows) {
                   "%5s  %s\n",
                   r.run.graph.c_str(), in.vertices, in.edges, in.components, in.condensed_edges,
                   in.mean_reach, in.row_words, in.span_words, in.levels, in.live_rows,
-                  r.run.method.c_str(), predicted, measured, ratio,
-                  (unsigned long long)r.run.pairs, r.run.ok() ? (r.run.agrees ? "yes" : "NO") : "-",
-                  status);
+                  r.run.method.c_str(), predicted, measured, ratio, (unsigned long long)r.run.pairs,
+                  r.run.ok() ? (r.run.agrees ? "yes" : "NO") : "-", status);
     out += line;
   }
   return out;
