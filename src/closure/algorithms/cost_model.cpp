@@ -147,12 +147,22 @@ CostInputs gather_cost_inputs(const Graph& g, const Condensation& condensed, boo
   in.host_threads = host_threads;
   in.reach_cap = capped ? decisive_reach(in) : 0;
   in.mean_reach = sample_mean_reach(condensed.dag, 16, in.reach_cap);
+  // A search stopped at the decisive reach already settles auto's choice (the device); the
+  // host's finer inputs, each a pass over the condensation (0.6 s at 10M commits), are
+  // gathered only where the host runs after all (complete_cost_inputs).
+  if (in.reach_cap && in.mean_reach + 0.5 >= double(in.reach_cap)) return in;
+  complete_cost_inputs(in, condensed);
+  return in;
+}
+
+void complete_cost_inputs(CostInputs& in, const Condensation& condensed) {
+  if (in.row_words >= 0) return;
   const RowEstimate rows = estimate_row_bytes(condensed.dag, kRowSamples, kRowSampleS);
   if (in.components) in.row_words = rows.bytes / double(sizeof(word_t) * in.components);
   in.span_words = rows.span_words;
   in.levels = longest_path_components(condensed.dag);
-  if (count_only && in.components) in.live_rows = std::max<size_t>(1, sweep_slots(condensed.dag).slots);
-  return in;
+  if (in.count_only && in.components)
+    in.live_rows = std::max<size_t>(1, sweep_slots(condensed.dag).slots);
 }
 
 bool gpu_may_win_as_read(const Graph& g, bool count_only, unsigned host_threads, size_t samples) {
@@ -176,10 +186,9 @@ bool gpu_may_win_as_read(const Graph& g, bool count_only, unsigned host_threads,
 }
 
 size_t decisive_reach(const CostInputs& in) {
-  const double target = std::max(kDeviceWorthLookingS, 4 * predict_gpu_propagate_s(in)) -
-                        predict_host_linear_s(in);
-  const double per_reach =
-      (kSparseRowWordS + kSparseRowMissWordS) * double(in.components) / 32;
+  const double target =
+      std::max(kDeviceWorthLookingS, 4 * predict_gpu_propagate_s(in)) - predict_host_linear_s(in);
+  const double per_reach = (kSparseRowWordS + kSparseRowMissWordS) * double(in.components) / 32;
   const double reach = target > 0 && per_reach > 0 ? target / per_reach : 0;
   return size_t(std::min(double(in.components), reach + 64));
 }
@@ -202,18 +211,18 @@ double predict_host_linear_s(const CostInputs& in) {
 double predict_host_sparse_s(const CostInputs& in) {
   const double C = double(in.components);
   // Without the row estimate: every reached component a bit of its own word span.
-  const double row = in.row_words >= 0 ? in.row_words : double(words_for_bits(size_t(in.mean_reach + 0.5)));
+  const double row =
+      in.row_words >= 0 ? in.row_words : double(words_for_bits(size_t(in.mean_reach + 0.5)));
   const double span = in.row_words >= 0 ? in.span_words : row;
   const double stored = C * row * double(sizeof(word_t));
   const double missed = std::clamp(1 - kRowCacheBytes / std::max(stored, 1.0), 0.0, 1.0);
-  const double rows = C * (kSparseSpanWordS * span +
-                           (kSparseRowWordS + missed * kSparseRowMissWordS) * row) +
-                      kSparseEdgeWordS * double(in.condensed_edges) * row;
+  const double rows =
+      C * (kSparseSpanWordS * span + (kSparseRowWordS + missed * kSparseRowMissWordS) * row) +
+      kSparseEdgeWordS * double(in.condensed_edges) * row;
   // The threaded path runs only where propagation has the width and size for it
   // (host_closure.cpp: 200,000 components + edges, 64 components a level, 32 edges each).
   const bool threaded = in.levels > 0 && in.components + in.condensed_edges >= 200'000 &&
-                        in.condensed_edges <= 32 * in.components &&
-                        in.components / in.levels >= 64;
+                        in.condensed_edges <= 32 * in.components && in.components / in.levels >= 64;
   return rows / (threaded ? host_thread_gain(in.host_threads) : 1.0) + kSparseFixedS +
          predict_host_linear_s(in);
 }
@@ -232,8 +241,8 @@ double predict_host_column_count_s(const CostInputs& in) {
   const double slices = double(ceil_div(W, S));
   const double stored = double(live + 2) * double(S) * double(sizeof(word_t));
   const double missed = std::clamp(1 - kHostCacheBytes / stored, 0.0, 1.0);
-  const double sweep = words * (kColumnWordS + missed * kColumnMissWordS) +
-                       visits * slices / 2 * kColumnVisitS;
+  const double sweep =
+      words * (kColumnWordS + missed * kColumnMissWordS) + visits * slices / 2 * kColumnVisitS;
   return sweep / host_thread_gain(T) + predict_host_linear_s(in);
 }
 

@@ -44,6 +44,9 @@ double sample_mean_reach(const CsrDag& dag, size_t samples = 16, size_t cap = 0)
 // --predict` uses, so that its predictions are the model's, not a bound).
 CostInputs gather_cost_inputs(const Graph& g, const Condensation& condensed, bool count_only,
                               unsigned host_threads, bool capped = true);
+// The host's finer inputs (the row estimate, the longest path, the live rows) where
+// gather_cost_inputs left them out (its sample already reached the decisive reach).
+void complete_cost_inputs(CostInputs& in, const Condensation& condensed);
 
 // The reach from which auto's choice no longer changes (the host's prediction four times
 // the GPU's, and worth a device), for a sample's search to stop at: a history of 10M

@@ -35,7 +35,9 @@ std::optional<Closure> counted_by_columns(MethodContext& c) {
   if (C < 2) return std::nullopt;
   if (!c.costs || !c.costs->count_only)
     c.costs = gather_cost_inputs(c.graph, *c.condensed, true, thread_budget());
-  if (!(predict_host_column_count_s(*c.costs) < predict_host_sparse_s(*c.costs))) return std::nullopt;
+  complete_cost_inputs(*c.costs, *c.condensed);
+  if (!(predict_host_column_count_s(*c.costs) < predict_host_sparse_s(*c.costs)))
+    return std::nullopt;
   const auto t0 = std::chrono::steady_clock::now();
   const uint64_t cross =
       count_closure_by_columns(c.condensed->dag, weighted_sizes(c.condensed->scc));
