@@ -89,7 +89,7 @@ CsrDag relabelled_rows(const Graph& g, std::span<const vertex_t> order,
   parallel_chunks(n, kGrain, [&](size_t b, size_t e) {
     for (size_t c = b; c < e; ++c) {
       if (c + 2 * kDist2 < e) __builtin_prefetch(&offsets[order[c + 2 * kDist2]]);
-      if (c + kDist2 < e) __builtin_prefetch(&targets[offsets[order[c + kDist2]]]);
+      if (c + kDist2 < e) __builtin_prefetch(targets.data() + offsets[order[c + kDist2]]);
       if (c + kDist1 < e) {
         const vertex_t a = order[c + kDist1];
         for (uint64_t i = offsets[a]; i < offsets[a + 1]; ++i)
@@ -264,7 +264,8 @@ std::optional<Condensation> dag_components_by_kahn(const Graph& g) {
   for (size_t head = 0; head < order.size(); ++head) {
     if ((head & 0xffff) == 0) throw_if_cancelled(cancel);
     if (head + kDist2 < order.size()) __builtin_prefetch(&offsets[order[head + kDist2]]);
-    if (head + kDist1 < order.size()) __builtin_prefetch(&targets[offsets[order[head + kDist1]]]);
+    if (head + kDist1 < order.size())
+      __builtin_prefetch(targets.data() + offsets[order[head + kDist1]]);
     const vertex_t u = order[head];
     const uint64_t e = offsets[u + 1];
     new_offsets[head + 1] = new_offsets[head] + (e - offsets[u]);
