@@ -110,7 +110,7 @@ TEST(ColumnCount, PaysOnDeepHistoriesNotOnShallowGraphs) {
   EXPECT_LT(predict_host_column_count_s(history), predict_host_sparse_s(history));
   const CostInputs sparse_graph = inputs(243000, 250000, 50000, 5);
   EXPECT_GT(predict_host_column_count_s(sparse_graph), predict_host_sparse_s(sparse_graph));
-  const CsrDag bad{{0, 1, 1}, {0}};                       // 0 -> 0: not topological
+  const CsrDag bad{{0, 1, 1}, {0}};  // 0 -> 0: not topological
   EXPECT_THROW(sweep_slots(bad), InternalError);
 }
 

@@ -219,8 +219,7 @@ TEST(ReachIndex, FastPathEqualsBfsOnAwkwardGraphs) {
       const IndexView& iv = index.view();
       for (vertex_t u = 0; u < g.vertex_count(); ++u)
         for (vertex_t v = 0; v < g.vertex_count(); ++v) {
-          ASSERT_EQ(q.reaches_component(iv.component_of[u], iv.component_of[v]),
-                    bool(reach[u][v]))
+          ASSERT_EQ(q.reaches_component(iv.component_of[u], iv.component_of[v]), bool(reach[u][v]))
               << name << ": " << u << " -> " << v;
           q.tally(u, v, st);
           const VertexKey& k = index.keys()[u];

@@ -162,8 +162,8 @@ Row run_pairs(const Pairs& pairs, closure::reach::Querier& cq, oreach& r,
   r.query<FB_PIBFS>(q);
   for (size_t i = 0; i < n; ++i) {
     const uint32_t cu = view.component_of[us[i]], cv = view.component_of[vs[i]];
-    const bool expected = cu == cv ? (view.labels[cu].bloom_in & closure::reach::kCyclicBit) != 0
-                                   : q[i].reachable;
+    const bool expected =
+        cu == cv ? (view.labels[cu].bloom_in & closure::reach::kCyclicBit) != 0 : q[i].reachable;
     row.yes += lone[i];
     row.disagreements += (lone[i] != expected) + (batch[i] != expected);
   }
@@ -206,10 +206,11 @@ void run_graph(const std::string& path, const Settings& st) {
   t0 = Clock::now();
   r.initialize();
   const double oreach_build = seconds_since(t0);
-  std::printf("<!-- %s: n %zu, m %zu, components %llu; build: closure %.2f ms, O'Reach %.2f ms%s -->\n",
-              name.c_str(), g.vertex_count(), g.edge_count(), (unsigned long long)view.components,
-              closure_build * 1e3, oreach_build * 1e3,
-              in.condensed ? " (O'Reach on the condensation, pairs mapped untimed)" : "");
+  std::printf(
+      "<!-- %s: n %zu, m %zu, components %llu; build: closure %.2f ms, O'Reach %.2f ms%s -->\n",
+      name.c_str(), g.vertex_count(), g.edge_count(), (unsigned long long)view.components,
+      closure_build * 1e3, oreach_build * 1e3,
+      in.condensed ? " (O'Reach on the condensation, pairs mapped untimed)" : "");
   closure::reach::Querier cq(index);
   std::mt19937_64 rng(st.seed);
   std::uniform_int_distribution<vertex_t> any(0, vertex_t(g.vertex_count() - 1));

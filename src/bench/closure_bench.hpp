@@ -66,8 +66,8 @@ void check_device_in_child(const std::string& spec);
 // condensation, sampling and the method, in a forked child; not the reading.
 struct PredictedBenchRow {
   HostClosureBenchRow run;
-  CostInputs inputs;       // what the predictions read
-  double predicted = -1;   // seconds; < 0: not modelled (a device that is not a GPU)
+  CostInputs inputs;      // what the predictions read
+  double predicted = -1;  // seconds; < 0: not modelled (a device that is not a GPU)
   double ratio() const { return run.ok() && predicted > 0 ? run.seconds / predicted : 0; }
 };
 std::vector<PredictedBenchRow> bench_predicted(const std::string& name, const Graph& g,

@@ -3,14 +3,14 @@
 // (recognised by its header). A graph goes through the pipeline (read_for_queries): the
 // planner's plan_engine() picks its closure or, when that could be large, a reachability
 // index built on the fly (and stderr says so).
+#include <fcntl.h>
+#include <unistd.h>
+
 #include <cerrno>
 #include <chrono>
 #include <cstdio>
 #include <cstring>
 #include <ext/stdio_filebuf.h>
-#include <fcntl.h>
-#include <unistd.h>
-
 #include <filesystem>
 #include <iostream>
 #include <memory>
@@ -206,8 +206,7 @@ void print_pair_stats(const QueryBatchStats& stats, const reach::IndexQueries* i
 // The lines of a stream: JSON lines from an index in batches of 4096 (or fewer when no more
 // input is buffered); plain answers from a closure in batches too (one device launch per
 // slice when the closure lives on the device); JSON lines from a closure one by one.
-QueryBatchStats answer_pair_stream(QueryEngine& engine, const QueryFlags& flags,
-                                   std::istream& in) {
+QueryBatchStats answer_pair_stream(QueryEngine& engine, const QueryFlags& flags, std::istream& in) {
   const BatchAnswerer index_batch = [&](const auto& questions) {
     std::vector<QueryAnswer> answers = engine.index_queries->answer_many(questions);
     for (size_t i = 0; i < answers.size(); ++i)

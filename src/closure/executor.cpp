@@ -43,8 +43,7 @@ void with_thread_budget(unsigned threads, const std::function<void()>& body) {
   // The hardware's width is the implicit arena's: no arena of its own, so a process whose
   // work stays on one thread (a small graph) never starts TBB's workers nor loads its
   // allocator (about 1 ms of a small run's start on 2 cores).
-  if (!raise && threads == std::max(1u, std::thread::hardware_concurrency()))
-    return body();
+  if (!raise && threads == std::max(1u, std::thread::hardware_concurrency())) return body();
   tbb::task_arena arena{int(threads)};
   arena.execute(body);
 }

@@ -20,12 +20,12 @@ namespace closure {
 size_t stored_row_words(vertex_t c, std::span<const vertex_t> reach);
 
 struct RowEstimate {
-  double bytes = 0;    // of all rows' stored words
+  double bytes = 0;       // of all rows' stored words
   double span_words = 0;  // mean words from a row's lowest reached id past its run to its
                           // highest: what sparse's scratch row is scanned and cleared over
-  size_t samples = 0;  // components searched
-  size_t cut = 0;      // of which searches stopped at their share of the time: their rows
-                       // count what they reached, so the estimate is then low
+  size_t samples = 0;     // components searched
+  size_t cut = 0;         // of which searches stopped at their share of the time: their rows
+                          // count what they reached, so the estimate is then low
 };
 
 // From `samples` components drawn uniformly (with replacement, from `seed`), each one's

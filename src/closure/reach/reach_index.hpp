@@ -206,8 +206,8 @@ class Querier {
                     (a.post_b >= b.post_b) | (a.post_b < b.reach_low_b);
     if (no) return (cu == cv) & ((a.bloom_in & kCyclicBit) != 0);
     // The positive cuts, likewise: a tree interval, or a supportive component between.
-    const bool yes = (b.post_f >= a.tree_low_f) | (a.post_b >= b.tree_low_b) |
-                     ((a.sup_bwd & b.sup_fwd) != 0);
+    const bool yes =
+        (b.post_f >= a.tree_low_f) | (a.post_b >= b.tree_low_b) | ((a.sup_bwd & b.sup_fwd) != 0);
     if (yes) return true;
     const Cut cut = label_cut(a, b);
     if (cut != Cut::kUnknown) return cut == Cut::kYes;
@@ -218,8 +218,8 @@ class Querier {
   bool answer_after_keys(uint32_t cu, uint32_t cv) {
     const ComponentLabel& a = labels_[cu];
     const ComponentLabel& b = labels_[cv];
-    const bool yes = (b.post_f >= a.tree_low_f) | (a.post_b >= b.tree_low_b) |
-                     ((a.sup_bwd & b.sup_fwd) != 0);
+    const bool yes =
+        (b.post_f >= a.tree_low_f) | (a.post_b >= b.tree_low_b) | ((a.sup_bwd & b.sup_fwd) != 0);
     if (yes) return true;
     if (a.post_b < b.reach_low_b) return false;
     const Cut cut = label_cut(a, b);
