@@ -23,6 +23,7 @@
 #include <vector>
 
 #include "closure/graph/read_graph.hpp"
+#include "closure/reach/descendants.hpp"
 #include "closure/reach/reach_index.hpp"
 #include "lib/reachability/oreach.h"
 
@@ -48,19 +49,10 @@ struct Settings {
 Pairs positive_pairs(const closure::Graph& g, size_t count, std::mt19937_64& rng) {
   const vertex_t n = vertex_t(g.vertex_count());
   std::uniform_int_distribution<vertex_t> any(0, n - 1);
-  std::vector<uint32_t> stamp(n, 0);
-  std::vector<vertex_t> seen;
   Pairs out;
-  uint32_t epoch = 0;
   for (size_t attempts = 0; out.size() < count && attempts < 100000; ++attempts) {
     const vertex_t u = any(rng);
-    ++epoch;
-    seen.clear();
-    for (vertex_t w : g.successors(u))
-      if (stamp[w] != epoch) stamp[w] = epoch, seen.push_back(w);
-    for (size_t h = 0; h < seen.size(); ++h)
-      for (vertex_t w : g.successors(seen[h]))
-        if (stamp[w] != epoch) stamp[w] = epoch, seen.push_back(w);
+    const std::vector<vertex_t> seen = closure::reach::descendants(g, u);
     if (seen.empty()) continue;
     std::uniform_int_distribution<size_t> pick(0, seen.size() - 1);
     for (size_t k = 0; k < 1000 && out.size() < count; ++k) out.emplace_back(u, seen[pick(rng)]);
