@@ -171,7 +171,7 @@ __kernel __attribute__((reqd_work_group_size(32, 1, 1))) void propagate_columns_
 }
 
 // The sweep with the per-row work taken off the chain of dependent rows (the default).
-// Measured on the H200 (docs/benchmarks.md): the sweeps above spend their time in each
+// Measured on the H200 (docs/benchmarks-gpu.md): the sweeps above spend their time in each
 // row's step, one dependent local or global load and branch after another, even with no
 // merge row loaded and nothing stored: a GPU issues in order, a warp stalls at every
 // use of a load, and every warp sweeps every row, so more warps do not help.
@@ -447,7 +447,7 @@ __kernel __attribute__((reqd_work_group_size(32, 1, 1))) void propagate_columns_
     block_to_registers(mk, ex, block_mask, ext, lid);
     // The next block's first items, and the one after's fetched, while this block's
     // chain runs. (Loading the next block's rows here too, for those beyond this block,
-    // measured faster at 200k commits but slower at 1M on the H200: docs/benchmarks.md.)
+    // measured faster at 200k commits but slower at 1M on the H200: docs/benchmarks-gpu.md.)
     if (k > 0) {
 #pragma unroll
       for (uint i = 0; i < CHAIN_PREFETCH; ++i) {

@@ -1,6 +1,6 @@
 // auto's cost model: host sparse propagation vs device propagation, from the closure's
 // size (estimated by sampling reach sets) and constants fitted to measurements on the
-// 2-core development machine and the H200 machine (docs/benchmarks.md, "GPU propagation").
+// 2-core development machine and the H200 machine (docs/benchmarks-gpu.md).
 #pragma once
 
 #include <cstddef>

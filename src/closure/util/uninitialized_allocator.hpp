@@ -10,7 +10,7 @@ namespace closure {
 // An allocator whose value-initialisation does nothing (vector::resize leaves the words
 // as they are), so that a large matrix is zeroed or filled by several threads, each
 // first-touching its own pages: one thread zeroing a 5 GB matrix took longer than
-// copying the closure into it (docs/benchmarks.md, "GPU propagation", downloads).
+// copying the closure into it (docs/benchmarks-gpu.md, downloads).
 template <class T>
 struct UninitializedAllocator : std::allocator<T> {
   template <class U>
