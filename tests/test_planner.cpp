@@ -85,6 +85,40 @@ TEST(Planner, ALargeClosureWithoutAGpuStaysOnTheHost) {
   EXPECT_NE(p.reason.find("so sparse on the host"), std::string::npos) << p.reason;
 }
 
+// A GPU opened on speculation (a large file, from the process's start) has its start-up
+// paid whatever auto chooses: where the host's prediction lies between the GPU's with and
+// without that start-up, the opening decides, and nothing else does.
+TEST(Planner, AGpuOpeningAlreadyLeavesItsStartUpOutOfTheComparison) {
+  PlanFacts f = large_closure();
+  CostInputs& in = *f.condensed;
+  in.mean_reach = 16;  // a small closure, so the device's start-up dominates its cost
+  const double with_start = predict_gpu_propagate_s(in);
+  const double without_start = predict_gpu_propagate_s(in, true);
+  ASSERT_LT(without_start, with_start);
+  // A host prediction between the two: find the reach that puts it there.
+  double low = 1, high = double(in.components);
+  for (int i = 0; i < 200; ++i) {
+    in.mean_reach = (low + high) / 2;
+    const double h = predict_host_s(in);
+    if (h < (with_start + without_start) / 2)
+      low = in.mean_reach;
+    else
+      high = in.mean_reach;
+  }
+  const double host_s = predict_host_s(in);
+  ASSERT_GT(host_s, predict_gpu_propagate_s(in, true));
+  ASSERT_LT(host_s, predict_gpu_propagate_s(in));
+  ASSERT_GE(host_s, kDeviceWorthLookingS);
+  f.gpu_looked_up = true;
+  f.gpu = h200();
+  const Plan closed = plan(f);
+  EXPECT_EQ(closed.method, Method::kSparse) << closed.reason;
+  f.gpu_opening = true;
+  const Plan opening = plan(f);
+  EXPECT_EQ(opening.method, Method::kPropagate) << opening.reason;
+  EXPECT_NEAR(opening.device_s, predict_gpu_propagate_s(in, true), 1e-12);
+}
+
 TEST(Planner, TheSameFactsGiveTheSamePlan) {
   PlanFacts f = large_closure();
   f.gpu_looked_up = true;

@@ -165,7 +165,8 @@ void complete_cost_inputs(CostInputs& in, const Condensation& condensed) {
     in.live_rows = std::max<size_t>(1, sweep_slots(condensed.dag).slots);
 }
 
-bool gpu_may_win_as_read(const Graph& g, bool count_only, unsigned host_threads, size_t samples) {
+bool gpu_may_win_as_read(const Graph& g, bool count_only, unsigned host_threads, size_t samples,
+                         bool gpu_opening) {
   const size_t n = g.vertex_count();
   if (n == 0) return false;
   CostInputs in;
@@ -176,13 +177,14 @@ bool gpu_may_win_as_read(const Graph& g, bool count_only, unsigned host_threads,
   // The reach at which the host's prediction passes both the start-up a device is worth
   // and the GPU's prediction; each search stops at twice that.
   const double linear = predict_host_linear_s(in);
-  const double needed = std::max(kDeviceWorthLookingS, predict_gpu_propagate_s(in)) - linear;
+  const double needed =
+      std::max(kDeviceWorthLookingS, predict_gpu_propagate_s(in, gpu_opening)) - linear;
   const double reach_needed = 32.0 * needed / ((kSparseRowWordS + kSparseRowMissWordS) * double(n));
   const uint64_t cap = uint64_t(std::min(double(n), 2.0 * reach_needed + 64));
   in.mean_reach =
       mean_reach(n, g.edge_count(), samples, cap, [&](vertex_t v) { return g.successors(v); });
   const double host_s = predict_host_s(in);
-  return host_s >= kDeviceWorthLookingS && predict_gpu_propagate_s(in) < host_s;
+  return host_s >= kDeviceWorthLookingS && predict_gpu_propagate_s(in, gpu_opening) < host_s;
 }
 
 size_t decisive_reach(const CostInputs& in) {
@@ -251,13 +253,13 @@ double predict_host_s(const CostInputs& in) {
   return in.count_only ? std::min(sparse, predict_host_column_count_s(in)) : sparse;
 }
 
-double predict_device_propagate_s(const CostInputs& in, const DeviceFacts& device) {
-  return device.is_gpu ? predict_gpu_propagate_s(in) : 1e30;
+double predict_device_propagate_s(const CostInputs& in, const DeviceFacts& device, bool started) {
+  return device.is_gpu ? predict_gpu_propagate_s(in, started) : 1e30;
 }
 
-double predict_gpu_propagate_s(const CostInputs& in) {
+double predict_gpu_propagate_s(const CostInputs& in, bool started) {
   const double words = double(in.components) * double(words_for_bits(in.components));
-  return kDeviceStartS + kDeviceHostLinearS * double(in.vertices + in.edges) +
+  return (started ? 0.0 : kDeviceStartS) + kDeviceHostLinearS * double(in.vertices + in.edges) +
          kDeviceRowS * double(in.components) + 4 * words / kDeviceBytesPerS;
 }
 

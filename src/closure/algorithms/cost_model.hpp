@@ -58,8 +58,10 @@ size_t decisive_reach(const CostInputs& in);
 // read, each search stopped once it has seen enough to say so. A cycle makes it
 // overestimate (its vertices become one component), so at worst it opens a GPU that
 // auto then does not use; on a DAG it is the condensation's estimate.
+// `gpu_opening`: a GPU is being opened already (from the process's start, for a large
+// file): its start-up is paid whatever auto chooses, so it is left out of the GPU's cost.
 bool gpu_may_win_as_read(const Graph& g, bool count_only = false, unsigned host_threads = 1,
-                         size_t samples = 16);
+                         size_t samples = 16, bool gpu_opening = false);
 
 // Seconds, predicted, from the condensation on (reading is no method's and not counted).
 // The linear passes every method makes: condensing, per vertex and edge.
@@ -76,10 +78,13 @@ double predict_host_sparse_s(const CostInputs& in);
 double predict_host_column_count_s(const CostInputs& in);
 // The host's best: sparse, or when only counting the cheaper of sparse and the count.
 double predict_host_s(const CostInputs& in);
-double predict_device_propagate_s(const CostInputs& in, const DeviceFacts& device);
+// `started`: the device's start-up (its context and program) is paid already, or being paid
+// whatever auto chooses (a GPU opened on speculation): a sunk cost, left out.
+double predict_device_propagate_s(const CostInputs& in, const DeviceFacts& device,
+                                  bool started = false);
 // The same for a GPU yet unseen: auto lists the devices (loading every OpenCL driver, and
 // with NVIDIA's a slow unloading at exit) only when a GPU could win.
-double predict_gpu_propagate_s(const CostInputs& in);
+double predict_gpu_propagate_s(const CostInputs& in, bool started = false);
 
 // Below this predicted host time auto does not even look for a device (its start-up
 // alone costs more).

@@ -33,10 +33,11 @@ Plan auto_plan(const PlanFacts& f) {
   const double host_s = predict_host_s(in);
   double device_s = 1e30;  // no device considered
   // Only a GPU can win (cost_model.hpp), and only where the host takes long enough to pay
-  // for its start-up; the prediction needs the GPU's description, not a context.
-  if (host_s >= kDeviceWorthLookingS && predict_gpu_propagate_s(in) < host_s) {
+  // for its start-up (left out of the GPU's cost where a GPU is being opened anyway); the
+  // prediction needs the GPU's description, not a context.
+  if (host_s >= kDeviceWorthLookingS && predict_gpu_propagate_s(in, f.gpu_opening) < host_s) {
     if (!f.gpu_looked_up) return needs(Plan::Need::kGpuDescription);
-    if (f.gpu) device_s = predict_device_propagate_s(in, *f.gpu);
+    if (f.gpu) device_s = predict_device_propagate_s(in, *f.gpu, f.gpu_opening);
   }
   const bool device = device_s < host_s;
   return chosen(device ? Method::kPropagate : Method::kSparse,

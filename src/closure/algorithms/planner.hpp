@@ -31,6 +31,10 @@ struct PlanFacts {
   // found.
   bool gpu_looked_up = false;
   std::optional<DeviceFacts> gpu;
+  // A GPU is being opened already, on speculation (from the process's start for a large
+  // file, or once the graph was read): its start-up is paid whatever auto chooses, so the
+  // device's prediction leaves it out (a sunk cost).
+  bool gpu_opening = false;
 };
 
 struct Plan {

@@ -46,8 +46,8 @@ void prepare_propagation(MethodContext& c) {
 // released at once when it may not (before the host's work, not after it).
 void speculate_or_release_as_read(MethodContext& c) {
   if (!c.options.speculate_gpu) return;
-  const bool may_win =
-      gpu_may_win_as_read(c.graph, !c.options.propagate.rows_needed, thread_budget());
+  const bool may_win = gpu_may_win_as_read(c.graph, !c.options.propagate.rows_needed,
+                                           thread_budget(), 16, c.gpu_speculated);
   if (may_win && !c.gpu_speculated) c.options.speculate_gpu();
   if (!may_win && c.gpu_speculated && c.options.release_unused_device)
     c.options.release_unused_device();
@@ -69,6 +69,7 @@ Plan final_plan(MethodContext& c) {
         // Whether a GPU may win is known from the graph as read; only then is one opened,
         // on speculation, while the condensation runs.
         speculate_or_release_as_read(c);
+        facts.gpu_opening = c.gpu_speculated;
         c.condense();
         c.costs = cost_inputs(c);
         facts.condensed = c.costs;
