@@ -71,6 +71,11 @@ cli_test(front_door.query_engine_index_refuses_device --status 2 --stderr "--eng
 cli_test(front_door.query_same_pipeline_under_ulimit --stdout "^query same door ok$" --
          bash ${CMAKE_CURRENT_SOURCE_DIR}/cli/query_same_door.sh ${CLOSURE_BIN} ${FD}/query-door)
 
+# reach, reduce, index (and --append) and serve on a graph read through run's read stage:
+# its trace milestones, its progress phase on a terminal, its output guard before reading.
+cli_test(front_door.every_command_reads_through_the_read_stage --stdout "^read stage door ok$" --
+         bash ${CMAKE_CURRENT_SOURCE_DIR}/cli/read_stage_door.sh ${CLOSURE_BIN} ${DATA} ${FD}/read-stage)
+
 # MPI only under a launcher: the module is never linked, and a missing, broken or foreign
 # one is refused with exit 4.
 cli_test(front_door.mpi_module_only_under_a_launcher --stdout "^mpi module ok$" --

@@ -45,3 +45,9 @@ add_test(NAME house.devices_open_only_in_the_session
 add_test(NAME house.one_error_convention
          COMMAND bash -c "! grep -rnE 'throw +std::' src python/src | grep -vE 'throw +std::bad_alloc'"
          WORKING_DIRECTORY ${CMAKE_SOURCE_DIR})
+# One read stage: the commands, the server and the MPI ranks read a user's graph through
+# run_graph.hpp's read_input (the progress phase, trace, summary facts, output guard), never
+# read_graph() of their own; bench's measurements (src/cli/bench_*_command.cpp) aside.
+add_test(NAME house.one_read_stage
+         COMMAND bash -c "! grep -rnE '(^|[^A-Za-z0-9_])read_graph *\\(' src/cli src/serve src/app --include=*.cpp --include=*.hpp | grep -vE '^src/app/tool/run_graph\\.cpp:|^src/cli/bench_[a-z_]+_command\\.cpp:'"
+         WORKING_DIRECTORY ${CMAKE_SOURCE_DIR})

@@ -244,4 +244,22 @@ std::unique_ptr<ProgressLine> make_progress(const CommonOptions& o) {
   return std::make_unique<ProgressLine>(stderr, std::chrono::duration<double>(delay));
 }
 
+void refuse_output_target(const std::string& input, const std::string& output) {
+  Request r;
+  r.input = input;
+  r.output = output;
+  check_output_target(r);
+}
+
+ReadResult read_command_input(const CommonOptions& o, const std::string& input,
+                              const std::string& output, RunSummary& summary) {
+  Request r;
+  r.input = input;
+  r.read_options = read_options(o);
+  r.output = output;
+  auto progress = make_progress(o);
+  r.progress = progress.get();
+  return read_input(r, summary);  // the line is cleared (progress's end) before any output
+}
+
 }  // namespace closure::cli

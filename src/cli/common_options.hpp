@@ -9,6 +9,7 @@
 #include <string>
 
 #include "app/tool/progress.hpp"
+#include "app/tool/run_graph.hpp"
 #include "closure/engine/compute.hpp"
 #include "closure/graph/read_graph.hpp"
 #include "closure/ocl/device.hpp"
@@ -99,5 +100,15 @@ CLI::Validator at_least_one_source();
 size_t verify_memory(const CommonOptions& o);  // 0: the default budget
 // The progress line for this run, or null when none is to be shown.
 std::unique_ptr<ProgressLine> make_progress(const CommonOptions& o);
+
+// Refuses `output` before any work, as run does (check_output_target: a folder, the input
+// itself, a hard-linked file, ...); an empty output is none.
+void refuse_output_target(const std::string& input, const std::string& output);
+// How a command that reads a graph without closing it (reach, reduce, index, index --append)
+// reads it: a Request of `input` read as the flags say, the output its guard checks, and the
+// progress line when one is shown, through the pipeline's read stage (read_input), which
+// fills `summary`'s reading facts.
+ReadResult read_command_input(const CommonOptions& o, const std::string& input,
+                              const std::string& output, RunSummary& summary);
 
 }  // namespace closure::cli

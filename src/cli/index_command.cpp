@@ -19,14 +19,14 @@ namespace {
 template <class Flags>
 int append_to_index(const Flags& flags, const CommonOptions& common) {
   using Clock = std::chrono::steady_clock;
-  refuse_output_onto_input(flags.input, flags.output);
+  refuse_output_target(flags.input, flags.output);
   auto t0 = Clock::now();
   reach::LivingIndex index = reach::load_living_index(flags.append);
   forget_input(flags.append.c_str());  // read whole: -o may replace it (atomically)
   const double load_s = std::chrono::duration<double>(Clock::now() - t0).count();
-  t0 = Clock::now();
-  const ReadResult read = read_graph(flags.input, read_options(common));
-  const double parse_s = std::chrono::duration<double>(Clock::now() - t0).count();
+  RunSummary summary;
+  const ReadResult read = read_command_input(common, flags.input, flags.output, summary);
+  const double parse_s = summary.parse_s;
   const Graph& g = read.graph;
   std::vector<std::string> isolated;
   std::vector<std::pair<std::string, std::string>> edges;
@@ -121,15 +121,15 @@ Runner add_index_command(CLI::App& command, CommonOptions& common) {
         throw UsageError("--merge needs --append INDEX (a fresh index has no layer)");
       if (!flags->append.empty()) return append_to_index(*flags, common);
       using Clock = std::chrono::steady_clock;
-      auto t0 = Clock::now();
-      refuse_output_onto_input(flags->input, flags->output);
-      const ReadResult read = read_graph(flags->input, read_options(common));
-      const double parse_s = std::chrono::duration<double>(Clock::now() - t0).count();
+      refuse_output_target(flags->input, flags->output);
+      RunSummary summary;
+      const ReadResult read = read_command_input(common, flags->input, flags->output, summary);
+      const double parse_s = summary.parse_s;
       reach::BuildOptions options;
       options.supportive = flags->supportive;
       reach::BuildReport report;
       const reach::IndexData data = reach::build_index(read.graph, options, &report);
-      t0 = Clock::now();
+      auto t0 = Clock::now();
       const uint64_t bytes = reach::write_index(flags->output, data);
       const double write_s = std::chrono::duration<double>(Clock::now() - t0).count();
       const size_t n = read.graph.vertex_count();

@@ -26,7 +26,8 @@ Runner add_reach_command(CLI::App& command, CommonOptions& common) {
   sub->add_flag("--json", flags->json, "Print a JSON object on stdout");
   return [flags, &common](Session&) -> int {
     try {
-      const ReadResult read = read_graph(flags->input, read_options(common));
+      RunSummary summary;
+      const ReadResult read = read_command_input(common, flags->input, "", summary);
       const Graph& g = read.graph;
       vertex_t u = 0;
       bool found = false;

@@ -36,7 +36,7 @@ Runner add_reduce_command(CLI::App& command, CommonOptions& common) {
                 "Print a JSON summary on stdout (with the edges unless -o is given)");
   return [flags, &common](Session&) -> int {
     try {
-      refuse_output_onto_input(flags->input, flags->output);
+      refuse_output_target(flags->input, flags->output);
       const bool to_file = !flags->json || (!flags->output.empty() && flags->output != "-");
       if (flags->json && flags->output == "-")
         throw UsageError(
@@ -47,7 +47,8 @@ Runner add_reduce_command(CLI::App& command, CommonOptions& common) {
           requested_output_spec(flags->output.empty() ? "-" : flags->output, flags->output_format);
       if (flags->condensation && !spec.dot)
         throw UsageError("--condensation draws Graphviz DOT: give -o NAME.dot (or .gv)");
-      const ReadResult read = read_graph(flags->input, read_options(common));
+      RunSummary summary;
+      const ReadResult read = read_command_input(common, flags->input, flags->output, summary);
       const Graph& g = read.graph;
       const std::vector<Edge> reduced = reach::transitive_reduction(g);
       CondensationCounts drawn;

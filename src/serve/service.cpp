@@ -6,6 +6,7 @@
 #include <new>
 
 #include "app/tool/index_queries.hpp"
+#include "app/tool/run_graph.hpp"
 #include "closure/errors.hpp"
 #include "closure/io/json_text.hpp"
 #include "closure/reach/index_file.hpp"
@@ -198,7 +199,11 @@ Service::~Service() = default;
 
 std::shared_ptr<Snapshot> Service::load_source(const std::vector<LabelPairs>& journal) const {
   if (!is_index_) {
-    const ReadResult read = read_graph(options_.source, options_.read);
+    Request request;  // read as every command reads a graph (run_graph.hpp's read stage)
+    request.input = options_.source;
+    request.read_options = options_.read;
+    RunSummary summary;
+    const ReadResult read = read_input(request, summary);
     return std::make_shared<Snapshot>(
         Snapshot{reach::LivingIndex(std::make_shared<const reach::ReachIndex>(
                      reach::build_index(read.graph, options_.append.build))),

@@ -146,25 +146,18 @@ void check_same_graph(Communicator& comm, const Graph& g, const std::string& inp
                          "started?");
 }
 
-// Every rank reads the input and agrees it read the same graph; the first stage of
-// run_graph_distributed, kept apart so the run reads as its stages.
+// Every rank reads the input through the one read stage (read_input: the output target
+// checked, the phase on rank 0's progress line) and agrees it read the same graph; the first
+// stage of run_graph_distributed, kept apart so the run reads as its stages.
 ReadResult read_on_every_rank(const Request& o, Communicator& comm, Progress* progress,
                               RunSummary& s) {
+  Request mine = o;
+  mine.progress = progress;  // rank 0's line only
   ReadResult read;
-  double t = 0;
-  collectively(comm, [&] {
-    check_output_target(o);
-    if (progress) progress->phase("reading " + o.input);
-    auto t0 = std::chrono::steady_clock::now();
-    read = read_graph(o.input, o.read_options);
-    t = seconds_since(t0);
-  });
-  s.parse_s = comm.max(t);
+  collectively(comm, [&] { read = read_input(mine, s); });
+  s.parse_s = comm.max(s.parse_s);
   const Graph& g = read.graph;
   collectively(comm, [&] { check_same_graph(comm, g, o.input); });
-  s.format = std::string(format_name(read.format));
-  s.vertices = g.vertex_count();
-  s.edges = g.edge_count();
   return read;
 }
 

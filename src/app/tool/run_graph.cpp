@@ -124,12 +124,26 @@ EnginePlan plan_engine_for(const Request& o, const Graph& g) {
 
 }  // namespace
 
+ReadResult read_input(const Request& o, RunSummary& s) {
+  check_output_target(o);
+  WorkMeterScope metered(o.progress ? o.progress->meter() : nullptr);
+  return read_stage(o, s, [&o] { return read_graph(o.input, o.read_options); });
+}
+
+ReadResult read_input(const Request& o, InputSource input, RunSummary& s) {
+  check_output_target(o);
+  WorkMeterScope metered(o.progress ? o.progress->meter() : nullptr);
+  return read_stage(o, s, [&] {
+    LineSource source(std::move(input));
+    return read_graph(source, o.read_options);
+  });
+}
+
 ClosedGraph read_and_close(const Request& o) {
   ClosedGraph out;
-  check_output_target(o);
   // Reading and computing count their work on the progress line's meter.
   WorkMeterScope metered(o.progress ? o.progress->meter() : nullptr);
-  out.graph = read_stage(o, out.summary, [&o] { return read_graph(o.input, o.read_options); });
+  out.graph = read_input(o, out.summary);
   out.closure = close_stage(o, out.graph.graph, out.summary);
   return out;
 }
@@ -140,10 +154,7 @@ QueryableGraph read_for_queries(const Request& o, InputSource input) {
                      " MPI ranks");
   QueryableGraph out;
   WorkMeterScope metered(o.progress ? o.progress->meter() : nullptr);
-  out.graph = read_stage(o, out.summary, [&] {
-    LineSource source(std::move(input));
-    return read_graph(source, o.read_options);
-  });
+  out.graph = read_input(o, std::move(input), out.summary);
   const Graph& g = out.graph.graph;
   out.engine = plan_engine_for(o, g);
   if (out.engine.engine == Engine::kClosure) {

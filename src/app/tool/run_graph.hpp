@@ -2,7 +2,8 @@
 // outputs, the options) is read through the input source, closed as the planner says
 // (locally, or across MPI ranks under mpirun), optionally verified against Boost.Graph and
 // written through the output guard; a summary of every phase. `closure run`, `verify`,
-// `query` on a graph and batch's workers only build a Request.
+// `query` on a graph and batch's workers only build a Request; reach, reduce, index and
+// serve build one to read through read_input.
 #pragma once
 
 #include <functional>
@@ -108,6 +109,13 @@ struct QueryableGraph {
 
 // Refuses an output target before any work (a directory, the input itself, ...).
 void check_output_target(const Request& request);
+// The read stage every entry point shares (run, verify, query, reach, reduce, index, serve,
+// the MPI ranks): the output target checked first (check_output_target), then `input` read
+// under the progress line's "reading INPUT" phase and meter, traced, its time and the
+// graph's facts (format, vertices, edges) in the summary. No other reading of a user's graph.
+ReadResult read_input(const Request& request, RunSummary& summary);
+// The same on an input already opened (so that a caller may have peeked at it).
+ReadResult read_input(const Request& request, InputSource input, RunSummary& summary);
 // The pipeline's tail on a closed graph: the verification and the output file, into s.
 void verify_and_write(const Request& request, const Graph& g, const Closure& closure,
                       RunSummary& s);
