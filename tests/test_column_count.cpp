@@ -12,6 +12,7 @@
 #include "closure/algorithms/cost_model.hpp"
 #include "closure/algorithms/host_closure.hpp"
 #include "closure/errors.hpp"
+#include "closure/executor.hpp"
 #include "test_support.hpp"
 
 namespace closure {
@@ -112,6 +113,49 @@ TEST(ColumnCount, PaysOnDeepHistoriesNotOnShallowGraphs) {
   EXPECT_GT(predict_host_column_count_s(sparse_graph), predict_host_sparse_s(sparse_graph));
   const CsrDag bad{{0, 1, 1}, {0}};  // 0 -> 0: not topological
   EXPECT_THROW(sweep_slots(bad), InternalError);
+}
+
+// auto's sampled reach (cost_model.cpp) runs its 16 searches on this thread while they are
+// small and on the thread budget past that: the mean must not depend on where each ran, nor
+// on the budget. A chain's searches are long (on threads); a star's tiny (here); a history's
+// in between. Each mean is checked against searches done here, one by one, by definition.
+TEST(ColumnCount, SampledReachIsTheSameOnOneThreadOrMany) {
+  std::vector<Edge> chain, star;
+  for (vertex_t v = 0; v + 1 < 300000; ++v) chain.emplace_back(v, v + 1);
+  for (vertex_t v = 1; v < 5000; ++v) star.emplace_back(0, v);
+  for (const Graph& g : {Graph(300000, chain), Graph(5000, star), commit_history_dag(60000, 3)}) {
+    const Condensed c = condensed_of(g);
+    const size_t n = c.dag.offsets.size() - 1;
+    for (size_t cap : {size_t{0}, size_t{100}}) {
+      // By definition: each sample's reach, searched alone, capped.
+      double expect = 0;
+      const size_t samples = std::min<size_t>(16, n);
+      for (size_t k = 0; k < samples; ++k) {
+        const vertex_t s = vertex_t((2 * k + 1) * n / (2 * samples));
+        std::vector<uint8_t> seen(n, 0);
+        std::vector<vertex_t> stack{s};
+        seen[s] = 1;
+        size_t count = 0;
+        while (!stack.empty() && (cap == 0 || count < cap)) {
+          const vertex_t u = stack.back();
+          stack.pop_back();
+          for (uint64_t e = c.dag.offsets[u]; e < c.dag.offsets[u + 1]; ++e)
+            if (!seen[c.dag.targets[e]]) {
+              seen[c.dag.targets[e]] = 1;
+              ++count;
+              stack.push_back(c.dag.targets[e]);
+            }
+        }
+        expect += double(cap ? std::min(count, cap) : count);
+      }
+      expect /= double(samples);
+      for (unsigned threads : {1u, 2u, 4u}) {
+        double got = -1;
+        with_thread_budget(threads, [&] { got = sample_mean_reach(c.dag, 16, cap); });
+        EXPECT_EQ(got, expect) << "n " << n << " cap " << cap << " threads " << threads;
+      }
+    }
+  }
 }
 
 }  // namespace

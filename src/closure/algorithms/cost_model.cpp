@@ -71,39 +71,62 @@ namespace {
 // The mean number of vertices reached from `samples` sources spread evenly over the ids
 // (fixed, so runs agree), each search stopped after `cap` (0: none).
 template <class Successors>
-double mean_reach(size_t n, size_t edges, size_t samples, size_t cap, Successors successors) {
+double mean_reach(size_t n, size_t samples, size_t cap, Successors successors) {
   if (n == 0) return 0;
   samples = std::min(samples, n);
-  // The searches are independent, so they run on the thread budget: on one thread the 16
-  // searches of a commit history were a sizeable share of auto's whole run. Each chunk of
-  // searches has its own visited bits. Searches that cannot cost a millisecond together
-  // stay on this thread: starting the thread pool would cost more than they do.
-  const size_t grain = samples * (n + edges) < (size_t{1} << 20) ? samples : 1;
   std::vector<uint64_t> reached(samples, 0);
-  parallel_chunks(samples, grain, [&](size_t begin, size_t end) {
-    std::vector<word_t> seen(words_for_bits(n));
-    std::vector<vertex_t> stack;
-    for (size_t k = begin; k < end; ++k) {
-      if (k > begin) std::fill(seen.begin(), seen.end(), word_t{0});
-      // The middle of each of `samples` equal ranges: not id 0, a source that reaches
-      // the most on a DAG numbered topologically.
-      const vertex_t s = vertex_t((2 * k + 1) * n / (2 * samples));
-      stack.assign(1, s);
-      seen[word_of(s)] |= bit_mask(s);
-      uint64_t count = 0;
-      while (!stack.empty() && (cap == 0 || count < cap)) {
-        const vertex_t c = stack.back();
-        stack.pop_back();
-        for (const vertex_t d : successors(c))
-          if (!test_bit(seen.data(), d)) {
-            seen[word_of(d)] |= bit_mask(d);
-            ++count;
-            stack.push_back(d);
-          }
+  // Search k from a fresh `seen`; returns the edges it looked at (its work).
+  auto search = [&](size_t k, std::vector<word_t>& seen, std::vector<vertex_t>& stack) {
+    // The middle of each of `samples` equal ranges: not id 0, a source that reaches
+    // the most on a DAG numbered topologically.
+    const vertex_t s = vertex_t((2 * k + 1) * n / (2 * samples));
+    stack.assign(1, s);
+    seen[word_of(s)] |= bit_mask(s);
+    uint64_t count = 0, looked = 0;
+    while (!stack.empty() && (cap == 0 || count < cap)) {
+      const vertex_t c = stack.back();
+      stack.pop_back();
+      for (const vertex_t d : successors(c)) {
+        ++looked;
+        if (!test_bit(seen.data(), d)) {
+          seen[word_of(d)] |= bit_mask(d);
+          ++count;
+          stack.push_back(d);
+        }
       }
-      reached[k] = cap ? std::min<uint64_t>(count, cap) : count;
     }
-  });
+    reached[k] = cap ? std::min<uint64_t>(count, cap) : count;
+    return looked;
+  };
+  // The searches are independent, so they may run on the thread budget: on one thread the
+  // 16 searches of a commit history were a sizeable share of auto's whole run. But starting
+  // the thread pool costs more than small searches take (a 6,000-vertex citation graph's 16
+  // took under a millisecond; the pool's start-up and exit several): so they run here one
+  // after another while what the searches so far looked at, extrapolated to the rest,
+  // stays under a millisecond's work (2^20 edges), and on the threads only past that.
+  constexpr uint64_t kSerialWork = uint64_t{1} << 20;
+  std::vector<word_t> seen(words_for_bits(n));
+  std::vector<vertex_t> stack;
+  uint64_t looked = 0;
+  size_t done = 0;
+  while (done < samples) {
+    if (done > 0) std::fill(seen.begin(), seen.end(), word_t{0});
+    looked += search(done, seen, stack);
+    ++done;
+    // The next searches' work, guessed from those so far (and the bits cleared for each).
+    const uint64_t per_search = looked / done + words_for_bits(n);
+    if (done < samples && per_search * (samples - done) >= kSerialWork) break;
+  }
+  if (done < samples) {
+    parallel_chunks(samples - done, 1, [&](size_t begin, size_t end) {
+      std::vector<word_t> own(words_for_bits(n));
+      std::vector<vertex_t> own_stack;
+      for (size_t k = done + begin; k < done + end; ++k) {
+        if (k > done + begin) std::fill(own.begin(), own.end(), word_t{0});
+        search(k, own, own_stack);
+      }
+    });
+  }
   uint64_t total = 0;
   for (const uint64_t r : reached) total += r;
   return double(total) / double(samples);
@@ -113,7 +136,7 @@ double mean_reach(size_t n, size_t edges, size_t samples, size_t cap, Successors
 
 double sample_mean_reach(const CsrDag& dag, size_t samples, size_t cap) {
   const size_t n = dag.offsets.empty() ? 0 : dag.offsets.size() - 1;
-  return mean_reach(n, dag.targets.size(), samples, cap, [&](vertex_t c) {
+  return mean_reach(n, samples, cap, [&](vertex_t c) {
     return std::span<const vertex_t>(dag.targets.data() + dag.offsets[c],
                                      dag.offsets[c + 1] - dag.offsets[c]);
   });
@@ -181,8 +204,7 @@ bool gpu_may_win_as_read(const Graph& g, bool count_only, unsigned host_threads,
       std::max(kDeviceWorthLookingS, predict_gpu_propagate_s(in, gpu_opening)) - linear;
   const double reach_needed = 32.0 * needed / ((kSparseRowWordS + kSparseRowMissWordS) * double(n));
   const uint64_t cap = uint64_t(std::min(double(n), 2.0 * reach_needed + 64));
-  in.mean_reach =
-      mean_reach(n, g.edge_count(), samples, cap, [&](vertex_t v) { return g.successors(v); });
+  in.mean_reach = mean_reach(n, samples, cap, [&](vertex_t v) { return g.successors(v); });
   const double host_s = predict_host_s(in);
   return host_s >= kDeviceWorthLookingS && predict_gpu_propagate_s(in, gpu_opening) < host_s;
 }
