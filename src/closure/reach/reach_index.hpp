@@ -191,9 +191,9 @@ class Querier {
     return answer(cu, cv);
   }
   // out[i] = reaches(us[i], vs[i]) for i < n (every id below the vertex count). Answers the
-  // same as one call per pair, but asks for each pair's component ids and labels several
-  // pairs ahead, so the independent queries' cache misses overlap: on large indexes most of
-  // a lone query's time is waiting for those four random reads.
+  // same as one call per pair, but on an index whose keys outgrow the cache asks for each
+  // pair's two keys several pairs ahead, so the independent queries' cache misses overlap:
+  // on large indexes most of a lone query's time is waiting for those two random reads.
   void reaches_many(const vertex_t* us, const vertex_t* vs, size_t n, bool* out);
   const QueryStats& stats() const { return stats_; }
   void reset_stats() { stats_ = {}; }
