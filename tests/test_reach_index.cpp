@@ -148,8 +148,9 @@ TEST(ReachIndex, GeneratedBenchmarkGraphsAgreeWithBfsOnSampledSources) {
 }
 
 TEST(ReachIndex, BatchesOnIndexesPastTheCacheEqualBfs) {
-  // reaches_many requests the keys ahead only past 8,192 vertices (256 KiB of keys): the
-  // batches there, on sampled sources' every target in a scrambled order, against BFS.
+  // reaches_many requests the keys ahead only past 1,024 vertices (32 KiB of keys): the
+  // batches there, on sampled sources' every target in a scrambled order, against BFS (the
+  // other tests' graphs are mostly below it).
   std::vector<Graph> graphs;
   graphs.push_back(random_graph(12000, 30000, true, false, 79));
   graphs.push_back(random_graph(12000, 18000, false, true, 80));
