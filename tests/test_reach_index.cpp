@@ -147,6 +147,39 @@ TEST(ReachIndex, GeneratedBenchmarkGraphsAgreeWithBfsOnSampledSources) {
   }
 }
 
+TEST(ReachIndex, BatchesOnIndexesPastTheCacheEqualBfs) {
+  // reaches_many requests the keys ahead only past 1,024 vertices (32 KiB of keys): the
+  // batches there, on sampled sources' every target in a scrambled order, against BFS (the
+  // other tests' graphs are mostly below it).
+  std::vector<Graph> graphs;
+  graphs.push_back(random_graph(12000, 30000, true, false, 79));
+  graphs.push_back(random_graph(12000, 18000, false, true, 80));
+  graphs.push_back(giant_scc_with_tail(10000, 6, 0.4, 2.0));
+  for (const Graph& g : graphs) {
+    ReachIndex index(build_index(g));
+    Querier q(index);
+    const size_t n = g.vertex_count();
+    std::vector<vertex_t> us, vs;
+    std::vector<uint8_t> expected;
+    for (vertex_t u = 0; u < n; u += 211) {
+      std::vector<uint8_t> r(n, 0);
+      for (vertex_t w : descendants(g, u)) r[w] = 1;
+      for (vertex_t v = 0; v < n; ++v) us.push_back(u), vs.push_back(v), expected.push_back(r[v]);
+    }
+    std::mt19937_64 rng(n);
+    for (size_t i = us.size(); i > 1; --i) {
+      const size_t j = rng() % i;
+      std::swap(us[i - 1], us[j]);
+      std::swap(vs[i - 1], vs[j]);
+      std::swap(expected[i - 1], expected[j]);
+    }
+    std::unique_ptr<bool[]> out(new bool[us.size()]);
+    q.reaches_many(us.data(), vs.data(), us.size(), out.get());
+    for (size_t i = 0; i < us.size(); ++i)
+      ASSERT_EQ(out[i], bool(expected[i])) << us[i] << " -> " << vs[i];
+  }
+}
+
 TEST(ReachIndex, StrictSemanticsForSelfPairsAndCycles) {
   // 0 -> 1 -> 2 -> 0 (a cycle), 3 -> 3 (a self-loop), 4 alone, 2 -> 5.
   const Graph g(6, {{0, 1}, {1, 2}, {2, 0}, {3, 3}, {2, 5}});
@@ -223,9 +256,16 @@ TEST(ReachIndex, FastPathEqualsBfsOnAwkwardGraphs) {
               << name << ": " << u << " -> " << v;
           q.tally(u, v, st);
           const VertexKey& k = index.keys()[u];
-          ASSERT_EQ(k.comp, iv.component_of[u]);
-          ASSERT_EQ(k.post_f, iv.labels[k.comp].post_f);
-          ASSERT_EQ(k.post_b, iv.labels[k.comp].post_b);
+          const ComponentLabel& l = iv.labels[iv.component_of[u]];
+          ASSERT_EQ(k.comp(), iv.component_of[u]);
+          ASSERT_EQ(k.cyclic(), (l.bloom_in & kCyclicBit) != 0);
+          ASSERT_EQ(k.post_f, l.post_f);
+          ASSERT_EQ(k.reach_low_f, l.reach_low_f);
+          ASSERT_EQ(k.post_b, l.post_b);
+          ASSERT_EQ(k.tree_low_f, l.tree_low_f);
+          ASSERT_EQ(k.tree_low_b, l.tree_low_b);
+          ASSERT_EQ(k.sup_fwd, l.sup_fwd);
+          ASSERT_EQ(k.sup_bwd, l.sup_bwd);
         }
       EXPECT_EQ(st.queries, g.vertex_count() * g.vertex_count()) << name;
       EXPECT_EQ(st.same_component + st.negative_cut + st.positive_cut + st.supportive + st.bloom +
@@ -240,7 +280,19 @@ TEST(ReachIndex, KeysAreRebuiltAfterAFileRoundTrip) {
   auto loaded = load_index_from_bytes(index_image(build_index(g)));
   expect_matches_bfs(g, *loaded, "loaded");
   for (vertex_t v = 0; v < g.vertex_count(); ++v)
-    ASSERT_EQ(loaded->keys()[v].comp, loaded->view().component_of[v]);
+    ASSERT_EQ(loaded->keys()[v].comp(), loaded->view().component_of[v]);
+}
+
+TEST(ReachIndex, WithoutKeysTheChainAnswersTheSame) {
+  // An index of 2^31 components or more has no keys; its queries take vertex -> component
+  // -> label, here on indexes whose keys were dropped.
+  for (const bool dag : {true, false}) {
+    const Graph g = random_graph(300, 700, dag, !dag, 78);
+    ReachIndex index(build_index(g));
+    index.drop_keys();
+    ASSERT_EQ(index.keys(), nullptr);
+    expect_matches_bfs(g, index, dag ? "no keys, DAG" : "no keys, cyclic");
+  }
 }
 
 TEST(ReachIndex, EmptyGraph) {

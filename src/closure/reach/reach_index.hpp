@@ -45,14 +45,23 @@ inline constexpr uint32_t kBloomBits = 63;
 inline constexpr uint64_t kBloomMask = kCyclicBit - 1;
 inline constexpr uint32_t kMaxSupportive = 32;
 
-// Per vertex, what the commonest answer (no) needs, so that a query decides it from two
-// independent reads instead of a vertex -> component -> label chain: the component (in
-// topological order) and its label's forward post number and GRAIL bound and backward post
-// number. Built from the labels when a ReachIndex is made (never stored in a file).
-struct VertexKey {
-  uint32_t comp, post_f, reach_low_f, post_b;
+// Per vertex, what most answers need, so that a query decides them from two independent
+// reads (one cache line each) instead of a vertex -> component -> label chain: order = 2 x
+// the component (in topological order) + its cyclic bit, and from the label the fields of
+// the order and interval "no" tests but the backward GRAIL bound, and those of the "yes"
+// tests (tree intervals, supportive components). Two vertices' orders compare as their
+// components do, and are equal exactly when the component is the same, which then answers
+// by the low bit alone (a pair inside one component reaches iff it is cyclic). Built from
+// the labels when a ReachIndex is made (never stored in a file), for fewer than 2^31
+// components (kMaxKeyedComponents); a larger index has none and queries take the chain.
+struct alignas(32) VertexKey {
+  uint32_t order, post_f, reach_low_f, post_b;  // the "no" tests
+  uint32_t tree_low_f, tree_low_b, sup_fwd, sup_bwd;  // the "yes" tests
+  uint32_t comp() const { return order >> 1; }
+  bool cyclic() const { return (order & 1) != 0; }
 };
-static_assert(sizeof(VertexKey) == 16);
+static_assert(sizeof(VertexKey) == 32);
+inline constexpr uint64_t kMaxKeyedComponents = uint64_t{1} << 31;
 
 // Where every array of an index lives: in memory after a build, or in the anonymous memory
 // an index file was read into (index_file.hpp: files are never mapped).
@@ -125,8 +134,12 @@ class ReachIndex {
   uint64_t label_bytes() const;
   // Bytes of the condensation kept for the search.
   uint64_t graph_bytes() const;
-  // keys()[v] for every vertex v (VertexKey).
+  // keys()[v] for every vertex v (VertexKey), or nullptr for an index of kMaxKeyedComponents
+  // components or more.
   const VertexKey* keys() const { return keys_.get(); }
+  // Frees the keys: queries then take the vertex -> component -> label chain, as on an index
+  // too large for keys (for tests of that path).
+  void drop_keys() { keys_.reset(); }
 
  private:
   void make_keys();
@@ -169,22 +182,18 @@ class Querier {
   explicit Querier(const ReachIndex& index);
   // Strict semantics: u reaches u only when u lies on a cycle (a self-loop counts).
   bool reaches(vertex_t u, vertex_t v) {
-    // No indirection on the easy path: the order and three interval tests from the two
-    // vertices' keys, combined without branches (see answer()).
-    const VertexKey a = keys_[u], b = keys_[v];
-    const bool no = (a.comp >= b.comp) | (b.post_f >= a.post_f) | (b.post_f < a.reach_low_f) |
-                    (a.post_b >= b.post_b);
-    if (no) return a.comp == b.comp && (labels_[a.comp].bloom_in & kCyclicBit) != 0;
-    return answer_after_keys(a.comp, b.comp);
+    if (!keys_) [[unlikely]]
+      return answer(comp_[u], comp_[v]);
+    return reaches_keyed(u, v);
   }
   bool reaches_component(uint32_t cu, uint32_t cv) {
     ++stats_.queries;
     return answer(cu, cv);
   }
   // out[i] = reaches(us[i], vs[i]) for i < n (every id below the vertex count). Answers the
-  // same as one call per pair, but asks for each pair's component ids and labels several
-  // pairs ahead, so the independent queries' cache misses overlap: on large indexes most of
-  // a lone query's time is waiting for those four random reads.
+  // same as one call per pair, but on an index whose keys outgrow the cache asks for each
+  // pair's two keys several pairs ahead, so the independent queries' cache misses overlap:
+  // on large indexes most of a lone query's time is waiting for those two random reads.
   void reaches_many(const vertex_t* us, const vertex_t* vs, size_t n, bool* out);
   const QueryStats& stats() const { return stats_; }
   void reset_stats() { stats_ = {}; }
@@ -213,19 +222,25 @@ class Querier {
     if (cut != Cut::kUnknown) return cut == Cut::kYes;
     return search(cu, cv);
   }
-  // answer() for cu < cv that the keys' tests let through: the positive cuts first (a
-  // reachable pair is the likely one now), then the one interval test the keys lack.
-  bool answer_after_keys(uint32_t cu, uint32_t cv) {
-    const ComponentLabel& a = labels_[cu];
-    const ComponentLabel& b = labels_[cv];
+  // reaches() from the two vertices' keys, no indirection on the likely paths: the order
+  // and three interval "no" tests combined without branches (see answer()); a pair inside
+  // one component (every "no" test holds) answers from its key's cyclic bit, also
+  // branch-free (a branch there is a coin toss where a component holds most vertices);
+  // then the "yes" tests. Only what they leave reads the labels (after_keys).
+  bool reaches_keyed(vertex_t u, vertex_t v) {
+    const VertexKey& a = keys_[u];
+    const VertexKey& b = keys_[v];
+    const bool no = (a.order >= b.order) | (b.post_f >= a.post_f) | (b.post_f < a.reach_low_f) |
+                    (a.post_b >= b.post_b);
+    if (no) return (a.order == b.order) & a.cyclic();
     const bool yes =
         (b.post_f >= a.tree_low_f) | (a.post_b >= b.tree_low_b) | ((a.sup_bwd & b.sup_fwd) != 0);
     if (yes) return true;
-    if (a.post_b < b.reach_low_b) return false;
-    const Cut cut = label_cut(a, b);
-    if (cut != Cut::kUnknown) return cut == Cut::kYes;
-    return search(cu, cv);
+    return after_keys(a.comp(), b.comp());
   }
+  // answer() for cu < cv that the keys' tests leave: the backward GRAIL test, the labels'
+  // other filters, the search (out of line: rare, and the inline path stays short).
+  bool after_keys(uint32_t cu, uint32_t cv);
   bool search(uint32_t cu, uint32_t cv);
   const IndexView& view_;
   const uint32_t* comp_;
