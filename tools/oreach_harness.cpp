@@ -57,8 +57,8 @@ struct Settings {
 // cycle); the candidates are answered by closure's index here, and every kept pair is
 // answered again, by both, in the timed rounds and cross-checked against O'Reach. The same
 // seed gives the same pairs. *drawn is the number of candidates it took.
-Pairs positive_pairs(closure::reach::Querier& cq, vertex_t n, size_t count,
-                     std::mt19937_64& rng, uint64_t* drawn) {
+Pairs positive_pairs(closure::reach::Querier& cq, vertex_t n, size_t count, std::mt19937_64& rng,
+                     uint64_t* drawn) {
   std::uniform_int_distribution<vertex_t> any(0, n - 1);
   constexpr size_t kBlock = size_t{1} << 16;
   constexpr uint64_t kMaxDrawn = uint64_t{1} << 34;  // gives up on a nearly empty closure

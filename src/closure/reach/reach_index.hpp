@@ -55,7 +55,7 @@ inline constexpr uint32_t kMaxSupportive = 32;
 // the labels when a ReachIndex is made (never stored in a file), for fewer than 2^31
 // components (kMaxKeyedComponents); a larger index has none and queries take the chain.
 struct alignas(32) VertexKey {
-  uint32_t order, post_f, reach_low_f, post_b;  // the "no" tests
+  uint32_t order, post_f, reach_low_f, post_b;        // the "no" tests
   uint32_t tree_low_f, tree_low_b, sup_fwd, sup_bwd;  // the "yes" tests
   uint32_t comp() const { return order >> 1; }
   bool cyclic() const { return (order & 1) != 0; }
