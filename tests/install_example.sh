@@ -14,15 +14,21 @@ test -f "$work/prefix/include/closure/version.hpp"
 # The public API is closure/closure.hpp and what it includes (cmake/public_headers.cmake):
 # the library's inside, such as the CLI's pipeline, stays out.
 test -f "$work/prefix/include/closure/closure.hpp"
-test ! -e "$work/prefix/include/app" && test ! -e "$work/prefix/include/closure/engine/compute.hpp"
+test ! -e "$work/prefix/include/app"
+test ! -e "$work/prefix/include/closure/engine/compute.hpp"
 test -x "$work/prefix/bin/closure"
 # The installed CLI loads its installed MPI module (and only under a launcher): the same
 # pairs from 2 ranks as from one process.
 if [ -f "$build/closure-mpi.so" ] && command -v mpirun >/dev/null; then
   . "$(dirname "$0")/mpi/run_mpi.sh"
   printf '0 1\n1 2\n2 0\n2 3\n' >"$work/mpi.txt"
-  mpi 2 "$work/prefix/bin/closure" "$work/mpi.txt" --json | grep -q '"pairs": *12'
-  ! readelf -d "$work/prefix/bin/closure" | grep -q libmpi
+  # Captured before grep: `cmd | grep -q` under pipefail fails when grep's early exit
+  # leaves the command writing to a closed pipe (SIGPIPE), and a negated one then passes.
+  json=$(mpi 2 "$work/prefix/bin/closure" "$work/mpi.txt" --json)
+  grep -q '"pairs": *12' <<<"$json"
+  # (A bare `! cmd` never stops a `set -e` script: the check fails out loud.)
+  dynamic=$(readelf -d "$work/prefix/bin/closure")
+  if grep -q libmpi <<<"$dynamic"; then echo "the installed CLI links libmpi"; exit 1; fi
 fi
 
 expected="closure 0.1.0: 4 vertices, 9 pairs, method sparse

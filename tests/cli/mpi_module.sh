@@ -10,7 +10,9 @@ graph="$work/g.txt"
 printf '0 1\n1 2\n' >"$graph"
 fail() { echo "mpi_module: $*" >&2; exit 1; }
 
-! readelf -d "$bin" | grep -q 'libmpi' || fail "the binary links libmpi"
+# Captured first: under pipefail, grep -q's early exit can fail readelf with SIGPIPE.
+dynamic=$(readelf -d "$bin")
+! grep -q 'libmpi' <<<"$dynamic" || fail "the binary links libmpi"
 cp "$bin" "$work/lone/closure"
 launched() { env -u OMPI_COMM_WORLD_SIZE -u PMIX_RANK -u PMI_RANK PMI_SIZE=2 "$@"; }
 
