@@ -121,8 +121,7 @@ Runner add_index_command(CLI::App& command, CommonOptions& common) {
         throw UsageError("--merge needs --append INDEX (a fresh index has no layer)");
       if (!flags->append.empty()) return append_to_index(*flags, common);
       using Clock = std::chrono::steady_clock;
-      refuse_output_target(flags->input, flags->output);
-      RunSummary summary;
+      RunSummary summary;  // the read stage refuses a bad -o before reading
       const ReadResult read = read_command_input(common, flags->input, flags->output, summary);
       const double parse_s = summary.parse_s;
       reach::BuildOptions options;

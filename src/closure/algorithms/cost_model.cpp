@@ -188,8 +188,8 @@ void complete_cost_inputs(CostInputs& in, const Condensation& condensed) {
     in.live_rows = std::max<size_t>(1, sweep_slots(condensed.dag).slots);
 }
 
-bool gpu_may_win_as_read(const Graph& g, bool count_only, unsigned host_threads, size_t samples,
-                         bool gpu_opening) {
+bool gpu_may_win_as_read(const Graph& g, bool count_only, unsigned host_threads, bool gpu_opening,
+                         size_t samples) {
   const size_t n = g.vertex_count();
   if (n == 0) return false;
   CostInputs in;

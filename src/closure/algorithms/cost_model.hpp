@@ -61,7 +61,7 @@ size_t decisive_reach(const CostInputs& in);
 // `gpu_opening`: a GPU is being opened already (from the process's start, for a large
 // file): its start-up is paid whatever auto chooses, so it is left out of the GPU's cost.
 bool gpu_may_win_as_read(const Graph& g, bool count_only = false, unsigned host_threads = 1,
-                         size_t samples = 16, bool gpu_opening = false);
+                         bool gpu_opening = false, size_t samples = 16);
 
 // Seconds, predicted, from the condensation on (reading is no method's and not counted).
 // The linear passes every method makes: condensing, per vertex and edge.

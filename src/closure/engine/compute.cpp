@@ -47,7 +47,7 @@ void prepare_propagation(MethodContext& c) {
 void speculate_or_release_as_read(MethodContext& c) {
   if (!c.options.speculate_gpu) return;
   const bool may_win = gpu_may_win_as_read(c.graph, !c.options.propagate.rows_needed,
-                                           thread_budget(), 16, c.gpu_speculated);
+                                           thread_budget(), c.gpu_speculated);
   if (may_win && !c.gpu_speculated) c.options.speculate_gpu();
   if (!may_win && c.gpu_speculated && c.options.release_unused_device)
     c.options.release_unused_device();

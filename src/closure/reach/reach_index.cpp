@@ -421,7 +421,7 @@ void ReachIndex::make_keys() {
       // A gather over the labels: requested ahead, their misses overlap.
       if (v + 16 < last) __builtin_prefetch(L + comp[v + 16]);
       const ComponentLabel& l = L[comp[v]];
-      keys_[v] = {2 * comp[v] + uint32_t(l.bloom_in >> 63),
+      keys_[v] = {2 * comp[v] + uint32_t((l.bloom_in & kCyclicBit) != 0),
                   l.post_f,
                   l.reach_low_f,
                   l.post_b,
