@@ -14,6 +14,7 @@
 
 #include "app/tool/run_graph.hpp"
 #include "closure/algorithms/memory_budget.hpp"
+#include "closure/engine/compute.hpp"
 #include "closure/errors.hpp"
 
 namespace closure {
@@ -110,6 +111,31 @@ TEST(MemoryHint, RunGraphRefusesWithTheCommandsForItsInput) {
   EXPECT_GT(run_graph(o).pairs, 0u);
   EXPECT_TRUE(warnings.empty());
   fs::remove(path);
+}
+
+// Counting alone needs no rows: where sparse's rows, as estimated, would crowd the memory
+// left, the count goes by columns whatever the timed predictions say, and is the count
+// without a limit (the same graph as above, which the limit refuses when rows are needed).
+TEST(MemoryHint, CountingAloneGoesByColumnsWhereRowsWouldNotFit) {
+  std::mt19937 rng(3);
+  std::uniform_int_distribution<int> v(0, 19999);
+  std::vector<Edge> edges;
+  for (int i = 0; i < 60000; ++i) {
+    const int a = v(rng), b = v(rng);
+    if (a != b) edges.emplace_back(vertex_t(std::min(a, b)), vertex_t(std::max(a, b)));
+  }
+  const Graph g(20000, std::move(edges));
+  ComputeOptions o;
+  o.method = Method::kSparse;
+  o.propagate.rows_needed = false;
+  const uint64_t unlimited = compute_closure(g, o).pair_count();
+  o.host_memory_limit = 4'000'000;
+  ComputeReport report;
+  EXPECT_EQ(compute_closure(g, o, &report).pair_count(), unlimited);
+  EXPECT_NE(report.reason.find("counted by columns"), std::string::npos) << report.reason;
+  EXPECT_NE(report.reason.find("would crowd"), std::string::npos) << report.reason;
+  o.propagate.rows_needed = true;  // the rows wanted: refused with the sizes named
+  EXPECT_THROW(compute_closure(g, o), OutOfMemoryError);
 }
 
 // The closure's size cannot be bounded from the sampled reach: ragged rows keep a run as

@@ -27,8 +27,12 @@ double sparse_fixed_bytes(size_t n, size_t m) {
 
 // Only the count is wanted (nothing reads rows): on a condensation where the cost model
 // predicts counting by columns over live rows faster than storing every row (from the
-// inputs auto gathered, else gathered here), the count alone; else nothing.
-std::optional<Closure> counted_by_columns(MethodContext& c) {
+// inputs auto gathered, else gathered here), or where the rows, as estimated, would take
+// more than half of the `room` left for them, the count alone; else nothing. The second
+// rule is what finishes: sparse would stop for lack of memory where the count by columns
+// needs a slice of rows a thread. It also keeps the choice off the timed row estimate's
+// noise where memory decides (a 600 MB limit once flipped between the two under load).
+std::optional<Closure> counted_by_columns(MethodContext& c, double room) {
   if (c.options.propagate.rows_needed) return std::nullopt;
   c.condense();
   const size_t C = c.condensed->scc.component_count();
@@ -36,12 +40,19 @@ std::optional<Closure> counted_by_columns(MethodContext& c) {
   if (!c.costs || !c.costs->count_only)
     c.costs = gather_cost_inputs(c.graph, *c.condensed, true, thread_budget());
   complete_cost_inputs(*c.costs, *c.condensed);
-  if (!(predict_host_column_count_s(*c.costs) < predict_host_sparse_s(*c.costs)))
+  const double row_bytes = double(C) * std::max(0.0, c.costs->row_words) * sizeof(word_t);
+  const bool rows_crowd_memory = row_bytes > room / 2;
+  if (!rows_crowd_memory &&
+      !(predict_host_column_count_s(*c.costs) < predict_host_sparse_s(*c.costs)))
     return std::nullopt;
   const auto t0 = std::chrono::steady_clock::now();
   const uint64_t cross =
       count_closure_by_columns(c.condensed->dag, weighted_sizes(c.condensed->scc));
-  const std::string where = "counted by columns over live rows on the host";
+  const std::string where =
+      rows_crowd_memory ? "counted by columns over live rows on the host (the rows, about " +
+                              format_bytes(row_bytes) + ", would crowd the " + format_bytes(room) +
+                              " of memory left)"
+                        : "counted by columns over live rows on the host";
   c.report.compute_s = seconds_since(t0);
   c.report.condense_s = c.condense_s;
   c.report.components = C;
@@ -113,7 +124,8 @@ Closure run_sparse(MethodContext& c) {
                            " of host memory before its closure rows; " + format_bytes(limit) +
                            " is available");
   // Counting by columns needs less than that fixed part, and 32 MB of rows a thread.
-  if (std::optional<Closure> counted = counted_by_columns(c)) return std::move(*counted);
+  if (std::optional<Closure> counted = counted_by_columns(c, limit - fixed))
+    return std::move(*counted);
   warn_if_rows_may_not_fit(c, limit - fixed);
   MemoryBudget budget(size_t(limit), size_t(fixed), what);
   SparseOptions sparse;
