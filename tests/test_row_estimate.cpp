@@ -45,7 +45,24 @@ uint64_t check_every_row(const Graph& g, const std::string& what) {
   for (vertex_t c = 0; c < ragged->rows.size(); ++c) {
     const RaggedRow& r = ragged->rows[c];
     const size_t stored = r.id_count ? r.id_count : r.word_count;
-    EXPECT_EQ(stored_row_words(c, reach_of(r)), stored) << what << ", component " << c;
+    const std::vector<vertex_t> reach = reach_of(r);
+    EXPECT_EQ(stored_row_words(c, reach), stored) << what << ", component " << c;
+    // The same row sized from its bits (what the estimate's searches hold), c's own bit
+    // set or not, and its scratch span the listed row's.
+    std::vector<word_t> bits(words_for_bits(ragged->rows.size()) + 1, 0);
+    for (const vertex_t d : reach) set_bit(bits.data(), d);
+    const vertex_t last = reach.empty() ? c : reach.back();
+    const RowSize sized =
+        row_size_from_bits(c, bits.data(), ragged->rows.size(), reach.size(), last);
+    EXPECT_EQ(sized.words, stored) << what << ", component " << c;
+    set_bit(bits.data(), c);
+    EXPECT_EQ(row_size_from_bits(c, bits.data(), ragged->rows.size(), reach.size(), last).words,
+              stored)
+        << what << ", component " << c << " (own bit set)";
+    size_t run = 0;
+    while (run < reach.size() && reach[run] == c + 1 + run) ++run;
+    const size_t span = run < reach.size() ? word_of(reach.back()) + 1 - word_of(reach[run]) : 0;
+    EXPECT_EQ(sized.span, span) << what << ", component " << c;
     total += stored;
   }
   return total;

@@ -2,6 +2,7 @@
 #include "closure/algorithms/row_estimate.hpp"
 
 #include <algorithm>
+#include <bit>
 #include <chrono>
 #include <random>
 #include <vector>
@@ -21,6 +22,25 @@ size_t stored_row_words(vertex_t c, std::span<const vertex_t> reach) {
   return rest.size() * kIdsPerWordSpan <= span ? rest.size() : span;
 }
 
+RowSize row_size_from_bits(vertex_t c, const word_t* bits, size_t n, uint64_t count,
+                           vertex_t last) {
+  RowSize out;
+  if (count == 0 || size_t(c) + 1 >= n) return out;
+  // The run c+1, c+2, ...: up to the first clear bit past c (bits past n are clear).
+  const size_t after_run = std::min(first_clear_from(bits, size_t(c) + 1, n), n);
+  const uint64_t run = after_run - (size_t(c) + 1);
+  if (run >= count) return out;
+  // The rest: from the first set bit past the run to `last`.
+  size_t w = word_of(after_run);
+  word_t x = bits[w] & mask_from(after_run);
+  while (x == 0) x = bits[++w];
+  const size_t first = bits_in_words(w) + size_t(std::countr_zero(x));
+  out.span = word_of(last) + 1 - word_of(first);
+  const uint64_t rest = count - run;
+  out.words = rest * kIdsPerWordSpan <= out.span ? size_t(rest) : out.span;
+  return out;
+}
+
 RowEstimate estimate_row_bytes(const CsrDag& dag, size_t samples, double seconds, uint64_t seed) {
   using Clock = std::chrono::steady_clock;
   const size_t C = dag.offsets.empty() ? 0 : dag.offsets.size() - 1;
@@ -28,7 +48,8 @@ RowEstimate estimate_row_bytes(const CsrDag& dag, size_t samples, double seconds
   if (C == 0 || samples == 0) return out;
   std::mt19937_64 rng(seed);
   std::uniform_int_distribution<size_t> pick(0, C - 1);
-  std::vector<uint32_t> seen(C, 0);  // the search that last reached each component
+  // Each search's reach as bits, cleared after it through its list: sized without a sort.
+  std::vector<word_t> seen(words_for_bits(C), 0);
   std::vector<vertex_t> reach, stack;
   const auto start = Clock::now();
   const auto share = std::chrono::duration<double>(seconds / double(samples));
@@ -39,6 +60,7 @@ RowEstimate estimate_row_bytes(const CsrDag& dag, size_t samples, double seconds
     reach.clear();
     stack.assign(1, c);
     uint64_t edges = 0;
+    vertex_t last = c;
     while (!stack.empty()) {
       const vertex_t v = stack.back();
       stack.pop_back();
@@ -51,18 +73,17 @@ RowEstimate estimate_row_bytes(const CsrDag& dag, size_t samples, double seconds
       }
       for (uint64_t k = dag.offsets[v]; k < dag.offsets[v + 1]; ++k) {
         const vertex_t d = dag.targets[k];
-        if (seen[d] == s) continue;
-        seen[d] = s;
+        if (test_bit(seen.data(), d)) continue;
+        set_bit(seen.data(), d);
+        last = std::max(last, d);
         reach.push_back(d);
         stack.push_back(d);
       }
     }
-    std::sort(reach.begin(), reach.end());
-    words += double(stored_row_words(c, reach));
-    // The scratch span: from the first reached id past the run right after c to the last.
-    size_t run = 0;
-    while (run < reach.size() && reach[run] == c + 1 + run) ++run;
-    if (run < reach.size()) span += double(word_of(reach.back()) + 1 - word_of(reach[run]));
+    const RowSize row = row_size_from_bits(c, seen.data(), C, reach.size(), last);
+    words += double(row.words);
+    span += double(row.span);
+    for (const vertex_t d : reach) seen[word_of(d)] = 0;
   }
   out.samples = samples;
   out.bytes = words / double(samples) * double(C) * double(sizeof(word_t));

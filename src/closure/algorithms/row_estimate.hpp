@@ -9,6 +9,7 @@
 #include <optional>
 #include <span>
 
+#include "closure/bitmatrix.hpp"
 #include "closure/graph/csr_dag.hpp"
 #include "closure/graph/graph.hpp"
 
@@ -18,6 +19,15 @@ namespace closure {
 // c excluded, every id > c): the run [c+1, e) right after c costs two numbers held in
 // the row itself; the rest is its ids or the words they span (kIdsPerWordSpan).
 size_t stored_row_words(vertex_t c, std::span<const vertex_t> reach);
+
+// stored_row_words() and the row's scratch span for component c's reach held as bits of an
+// n-bit row: `count` components above c set, the highest `last` (c's own bit may be set
+// too). No sort of the ids: the estimate's searches sort nothing.
+struct RowSize {
+  size_t words = 0;  // stored_row_words(c, reach)
+  size_t span = 0;   // words from the first reached id past the run after c to the last
+};
+RowSize row_size_from_bits(vertex_t c, const word_t* bits, size_t n, uint64_t count, vertex_t last);
 
 struct RowEstimate {
   double bytes = 0;       // of all rows' stored words
