@@ -89,6 +89,37 @@ TEST(RowEstimate, TheSampledEstimateIsNearTheTotal) {
   EXPECT_NEAR(e.bytes / exact, 1.0, 0.1) << e.bytes << " against " << exact;
 }
 
+// The one pass (64-bit masks in id order) sizes every sampled row as the searches do: the
+// same bytes and spans to the bit, on graphs with cycles, histories, chains and stars, with
+// sources drawn twice (few components) and the last component among them.
+TEST(RowEstimate, OnePassSizesTheRowsAsTheSearchesDo) {
+  std::mt19937_64 rng(41);
+  std::vector<std::pair<std::string, Graph>> graphs;
+  for (size_t n : {1, 2, 3, 31, 33, 64, 65, 200, 1000, 3001})
+    graphs.emplace_back("n=" + std::to_string(n), random_cyclic_graph(rng, n));
+  graphs.emplace_back("history", commit_history_dag(5003, 2));
+  std::vector<Edge> chain, star;
+  for (vertex_t v = 0; v + 1 < 97; ++v) chain.emplace_back(v, v + 1);
+  for (vertex_t v = 1; v < 97; ++v) star.emplace_back(0, v);
+  graphs.emplace_back("chain", Graph(97, std::move(chain)));
+  graphs.emplace_back("star", Graph(97, std::move(star)));
+  for (const auto& [what, g] : graphs) {
+    const SccResult scc = strongly_connected_components(g);
+    const CsrDag dag = condensation_csr(g, scc);
+    for (size_t samples : {1, 7, 64})
+      for (uint64_t seed : {1, 2}) {
+        const RowEstimate a = estimate_row_bytes(dag, samples, 1e6, seed, EstimatePath::kSearches);
+        const RowEstimate b = estimate_row_bytes(dag, samples, 1e6, seed, EstimatePath::kOnePass);
+        const RowEstimate c = estimate_row_bytes(dag, samples, 1e6, seed);
+        EXPECT_EQ(a.cut, 0u) << what;
+        EXPECT_EQ(a.samples, b.samples) << what;
+        EXPECT_EQ(a.bytes, b.bytes) << what << ", " << samples << " samples, seed " << seed;
+        EXPECT_EQ(a.span_words, b.span_words) << what << ", " << samples << " samples";
+        EXPECT_EQ(a.bytes, c.bytes) << what << ", " << samples << " samples (chosen)";
+      }
+  }
+}
+
 TEST(RowEstimate, OutOfTimeTheSearchesStopAndStillAnswer) {
   // Rows of a quarter of a million components each: the searches are cut at their share of
   // no time at all, and what they reached still makes an estimate (never none).

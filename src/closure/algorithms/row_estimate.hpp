@@ -43,7 +43,13 @@ struct RowEstimate {
 // search has `seconds / samples` and, past it, stops where it is, so the estimate answers
 // in about `seconds` on any graph (the graphs whose rows are huge are those it must not
 // give up on).
-RowEstimate estimate_row_bytes(const CsrDag& dag, size_t samples, double seconds,
-                               uint64_t seed = 1);
+// Up to 64 samples, on a graph of at most kOnePassMost components and edges, are sized by
+// one pass over it (a 64-bit mask a component, 32 MB at most) once their searches' work
+// passes half of it: the same sizes, for less work where they reach far, and never cut by
+// the clock. `path` forces one way (tests).
+inline constexpr size_t kOnePassMost = size_t{1} << 22;
+enum class EstimatePath { kChosen, kSearches, kOnePass };
+RowEstimate estimate_row_bytes(const CsrDag& dag, size_t samples, double seconds, uint64_t seed = 1,
+                               EstimatePath path = EstimatePath::kChosen);
 
 }  // namespace closure
