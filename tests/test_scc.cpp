@@ -184,8 +184,9 @@ CsrDag naive_condensation(const Graph& g, const SccResult& scc) {
 }
 
 TEST(Scc, CondensationOfEveryShapeMatchesItsDefinition) {
-  // DAGs with scattered ids (the parallel relabelling, past one chunk at (1 << 19) + 3), the
-  // same with a self-loop, and graphs with cycles (the counting sorts).
+  // DAGs with scattered ids (the counting sorts below 2^19 edges; the parallel relabelling
+  // at (1 << 19) + 3 vertices, a million edges, past one chunk), the same with a self-loop,
+  // and graphs with cycles (the counting sorts).
   std::mt19937_64 rng(99);
   for (size_t n : {size_t{1}, size_t{2}, size_t{33}, size_t{1000}, (size_t{1} << 19) + 3}) {
     std::vector<vertex_t> hidden(n);
