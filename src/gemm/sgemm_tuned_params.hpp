@@ -56,10 +56,11 @@ struct SgemmTunedParams {
 
 CLOSURE_PARAM_TABLE(SgemmTunedParams, "sgemm", "sgemm_tuned.cl", CLOSURE_SGEMM_TUNED_PARAMS);
 
-// The tuning database's built-in rows for GPUs and CPUs (closure/kernels/tuning_rows.cpp
-// says why each).
-extern const SgemmTunedParams kSgemmTunedGpuDefault;
-extern const SgemmTunedParams kSgemmTunedCpuDefault;
+// The tuning database's built-in rows for GPUs and CPUs (gemm/gemm_tables.cpp says why
+// each), parsed on first use: not at every process's start, where a run that never
+// multiplies a float would pay for parsing the whole table.
+const SgemmTunedParams& sgemm_tuned_gpu_default();
+const SgemmTunedParams& sgemm_tuned_cpu_default();
 // Valid on any OpenCL device (64 work-items, 1.5 KiB local memory, scalar loads): the
 // last resort when no row of the database validates on a device.
 inline constexpr SgemmTunedParams kSgemmTunedMinimal{16, 16, 8, 2, 2, 1, 1, 0, 0};

@@ -17,8 +17,15 @@ SgemmTunedParams builtin_sgemm_params(const char* match_text) {
 
 }  // namespace
 
-const SgemmTunedParams kSgemmTunedGpuDefault = builtin_sgemm_params("type=gpu");
-const SgemmTunedParams kSgemmTunedCpuDefault = builtin_sgemm_params("type=cpu");
+const SgemmTunedParams& sgemm_tuned_gpu_default() {
+  static const SgemmTunedParams params = builtin_sgemm_params("type=gpu");
+  return params;
+}
+
+const SgemmTunedParams& sgemm_tuned_cpu_default() {
+  static const SgemmTunedParams params = builtin_sgemm_params("type=cpu");
+  return params;
+}
 
 SgemmTunedParams sgemm_tuned_params_for(const ocl::DeviceInfo& device) {
   use_gemm_tables();

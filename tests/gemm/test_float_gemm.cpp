@@ -134,9 +134,9 @@ TEST(FloatGemmNearThousand, FastKernelsMatchReference) {
 TEST(FloatGemmTuned, ParameterSetsMatchReferenceAtTileEdges) {
   CLOSURE_REQUIRE_DEVICE();
   auto& rt = *test_runtime();
-  const SgemmTunedParams sets[] = {kSgemmTunedGpuDefault,
+  const SgemmTunedParams sets[] = {sgemm_tuned_gpu_default(),
                                    {64, 32, 16, 8, 4, 8, 8, 8, 1},
-                                   kSgemmTunedCpuDefault,
+                                   sgemm_tuned_cpu_default(),
                                    kSgemmTunedMinimal};
   const GemmShape shapes[] = {{1, 1, 1},    {127, 129, 128}, {129, 17, 255},
                               {256, 31, 1}, {5, 300, 257},   {128, 48, 128}};
@@ -301,20 +301,20 @@ ocl::DeviceInfo fake_h200() {
 
 TEST(FloatGemmTunedParams, GpuDefaultAndSweepGridValidateOnTheH200Limits) {
   const ocl::DeviceInfo h200 = fake_h200();
-  EXPECT_EQ(sgemm_tuned_params_for(h200), kSgemmTunedGpuDefault);
-  EXPECT_NO_THROW(kSgemmTunedGpuDefault.validate(h200));
-  EXPECT_EQ(kSgemmTunedGpuDefault.group_items(), 256u);
+  EXPECT_EQ(sgemm_tuned_params_for(h200), sgemm_tuned_gpu_default());
+  EXPECT_NO_THROW(sgemm_tuned_gpu_default().validate(h200));
+  EXPECT_EQ(sgemm_tuned_gpu_default().group_items(), 256u);
   // A: TSK x TSM floats; B: TSN columns of TSK + PADB floats.
-  EXPECT_EQ(kSgemmTunedGpuDefault.local_bytes(), 4u * (32 * 64 + 128 * (32 + 4)));
+  EXPECT_EQ(sgemm_tuned_gpu_default().local_bytes(), 4u * (32 * 64 + 128 * (32 + 4)));
   const auto grid = sgemm_tuned_sweep_grid();
   EXPECT_GE(grid.size(), 24u);
-  EXPECT_NE(std::find(grid.begin(), grid.end(), kSgemmTunedGpuDefault), grid.end());
+  EXPECT_NE(std::find(grid.begin(), grid.end(), sgemm_tuned_gpu_default()), grid.end());
   for (const auto& p : grid) EXPECT_NO_THROW(p.validate(h200)) << p.to_string();
   // The launch of n = 8192: whole tiles, no padding, 128 x 64 groups of 16 x 16.
   const GemmShape big{8192, 8192, 8192};
-  EXPECT_EQ(kSgemmTunedGpuDefault.padded(big).m, 8192u);
-  EXPECT_EQ(kSgemmTunedGpuDefault.global_size(big)[0], 2048u);
-  EXPECT_EQ(kSgemmTunedGpuDefault.local_size()[1], 16u);
+  EXPECT_EQ(sgemm_tuned_gpu_default().padded(big).m, 8192u);
+  EXPECT_EQ(sgemm_tuned_gpu_default().global_size(big)[0], 2048u);
+  EXPECT_EQ(sgemm_tuned_gpu_default().local_size()[1], 16u);
 }
 
 TEST(FloatGemmTunedParams, DefaultsFollowTheDeviceAndStaySafe) {
@@ -323,7 +323,7 @@ TEST(FloatGemmTunedParams, DefaultsFollowTheDeviceAndStaySafe) {
   cpu.is_cpu = true;
   cpu.max_work_group = 4096;
   cpu.local_mem_bytes = 256 * 1024;
-  EXPECT_EQ(sgemm_tuned_params_for(cpu), kSgemmTunedCpuDefault);
+  EXPECT_EQ(sgemm_tuned_params_for(cpu), sgemm_tuned_cpu_default());
   // A small GPU that refuses both defaults gets the set that runs anywhere.
   ocl::DeviceInfo tiny = fake_h200();
   tiny.max_work_group = 64;
@@ -371,8 +371,10 @@ TEST(FloatGemmTunedParams, ParsingAndBuildOptions) {
             "-cl-std=CL1.2 -DTSM=128 -DTSN=128 -DTSK=16 -DWPTM=8 -DWPTN=8 -DVWM=4 -DVWK=4 "
             "-DPADB=0 -DPRF=0");
   EXPECT_EQ(base.to_string(), "tsm=128,tsn=128,tsk=16,wptm=8,wptn=8,vwm=4,vwk=4,padb=0,prf=0");
-  EXPECT_EQ(parse_sgemm_tuned_params(kSgemmTunedGpuDefault.to_string(), {}), kSgemmTunedGpuDefault);
-  EXPECT_EQ(parse_sgemm_tuned_params(kSgemmTunedCpuDefault.to_string(), {}), kSgemmTunedCpuDefault);
+  EXPECT_EQ(parse_sgemm_tuned_params(sgemm_tuned_gpu_default().to_string(), {}),
+            sgemm_tuned_gpu_default());
+  EXPECT_EQ(parse_sgemm_tuned_params(sgemm_tuned_cpu_default().to_string(), {}),
+            sgemm_tuned_cpu_default());
   const GemmShape p = base.padded({1000, 1, 129});  // m, k, n
   EXPECT_EQ(p.m, 1024u);
   EXPECT_EQ(p.k, 16u);

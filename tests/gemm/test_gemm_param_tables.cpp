@@ -69,7 +69,7 @@ TEST(GemmParamTables, LocalMemoryIsWhatTheKernelsDeclare) {
 TEST(GemmTuningDatabase, BuiltInSgemmRowParsesAndValidates) {
   const ocl::DeviceInfo h200 = testing::h200_description();
   ::setenv(kTuningEnv, "off", 1);
-  EXPECT_EQ(sgemm_tuned_params_for(h200), kSgemmTunedGpuDefault);
+  EXPECT_EQ(sgemm_tuned_params_for(h200), sgemm_tuned_gpu_default());
   ::unsetenv(kTuningEnv);
 }
 
