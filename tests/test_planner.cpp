@@ -2,6 +2,9 @@
 // no graph. These cases pin auto's rule (planner.cpp) at its boundaries.
 #include <gtest/gtest.h>
 
+#include <random>
+
+#include "bench/index_generators.hpp"
 #include "closure/algorithms/planner.hpp"
 #include "closure/engine/methods.hpp"
 #include "closure/errors.hpp"
@@ -341,6 +344,34 @@ TEST(CostModel, GatheredInputsOfAPath) {
   EXPECT_EQ(in.live_rows, 1u);
   EXPECT_GT(in.mean_reach, 400);  // the middles of 16 ranges reach 500 on average
   EXPECT_EQ(gather_cost_inputs(g, c, false, 2, false).live_rows, 0u) << "rows wanted: not counted";
+}
+
+// auto's inputs skip the live rows' pass where sparse is predicted faster than the count
+// by columns at its least (one live row); the choice is then the one the full inputs make.
+// A random sparse DAG (short rows: sparse wins) skips it; a history (columns win) does not.
+TEST(CostModel, AutoCountsLiveRowsOnlyWhereTheCountCouldWin) {
+  std::mt19937_64 rng(12);
+  std::vector<Edge> edges;
+  for (vertex_t v = 1; v < 20000; ++v) edges.emplace_back(vertex_t(rng() % v), v);
+  const Graph tree(20000, std::move(edges));
+  const Graph history = commit_history_dag(20000, 2);
+  for (const Graph* g : {&tree, &history}) {
+    const Condensation c = condense(*g);
+    const CostInputs full = gather_cost_inputs(*g, c, true, 2, false);
+    CostInputs capped = gather_cost_inputs(*g, c, true, 2, true);
+    complete_cost_inputs(capped, c);
+    const bool columns_full = predict_host_column_count_s(full) < predict_host_sparse_s(full);
+    const bool columns_auto = predict_host_column_count_s(capped) < predict_host_sparse_s(capped);
+    EXPECT_EQ(columns_auto, columns_full) << (g == &tree ? "tree" : "history");
+    EXPECT_GT(full.live_rows, 0u);
+    if (g == &tree) {
+      EXPECT_FALSE(columns_full);
+      EXPECT_EQ(capped.live_rows, 0u) << "sparse wins: no pass";
+    } else {
+      EXPECT_TRUE(columns_full);
+      EXPECT_EQ(capped.live_rows, full.live_rows);
+    }
+  }
 }
 
 }  // namespace

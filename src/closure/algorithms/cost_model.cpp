@@ -192,8 +192,17 @@ void complete_cost_inputs(CostInputs& in, const Condensation& condensed) {
   if (in.components) in.row_words = rows.bytes / double(sizeof(word_t) * in.components);
   in.span_words = rows.span_words;
   in.levels = longest_path_components(condensed.dag);
-  if (in.count_only && in.components)
-    in.live_rows = std::max<size_t>(1, sweep_slots(condensed.dag).slots);
+  if (!in.count_only || in.components == 0) return;
+  // The live rows (a pass over the condensation: a twelfth of arXiv's process) only where
+  // the count by columns could win. With one live row it is predicted at its least (more
+  // never predict a faster count); auto's inputs (capped) skip the pass where sparse is
+  // predicted faster even than that, leaving live_rows unknown; bench's never do.
+  if (in.reach_cap) {
+    CostInputs least = in;
+    least.live_rows = 1;
+    if (predict_host_sparse_s(in) < predict_host_column_count_s(least)) return;
+  }
+  in.live_rows = std::max<size_t>(1, sweep_slots(condensed.dag).slots);
 }
 
 bool gpu_may_win_as_read(const Graph& g, bool count_only, unsigned host_threads, bool gpu_opening,

@@ -29,7 +29,7 @@ struct CostInputs {
   // Components on the longest path (0: unknown, then too deep for sparse's threads).
   size_t levels = 0;
   // Rows the count by columns keeps at once (sweep_slots()); 0: unknown, then a tenth of
-  // the components.
+  // the components (auto leaves it unknown where sparse wins even against one live row).
   size_t live_rows = 0;
 };
 
