@@ -49,7 +49,7 @@ constexpr double kHostThreadGain = 0.42;
 // Counting by columns (column_count.cpp): per word ORed in cache; per word more when the
 // slice's stored rows pass the cache a thread has; per row or edge visited in a slice.
 // (Random DAGs' sweeps took 0.5 ns a word, where 1.5 predicted them 3-4x too slow; a road
-// grid's, on rows kept live along long paths, 3: predicted 4.8x too fast, the shape these
+// grid's, on rows kept live along long paths, 3: predicted 3.8-4.4x too fast, the shape these
 // constants miss. Lower still, the road's memory-bound term would go: the planner's test.)
 constexpr double kColumnWordS = 1.5e-10;
 constexpr double kColumnMissWordS = 4.0e-10;
@@ -193,7 +193,7 @@ void complete_cost_inputs(CostInputs& in, const Condensation& condensed) {
   in.span_words = rows.span_words;
   in.levels = longest_path_components(condensed.dag);
   if (!in.count_only || in.components == 0) return;
-  // The live rows (a pass over the condensation: a twelfth of arXiv's process) only where
+  // The live rows (a pass over the condensation: 0.27 of arXiv's 9 ms) only where
   // the count by columns could win. With one live row it is predicted at its least (more
   // never predict a faster count); auto's inputs (capped) skip the pass where sparse is
   // predicted faster even than that, leaving live_rows unknown; bench's never do.

@@ -13,34 +13,38 @@
 #include "closure/bitmatrix.hpp"
 
 namespace closure {
+namespace {
+
+// Sparse's rule for what a row past its run stores: `ids` reached components spanning
+// `first` to `last` are kept as their ids, or as the words they span when fewer
+// (kIdsPerWordSpan). The one copy of the rule the three sizings below share.
+RowSize stored(uint64_t ids, size_t first, size_t last) {
+  const size_t span = word_of(last) + 1 - word_of(first);
+  return {ids * kIdsPerWordSpan <= span ? size_t(ids) : span, span};
+}
+
+}  // namespace
 
 size_t stored_row_words(vertex_t c, std::span<const vertex_t> reach) {
   // The run: c+1, c+2, ... as long as each is reached (reach is sorted and above c).
   size_t i = 0;
   while (i < reach.size() && reach[i] == c + 1 + i) ++i;
   const std::span<const vertex_t> rest = reach.subspan(i);
-  if (rest.empty()) return 0;
-  const size_t span = word_of(rest.back()) + 1 - word_of(rest.front());
-  return rest.size() * kIdsPerWordSpan <= span ? rest.size() : span;
+  return rest.empty() ? 0 : stored(rest.size(), rest.front(), rest.back()).words;
 }
 
 RowSize row_size_from_bits(vertex_t c, const word_t* bits, size_t n, uint64_t count,
                            vertex_t last) {
-  RowSize out;
-  if (count == 0 || size_t(c) + 1 >= n) return out;
+  if (count == 0 || size_t(c) + 1 >= n) return {};
   // The run c+1, c+2, ...: up to the first clear bit past c (bits past n are clear).
   const size_t after_run = std::min(first_clear_from(bits, size_t(c) + 1, n), n);
   const uint64_t run = after_run - (size_t(c) + 1);
-  if (run >= count) return out;
+  if (run >= count) return {};
   // The rest: from the first set bit past the run to `last`.
   size_t w = word_of(after_run);
   word_t x = bits[w] & mask_from(after_run);
   while (x == 0) x = bits[++w];
-  const size_t first = bits_in_words(w) + size_t(std::countr_zero(x));
-  out.span = word_of(last) + 1 - word_of(first);
-  const uint64_t rest = count - run;
-  out.words = rest * kIdsPerWordSpan <= out.span ? size_t(rest) : out.span;
-  return out;
+  return stored(count - run, bits_in_words(w) + size_t(std::countr_zero(x)), last);
 }
 
 namespace {
@@ -89,10 +93,7 @@ std::vector<RowSize> rows_in_one_pass(const CsrDag& dag, std::span<const vertex_
   std::vector<RowSize> rows(S);
   for (size_t k = 0; k < S; ++k) {
     const uint64_t run = run_end[k] - sources[k] - 1;
-    if (count[k] == 0 || run >= count[k]) continue;
-    rows[k].span = word_of(last[k]) + 1 - word_of(first[k]);
-    const uint64_t rest = count[k] - run;
-    rows[k].words = rest * kIdsPerWordSpan <= rows[k].span ? size_t(rest) : rows[k].span;
+    if (count[k] > run) rows[k] = stored(count[k] - run, first[k], last[k]);
   }
   return rows;
 }
