@@ -11,6 +11,7 @@
 #include "bench/bool_bench.hpp"
 #include "cli/commands.hpp"
 #include "cli/common_options.hpp"
+#include "cli/figure_text.hpp"
 #include "closure/errors.hpp"
 #include "closure/kernels/tuning.hpp"
 #include "closure/kernels/tuning_database.hpp"
@@ -33,13 +34,6 @@ struct BenchBoolOptions {
   uint64_t seed = 1;
   double degree = 8;
 };
-
-std::string figure(double x, const char* format) {
-  if (x <= 0) return "-";
-  char text[32];
-  std::snprintf(text, sizeof text, format, x);
-  return text;
-}
 
 void print_header() {
   std::printf("%-6s %-15s %11s %10s %10s %8s %8s %11s  %s\n", "n", "kernel", "median s", "MAC/s",

@@ -14,7 +14,7 @@
 namespace closure::cli {
 namespace {
 
-struct Flags {
+struct ClosureBenchFlags {
   std::vector<std::string> paths, generated, methods{"auto"};
   std::string device;
   double scale = 1.0, memory_cap_gb = 12;
@@ -24,7 +24,7 @@ struct Flags {
 
 // --predict: per graph the methods auto compares, predicted beside measured; then how many
 // predictions fell within 2x of the measured time.
-void run_bench_predicted(const Flags& flags, const HostClosureBenchOptions& o,
+void run_bench_predicted(const ClosureBenchFlags& flags, const HostClosureBenchOptions& o,
                          const std::vector<std::pair<std::string, const Graph*>>& graphs) {
   const auto [present, gpu] = device_in_child(flags.device);
   int within = 0, compared = 0;
@@ -60,7 +60,7 @@ void print_totals(const std::vector<HostClosureBenchRow>& all,
                   total["classic"] / total[m]);
 }
 
-void run_bench_closure(const Flags& flags) {
+void run_bench_closure(const ClosureBenchFlags& flags) {
   // Checked as every command does, in a child: the methods run in children, and a GPU
   // driver loaded here would not survive their fork.
   if (!flags.device.empty())
@@ -111,7 +111,7 @@ void run_bench_closure(const Flags& flags) {
 }  // namespace
 
 void add_bench_closure_command(CLI::App& bench) {
-  auto flags = std::make_shared<Flags>();
+  auto flags = std::make_shared<ClosureBenchFlags>();
   auto* sub = bench.add_subcommand(
       "closure", "Closure methods vs the classic bitset method vs Boost.Graph, per graph");
   sub->add_option("paths", flags->paths, "Graph files or folders (e.g. tests/data/grail)");

@@ -10,6 +10,7 @@
 
 #include "cli/commands.hpp"
 #include "cli/common_options.hpp"
+#include "cli/figure_text.hpp"
 #include "closure/kernels/tuning.hpp"
 #include "closure/kernels/tuning_database.hpp"
 #include "closure/ocl/device.hpp"
@@ -27,14 +28,6 @@ struct BenchGemmOptions {
   GemmBenchOptions bench;
   bool no_host = false;
 };
-
-// A figure, or "-" where there is none.
-std::string figure(double x, const char* format) {
-  if (x <= 0) return "-";
-  char text[32];
-  std::snprintf(text, sizeof text, format, x);
-  return text;
-}
 
 void print_row(const GemmBenchRow& r, double seq_mflops) {
   const char* order = r.order == StorageOrder::kRowMajor ? "row" : "col";

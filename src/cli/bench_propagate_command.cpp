@@ -25,7 +25,7 @@ double seconds_since(std::chrono::steady_clock::time_point t0) {
   return std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
 }
 
-struct Flags {
+struct PropagateBenchFlags {
   std::vector<std::string> paths;
   std::string device;
   int repeat = 3;
@@ -48,8 +48,8 @@ std::string sweep_name(const std::string& k) {
 }
 
 // One row: the kernel's median over the runs, a million random queries, the download.
-void bench_one(const Flags& flags, ocl::Runtime& rt, double copy, const std::string& path,
-               const std::string& kernel_name) {
+void bench_one(const PropagateBenchFlags& flags, ocl::Runtime& rt, double copy,
+               const std::string& path, const std::string& kernel_name) {
   const Graph g = read_graph(path).graph;
   SccResult scc = strongly_connected_components(g);
   const CsrDag dag = condensation_csr(g, scc);
@@ -95,7 +95,7 @@ void bench_one(const Flags& flags, ocl::Runtime& rt, double copy, const std::str
   std::fflush(stdout);
 }
 
-void run_bench_propagate(const Flags& flags) {
+void run_bench_propagate(const PropagateBenchFlags& flags) {
   for (const std::string& k : flags.kernels)  // typos first
     resolve_propagate_kernel(sweep_name(k), 32);
   // The session chooses and opens the device: a name that matches nothing is a usage error,
@@ -125,7 +125,7 @@ void run_bench_propagate(const Flags& flags) {
 }  // namespace
 
 void add_bench_propagate_command(CLI::App& bench) {
-  auto flags = std::make_shared<Flags>();
+  auto flags = std::make_shared<PropagateBenchFlags>();
   auto* sub = bench.add_subcommand(
       "propagate", "Device propagation: kernel bytes/s vs a device copy, download, queries");
   sub->add_option("paths", flags->paths, "Graph files")->required();

@@ -2,6 +2,7 @@
 // one two-thread split.
 #include "closure/executor.hpp"
 
+#include <sched.h>
 #include <tbb/blocked_range.h>
 #include <tbb/global_control.h>
 #include <tbb/info.h>
@@ -9,6 +10,7 @@
 #include <tbb/task_arena.h>
 
 #include <algorithm>
+#include <atomic>
 #include <exception>
 #include <memory>
 #include <mutex>
@@ -21,12 +23,39 @@ namespace {
 
 std::mutex budget_mutex;
 std::unique_ptr<tbb::global_control> budget_control;
+std::atomic<bool> capped{false};  // budget_control is set
+
+// The budget of a body that with_thread_budget runs on this thread outside every arena (0:
+// none), which thread_budget() answers there without asking TBB: TBB's first use (its
+// market, a search of the library path for OpenMP's runtime) is about 60 us of a small
+// graph's run, which then never starts TBB at all.
+thread_local unsigned implicit_budget = 0;
+
+// This thread has never run in an arena (TBB keeps no data for it): no arena's width and,
+// with no cap of ours, nothing but the CPUs this process may use limits it.
+bool outside_every_arena() {
+  return tbb::this_task_arena::current_thread_index() == tbb::task_arena::not_initialized;
+}
+
+// The CPUs this process may run on (its affinity mask, as TBB's default concurrency counts
+// them), read once.
+unsigned usable_cpus() {
+  static const unsigned n = [] {
+    cpu_set_t set;
+    CPU_ZERO(&set);
+    if (sched_getaffinity(0, sizeof set, &set) == 0 && CPU_COUNT(&set) > 0)
+      return unsigned(CPU_COUNT(&set));
+    return std::max(1u, std::thread::hardware_concurrency());
+  }();
+  return n;
+}
 
 }  // namespace
 
 void set_thread_budget(unsigned threads) {
   std::lock_guard lock(budget_mutex);
-  budget_control.reset();    // one control at a time: TBB takes the smallest of those alive
+  budget_control.reset();  // one control at a time: TBB takes the smallest of those alive
+  capped = threads != 0;
   if (threads == 0) return;  // no cap: the hardware's threads, or a session's
   budget_control = std::make_unique<tbb::global_control>(
       tbb::global_control::max_allowed_parallelism, size_t(threads));
@@ -34,6 +63,18 @@ void set_thread_budget(unsigned threads) {
 
 void with_thread_budget(unsigned threads, const std::function<void()>& body) {
   if (threads == 0) threads = std::max(1u, std::thread::hardware_concurrency());
+  if (threads == std::max(1u, std::thread::hardware_concurrency()) && !capped &&
+      outside_every_arena()) {
+    // The hardware's width, no cap and no arena around: the body runs here, TBB untouched
+    // until it has parallel work.
+    const unsigned outer = implicit_budget;
+    implicit_budget = std::min(threads, usable_cpus());
+    struct Restore {
+      unsigned value;
+      ~Restore() { implicit_budget = value; }
+    } restore{outer};
+    return body();
+  }
   // More threads than the hardware's (--threads 8 on 2 cores, as batch's waiting jobs want)
   // need the process's worker limit raised too; a smaller cap already set still wins, as
   // TBB takes the smallest control alive.
@@ -49,6 +90,7 @@ void with_thread_budget(unsigned threads, const std::function<void()>& body) {
 }
 
 unsigned thread_budget() {
+  if (implicit_budget != 0 && outside_every_arena()) return implicit_budget;
   const size_t cap =
       tbb::global_control::active_value(tbb::global_control::max_allowed_parallelism);
   // Outside a session's arena (the implicit one, of the hardware's width) the process cap

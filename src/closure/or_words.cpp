@@ -4,6 +4,8 @@
 // sanitizer builds).
 #include "closure/or_words.hpp"
 
+#include "closure/cpu_features.hpp"
+
 namespace closure {
 namespace {
 
@@ -20,11 +22,7 @@ void or_plain(word_t* __restrict dst, const word_t* __restrict src, size_t n) {
   or_body(dst, src, n);
 }
 bool have_avx2() {
-  static const bool yes = [] {
-    __builtin_cpu_init();
-    return __builtin_cpu_supports("avx2") != 0;
-  }();
-  return yes;
+  return cpu_has_avx2();
 }
 #else
 void or_avx2(word_t* dst, const word_t* src, size_t n) {

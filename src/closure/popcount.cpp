@@ -4,6 +4,8 @@
 #include <bit>
 #include <cstring>
 
+#include "closure/cpu_features.hpp"
+
 namespace closure {
 
 namespace {
@@ -42,11 +44,7 @@ void add_popcounts_plain(const word_t* w, size_t n, uint64_t* c) {
   add_popcounts_body(w, n, c);
 }
 bool have_popcnt() {
-  static const bool yes = [] {
-    __builtin_cpu_init();
-    return __builtin_cpu_supports("popcnt") != 0;
-  }();
-  return yes;
+  return cpu_has_popcnt();
 }
 #else
 uint64_t popcount_words_hw(const word_t* w, size_t n) {

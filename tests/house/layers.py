@@ -16,13 +16,14 @@ import sys
 
 # src/closure/, from the ground up, in two libraries that the linker keeps apart too
 # (cmake/layer_checks.cmake). The core: settings, errors, the host executor, the generated
-# version header, the public options and a device's plain facts, which include nothing of ours;
+# version header, the public options, a device's plain facts and the CPU's features, which
+# include nothing of ours;
 # util, I/O helpers, the graph and the bit matrix above them; the host algorithms, the
 # verification and the reachability index. The device library: OpenCL, the kernels, the
 # engine (the methods' registry and runs, compute_closure) and the session on top; the
 # umbrella header (closure.hpp) above all.
 CORE_ORDER = [
-    "config", "errors", "executor", "version", "options", "device_facts",
+    "config", "errors", "executor", "version", "options", "device_facts", "cpu_features",
     "util",
     "io",
     "graph",

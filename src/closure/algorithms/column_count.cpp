@@ -39,28 +39,32 @@ uint64_t count_slice(const CsrDag& dag, const SweepSlots& s, std::span<const uin
   rows.acc.resize(S);
   uint64_t pairs = 0;
   for (size_t c = top; c-- > 0;) {
+    // Row c has no column at or below c: its words before (c + 1) / 32 are never set, read
+    // or counted (a reader d < c starts at least as high), so they are left as they are.
+    const size_t from = std::min(S, std::max(w0, (c + 1) >> 5) - w0);
     word_t* acc = rows.acc.data();
-    std::fill(acc, acc + S, word_t{0});
+    std::fill(acc + from, acc + S, word_t{0});
     for (uint64_t e = dag.offsets[c]; e < dag.offsets[c + 1]; ++e) {
       const size_t d = dag.targets[e];
       if (d >= 32 * w0 && d < 32 * w1) acc[(d >> 5) - w0] |= word_t{1} << (d & 31);
       if (d >= top) continue;  // its row is zero in this slice
       const word_t* src = d == c + 1 ? rows.prev.data() : rows.stored.data() + s.slot[d] * S;
-      // Row d has no column at or below d: its words before (d + 1) / 32 are zero.
+      // Row d has no column at or below d: its words before (d + 1) / 32 are not read.
       const size_t lo = std::min(S, std::max(w0, (d + 1) >> 5) - w0);
       or_words(acc + lo, src + lo, S - lo);
     }
     uint64_t row = 0;
     if (sizes.empty()) {
-      row = popcount_words(acc, S);
+      row = popcount_words(acc + from, S - from);
     } else {
-      for (size_t i = 0; i < S; ++i)
+      for (size_t i = from; i < S; ++i)
         for (word_t bits = acc[i]; bits; bits &= bits - 1)
           row += sizes[32 * (w0 + i) + size_t(std::countr_zero(bits))];
       row *= sizes[c];
     }
     pairs += row;
-    if (s.slot[c] != SweepSlots::kNone) std::copy(acc, acc + S, rows.stored.data() + s.slot[c] * S);
+    if (s.slot[c] != SweepSlots::kNone)
+      std::copy(acc + from, acc + S, rows.stored.data() + s.slot[c] * S + from);
     std::swap(rows.prev, rows.acc);
   }
   return pairs;
@@ -85,9 +89,11 @@ SweepSlots sweep_slots(const CsrDag& dag) {
 }
 
 size_t column_slice_words(size_t words, size_t live_rows, unsigned threads) {
-  // Four slices a thread at least (the last ones sweep the most rows).
+  // Four slices a thread at least where there are threads to share them (the last ones
+  // sweep the most rows); one thread takes the widest, as every slice visits each row and
+  // edge again.
   size_t S = kWidestSlice;
-  while (S > 16 && ceil_div(words, S) < 4 * size_t(std::max(1u, threads))) S /= 2;
+  while (threads > 1 && S > 16 && ceil_div(words, S) < 4 * size_t(threads)) S /= 2;
   while (S > 8 && (live_rows + 2) * S * sizeof(word_t) > kSliceBytes) S /= 2;
   return std::max<size_t>(1, std::min(S, words));
 }

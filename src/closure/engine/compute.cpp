@@ -1,6 +1,8 @@
 // compute_closure: the plan, the facts it asks for, the device, and the method's run.
 #include "closure/engine/compute.hpp"
 
+#include <limits>
+
 #include "closure/algorithms/cost_model.hpp"
 #include "closure/engine/method_runs.hpp"
 #include "closure/executor.hpp"
@@ -117,10 +119,11 @@ BooleanParams dense_params(const ComputeOptions& o, const ocl::Runtime* runtime)
   return params;
 }
 
-double host_limit(const ComputeOptions& o) {
-  return o.host_memory_limit ? double(o.host_memory_limit)
-                             : 0.9 * double(std::min(available_host_memory(),
-                                                     size_t(0.8 * double(host_physical_memory()))));
+double host_limit(const ComputeOptions& o, double most_needed) {
+  if (o.host_memory_limit) return double(o.host_memory_limit);
+  if (most_needed < kUnprobedBytes) return double(std::numeric_limits<size_t>::max() / 2);
+  return 0.9 *
+         double(std::min(available_host_memory(), size_t(0.8 * double(host_physical_memory()))));
 }
 
 Closure compute_closure(const Graph& g, const ComputeOptions& o, ComputeReport* report_out) {

@@ -4,6 +4,7 @@
 // what ran, where, why, and how long each phase took.
 #pragma once
 
+#include <cmath>
 #include <functional>
 #include <optional>
 #include <string>
@@ -70,6 +71,11 @@ Closure compute_closure(const Graph& g, const ComputeOptions& options,
 BooleanParams dense_params(const ComputeOptions& options, const ocl::Runtime* runtime);
 // Bytes a method may use on the host: options.host_memory_limit, else what is left to
 // this process (free memory, cgroup, ulimit -v), with a tenth kept for everything else.
-double host_limit(const ComputeOptions& options);
+// Where all the method could take, `most_needed` bytes, is under kUnprobedBytes, nothing is
+// asked (the limit is then unbounded): the kernel's answers (meminfo, the cgroup, statm)
+// cost a small graph's run about 50 us, and a process without 64 MiB to spare fails in its
+// allocator anyway, which the error table reports as out of memory.
+inline constexpr double kUnprobedBytes = double(64 << 20);
+double host_limit(const ComputeOptions& options, double most_needed = HUGE_VAL);
 
 }  // namespace closure

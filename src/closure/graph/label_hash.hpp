@@ -11,7 +11,7 @@
 
 namespace closure::detail {
 
-// The process's random seed (std::random_device, drawn on first use).
+// The process's random seed (getrandom(2), drawn on first use).
 uint64_t label_hash_seed();
 
 // Integer keys: the seed, then murmur3's fmix64 finalizer, a bijection with full avalanche, so

@@ -5,10 +5,10 @@
 #include <algorithm>
 #include <charconv>
 #include <cstring>
-#include <random>
 
 #include "closure/graph/read_graph.hpp"
 #include "closure/util/huge_pages.hpp"
+#include "closure/util/random_bits.hpp"
 
 namespace closure::detail {
 
@@ -26,10 +26,7 @@ bool canonical_unsigned(std::string_view s, uint64_t& value) {
 }  // namespace
 
 uint64_t label_hash_seed() {
-  static const uint64_t seed = [] {
-    std::random_device rd;
-    return (uint64_t{rd()} << 32) ^ rd();
-  }();
+  static const uint64_t seed = random_u64();
   return seed;
 }
 

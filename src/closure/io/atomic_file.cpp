@@ -13,9 +13,9 @@
 #include <cstdlib>
 #include <cstring>
 #include <fstream>
-#include <random>
 
 #include "closure/util/input_registry.hpp"
+#include "closure/util/random_bits.hpp"
 
 namespace closure {
 namespace {
@@ -91,8 +91,7 @@ std::string base_of(const std::string& path) {
 // A name nobody can guess, for the moment between linkat and rename.
 std::string random_suffix() {
   static std::atomic<uint64_t> counter{0};
-  std::random_device rd;
-  const uint64_t x = (uint64_t(rd()) << 32 ^ rd()) + counter.fetch_add(1);
+  const uint64_t x = random_u64() + counter.fetch_add(1);
   char buf[24];
   std::snprintf(buf, sizeof buf, "%016llx", static_cast<unsigned long long>(x));
   return buf;

@@ -27,7 +27,8 @@ bool drivers_loaded();
 // Whether a GPU could be there at all, without loading a driver: a GPU driver's device
 // node exists (NVIDIA's /dev/nvidiactl, AMD's /dev/kfd, a DRM render node). Where none
 // does, auto neither speculates on nor lists GPUs: loading PoCL alone, on another thread
-// beside the host's work, slows a short closure on a machine of few cores.
+// beside the host's work, slows a short closure on a machine of few cores. Looked at once
+// a process.
 bool gpu_may_be_present();
 
 // The environment variable that names a device when --device is not given.

@@ -1,0 +1,59 @@
+// The CPU's features, read once (see cpu_features.hpp): from the table glibc's loader
+// filled at start (<sys/platform/x86.h>, glibc 2.33 on), which costs no cpuid; else from
+// cpuid leaves 1 and 7 and xgetbv.
+#include "closure/cpu_features.hpp"
+
+#if defined(__x86_64__) && defined(__GNUC__)
+#if __has_include(<sys/platform/x86.h>)
+#include <sys/platform/x86.h>
+#define CLOSURE_GLIBC_CPU_FEATURES 1
+#else
+#include <cpuid.h>
+#endif
+#endif
+
+namespace closure {
+namespace {
+
+struct Features {
+  bool popcnt = false;
+  bool avx2 = false;
+};
+
+Features read_features() {
+  Features f;
+#if defined(CLOSURE_GLIBC_CPU_FEATURES)
+  // "Active": the CPU has it and the OS saves its registers.
+  f.popcnt = CPU_FEATURE_ACTIVE(POPCNT);
+  f.avx2 = CPU_FEATURE_ACTIVE(AVX2);
+#elif defined(__x86_64__) && defined(__GNUC__)
+  unsigned a = 0, b = 0, c = 0, d = 0;
+  if (!__get_cpuid(1, &a, &b, &c, &d)) return f;
+  f.popcnt = (c & bit_POPCNT) != 0;
+  // AVX2 needs the OS to save the ymm state (OSXSAVE, then XCR0's SSE and AVX bits), as
+  // the compiler's own check does.
+  if (!(c & bit_OSXSAVE) || !(c & bit_AVX)) return f;
+  unsigned lo = 0, hi = 0;
+  __asm__("xgetbv" : "=a"(lo), "=d"(hi) : "c"(0));
+  if ((lo & 6u) != 6u) return f;
+  if (!__get_cpuid_count(7, 0, &a, &b, &c, &d)) return f;
+  f.avx2 = (b & bit_AVX2) != 0;
+#endif
+  return f;
+}
+
+const Features& features() {
+  static const Features f = read_features();
+  return f;
+}
+
+}  // namespace
+
+bool cpu_has_popcnt() {
+  return features().popcnt;
+}
+bool cpu_has_avx2() {
+  return features().avx2;
+}
+
+}  // namespace closure
