@@ -1,6 +1,8 @@
 // The executor: the thread budget caps every parallel loop, parallel_limited runs each
 // body once and never more than its concurrency at a time, and nested work is done.
 #include <gtest/gtest.h>
+#include <tbb/info.h>
+#include <tbb/task_arena.h>
 
 #include <algorithm>
 #include <atomic>
@@ -51,6 +53,34 @@ TEST(Executor, TheBudgetCapsTheThreadsOfAParallelLoop) {
   EXPECT_LE(ids.size(), 2u);
   set_thread_budget(0);
   EXPECT_EQ(thread_budget(), std::max(1u, std::thread::hardware_concurrency()));
+}
+
+// A session's body at the hardware's width on a thread that was never in an arena runs
+// there, not in an arena of its own (no TBB to start for a small run), and the budget it
+// reads there is TBB's own answer; work it starts
+// within a smaller budget still reads that, and a process cap still wins.
+TEST(Executor, TheHardwareWidthBodyRunsOutsideArenasAndReadsTbbsBudget) {
+  const unsigned hw = std::max(1u, std::thread::hardware_concurrency());
+  const unsigned tbb_default = unsigned(std::max(1, tbb::info::default_concurrency()));
+  unsigned outside = 0, in_arena = 0;
+  bool put_in_arena = true;
+  std::thread([&] {
+    with_thread_budget(0, [&] {
+      outside = thread_budget();
+      put_in_arena =
+          tbb::this_task_arena::current_thread_index() != tbb::task_arena::not_initialized;
+      with_thread_budget(1, [&] { in_arena = thread_budget(); });
+    });
+  }).join();
+  EXPECT_FALSE(put_in_arena);
+  EXPECT_EQ(outside, std::min(hw, tbb_default));
+  EXPECT_EQ(in_arena, 1u);
+
+  set_thread_budget(1);
+  unsigned capped = 0;
+  std::thread([&] { with_thread_budget(0, [&] { capped = thread_budget(); }); }).join();
+  set_thread_budget(0);
+  EXPECT_EQ(capped, 1u);
 }
 
 TEST(HugePages, FilledVectorsHoldTheirValueWhetherPrefaultedOrNot) {

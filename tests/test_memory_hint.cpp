@@ -16,6 +16,7 @@
 #include "closure/algorithms/memory_budget.hpp"
 #include "closure/engine/compute.hpp"
 #include "closure/errors.hpp"
+#include "closure/util/available_memory.hpp"
 
 namespace closure {
 namespace {
@@ -156,6 +157,46 @@ TEST(MemoryHint, AChainWhoseRowsAreRunsIsNotRefused) {
   o.method = Method::kSparse;
   EXPECT_EQ(compute_closure(g, o).pair_count(), uint64_t{199999} * 200000 / 2);
   EXPECT_TRUE(warnings.empty()) << warnings.front();
+}
+
+// A run that could take at most a few megabytes asks the kernel nothing (the limit is then
+// unbounded); a named limit holds whatever the need, and a large need is probed.
+TEST(MemoryHint, SmallNeedsProbeNothingNamedLimitsStillHold) {
+  ComputeOptions o;
+  EXPECT_GT(host_limit(o, 1e6), 1e15);
+  EXPECT_GT(host_limit(o, kUnprobedBytes - 1), 1e15);
+  const double probed = host_limit(o, kUnprobedBytes);
+  EXPECT_LE(probed, 0.9 * double(host_physical_memory()));
+  EXPECT_EQ(probed, host_limit(o));
+  o.host_memory_limit = 5000;
+  EXPECT_EQ(host_limit(o, 1e6), 5000.0);
+  EXPECT_EQ(host_limit(o), 5000.0);
+}
+
+// Counting alone on a condensation this small goes by columns without the planner's row
+// estimate, to the pair count of the rows themselves (cyclic and acyclic, awkward sizes).
+TEST(MemoryHint, SmallCountsGoByColumnsUnplannedToTheRowsCount) {
+  std::mt19937 rng(20261205);
+  for (int n : {2, 33, 97, 500, 3001})
+    for (bool cyclic : {false, true}) {
+      std::uniform_int_distribution<int> v(0, n - 1);
+      std::vector<Edge> edges;
+      for (int i = 0; i < 2 * n; ++i) {
+        int a = v(rng), b = v(rng);
+        if (a == b) continue;
+        if (!cyclic && a > b) std::swap(a, b);
+        edges.emplace_back(vertex_t(a), vertex_t(b));
+      }
+      const Graph g(size_t(n), std::move(edges));
+      ComputeOptions o;
+      o.method = Method::kSparse;
+      const uint64_t rows = compute_closure(g, o).pair_count();
+      o.propagate.rows_needed = false;
+      ComputeReport report;
+      EXPECT_EQ(compute_closure(g, o, &report).pair_count(), rows) << n << " " << cyclic;
+      if (compute_closure(g, o).component_count() >= 2)
+        EXPECT_NE(report.reason.find("counted by columns"), std::string::npos) << report.reason;
+    }
 }
 
 }  // namespace

@@ -91,23 +91,31 @@ size_t edit_distance(const std::string& a, const std::string& b) {
 
 // `closure runn g.txt` is a mistyped command, not the graph "runn": refused with the command
 // meant when the word names no file and is a typo or two away from a command's name.
-void refuse_mistyped_command(CLI::App& app, const std::string& word) {
+void refuse_mistyped_command(const std::string& word) {
   struct stat st {};
   if (word.size() < 3 || word.find_first_of("/.") != std::string::npos ||
       ::stat(word.c_str(), &st) == 0)
     return;
-  for (const CLI::App* sub : app.get_subcommands({}))
-    if (edit_distance(word, sub->get_name()) <= std::min<size_t>(2, sub->get_name().size() / 2))
-      throw UsageError("unknown command '" + word + "'; did you mean `closure " + sub->get_name() +
+  for (const Command& c : kCommands) {
+    const std::string name = c.name;
+    if (edit_distance(word, name) <= std::min<size_t>(2, name.size() / 2))
+      throw UsageError("unknown command '" + word + "'; did you mean `closure " + name +
                        "`? (no graph file of that name exists either)");
+  }
+}
+
+// The command of the table named `word` (null: none).
+const Command* command_named(const std::string& word) {
+  for (const Command& c : kCommands)
+    if (word == c.name) return &c;
+  return nullptr;
 }
 
 // `closure FILE ...` means `closure run FILE ...`: the name is inserted unless the first
 // word that is not an option (or an option's value) already names a subcommand, or the
 // command line only asks for --help or --version. Shared options given before a
 // subcommand's name (`closure -q batch dir`) are moved after it, where they are defined.
-std::vector<std::string> with_default_subcommand(CLI::App& app, CLI::App& run, int argc,
-                                                 char** argv) {
+std::vector<std::string> with_default_subcommand(CLI::App& run, int argc, char** argv) {
   std::vector<std::string> args(argv + 1, argv + argc);
   bool other_options = args.empty();  // bare `closure`: run says "no graph given"
   for (size_t i = 0; i < args.size(); ++i) {
@@ -121,12 +129,11 @@ std::vector<std::string> with_default_subcommand(CLI::App& app, CLI::App& run, i
       if (o && o->get_expected_min() > 0 && a.find('=') == std::string::npos) ++i;
       continue;
     }
-    for (const CLI::App* sub : app.get_subcommands({}))
-      if (sub->check_name(a)) {
-        std::rotate(args.begin(), args.begin() + long(i), args.begin() + long(i) + 1);
-        return args;
-      }
-    refuse_mistyped_command(app, a);
+    if (command_named(a)) {
+      std::rotate(args.begin(), args.begin() + long(i), args.begin() + long(i) + 1);
+      return args;
+    }
+    refuse_mistyped_command(a);
     other_options = true;
     break;
   }
@@ -187,10 +194,8 @@ int run_cli(int argc, char** argv) {
   app.require_subcommand(0, 1);
   CommonOptions common;
   std::vector<std::pair<CLI::App*, Runner>> runners;
-  std::vector<CLI::App*> shells;
-  for (const Command& c : kCommands) shells.push_back(app.add_subcommand(c.name, c.description));
-  CLI::App* run = shells[0];
-  CLI::App* verify = shells[2];
+  CLI::App* run = app.add_subcommand(kCommands[0].name, kCommands[0].description);
+  CLI::App* verify = nullptr;
   build_command(kCommands[0], *run, common, runners);
 
   // CLI11's own messages speak with the tool's prefix, as every other message does.
@@ -199,14 +204,21 @@ int run_cli(int argc, char** argv) {
   });
   std::vector<std::string> args;
   try {
-    args = with_default_subcommand(app, *run, argc, argv);
+    args = with_default_subcommand(*run, argc, argv);
   } catch (const std::exception& e) {
     return report_failure(e);
   }
-  // The command named first (with_default_subcommand puts it there), with its options.
-  for (size_t i = 1; i < shells.size(); ++i)
-    if (!args.empty() && shells[i]->check_name(args.front()))
-      build_command(kCommands[i], *shells[i], common, runners);
+  // The command named first (with_default_subcommand puts it there), with its options; where
+  // none is (--help or --version alone), every command's shell, for the help's list. Each
+  // shell costs the process start a few microseconds, so a run builds none but its own.
+  const Command* named = args.empty() ? nullptr : command_named(args.front());
+  for (const Command& c : kCommands) {
+    if (&c == &kCommands[0] || (named && named != &c)) continue;
+    CLI::App* sub = app.add_subcommand(c.name, c.description);
+    if (named != &c) continue;
+    build_command(c, *sub, common, runners);
+    if (std::string(c.name) == "verify") verify = sub;
+  }
   Communicator* ranks = distributed_communicator();
   // bench runs inside the parse (its subcommands' callbacks): refused before it, once the
   // ranks agree that they were all given bench.
