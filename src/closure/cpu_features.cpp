@@ -18,6 +18,7 @@ namespace {
 struct Features {
   bool popcnt = false;
   bool avx2 = false;
+  bool avx512_popcount = false;
 };
 
 Features read_features() {
@@ -26,6 +27,7 @@ Features read_features() {
   // "Active": the CPU has it and the OS saves its registers.
   f.popcnt = CPU_FEATURE_ACTIVE(POPCNT);
   f.avx2 = CPU_FEATURE_ACTIVE(AVX2);
+  f.avx512_popcount = CPU_FEATURE_ACTIVE(AVX512F) && CPU_FEATURE_ACTIVE(AVX512_VPOPCNTDQ);
 #elif defined(__x86_64__) && defined(__GNUC__)
   unsigned a = 0, b = 0, c = 0, d = 0;
   if (!__get_cpuid(1, &a, &b, &c, &d)) return f;
@@ -38,6 +40,8 @@ Features read_features() {
   if ((lo & 6u) != 6u) return f;
   if (!__get_cpuid_count(7, 0, &a, &b, &c, &d)) return f;
   f.avx2 = (b & bit_AVX2) != 0;
+  // AVX-512 also needs XCR0's opmask and zmm bits.
+  f.avx512_popcount = (lo & 0xe6u) == 0xe6u && (b & bit_AVX512F) && (c & bit_AVX512VPOPCNTDQ);
 #endif
   return f;
 }
@@ -54,6 +58,9 @@ bool cpu_has_popcnt() {
 }
 bool cpu_has_avx2() {
   return features().avx2;
+}
+bool cpu_has_avx512_popcount() {
+  return features().avx512_popcount;
 }
 
 }  // namespace closure

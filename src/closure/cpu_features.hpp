@@ -9,7 +9,8 @@
 
 namespace closure {
 
-bool cpu_has_popcnt();  // the popcnt instruction
-bool cpu_has_avx2();    // AVX2, with the OS saving the ymm registers
+bool cpu_has_popcnt();           // the popcnt instruction
+bool cpu_has_avx2();             // AVX2, with the OS saving the ymm registers
+bool cpu_has_avx512_popcount();  // AVX-512F and VPOPCNTDQ, with the OS saving the zmm state
 
 }  // namespace closure
