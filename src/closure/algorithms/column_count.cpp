@@ -23,9 +23,12 @@ namespace {
 constexpr size_t kWidestSlice = 256;
 constexpr size_t kSliceBytes = size_t{32} << 20;
 
-// One slice's rows: the stored ones, the row just closed and the one being closed.
+// One slice's rows: the stored ones, the row just closed and the one being closed, each
+// with the end of its words that may be set (past it the row is zero and never read).
 struct SliceRows {
   std::vector<word_t> stored, prev, acc;
+  std::vector<uint32_t> stored_end;
+  uint32_t prev_end = 0;
 };
 
 // Pairs of the rows' words [w0, w1): every row from the highest that can reach a column of
@@ -35,37 +38,52 @@ uint64_t count_slice(const CsrDag& dag, const SweepSlots& s, std::span<const uin
   const size_t C = dag.offsets.size() - 1, S = w1 - w0;
   const size_t top = std::min(C, 32 * w1 - 1);  // rows at or above it are zero here
   rows.stored.resize(s.slots * S);
-  rows.prev.assign(S, 0);
+  rows.stored_end.assign(s.slots, 0);
+  rows.prev.resize(S);
+  rows.prev_end = 0;
   rows.acc.resize(S);
   uint64_t pairs = 0;
   for (size_t c = top; c-- > 0;) {
     // Row c has no column at or below c: its words before (c + 1) / 32 are never set, read
     // or counted (a reader d < c starts at least as high), so they are left as they are.
+    // Nor has it one past its successors' rows and its edges: the words from `end` on.
     const size_t from = std::min(S, std::max(w0, (c + 1) >> 5) - w0);
+    size_t end = from;
+    for (uint64_t e = dag.offsets[c]; e < dag.offsets[c + 1]; ++e) {
+      const size_t d = dag.targets[e];
+      if (d >= 32 * w0 && d < 32 * w1) end = std::max(end, (d >> 5) - w0 + 1);
+      if (d < top)
+        end = std::max<size_t>(end, d == c + 1 ? rows.prev_end : rows.stored_end[s.slot[d]]);
+    }
     word_t* acc = rows.acc.data();
-    std::fill(acc + from, acc + S, word_t{0});
+    std::fill(acc + from, acc + end, word_t{0});
     for (uint64_t e = dag.offsets[c]; e < dag.offsets[c + 1]; ++e) {
       const size_t d = dag.targets[e];
       if (d >= 32 * w0 && d < 32 * w1) acc[(d >> 5) - w0] |= word_t{1} << (d & 31);
       if (d >= top) continue;  // its row is zero in this slice
-      const word_t* src = d == c + 1 ? rows.prev.data() : rows.stored.data() + s.slot[d] * S;
-      // Row d has no column at or below d: its words before (d + 1) / 32 are not read.
+      const bool just_closed = d == c + 1;
+      const word_t* src = just_closed ? rows.prev.data() : rows.stored.data() + s.slot[d] * S;
+      // Row d's words before (d + 1) / 32 and from its end on are not read.
       const size_t lo = std::min(S, std::max(w0, (d + 1) >> 5) - w0);
-      or_words(acc + lo, src + lo, S - lo);
+      const size_t hi = just_closed ? rows.prev_end : rows.stored_end[s.slot[d]];
+      if (lo < hi) or_words(acc + lo, src + lo, hi - lo);
     }
     uint64_t row = 0;
     if (sizes.empty()) {
-      row = popcount_words(acc + from, S - from);
+      row = popcount_words(acc + from, end - from);
     } else {
-      for (size_t i = from; i < S; ++i)
+      for (size_t i = from; i < end; ++i)
         for (word_t bits = acc[i]; bits; bits &= bits - 1)
           row += sizes[32 * (w0 + i) + size_t(std::countr_zero(bits))];
       row *= sizes[c];
     }
     pairs += row;
-    if (s.slot[c] != SweepSlots::kNone)
-      std::copy(acc + from, acc + S, rows.stored.data() + s.slot[c] * S + from);
+    if (s.slot[c] != SweepSlots::kNone) {
+      std::copy(acc + from, acc + end, rows.stored.data() + s.slot[c] * S + from);
+      rows.stored_end[s.slot[c]] = uint32_t(end);
+    }
     std::swap(rows.prev, rows.acc);
+    rows.prev_end = uint32_t(end);
   }
   return pairs;
 }
