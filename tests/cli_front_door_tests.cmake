@@ -54,8 +54,10 @@ cli_test(front_door.batch_help_lists_every_output_format --stdout "One of: edges
 # labels has 8e8 pairs, about 800 GB as an edge list, more than any disk CI runs on.
 cli_test(front_door.output_over_free_space_refused --status 4 --stderr "free on the file system of" --stderr "closure index .*longchain.txt -o" --no-file ${FD}/lc.txt --
          bash -c "awk 'BEGIN { l = \"x\"\; while (length(l) < 500) l = l \"x\"\; for (i = 0\; i < 40000\; i++) print l i, l (i + 1) }' > ${FD}/longchain.txt && ${CLOSURE_BIN} -q ${FD}/longchain.txt -o ${FD}/lc.txt --max-output 1000T")
+# The same chain in a file of its own: the test above rewrites longchain.txt, and ctest -j
+# once ran the two together ("the file changed while it was read").
 cli_test(front_door.output_over_limit_and_disk_says_force_would_not_help --status 4 --stderr "; --force would not help" --stderr "closure query" --
-         bash -c "test -s ${FD}/longchain.txt || awk 'BEGIN { l = \"x\"\; while (length(l) < 500) l = l \"x\"\; for (i = 0\; i < 40000\; i++) print l i, l (i + 1) }' > ${FD}/longchain.txt\; ${CLOSURE_BIN} -q ${FD}/longchain.txt -o ${FD}/lc2.txt")
+         bash -c "test -s ${FD}/longchain-limit.txt || awk 'BEGIN { l = \"x\"\; while (length(l) < 500) l = l \"x\"\; for (i = 0\; i < 40000\; i++) print l i, l (i + 1) }' > ${FD}/longchain-limit.txt\; ${CLOSURE_BIN} -q ${FD}/longchain-limit.txt -o ${FD}/lc2.txt")
 cli_test(front_door.output_over_limit_that_fits_says_force --status 4 --stderr "pass --force to write it anyway" --stderr "closure index" --
          ${CLOSURE_BIN} -q ${DATA}/diamond.txt -o ${FD}/small.txt --max-output 10)
 

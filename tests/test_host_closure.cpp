@@ -207,6 +207,33 @@ TEST(HostClosure, RaggedIdRowsAnswerAndAreChecked) {
                UsageError);
 }
 
+// Hundreds of cycles of one to three vertices joined at random: rows dense enough to be
+// bit windows, with many multi-vertex components among their bits (the weighted count
+// walks only those); sparse's pair count against the classic bitsets, seed by seed.
+TEST(HostClosure, WindowRowsWeighManyMultiVertexComponentsRight) {
+  for (uint64_t seed : {1, 2, 3}) {
+    std::mt19937_64 rng(seed);
+    std::vector<Edge> edges;
+    std::vector<vertex_t> first;  // each cycle's first vertex
+    vertex_t n = 0;
+    for (int c = 0; c < 400; ++c) {
+      const vertex_t size = vertex_t(1 + rng() % 3);
+      first.push_back(n);
+      for (vertex_t i = 0; i + 1 < size; ++i) edges.emplace_back(n + i, n + i + 1);
+      if (size > 1) edges.emplace_back(n + size - 1, n);
+      n += size;
+    }
+    for (int e = 0; e < 1200; ++e) {
+      size_t a = rng() % first.size(), b = rng() % first.size();
+      if (a == b) continue;
+      if (a > b) std::swap(a, b);
+      edges.emplace_back(first[a], first[b]);
+    }
+    const Graph g(n, std::move(edges));
+    EXPECT_EQ(closure_sparse(g).pair_count(), closure_classic(g).pair_count()) << seed;
+  }
+}
+
 TEST(HostClosure, ManyMultiVertexComponentsCountPairsRight) {
   // 150 two-vertex cycles in a chain (plus side edges): more multi-vertex components
   // than the pair counter's bit-test shortcut takes, in every representation.

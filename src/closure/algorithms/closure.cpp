@@ -43,6 +43,10 @@ class RowWeights {
     for (size_t c = 0; c + 1 < offsets_.size(); ++c)
       if (size_of(c) > 1) big_.push_back(vertex_t(c));
     few_big_ = big_.size() <= 64;
+    if (!few_big_) {
+      big_bits_.assign(words_for_bits(components()), 0);
+      for (vertex_t d : big_) big_bits_[word_of(d)] |= bit_mask(d);
+    }
   }
   size_t components() const { return offsets_.size() - 1; }
   uint64_t size_of(size_t c) const { return offsets_[c + 1] - offsets_[c]; }
@@ -66,9 +70,26 @@ class RowWeights {
     return weight;
   }
 
+  // A window of a bitset row: its popcount, and the big components' other members, found by
+  // walking only the bits the row shares with the mask of big components (walking every
+  // bit was a third of a road network's sparse run: 1.25G pairs, 5,900 big components).
+  uint64_t of_window(size_t c, const BitWindow& bits) const {
+    uint64_t weight = popcount_words(bits.words, bits.word_count);
+    if (few_big_) {
+      for (vertex_t d : big_)
+        if (bits.test(d)) weight += size_of(d) - 1;
+    } else {
+      for (size_t i = 0; i < bits.word_count; ++i)
+        for (word_t b = bits.words[i] & big_bits_[bits.word_lo + i]; b; b &= b - 1)
+          weight += size_of(32 * (bits.word_lo + i) + size_t(std::countr_zero(b))) - 1;
+    }
+    return bits.test(c) ? weight - size_of(c) : weight;
+  }
+
  private:
   const std::vector<vertex_t>& offsets_;
   std::vector<vertex_t> big_;
+  std::vector<word_t> big_bits_;  // big_ as a bitset, where there are many
   bool few_big_ = true;
 };
 
@@ -105,11 +126,7 @@ void ragged_weights(const RaggedReach& ragged, const RowWeights& w, Add&& add) {
       };
       weight += w.of_bits(c, popcount, test, for_each);
     } else {
-      const BitWindow bits{r.words, r.word_lo, r.word_count};
-      auto test = [&](size_t d) { return bits.test(d); };
-      auto popcount = [&] { return popcount_words(r.words, r.word_count); };
-      auto for_each = [&](auto&& f) { bits.for_each([&](size_t d) { f(vertex_t(d)); }); };
-      weight += w.of_bits(c, popcount, test, for_each);
+      weight += w.of_window(c, BitWindow{r.words, r.word_lo, r.word_count});
     }
     add(c, weight);
   }
