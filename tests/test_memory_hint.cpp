@@ -165,9 +165,9 @@ TEST(MemoryHint, SmallNeedsProbeNothingNamedLimitsStillHold) {
   ComputeOptions o;
   EXPECT_GT(host_limit(o, 1e6), 1e15);
   EXPECT_GT(host_limit(o, kUnprobedBytes - 1), 1e15);
-  const double probed = host_limit(o, kUnprobedBytes);
-  EXPECT_LE(probed, 0.9 * double(host_physical_memory()));
-  EXPECT_EQ(probed, host_limit(o));
+  // Probed (what is free moves between two reads, so each is only bounded).
+  EXPECT_LE(host_limit(o, kUnprobedBytes), 0.9 * double(host_physical_memory()));
+  EXPECT_LE(host_limit(o), 0.9 * double(host_physical_memory()));
   o.host_memory_limit = 5000;
   EXPECT_EQ(host_limit(o, 1e6), 5000.0);
   EXPECT_EQ(host_limit(o), 5000.0);
