@@ -150,7 +150,9 @@ TEST_P(LivingIndexRounds, EqualsARebuildAfterEveryRound) {
     const std::string when = "seed " + std::to_string(seed) + " round " + std::to_string(round) +
                              " kind " + std::to_string(kind) +
                              (report.rebuilt ? " (rebuilt)" : " (layer)");
-    if (kind == 0 && report.rebuilt) EXPECT_STREQ(report.why_rebuilt, "the layer grew");
+    if (kind == 0 && report.rebuilt) {
+      EXPECT_STREQ(report.why_rebuilt, "the layer grew");
+    }
     expect_same(index, t, when);
     // The file holds the same answers: base and layer written, read back, checked.
     const std::string path = ::testing::TempDir() + "closure_living_" + std::to_string(seed) +

@@ -145,7 +145,9 @@ TEST(Session, AnOpeningBegunAtStartIsKeptOrReleasedOnce) {
     EXPECT_EQ(speculated, 0);
     EXPECT_EQ(released, 1) << k.g.vertex_count();
     EXPECT_EQ(report.device, "host");
-    if (!k.may_win) EXPECT_EQ(opened, 0);  // released before anything waits for it
+    if (!k.may_win) {
+      EXPECT_EQ(opened, 0);  // released before anything waits for it
+    }
   }
 }
 
