@@ -18,7 +18,8 @@ namespace {
 
 // A kernel-made text file (/proc, /sys) in one read into `buf`, without an iostream's
 // set-up: these few reads are most of what a small graph's memory check costs. The text,
-// at most the buffer's size; empty where it cannot be read.
+// at most the buffer's size; empty where it cannot be read. (Not read_small_file: it reads
+// what fstat's size says, and the kernel reports these files' size as 0.)
 std::string_view read_text(const char* path, std::span<char> buf) {
   const int fd = ::open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK);
   if (fd < 0) return {};
