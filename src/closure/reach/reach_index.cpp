@@ -151,23 +151,11 @@ namespace {
 // as its four stages. Returns the per-component cyclic flags, which the labels need last.
 std::vector<uint8_t> condense_into(const Graph& g, IndexData& out, BuildReport& r) {
   auto t0 = std::chrono::steady_clock::now();
-  // A DAG (most graphs indexed: histories, dependency graphs) takes Kahn's algorithm,
-  // which is several times faster than Tarjan; a cycle sends it to Tarjan.
-  std::optional<Condensation> kahn = dag_components_by_kahn(g);
-  SccResult scc;
-  CsrDag csr;
-  if (kahn) {
-    scc = std::move(kahn->scc);
-    csr = std::move(kahn->dag);
-    kahn.reset();
-    r.scc_s = seconds_since(t0);
-    t0 = std::chrono::steady_clock::now();
-  } else {
-    scc = strongly_connected_components(g);
-    r.scc_s = seconds_since(t0);
-    t0 = std::chrono::steady_clock::now();
-    csr = condensation_csr(g, scc);
-  }
+  Condensation condensed = condense(g);
+  SccResult scc = std::move(condensed.scc);
+  CsrDag csr = std::move(condensed.dag);
+  r.scc_s = seconds_since(t0);
+  t0 = std::chrono::steady_clock::now();
   {
     if (csr.targets.size() >= UINT32_MAX)
       throw ResourceError(
