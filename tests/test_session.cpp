@@ -166,5 +166,17 @@ TEST(Session, GpuMayWinDecidedFromTheGraphAsRead) {
   EXPECT_FALSE(gpu_may_win_as_read(Graph(0, {})));
 }
 
+// A GPU opened at the process's start (a large file) is a sunk cost, so the GPU's
+// prediction is lower, and the sampled reach must go far enough to pass it: cut too early,
+// a 1M-commit history on 16 threads looked like the host's, and its GPU was released and
+// then opened again after condensing (auto 0.58 s against the GPU named 0.36 on the H200).
+TEST(Session, GpuMayWinWithItsOpeningSunkStillSeesALongHistory) {
+  const Graph history = commit_history_dag(1'000'000, 1);
+  for (unsigned threads : {2u, 16u})
+    for (bool opening : {false, true})
+      EXPECT_TRUE(gpu_may_win_as_read(history, true, threads, opening))
+          << threads << " threads, GPU opening at the start " << opening;
+}
+
 }  // namespace
 }  // namespace closure

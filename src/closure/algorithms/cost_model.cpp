@@ -2,6 +2,7 @@
 #include "closure/algorithms/cost_model.hpp"
 
 #include <algorithm>
+#include <cmath>
 #include <cstdio>
 #include <span>
 #include <vector>
@@ -205,6 +206,31 @@ void complete_cost_inputs(CostInputs& in, const Condensation& condensed) {
   in.live_rows = std::max<size_t>(1, sweep_slots(condensed.dag).slots);
 }
 
+namespace {
+
+// The least mean reach at which the host's prediction reaches `seconds` (the component count
+// when none below it does). The predictions are formulas, monotone in the reach, so a
+// bisection costs nothing, and every term counts (the rows' cache misses start only past
+// kRowCacheBytes; the count by columns does not depend on the reach): a slope taken as every
+// word missing the cache put the cut far too low, and a 1M-commit history, its sample cut
+// there, looked like the host's (the GPU opened at the start was released, then reopened).
+double reach_where_host_reaches(CostInputs in, double seconds) {
+  const double n = double(in.components);
+  in.reach_cap = 0;
+  in.row_words = -1;
+  in.mean_reach = n;
+  if (predict_host_s(in) < seconds) return n;
+  double lo = 0, hi = n;
+  while (hi - lo > 1) {
+    const double mid = std::floor((lo + hi) / 2);
+    in.mean_reach = mid;
+    (predict_host_s(in) >= seconds ? hi : lo) = mid;
+  }
+  return hi;
+}
+
+}  // namespace
+
 bool gpu_may_win_as_read(const Graph& g, bool count_only, unsigned host_threads, bool gpu_opening,
                          size_t samples) {
   const size_t n = g.vertex_count();
@@ -215,23 +241,21 @@ bool gpu_may_win_as_read(const Graph& g, bool count_only, unsigned host_threads,
   in.vertices = in.components = n;
   in.edges = in.condensed_edges = g.edge_count();
   // The reach at which the host's prediction passes both the start-up a device is worth
-  // and the GPU's prediction; each search stops at twice that.
-  const double linear = predict_host_linear_s(in);
-  const double needed =
-      std::max(kDeviceWorthLookingS, predict_gpu_propagate_s(in, gpu_opening)) - linear;
-  const double reach_needed = 32.0 * needed / ((kSparseRowWordS + kSparseRowMissWordS) * double(n));
-  const uint64_t cap = uint64_t(std::min(double(n), 2.0 * reach_needed + 64));
+  // and the GPU's prediction (which the reach does not change); each search stops at twice
+  // that. Where even reaching everything keeps the host under it, no search is needed.
+  const double gpu_s = predict_gpu_propagate_s(in, gpu_opening);
+  const double needed = reach_where_host_reaches(in, std::max(kDeviceWorthLookingS, gpu_s));
+  in.mean_reach = double(n);
+  if (predict_host_s(in) < std::max(kDeviceWorthLookingS, gpu_s)) return false;
+  const uint64_t cap = uint64_t(std::min(double(n), 2.0 * needed + 64));
   in.mean_reach = mean_reach(n, samples, cap, [&](vertex_t v) { return g.successors(v); });
   const double host_s = predict_host_s(in);
-  return host_s >= kDeviceWorthLookingS && predict_gpu_propagate_s(in, gpu_opening) < host_s;
+  return host_s >= kDeviceWorthLookingS && gpu_s < host_s;
 }
 
 size_t decisive_reach(const CostInputs& in) {
-  const double target =
-      std::max(kDeviceWorthLookingS, 4 * predict_gpu_propagate_s(in)) - predict_host_linear_s(in);
-  const double per_reach = (kSparseRowWordS + kSparseRowMissWordS) * double(in.components) / 32;
-  const double reach = target > 0 && per_reach > 0 ? target / per_reach : 0;
-  return size_t(std::min(double(in.components), reach + 64));
+  const double target = std::max(kDeviceWorthLookingS, 4 * predict_gpu_propagate_s(in));
+  return size_t(std::min(double(in.components), reach_where_host_reaches(in, target) + 64));
 }
 
 namespace {
