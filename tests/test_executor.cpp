@@ -1,8 +1,11 @@
 // The executor: the thread budget caps every parallel loop, parallel_limited runs each
 // body once and never more than its concurrency at a time, and nested work is done.
 #include <gtest/gtest.h>
+#include <signal.h>
+#include <sys/wait.h>
 #include <tbb/info.h>
 #include <tbb/task_arena.h>
+#include <unistd.h>
 
 #include <algorithm>
 #include <atomic>
@@ -81,6 +84,46 @@ TEST(Executor, TheHardwareWidthBodyRunsOutsideArenasAndReadsTbbsBudget) {
   std::thread([&] { with_thread_budget(0, [&] { capped = thread_budget(); }); }).join();
   set_thread_budget(0);
   EXPECT_EQ(capped, 1u);
+}
+
+// Distinct threads a parallel loop of 64 sleeping chunks ran on, in a child forked now
+// (its exit status; 0 when it did not end within 20 s, then killed).
+int threads_of_a_loop_in_a_forked_child() {
+  const pid_t pid = fork();
+  if (pid == 0) {
+    std::mutex m;
+    std::set<std::thread::id> ids;
+    parallel_chunks(64, 1, [&](size_t, size_t) {
+      std::this_thread::sleep_for(std::chrono::milliseconds(2));
+      std::lock_guard lock(m);
+      ids.insert(std::this_thread::get_id());
+    });
+    _exit(int(std::min<size_t>(ids.size(), 100)));
+  }
+  int status = 0;
+  for (int waited = 0; waited < 2000; ++waited) {
+    if (waitpid(pid, &status, WNOHANG) == pid) return WIFEXITED(status) ? WEXITSTATUS(status) : 0;
+    std::this_thread::sleep_for(std::chrono::milliseconds(10));
+  }
+  kill(pid, SIGKILL);
+  waitpid(pid, &status, 0);
+  return 0;
+}
+
+// A child forked after the parent's parallel work has threads of its own again once the
+// parent's workers were ended first (closure bench's children: without it their threaded
+// methods ran on one thread, 2-10x slower than the same run in a process of its own).
+TEST(Executor, AChildForkedAfterEndingTheWorkersRunsLoopsOnSeveralThreads) {
+  if (std::thread::hardware_concurrency() < 2) GTEST_SKIP() << "one hardware thread";
+  std::atomic<size_t> done{0};
+  parallel_chunks(1 << 12, 1, [&](size_t b, size_t e) { done += e - b; });  // workers started
+  ASSERT_EQ(done.load(), size_t{1} << 12);
+  EXPECT_TRUE(end_worker_threads_before_fork());
+  EXPECT_GE(threads_of_a_loop_in_a_forked_child(), 2);
+  // The parent's loops start their workers again.
+  done = 0;
+  parallel_chunks(1 << 12, 1, [&](size_t b, size_t e) { done += e - b; });
+  EXPECT_EQ(done.load(), size_t{1} << 12);
 }
 
 TEST(HugePages, FilledVectorsHoldTheirValueWhetherPrefaultedOrNot) {

@@ -14,6 +14,7 @@
 #include <exception>
 #include <memory>
 #include <mutex>
+#include <new>
 #include <optional>
 #include <system_error>
 #include <thread>
@@ -162,6 +163,15 @@ void run_pair(const std::function<void()>& a, const std::function<void()>& b) {
   other->join();
   if (failed_a) std::rethrow_exception(failed_a);
   if (failed_b) std::rethrow_exception(failed_b);
+}
+
+}  // namespace closure
+
+namespace closure {
+
+bool end_worker_threads_before_fork() {
+  tbb::task_scheduler_handle handle{tbb::attach{}};
+  return tbb::finalize(handle, std::nothrow);
 }
 
 }  // namespace closure

@@ -33,3 +33,13 @@ void run_pair(const std::function<void()>& a, const std::function<void()>& b);
 void parallel_limited(size_t n, unsigned concurrency, const std::function<void(size_t)>& body);
 
 }  // namespace closure
+
+namespace closure {
+
+// Waits for TBB's worker threads to end, before a fork(): a child forked while they live
+// inherits a scheduler whose threads are gone (its parallel loops then run slowly or hang).
+// TBB starts them again on the next parallel loop, in the parent and in the child. false
+// when they cannot be ended (called inside a parallel loop or an arena still in use).
+bool end_worker_threads_before_fork();
+
+}  // namespace closure

@@ -13,6 +13,7 @@
 #include <stdexcept>
 
 #include "closure/errors.hpp"
+#include "closure/executor.hpp"
 
 namespace closure {
 namespace {
@@ -37,6 +38,8 @@ IsolatedChild start_isolated(const std::function<std::string()>& work) {
     throw ResourceError(std::string("cannot create a pipe: ") + std::strerror(errno));
   // Whatever the parent has buffered must not be written twice (once by each process).
   std::fflush(nullptr);
+  // The child runs library work: it must start threads of its own (executor.hpp).
+  end_worker_threads_before_fork();
   const pid_t pid = ::fork();
   if (pid < 0) {
     const int err = errno;

@@ -20,6 +20,7 @@
 #include <stdexcept>
 
 #include "closure/errors.hpp"
+#include "closure/executor.hpp"
 
 namespace closure {
 namespace {
@@ -101,6 +102,8 @@ WorkerPool::Worker WorkerPool::start_worker() {
     throw ResourceError(std::string("cannot create a socket pair: ") + std::strerror(errno));
   std::fflush(nullptr);  // what the caller buffered must not be written by both processes
   const pid_t parent = ::getpid();
+  // The child runs library work: it must start threads of its own (executor.hpp).
+  end_worker_threads_before_fork();
   const pid_t pid = ::fork();
   if (pid < 0) {
     const int err = errno;
