@@ -10,7 +10,10 @@ then the least time lost where the predictions pick the slower of sparse and col
 beside it.
 
   closure bench closure --predict --no-boost ... | grep -E ' (sparse|columns) ' > runs.txt
-  python3 tools/fit-cost-model.py runs.txt --threads 2
+  python3 tools/fit-cost-model.py runs.txt:2 h200-runs.txt:16
+
+Each file is named with the host threads its runs had (default 2); with files of several
+thread counts the thread gain (tg: the gain of each thread past the first) is fitted too.
 
 The formulas here must follow cost_model.cpp's; the constants it does not fit are copied.
 """
@@ -23,8 +26,8 @@ def clamp(x, a, b):
     return max(a, min(b, x))
 
 
-def thread_gain(t):
-    return 1 + 0.42 * (max(1, t) - 1)
+def thread_gain(t, p):
+    return 1 + p["tg"] * (max(1, t) - 1)
 
 
 def linear(r, p):
@@ -39,7 +42,7 @@ def sparse(r, p, threads):
     rows = c * (1e-9 * span + (2e-9 + missed * p["rm"]) * row) + 1e-10 * r["DE"] * row
     threaded = (r["levels"] > 0 and c + r["DE"] >= 200000 and r["DE"] <= 32 * c
                 and c / r["levels"] >= 64)
-    return rows / (thread_gain(threads) if threaded else 1) + 5e-5 + linear(r, p)
+    return rows / (thread_gain(threads, p) if threaded else 1) + 5e-5 + linear(r, p)
 
 
 def columns(r, p, threads):
@@ -55,10 +58,10 @@ def columns(r, p, threads):
     slices = -(-words_per_row // s)
     missed = clamp(1 - 4 * 1024 * 1024 / ((live + 2) * s * 4), 0, 1)
     sweep = visits * words_per_row / 2 * (p["cw"] + missed * p["cm"]) + visits * slices / 2 * 1e-8
-    return sweep / thread_gain(threads) + linear(r, p)
+    return sweep / thread_gain(threads, p) + linear(r, p)
 
 
-def read_rows(path):
+def read_rows(path, threads):
     rows = []
     for line in open(path):
         f = line.split()
@@ -66,19 +69,19 @@ def read_rows(path):
             continue
         rows.append(dict(name=f[0], V=int(f[1]), E=int(f[2]), C=int(f[3]), DE=int(f[4]),
                          row=float(f[6]), span=float(f[7]), levels=int(f[8]), live=int(f[9]),
-                         method=f[10], measured=float(f[12])))
+                         method=f[10], measured=float(f[12]), threads=threads))
     return rows
 
 
-def score(rows, p, threads):
+def score(rows, p):
     error, outside, by_graph = 0.0, 0, {}
     for r in rows:
-        predicted = (sparse if r["method"] == "sparse" else columns)(r, p, threads)
+        predicted = (sparse if r["method"] == "sparse" else columns)(r, p, r["threads"])
         ratio = r["measured"] / predicted
         error += math.log(ratio) ** 2
         outside += not 0.5 <= ratio <= 2
         r["ratio"] = ratio
-        by_graph.setdefault(r["name"], {})[r["method"]] = (predicted, r["measured"])
+        by_graph.setdefault((r["name"], r["threads"]), {})[r["method"]] = (predicted, r["measured"])
     lost = 0.0  # seconds lost where the predictions pick the slower method
     for methods in by_graph.values():
         if len(methods) == 2:
@@ -89,13 +92,17 @@ def score(rows, p, threads):
 
 def main():
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    ap.add_argument("runs")
-    ap.add_argument("--threads", type=int, default=2)
+    ap.add_argument("runs", nargs="+", help="FILE[:THREADS]")
     a = ap.parse_args()
-    rows = [r for r in read_rows(a.runs) if r["measured"] >= 1e-4]  # not the 6-vertex graphs
+    rows = []
+    for spec in a.runs:
+        path, _, threads = spec.partition(":")
+        rows += [r for r in read_rows(path, int(threads or 2)) if r["measured"] >= 1e-4]
+    several = len({r["threads"] for r in rows}) > 1
     grid = dict(vs=[2e-8, 3e-8], vg=[10, 15, 20], es=[3.5e-8], eg=[0],
                 rm=[4.5e-9, 6e-9, 8e-9, 1e-8, 1.5e-8], rc=[1 << 20, 32 << 20, 128 << 20],
-                cw=[1.5e-10, 2.5e-10], cm=[3e-10, 4e-10, 5e-10, 1e-9, 1.5e-9])
+                cw=[1.5e-10, 2.5e-10], cm=[3e-10, 4e-10, 5e-10, 1e-9, 1.5e-9],
+                tg=[0.1, 0.2, 0.3, 0.42, 0.6] if several else [0.42])
     # tests/test_planner.cpp's CostModel.ManyLiveRowsMakeTheCountByColumnsMemoryBound: the
     # same sweep over 23,000 live rows (a road network) predicted over twice the time over 180.
     history = dict(V=130000, E=200000, C=130000, DE=200000, row=1000, span=1300, levels=65000,
@@ -106,15 +113,16 @@ def main():
         p = dict(zip(grid, values))
         if columns(road, p, 2) <= 2 * columns(history, p, 2):
             continue
-        s = score(rows, p, a.threads)
+        s = score(rows, p)
         if best is None or s < best[0]:
             best = (s, p)
     (outside, lost, error), p = best
     print(f"{len(rows) - outside} of {len(rows)} within 2x, {lost} s lost to picks, squared log "
           f"error {error:.2f}: {p}")
-    score(rows, p, a.threads)
+    score(rows, p)
     for r in rows:
-        print(f"{r['name'][:24]:24s} {r['method']:8s} measured / predicted {r['ratio']:.2f}")
+        print(f"{r['name'][:24]:24s} {r['threads']:3d} {r['method']:8s} measured / predicted "
+              f"{r['ratio']:.2f}")
 
 
 if __name__ == "__main__":

@@ -8,6 +8,7 @@
 #include "closure/executor.hpp"
 #include "closure/kernels/tuning.hpp"
 #include "closure/ocl/device.hpp"
+#include "closure/util/trace.hpp"
 
 namespace closure {
 namespace {
@@ -41,6 +42,7 @@ void prepare_propagation(MethodContext& c) {
   c.propagation_prep =
       prepare_device_propagation(c.condensed->scc, c.condensed->dag, c.options.propagate);
   c.prep_s = seconds_since(t0);
+  trace("sweep prepared");
 }
 
 // Whether a GPU may win is known from the graph as read: only then is one opened, on
@@ -74,6 +76,7 @@ Plan final_plan(MethodContext& c) {
         facts.gpu_opening = c.gpu_speculated;
         c.condense();
         c.costs = cost_inputs(c);
+        trace("costs gathered");
         facts.condensed = c.costs;
         break;
       case Plan::Need::kGpuDescription:
@@ -141,6 +144,7 @@ Closure compute_closure(const Graph& g, const ComputeOptions& o, ComputeReport* 
   report.method = c.method;
   try {
     Closure result = method_entry(c.method).run(c);
+    trace("method returned");
     if (report_out) *report_out = report;
     return result;
   } catch (OutOfMemoryError& e) {

@@ -211,7 +211,9 @@ Closure closure_propagate_device(const SccResult& scc, const CsrDag& dag, ocl::R
       stats.resident
           ? std::make_shared<DeviceRows>(rt, kernels.program(), C, std::move(slices), cross, where)
           : std::make_shared<DeviceRows>(C, std::move(host), o.rows_needed, cross, where);
-  return Closure::from_resident(scc.component_of, scc.cyclic, std::move(reach));
+  Closure result = Closure::from_resident(scc.component_of, scc.cyclic, std::move(reach));
+  trace("result made");
+  return result;  // the sweep's buffers are released on the way out
 }
 
 Closure closure_propagate_device(const Graph& g, ocl::Runtime& rt,

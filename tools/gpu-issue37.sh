@@ -1,0 +1,61 @@
+#!/usr/bin/env bash
+# Issue 37 on the H200 in one call: the GPU suite, auto's predictions beside measured
+# seconds (item 2), auto against the named methods whole process (item 1) and the
+# 10M-commit history's phases (items 3 and 4: CLOSURE_TRACE milestones, auto and the GPU
+# named). STAGES picks among "gtest predict whole 10m" (default: all); logs under $OUT.
+#   here:  tools/build --all && tools/gpu-gtest.sh pack [&& cp OLD/closure build-dev/closure-before]
+#   there: STAGES="..." bash tools/gpu-issue37.sh   (device tool, carry ["build-dev"])
+source tools/gpu-env.sh
+export LD_LIBRARY_PATH=$PWD/build-dev:${LD_LIBRARY_PATH:-}
+OUT=${OUT:-/tmp/out}; mkdir -p "$OUT"
+NEW=build-dev/closure OLD=build-dev/closure-before G=/tmp/graphs; mkdir -p $G
+[ -x $OLD ] || OLD=$NEW
+stages=${STAGES:-gtest predict whole 10m}
+has() { [[ " $stages " == *" $1 "* ]]; }
+if has 10m; then (timeout 250 python3 tools/gen_commit_dag.py 10000000 1 > $G/commits-10m.txt) & fi
+gen10m=$!
+timeout 60 python3 tools/gen_commit_dag.py 200000 2 > $G/H200K
+timeout 120 python3 tools/gen_commit_dag.py 1000000 2 > $G/H1M
+$NEW devices
+if has gtest; then
+  echo "== GPU suite"; timeout 300 bash tools/gpu-gtest.sh run > $OUT/gtest.log 2>&1
+  echo "rc $?"; grep -E "PASSED|FAILED|SKIPPED" $OUT/gtest.log | head -20
+fi
+if has predict; then
+  echo "== predictions beside measured (item 2)"
+  timeout 280 $NEW bench closure --predict --no-boost --repeat 1 --memory-cap 60 tests/data/grail \
+    $G/H200K $G/H1M --generated road,random-dag,giant-scc,chain,dense-dag > $OUT/predict.log 2>&1
+  echo "rc $?"; grep -cE ' (sparse|columns|propagate|auto) ' $OUT/predict.log
+fi
+w() { local a b; a=$(date +%s%N); timeout 100 "$@" > /tmp/last.log 2>&1; b=$(date +%s%N); awk -v a=$a -v b=$b 'BEGIN{printf "%.3f\n", (b-a)/1e9}'; }
+median() { sort -n | awk '{a[NR]=$1} END{print NR ? a[int((NR+1)/2)] : "-"}'; }
+if has whole; then
+  echo "== whole process, wall s, median of ${ROUNDS:-5}: auto before / auto / host / GPU named (item 1)"
+  printf '0 1\n' > $G/tiny
+  awk 'BEGIN{srand(5); for(i=0;i<1000000;i++) print int(rand()*1000000), int(rand()*1000000)}' > $G/random-1m
+  for g in tiny H200K H1M; do  # the program caches of both binaries
+    $NEW $G/$g -q --method propagate --device gpu; $OLD $G/$g -q --method propagate --device gpu
+  done
+  for g in ${GRAPHS:-tiny H200K H1M random-1m}; do
+    : > /tmp/o; : > /tmp/a; : > /tmp/h; : > /tmp/p
+    for i in $(seq ${ROUNDS:-5}); do
+      w $OLD $G/$g -q >> /tmp/o; w $NEW $G/$g -q >> /tmp/a; w $NEW $G/$g -q --device host >> /tmp/h
+      w $NEW $G/$g -q --method propagate --device gpu >> /tmp/p
+    done
+    printf '%-12s %8s %8s %8s %8s\n' $g $(median < /tmp/o) $(median < /tmp/a) $(median < /tmp/h) \
+      $(median < /tmp/p)
+  done
+  for g in H200K H1M random-1m; do echo "-- $g"; CLOSURE_TRACE=1 $NEW $G/$g 2>&1 | grep -vE "^(graph|closure ) "; done
+fi
+if has 10m; then
+  wait $gen10m; ls -la $G/commits-10m.txt
+  echo "== 10M commits: auto before, auto, then the GPU named, traced; then wall s"
+  CLOSURE_TRACE=1 timeout 100 $OLD $G/commits-10m.txt 2>&1 | grep -v "^graph "
+  for args in "" "--method propagate --device gpu"; do
+    CLOSURE_TRACE=1 timeout 100 $NEW $G/commits-10m.txt $args 2>&1 | grep -v "^graph "
+  done
+  for i in 1 2 3; do
+    echo "before $(w $OLD $G/commits-10m.txt -q) after $(w $NEW $G/commits-10m.txt -q)"
+  done
+  timeout 200 $NEW bench propagate $G/H1M --repeat 3 --kernels chained,count 2>&1 | tail -4
+fi
