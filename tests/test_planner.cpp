@@ -144,38 +144,50 @@ TEST(MethodRegistry, NamesParseBackAndEveryMethodButAutoRuns) {
   EXPECT_THROW(parse_method("fast"), UsageError);
 }
 
-// Sampling stops at the decisive reach: from there on the host's prediction is four times
-// the GPU's, so a reach cut there (a lower bound) leaves auto's choice as it was, for
-// every size of history and every reach beyond it.
+// Sampling stops at the decisive reach: from there on sparse's prediction is four times the
+// best it is compared with (the GPU's; when counting, the count by columns' too, which the
+// reach does not change), so a reach cut there (a lower bound) leaves auto's choice as it
+// was, for every size of history, 2 or 16 threads, and every reach beyond it.
 TEST(Planner, ReachCutAtTheDecisiveReachKeepsTheChoice) {
-  for (size_t n : {100'000, 1'000'000, 10'000'000}) {
-    PlanFacts f = large_closure();
-    f.vertices = f.condensed->vertices = f.condensed->components = n;
-    f.edges = f.condensed->edges = f.condensed->condensed_edges = n + n / 5;
-    f.gpu_looked_up = true;
-    f.gpu = h200();
-    const size_t cap = decisive_reach(*f.condensed);
-    ASSERT_GT(cap, 64u);
-    ASSERT_LE(cap, n);
-    if (n >= 1'000'000) {  // where sampling cost most, it stops early
-      EXPECT_LT(cap, n / 10);
-    }
-    for (double reach : {double(cap), double(n) / 4, double(n) / 2}) {
-      f.condensed->mean_reach = reach;
-      f.condensed->reach_cap = 0;
-      const Method whole = plan(f).method;
-      f.condensed->mean_reach = std::min(reach, double(cap));
-      f.condensed->reach_cap = cap;
-      const Plan cut = plan(f);
-      EXPECT_EQ(cut.method, whole) << n << " reaching " << reach;
-      if (cap < n) {  // from the cap on: the GPU, whose lead the reach beyond it only widens
-        EXPECT_EQ(cut.method, Method::kPropagate) << cut.reason;
-        if (reach >= double(cap)) {  // cut there, and said to be a bound
-          EXPECT_NE(cut.reason.find("at least"), std::string::npos) << cut.reason;
+  for (const bool count_only : {false, true})
+    for (const unsigned threads : {2u, 16u})
+      for (size_t n : {100'000, 1'000'000, 10'000'000}) {
+        SCOPED_TRACE(std::string(count_only ? "counting" : "rows") + " on " +
+                     std::to_string(threads) + " threads");
+        PlanFacts f = large_closure();
+        f.condensed->count_only = count_only;
+        f.condensed->host_threads = threads;
+        f.condensed->live_rows = 2000;
+        f.vertices = f.condensed->vertices = f.condensed->components = n;
+        f.edges = f.condensed->edges = f.condensed->condensed_edges = n + n / 5;
+        f.gpu_looked_up = true;
+        f.gpu = h200();
+        const size_t cap = decisive_reach(*f.condensed);
+        ASSERT_GT(cap, 64u);
+        ASSERT_LE(cap, n);
+        if (n >= 1'000'000) {  // where sampling cost most, it stops early
+          EXPECT_LT(cap, n / 10);
+        }
+        for (double reach : {double(cap), double(n) / 4, double(n) / 2}) {
+          f.condensed->mean_reach = reach;
+          f.condensed->reach_cap = 0;
+          const Method whole = plan(f).method;
+          f.condensed->mean_reach = std::min(reach, double(cap));
+          f.condensed->reach_cap = cap;
+          const Plan cut = plan(f);
+          EXPECT_EQ(cut.method, whole) << n << " reaching " << reach;
+          if (cap < n) {  // from the cap on: the GPU, or when counting the count by columns,
+                          // whose lead over sparse the reach beyond it only widens
+            if (cut.method != Method::kPropagate) {
+              EXPECT_TRUE(count_only) << cut.reason;
+              EXPECT_NE(cut.reason.find("count by columns"), std::string::npos) << cut.reason;
+            }
+            if (reach >= double(cap)) {  // cut there, and said to be a bound
+              EXPECT_NE(cut.reason.find("at least"), std::string::npos) << cut.reason;
+            }
+          }
         }
       }
-    }
-  }
 }
 
 // Only counting, the host may count by columns over live rows: on the H200's 16 host

@@ -12,8 +12,8 @@ beside it.
   closure bench closure --predict --no-boost ... | grep -E ' (sparse|columns) ' > runs.txt
   python3 tools/fit-cost-model.py runs.txt:2 h200-runs.txt:16
 
-Each file is named with the host threads its runs had (default 2); with files of several
-thread counts the thread gain (tg: the gain of each thread past the first) is fitted too.
+Each file is named with the host threads its runs had (default 2); the thread gain (tg: the
+gain of each thread past the first) is fitted with the rest.
 
 The formulas here must follow cost_model.cpp's; the constants it does not fit are copied.
 """
@@ -98,11 +98,10 @@ def main():
     for spec in a.runs:
         path, _, threads = spec.partition(":")
         rows += [r for r in read_rows(path, int(threads or 2)) if r["measured"] >= 1e-4]
-    several = len({r["threads"] for r in rows}) > 1
-    grid = dict(vs=[2e-8, 3e-8], vg=[10, 15, 20], es=[3.5e-8], eg=[0],
-                rm=[4.5e-9, 6e-9, 8e-9, 1e-8, 1.5e-8], rc=[1 << 20, 32 << 20, 128 << 20],
-                cw=[1.5e-10, 2.5e-10], cm=[3e-10, 4e-10, 5e-10, 1e-9, 1.5e-9],
-                tg=[0.1, 0.2, 0.3, 0.42, 0.6] if several else [0.42])
+    grid = dict(vs=[1e-8, 2e-8, 3e-8], vg=[5, 10, 15], es=[2e-8, 3.5e-8], eg=[0],
+                rm=[2e-9, 4.5e-9, 8e-9, 1.5e-8], rc=[32 << 20, 128 << 20],
+                cw=[0.6e-10, 1e-10, 1.5e-10, 2.5e-10], cm=[2e-10, 4e-10, 1e-9, 1.5e-9],
+                tg=[0.3, 0.42, 0.6, 0.8, 1.0])
     # tests/test_planner.cpp's CostModel.ManyLiveRowsMakeTheCountByColumnsMemoryBound: the
     # same sweep over 23,000 live rows (a road network) predicted over twice the time over 180.
     history = dict(V=130000, E=200000, C=130000, DE=200000, row=1000, span=1300, levels=65000,

@@ -208,23 +208,24 @@ void complete_cost_inputs(CostInputs& in, const Condensation& condensed) {
 
 namespace {
 
-// The least mean reach at which the host's prediction reaches `seconds` (the component count
-// when none below it does). The predictions are formulas, monotone in the reach, so a
+// The least mean reach at which host sparse's prediction reaches `seconds` (the component
+// count when none below it does). The prediction is a formula, monotone in the reach, so a
 // bisection costs nothing, and every term counts (the rows' cache misses start only past
-// kRowCacheBytes; the count by columns does not depend on the reach): a slope taken as every
-// word missing the cache put the cut far too low, and a 1M-commit history, its sample cut
-// there, looked like the host's (the GPU opened at the start was released, then reopened).
-double reach_where_host_reaches(CostInputs in, double seconds) {
+// kRowCacheBytes): a slope taken as every word missing the cache put the cut far too low,
+// and a 1M-commit history, its sample cut there, looked like the host's (the GPU opened at
+// the start was released, then reopened). Only sparse's prediction grows with the reach; the
+// count by columns' and the GPU's do not.
+double reach_where_sparse_reaches(CostInputs in, double seconds) {
   const double n = double(in.components);
   in.reach_cap = 0;
   in.row_words = -1;
   in.mean_reach = n;
-  if (predict_host_s(in) < seconds) return n;
+  if (predict_host_sparse_s(in) < seconds) return n;
   double lo = 0, hi = n;
   while (hi - lo > 1) {
     const double mid = std::floor((lo + hi) / 2);
     in.mean_reach = mid;
-    (predict_host_s(in) >= seconds ? hi : lo) = mid;
+    (predict_host_sparse_s(in) >= seconds ? hi : lo) = mid;
   }
   return hi;
 }
@@ -240,22 +241,26 @@ bool gpu_may_win_as_read(const Graph& g, bool count_only, unsigned host_threads,
   in.host_threads = host_threads;
   in.vertices = in.components = n;
   in.edges = in.condensed_edges = g.edge_count();
-  // The reach at which the host's prediction passes both the start-up a device is worth
-  // and the GPU's prediction (which the reach does not change); each search stops at twice
-  // that. Where even reaching everything keeps the host under it, no search is needed.
-  const double gpu_s = predict_gpu_propagate_s(in, gpu_opening);
-  const double needed = reach_where_host_reaches(in, std::max(kDeviceWorthLookingS, gpu_s));
-  in.mean_reach = double(n);
-  if (predict_host_s(in) < std::max(kDeviceWorthLookingS, gpu_s)) return false;
-  const uint64_t cap = uint64_t(std::min(double(n), 2.0 * needed + 64));
+  // The host must be predicted past both the start-up a device is worth and the GPU's
+  // prediction (which the reach does not change). Where its count by columns stays under
+  // that, no reach makes the GPU win; else each search stops at twice the reach at which
+  // sparse passes it.
+  const double needed = std::max(kDeviceWorthLookingS, predict_gpu_propagate_s(in, gpu_opening));
+  if (count_only && predict_host_column_count_s(in) < needed) return false;
+  const double reach = reach_where_sparse_reaches(in, needed);
+  const uint64_t cap = uint64_t(std::min(double(n), 2.0 * reach + 64));
   in.mean_reach = mean_reach(n, samples, cap, [&](vertex_t v) { return g.successors(v); });
-  const double host_s = predict_host_s(in);
-  return host_s >= kDeviceWorthLookingS && gpu_s < host_s;
+  return predict_host_s(in) >= needed;
 }
 
 size_t decisive_reach(const CostInputs& in) {
-  const double target = std::max(kDeviceWorthLookingS, 4 * predict_gpu_propagate_s(in));
-  return size_t(std::min(double(in.components), reach_where_host_reaches(in, target) + 64));
+  // Past the reach where sparse is predicted at four times the best it is compared with
+  // (the GPU, or when counting the count by columns, neither of which the reach changes),
+  // sparse is out and the choice no longer changes.
+  double best = predict_gpu_propagate_s(in);
+  if (in.count_only) best = std::min(best, predict_host_column_count_s(in));
+  const double target = std::max(kDeviceWorthLookingS, 4 * best);
+  return size_t(std::min(double(in.components), reach_where_sparse_reaches(in, target) + 64));
 }
 
 namespace {
