@@ -55,7 +55,8 @@ PropagateParams sweep_params(const DevicePropagationOptions& o, size_t max_work_
 PropagationPrep prepare_for(const SccResult& scc, const CsrDag& dag,
                             const DevicePropagationOptions& o, size_t max_work_group) {
   PropagationPrep p;
-  p.sizes = component_sizes(scc);
+  // Every component one vertex (a DAG): every size 1, nothing weighed, no sizes to count.
+  if (scc.component_count() != scc.component_of.size()) p.sizes = component_sizes(scc);
   const bool weighted =
       std::any_of(p.sizes.begin(), p.sizes.end(), [](uint32_t s) { return s > 1; });
   p.params = sweep_params(o, max_work_group, weighted);

@@ -26,10 +26,11 @@ uint64_t PropagateKernels::upload_csr(const CsrDag& dag, const std::vector<uint3
   const size_t C = dag.offsets.size() - 1;
   components_ = cl_uint(C);
   slice_rows_ = C;
-  // The kernels read 64-bit offsets whatever the host's vector holds.
-  std::vector<cl_ulong> offsets(dag.offsets.begin(), dag.offsets.end());
-  offsets_ = cl::Buffer(ctx, CL_MEM_READ_ONLY | CL_MEM_COPY_HOST_PTR,
-                        offsets.size() * sizeof(cl_ulong), offsets.data());
+  // The kernels read 64-bit offsets: the host's are those already, uploaded as they are.
+  static_assert(sizeof(dag.offsets[0]) == sizeof(cl_ulong));
+  offsets_ = cl::Buffer(ctx, CL_MEM_READ_ONLY, dag.offsets.size() * sizeof(cl_ulong));
+  queue.enqueueWriteBuffer(offsets_, CL_FALSE, 0, dag.offsets.size() * sizeof(cl_ulong),
+                           dag.offsets.data());
   targets_ =
       cl::Buffer(ctx, CL_MEM_READ_ONLY, std::max<size_t>(dag.targets.size(), 1) * sizeof(uint32_t));
   if (!dag.targets.empty())
@@ -39,7 +40,7 @@ uint64_t PropagateKernels::upload_csr(const CsrDag& dag, const std::vector<uint3
   sizes_ = cl::Buffer(ctx, CL_MEM_READ_ONLY, weighted ? C * sizeof(uint32_t) : 4);
   if (weighted) queue.enqueueWriteBuffer(sizes_, CL_FALSE, 0, C * sizeof(uint32_t), sizes.data());
   queue.finish();
-  return offsets.size() * 8 + dag.targets.size() * 4 + (weighted ? C * 4 : 0);
+  return dag.offsets.size() * 8 + dag.targets.size() * 4 + (weighted ? C * 4 : 0);
 }
 
 uint64_t PropagateKernels::upload_chained_blocks(const ChainedBlocks& blocks,
