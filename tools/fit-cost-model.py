@@ -27,7 +27,7 @@ def clamp(x, a, b):
 
 
 def thread_gain(t, p):
-    return 1 + p["tg"] * (max(1, t) - 1)
+    return min(1 + p["tg"] * (max(1, t) - 1), p["gm"])
 
 
 def linear(r, p):
@@ -46,6 +46,7 @@ def sparse(r, p, threads):
 
 
 def columns(r, p, threads):
+    threads = min(threads, int(1 + (p["gm"] - 1) / p["tg"]))  # cost_model.cpp: no finer slices
     words_per_row = -(-r["C"] // 32)
     live = r["live"] or max(1, r["C"] // 10)
     s = 256  # column_count.cpp: kWidestSlice, then kSliceBytes (32 MB)
@@ -98,10 +99,10 @@ def main():
     for spec in a.runs:
         path, _, threads = spec.partition(":")
         rows += [r for r in read_rows(path, int(threads or 2)) if r["measured"] >= 1e-4]
-    grid = dict(vs=[1e-8, 2e-8, 3e-8], vg=[5, 10, 15], es=[2e-8, 3.5e-8], eg=[0],
-                rm=[2e-9, 4.5e-9, 8e-9, 1.5e-8], rc=[32 << 20, 128 << 20],
-                cw=[0.6e-10, 1e-10, 1.5e-10, 2.5e-10], cm=[2e-10, 4e-10, 1e-9, 1.5e-9],
-                tg=[0.3, 0.42, 0.6, 0.8, 1.0])
+    grid = dict(vs=[1e-8, 2e-8, 3e-8], vg=[2, 5, 10], es=[2e-8, 3.5e-8], eg=[0],
+                rm=[0.1e-9, 0.25e-9, 0.5e-9, 1e-9, 2e-9], rc=[32 << 20, 128 << 20],
+                cw=[3e-11, 4.5e-11, 6e-11, 1e-10], cm=[0.5e-10, 1e-10, 2e-10, 4e-10],
+                tg=[0.42, 0.6, 0.8, 1.0], gm=[4.0])
     # tests/test_planner.cpp's CostModel.ManyLiveRowsMakeTheCountByColumnsMemoryBound: the
     # same sweep over 23,000 live rows (a road network) predicted over twice the time over 180.
     history = dict(V=130000, E=200000, C=130000, DE=200000, row=1000, span=1300, levels=65000,

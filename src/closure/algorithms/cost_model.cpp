@@ -15,9 +15,12 @@
 namespace closure {
 namespace {
 
-// Fitted to `closure bench closure --predict` on the 2-core development machine (shared,
-// so its wall times run slower than an idle machine's), on the GRAIL graphs, commit
-// histories of 50k and 200k, the generated graphs and the road grid (road_grid_130k).
+// Fitted by tools/fit-cost-model.py to `closure bench closure --predict` on the 2-core
+// development machine, on the GRAIL graphs, commit histories of 20k to 200k, random DAGs,
+// the generated graphs and road grids (docs/benchmarks.md, "Predicted against measured").
+// Refitted once bench's children got threads of their own: before, each was forked with
+// the parent's TBB workers gone, its threaded methods ran on one thread, and the constants
+// fitted to them predicted threaded runs 2x slow on 2 cores.
 // The graph's linear passes (condensing, the rows' headers), per vertex and per edge; a
 // vertex costs more once the graph's arrays (about 88 bytes a vertex and 12 an edge)
 // pass the cache (kHostCacheBytes): a 1M-vertex chain takes 0.26-0.31 s, GRAIL's
@@ -26,7 +29,7 @@ namespace {
 // methods, 2-core) once the condensation got faster and the row estimate exact
 // (docs/benchmarks.md, "Predicted against measured").
 constexpr double kHostVertexS = 2.0e-8;
-constexpr double kHostVertexMissGain = 20.0;
+constexpr double kHostVertexMissGain = 10.0;
 constexpr double kHostEdgeS = 3.5e-8;
 // Sparse propagation: per row, its scratch span scanned and cleared, its stored words
 // written (first touch included: 2.4 GB of rows for 200k commits cost 3.9 s of system
@@ -34,26 +37,24 @@ constexpr double kHostEdgeS = 3.5e-8;
 constexpr double kSparseSpanWordS = 1.0e-9;
 constexpr double kSparseRowWordS = 2.0e-9;
 // A stored word more once the rows pass kRowCacheBytes (then first touched, page by page):
-// rows of 1.6 to 26 MB (arXiv, ba10k5d, 20k commits, a random 200k-edge DAG) took 2 to 3 ns
-// a word in all, 165 MB (50k commits) 2.4, 2.9 GB (200k commits) 7.8. With 1 MB and 15 ns
-// (fitted while the row estimate's searches were cut by the clock on such rows, and read
-// low) they were predicted 2 to 7x too slow.
-constexpr double kSparseRowMissWordS = 1.0e-8;
+// measured with threads of its own, next to nothing (2.9 GB of rows for 200k commits).
+constexpr double kSparseRowMissWordS = 1.0e-10;
 constexpr double kRowCacheBytes = 128.0 * 1024 * 1024;
 constexpr double kSparseEdgeWordS = 1.0e-10;
 // A sparse run's fixed cost (its scratch row, pools and task arena): graphs of a few
 // vertices took 30 to 100 us.
 constexpr double kSparseFixedS = 5.0e-5;
-// Threads: 2 gave 1.5x on the 2-core machine, 16 gave 7.4x on the H200's host (1M
-// commits by columns): 1 + 0.42 (threads - 1), for sparse's threaded path too.
-constexpr double kHostThreadGain = 0.42;
+// Threads: 1 + 0.6 (threads - 1), for sparse's threaded path too, up to 4x: memory-bound
+// beyond (the H200's host, 16 threads, counted by columns: 200k commits 0.041 s and 1M about
+// 0.85, against 0.113 and 1.78 on the 2-core machine, 2.1-2.7x for 8x the threads).
+constexpr double kHostThreadGain = 0.6;
+constexpr double kHostThreadGainMost = 4.0;
 // Counting by columns (column_count.cpp): per word ORed in cache; per word more when the
 // slice's stored rows pass the cache a thread has; per row or edge visited in a slice.
-// (Random DAGs' sweeps took 0.5 ns a word, where 1.5 predicted them 3-4x too slow; a road
-// grid's, on rows kept live along long paths, 3: predicted 3.8-4.4x too fast, the shape these
-// constants miss. Lower still, the road's memory-bound term would go: the planner's test.)
-constexpr double kColumnWordS = 1.5e-10;
-constexpr double kColumnMissWordS = 4.0e-10;
+// (The planner's test keeps the road grid's memory-bound term: its rows kept live along
+// long paths make the same sweep over twice as slow.)
+constexpr double kColumnWordS = 4.5e-11;
+constexpr double kColumnMissWordS = 2.0e-10;
 constexpr double kColumnVisitS = 1.0e-8;
 constexpr double kHostCacheBytes = 4.0 * 1024 * 1024;
 
@@ -266,7 +267,7 @@ size_t decisive_reach(const CostInputs& in) {
 namespace {
 
 double host_thread_gain(unsigned threads) {
-  return 1 + kHostThreadGain * (std::max(1.0, double(threads)) - 1);
+  return std::min(1 + kHostThreadGain * (std::max(1.0, double(threads)) - 1), kHostThreadGainMost);
 }
 
 }  // namespace
@@ -299,7 +300,10 @@ double predict_host_sparse_s(const CostInputs& in) {
 
 double predict_host_column_count_s(const CostInputs& in) {
   const size_t W = words_for_bits(in.components);
-  const unsigned T = std::max(1u, in.host_threads);
+  // Threads past those that reach the most gain (memory-bound) would only cut the slices
+  // finer, each visiting every row again: predicted as that many.
+  const unsigned T = std::min(std::max(1u, in.host_threads),
+                              unsigned(1 + (kHostThreadGainMost - 1) / kHostThreadGain));
   const size_t live = in.live_rows ? in.live_rows : std::max<size_t>(1, in.components / 10);
   const size_t S = column_slice_words(W, live, T);
   // Every edge's successor row and every row, over the columns above it (half the words
