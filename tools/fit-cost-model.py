@@ -39,7 +39,7 @@ def linear(r, p):
 def sparse(r, p, threads):
     c, row, span = r["C"], r["row"], r["span"]
     missed = clamp(1 - p["rc"] / max(c * row * 4, 1), 0, 1)
-    rows = c * (1e-9 * span + (2e-9 + missed * p["rm"]) * row) + 1e-10 * r["DE"] * row
+    rows = c * (p["sw"] * span + (p["rw"] + missed * p["rm"]) * row) + 1e-10 * r["DE"] * row
     threaded = (r["levels"] > 0 and c + r["DE"] >= 200000 and r["DE"] <= 32 * c
                 and c / r["levels"] >= 64)
     return rows / (thread_gain(threads, p) if threaded else 1) + 5e-5 + linear(r, p)
@@ -100,9 +100,10 @@ def main():
         path, _, threads = spec.partition(":")
         rows += [r for r in read_rows(path, int(threads or 2)) if r["measured"] >= 1e-4]
     grid = dict(vs=[1e-8, 2e-8, 3e-8], vg=[2, 5, 10], es=[2e-8, 3.5e-8], eg=[0],
-                rm=[0.1e-9, 0.25e-9, 0.5e-9, 1e-9, 2e-9], rc=[32 << 20, 128 << 20],
+                rm=[0.5e-9, 1e-9, 2e-9, 4e-9], rc=[32 << 20, 128 << 20],
                 cw=[3e-11, 4.5e-11, 6e-11, 1e-10], cm=[0.5e-10, 1e-10, 2e-10, 4e-10],
-                tg=[0.42, 0.6, 0.8, 1.0], gm=[4.0])
+                tg=[0.42, 0.6, 0.8, 1.0], gm=[4.0], sw=[0.25e-9, 0.5e-9, 1e-9],
+                rw=[0.25e-9, 0.5e-9, 1e-9])
     # tests/test_planner.cpp's CostModel.ManyLiveRowsMakeTheCountByColumnsMemoryBound: the
     # same sweep over 23,000 live rows (a road network) predicted over twice the time over 180.
     history = dict(V=130000, E=200000, C=130000, DE=200000, row=1000, span=1300, levels=65000,

@@ -35,11 +35,10 @@ constexpr double kHostEdgeS = 3.5e-8;
 // written (first touch included: 2.4 GB of rows for 200k commits cost 3.9 s of system
 // time); per condensation edge, a successor row's words ORed (most are skipped).
 constexpr double kSparseSpanWordS = 1.0e-9;
-constexpr double kSparseRowWordS = 2.0e-9;
-// A stored word more once the rows pass kRowCacheBytes (then first touched, page by page):
-// measured with threads of its own, next to nothing (2.9 GB of rows for 200k commits).
-constexpr double kSparseRowMissWordS = 1.0e-10;
-constexpr double kRowCacheBytes = 128.0 * 1024 * 1024;
+constexpr double kSparseRowWordS = 2.5e-10;
+// A stored word more once the rows pass kRowCacheBytes (then first touched, page by page).
+constexpr double kSparseRowMissWordS = 2.0e-9;
+constexpr double kRowCacheBytes = 32.0 * 1024 * 1024;
 constexpr double kSparseEdgeWordS = 1.0e-10;
 // A sparse run's fixed cost (its scratch row, pools and task arena): graphs of a few
 // vertices took 30 to 100 us.
