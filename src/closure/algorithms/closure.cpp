@@ -2,13 +2,16 @@
 #include "closure/algorithms/closure.hpp"
 
 #include <algorithm>
+#include <atomic>
 #include <bit>
 #include <cstring>
 #include <stdexcept>
 #include <string>
 
 #include "closure/errors.hpp"
+#include "closure/executor.hpp"
 #include "closure/popcount.hpp"
+#include "closure/util/huge_pages.hpp"
 
 namespace closure {
 
@@ -230,9 +233,60 @@ Closure Closure::assemble(std::vector<vertex_t> component_of, std::vector<uint8_
   return c;
 }
 
+namespace {
+
+// Every component one vertex: `component_of` must be a permutation, and the members are its
+// inverse. Checked and inverted in parallel chunks (a 10M-commit history: 0.23 s serially,
+// most of it the inverse's scattered writes). false when it is not a permutation (the
+// general path then says why).
+bool invert_permutation(const std::vector<vertex_t>& component_of, std::vector<vertex_t>& members,
+                        std::vector<vertex_t>& offsets, bool& ordered) {
+  const size_t n = component_of.size();
+  constexpr vertex_t kUnset = ~vertex_t{0};
+  members = detail::huge_filled<vertex_t>(n, kUnset);
+  std::atomic<bool> in_range{true}, ascending{true};
+  parallel_chunks(n, size_t{1} << 16, [&](size_t b, size_t e) {
+    bool ok = true, up = true;
+    for (size_t v = b; v < e; ++v) {
+      const vertex_t c = component_of[v];
+      if (c >= n) {
+        ok = false;
+        continue;
+      }
+      up = up && c == v;
+      members[c] = vertex_t(v);
+    }
+    if (!ok) in_range = false;
+    if (!up) ascending = false;
+  });
+  if (!in_range) return false;
+  std::atomic<bool> bijective{true};
+  parallel_chunks(n, size_t{1} << 16, [&](size_t b, size_t e) {
+    for (size_t c = b; c < e; ++c)
+      if (members[c] == kUnset || component_of[members[c]] != c) {
+        bijective = false;
+        return;
+      }
+  });
+  if (!bijective) return false;
+  offsets = detail::huge_filled<vertex_t>(n + 1, 0);
+  parallel_chunks(n + 1, size_t{1} << 16, [&](size_t b, size_t e) {
+    for (size_t c = b; c < e; ++c) offsets[c] = vertex_t(c);
+  });
+  ordered = ascending;
+  return true;
+}
+
+}  // namespace
+
 void Closure::finish() {
   const size_t n = component_of_.size();
   const size_t comps = cyclic_.size();
+  if (comps == n && n > 0 &&
+      invert_permutation(component_of_, members_, member_offsets_, vertex_ordered_)) {
+    count_pairs();
+    return;
+  }
   member_offsets_.assign(comps + 1, 0);
   vertex_ordered_ = true;
   for (size_t v = 0; v < n; ++v) {
