@@ -178,5 +178,22 @@ TEST(Session, GpuMayWinWithItsOpeningSunkStillSeesALongHistory) {
           << threads << " threads, GPU opening at the start " << opening;
 }
 
+// A GPU already opening is released only where the host surely wins. A random graph of 1.1M
+// edges on 1M ids (a giant component that a few samples run into and the cap stops) keeps
+// it (auto's plan chose it there); disjoint pairs release it; neither opens one that was
+// not opening.
+TEST(Session, AGpuOpeningAlreadyIsKeptUnlessTheHostSurelyWins) {
+  std::mt19937_64 rng(5);
+  std::uniform_int_distribution<vertex_t> pick(0, 999'999);
+  std::vector<Edge> random_edges, pairs;
+  for (int i = 0; i < 1'100'000; ++i) random_edges.emplace_back(pick(rng), pick(rng));
+  for (vertex_t v = 0; v < 3'000'000; v += 2) pairs.emplace_back(v, v + 1);
+  const Graph random(1'000'000, std::move(random_edges)), disjoint(3'000'000, std::move(pairs));
+  EXPECT_TRUE(gpu_may_win_as_read(random, true, 16, true));
+  EXPECT_FALSE(gpu_may_win_as_read(random, true, 16, false));
+  EXPECT_FALSE(gpu_may_win_as_read(disjoint, true, 16, true));
+  EXPECT_FALSE(gpu_may_win_as_read(disjoint, true, 16, false));
+}
+
 }  // namespace
 }  // namespace closure
