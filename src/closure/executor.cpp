@@ -165,10 +165,6 @@ void run_pair(const std::function<void()>& a, const std::function<void()>& b) {
   if (failed_b) std::rethrow_exception(failed_b);
 }
 
-}  // namespace closure
-
-namespace closure {
-
 bool end_worker_threads_before_fork() {
   tbb::task_scheduler_handle handle{tbb::attach{}};
   return tbb::finalize(handle, std::nothrow);

@@ -363,19 +363,9 @@ Condensation condense(const Graph& g) {
 }
 
 std::optional<std::vector<vertex_t>> topological_order(const Graph& g) {
-  const size_t n = g.vertex_count();
-  std::vector<vertex_t> indegree(n, 0);
-  for (vertex_t v : g.targets()) ++indegree[v];
-  std::vector<vertex_t> order;
-  order.reserve(n);
-  for (size_t v = 0; v < n; ++v)
-    if (indegree[v] == 0) order.push_back(vertex_t(v));
-  // `order` doubles as the queue: everything before `head` is placed.
-  for (size_t head = 0; head < order.size(); ++head)
-    for (vertex_t w : g.successors(order[head]))
-      if (--indegree[w] == 0) order.push_back(w);
-  if (order.size() != n) return std::nullopt;
-  return order;
+  KahnPass k = kahn_pass(g);
+  if (k.order.size() != g.vertex_count()) return std::nullopt;
+  return std::move(k.order);
 }
 
 bool is_dag(const Graph& g) {

@@ -50,8 +50,8 @@ struct Condensation {
 Condensation condense(const Graph& g);
 
 // A topological order (order[i] = the i-th vertex; every edge goes forward), or nullopt
-// if the graph has a cycle (a self-loop counts). Kahn's algorithm, smallest ids first
-// among ready vertices is NOT promised; only validity is.
+// if the graph has a cycle (a self-loop counts). condense()'s Kahn pass (ready vertices
+// depth-first); only validity is promised.
 std::optional<std::vector<vertex_t>> topological_order(const Graph& g);
 bool is_dag(const Graph& g);
 

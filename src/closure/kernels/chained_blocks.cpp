@@ -78,8 +78,7 @@ namespace {
 
 // Calls read(k, d) for every row d that block k loads from global memory (the kernel's
 // rules, kernels/propagate.cl: a prefetched item beyond the block closed before, any other
-// item but the row just closed).
-// Blocks in parallel chunks, each chunk's in ascending order: `read` must be thread-safe.
+// item but the row just closed). Blocks go in parallel chunks: `read` must be thread-safe.
 template <typename Read>
 void for_each_global_read(const ChainedBlocks& b, Read read) {
   constexpr size_t B = ChainedBlocks::kRows;
