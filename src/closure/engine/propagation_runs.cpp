@@ -3,6 +3,7 @@
 #include <chrono>
 #include <cmath>
 
+#include "closure/algorithms/chain_count.hpp"
 #include "closure/algorithms/column_count.hpp"
 #include "closure/algorithms/cost_model.hpp"
 #include "closure/algorithms/host_closure.hpp"
@@ -60,13 +61,22 @@ std::optional<Closure> counted_by_columns(MethodContext& c, double room) {
       return std::nullopt;
   }
   const auto t0 = std::chrono::steady_clock::now();
-  const uint64_t cross =
-      count_closure_by_columns(c.condensed->dag, weighted_sizes(c.condensed->scc));
-  const std::string where =
-      rows_crowd_memory ? "counted by columns over live rows on the host (the rows, about " +
-                              format_bytes(row_bytes) + ", would crowd the " + format_bytes(room) +
-                              " of memory left)"
-                        : "counted by columns over live rows on the host";
+  const std::vector<uint32_t> sizes = weighted_sizes(c.condensed->scc);
+  // By chains first where a history's few chains make rows shorter than its bits; the cover
+  // stops once they would not (chain_count.hpp).
+  size_t chains = 0;
+  const std::optional<uint64_t> by_chains =
+      unplanned ? std::nullopt
+                : count_closure_by_chains(c.condensed->dag, sizes, most_chains_worth_counting(C), 0,
+                                          &chains);
+  const uint64_t cross = by_chains ? *by_chains : count_closure_by_columns(c.condensed->dag, sizes);
+  const std::string how =
+      by_chains ? "counted by " + std::to_string(chains) + " chains over live rows on the host"
+                : "counted by columns over live rows on the host";
+  const std::string where = rows_crowd_memory
+                                ? how + " (the rows, about " + format_bytes(row_bytes) +
+                                      ", would crowd the " + format_bytes(room) + " of memory left)"
+                                : how;
   c.report.compute_s = seconds_since(t0);
   c.report.condense_s = c.condense_s;
   c.report.components = C;

@@ -1,0 +1,258 @@
+// The count by chains (chain_count.hpp).
+#include "closure/algorithms/chain_count.hpp"
+
+#include <tbb/enumerable_thread_specific.h>
+#include <tbb/parallel_for.h>
+
+#include <algorithm>
+#include <atomic>
+
+#include "closure/errors.hpp"
+#include "closure/executor.hpp"
+#include "closure/max_words.hpp"
+#include "closure/util/trace.hpp"
+
+namespace closure {
+namespace {
+
+constexpr uint32_t kNone = SweepSlots::kNone;
+
+// The rows of the chains tracked while covering, one column a tracked chain: the stored
+// rows (slot-major), the row just closed and the one being closed.
+struct TrackedRows {
+  std::vector<uint32_t> stored, prev, cur;
+  explicit TrackedRows(size_t slots)
+      : stored(slots * kTrackedChains, 0), prev(kTrackedChains, 0), cur(kTrackedChains, 0) {}
+};
+
+// Which tracked chain a new chain takes: a free column, else the one extended longest ago,
+// whose column is then zeroed in every stored row. Zero is exact for the new chain in every
+// row closed so far: those rows' components lie above it and reach none of its components.
+size_t take_column(std::vector<uint32_t>& column_chain, std::vector<uint64_t>& column_used,
+                   std::vector<uint32_t>& chain_column, TrackedRows& rows) {
+  size_t s = 0;
+  for (size_t i = 0; i < kTrackedChains; ++i) {
+    if (column_chain[i] == kNone) return i;
+    if (column_used[i] < column_used[s]) s = i;
+  }
+  chain_column[column_chain[s]] = kNone;
+  for (size_t r = 0; r < rows.stored.size(); r += kTrackedChains) rows.stored[r + s] = 0;
+  rows.cur[s] = 0;
+  return s;
+}
+
+}  // namespace
+
+std::optional<ChainCover> cover_by_chains(const CsrDag& dag, std::span<const uint32_t> sizes,
+                                          const SweepSlots& slots, size_t most_chains) {
+  const size_t C = dag.offsets.empty() ? 0 : dag.offsets.size() - 1;
+  ChainCover cover;
+  cover.chain.assign(C, 0);
+  cover.through.assign(C, 0);
+  std::vector<uint32_t> top;           // per chain, its last component
+  std::vector<uint32_t> chain_column;  // per chain, its tracked column or kNone
+  std::vector<uint32_t> column_chain(kTrackedChains, kNone);
+  std::vector<uint64_t> column_used(kTrackedChains, 0);
+  TrackedRows rows(slots.slots);
+  std::vector<uint32_t> indegree(C, 0);
+  for (const vertex_t d : dag.targets)
+    if (d < C) ++indegree[d];
+  for (size_t c = C; c-- > 0;) {
+    uint32_t* cur = rows.cur.data();
+    std::fill(cur, cur + kTrackedChains, 0u);
+    for (uint64_t e = dag.offsets[c]; e < dag.offsets[c + 1]; ++e) {
+      const size_t d = dag.targets[e];
+      if (d <= c || d >= C)
+        throw InternalError("chains: the condensation is not in topological order");
+      max_words(cur,
+                d == c + 1 ? rows.prev.data() : rows.stored.data() + slots.slot[d] * kTrackedChains,
+                kTrackedChains);
+      const uint32_t s = chain_column[cover.chain[d]];
+      if (s != kNone) cur[s] = std::max(cur[s], cover.through[d]);
+    }
+    // A successor that is its chain's top, the one with the fewest predecessors (one with
+    // c alone is reached only through c: left a top, it would never be extended), else a
+    // tracked chain whose top c reaches.
+    uint32_t chain = kNone, fewest = kNone;
+    for (uint64_t e = dag.offsets[c]; e < dag.offsets[c + 1]; ++e) {
+      const uint32_t d = dag.targets[e];
+      if (top[cover.chain[d]] == d && (chain == kNone || cover.through[d] > fewest))
+        chain = cover.chain[d], fewest = cover.through[d];
+    }
+    if (chain == kNone)
+      for (size_t s = 0; s < kTrackedChains; ++s)
+        if (column_chain[s] != kNone && cur[s] == cover.through[top[column_chain[s]]] &&
+            (chain == kNone || cur[s] > fewest))
+          chain = column_chain[s], fewest = cur[s];
+    const uint32_t size = sizes.empty() ? 1 : sizes[c];
+    if (chain == kNone) {
+      if (cover.first.size() >= most_chains) return std::nullopt;
+      chain = uint32_t(cover.first.size());
+      cover.first.push_back(uint32_t(c));
+      top.push_back(uint32_t(c));
+      const size_t s = take_column(column_chain, column_used, chain_column, rows);
+      column_chain[s] = chain;
+      chain_column.push_back(uint32_t(s));
+      cover.through[c] = size;
+    } else {
+      cover.through[c] = cover.through[top[chain]] + size;
+      top[chain] = uint32_t(c);
+    }
+    cover.chain[c] = chain;
+    if (chain_column[chain] != kNone) column_used[chain_column[chain]] = C - c;
+    if (slots.slot[c] != kNone)
+      std::copy(cur, cur + kTrackedChains, rows.stored.data() + slots.slot[c] * kTrackedChains);
+    std::swap(rows.prev, rows.cur);
+  }
+  return cover;
+}
+
+namespace {
+
+// One slice's rows over chains [k0, k1): the stored ones and the ends of their set numbers
+// (past them the row is zero and not read), the row just closed and the one being closed.
+struct SliceRows {
+  std::vector<uint32_t> stored, prev, cur;
+  std::vector<uint32_t> stored_end;
+  uint32_t prev_end = 0;
+};
+
+// Pairs of chains [k0, k1): every row from the slice's first chain's first component (rows
+// above it reach none of its chains) down to 0. A chain's number in a row is zero until the
+// chain has begun (rows above its first component), so a row's numbers end at the chains
+// begun by then.
+uint64_t count_slice(const CsrDag& dag, std::span<const uint32_t> sizes, const ChainCover& cover,
+                     const SweepSlots& s, size_t k0, size_t k1, SliceRows& rows) {
+  const size_t S = k1 - k0, top = cover.first[k0];
+  rows.stored.resize(s.slots * S);
+  rows.stored_end.assign(s.slots, 0);
+  rows.prev.resize(S);
+  rows.cur.resize(S);
+  rows.prev_end = 0;
+  uint64_t pairs = 0;
+  size_t begun = k0;  // chains of the slice begun at or above row c
+  for (size_t c = top + 1; c-- > 0;) {
+    while (begun < k1 && cover.first[begun] >= c) ++begun;
+    const size_t end = begun - k0;
+    uint32_t* cur = rows.cur.data();
+    std::fill(cur, cur + end, 0u);
+    for (uint64_t e = dag.offsets[c]; e < dag.offsets[c + 1]; ++e) {
+      const size_t d = dag.targets[e];
+      if (d > top) continue;  // its row and its own chain's number are zero here
+      const bool just_closed = d == c + 1;
+      max_words(cur, just_closed ? rows.prev.data() : rows.stored.data() + s.slot[d] * S,
+                just_closed ? rows.prev_end : rows.stored_end[s.slot[d]]);
+      const uint32_t chain = cover.chain[d];
+      if (chain >= k0 && chain < k1) cur[chain - k0] = std::max(cur[chain - k0], cover.through[d]);
+    }
+    const uint64_t row = sum_words(cur, end);
+    pairs += sizes.empty() ? row : row * sizes[c];
+    if (s.slot[c] != kNone) {
+      std::copy(cur, cur + end, rows.stored.data() + s.slot[c] * S);
+      rows.stored_end[s.slot[c]] = uint32_t(end);
+    }
+    std::swap(rows.prev, rows.cur);
+    rows.prev_end = uint32_t(end);
+  }
+  return pairs;
+}
+
+}  // namespace
+
+uint64_t count_closure_by_chains(const CsrDag& dag, std::span<const uint32_t> sizes,
+                                 const ChainCover& cover, const SweepSlots& slots,
+                                 unsigned threads) {
+  const size_t K = cover.chains();
+  if (K == 0) return 0;
+  // Numbers a slice sweeps: a chain's from its first component down, about first + 1 rows.
+  std::vector<uint64_t> upto(K + 1, 0);
+  for (size_t k = 0; k < K; ++k) upto[k + 1] = upto[k] + cover.first[k] + 1;
+  const uint64_t numbers = upto[K];
+  // A sweep under about a millisecond (2^22 numbers) stays on this thread: the pool's start
+  // costs more.
+  const unsigned T = threads                         ? threads
+                     : numbers < (uint64_t{1} << 22) ? 1u
+                                                     : std::max(1u, thread_budget());
+  // Two slices a thread, of equal numbers (the first chains sweep the most rows), each of
+  // 16 chains at least: every slice visits its rows and edges again.
+  const size_t P = std::max<size_t>(1, std::min<size_t>(T == 1 ? 1 : 2 * size_t(T), K / 16));
+  std::vector<size_t> bound{0};
+  for (size_t p = 1; p < P; ++p) {
+    const uint64_t want = numbers * p / P;
+    const size_t k = size_t(std::lower_bound(upto.begin(), upto.end(), want) - upto.begin());
+    if (k > bound.back() && k < K) bound.push_back(k);
+  }
+  bound.push_back(K);
+  const size_t slices = bound.size() - 1;
+  auto slice = [&](size_t i, SliceRows& rows) {
+    return count_slice(dag, sizes, cover, slots, bound[i], bound[i + 1], rows);
+  };
+  if (T <= 1 || slices == 1) {
+    SliceRows rows;
+    uint64_t total = 0;
+    for (size_t i = 0; i < slices; ++i) total += slice(i, rows);
+    return total;
+  }
+  tbb::enumerable_thread_specific<SliceRows> rows;
+  std::atomic<uint64_t> total{0};
+  tbb::parallel_for(size_t{0}, slices, [&](size_t i) { total += slice(i, rows.local()); });
+  return total.load();
+}
+
+RelabelledDag generation_ids(const CsrDag& dag, std::span<const uint32_t> sizes) {
+  const size_t C = dag.offsets.empty() ? 0 : dag.offsets.size() - 1;
+  // Generation numbers: the longest path down to a sink (git's commit-graph has them).
+  std::vector<uint32_t> gen(C, 0), count;
+  for (size_t c = C; c-- > 0;) {
+    uint32_t g = 0;
+    for (uint64_t e = dag.offsets[c]; e < dag.offsets[c + 1]; ++e) {
+      const vertex_t d = dag.targets[e];
+      if (d <= c || d >= C)
+        throw InternalError("chains: the condensation is not in topological order");
+      g = std::max(g, gen[d] + 1);
+    }
+    gen[c] = g;
+  }
+  // Components by generation, highest first (a counting sort; ties keep their ids).
+  count.assign(C + 2, 0);
+  for (size_t c = 0; c < C; ++c) ++count[C - gen[c] + 1];
+  for (size_t i = 1; i < count.size(); ++i) count[i] += count[i - 1];
+  std::vector<uint32_t> order(C);
+  for (size_t c = 0; c < C; ++c) order[count[C - gen[c]]++] = uint32_t(c);
+  std::vector<uint32_t> id(C);
+  for (size_t i = 0; i < C; ++i) id[order[i]] = uint32_t(i);
+  RelabelledDag out;
+  out.dag.offsets.resize(C + 1);
+  out.dag.targets.resize(dag.targets.size());
+  out.dag.offsets[0] = 0;
+  for (size_t i = 0; i < C; ++i) {
+    const uint32_t c = order[i];
+    uint64_t at = out.dag.offsets[i];
+    for (uint64_t e = dag.offsets[c]; e < dag.offsets[c + 1]; ++e)
+      out.dag.targets[at++] = id[dag.targets[e]];
+    out.dag.offsets[i + 1] = at;
+  }
+  if (!sizes.empty()) {
+    out.sizes.resize(C);
+    for (size_t i = 0; i < C; ++i) out.sizes[i] = sizes[order[i]];
+  }
+  return out;
+}
+
+std::optional<uint64_t> count_closure_by_chains(const CsrDag& dag, std::span<const uint32_t> sizes,
+                                                size_t most_chains, unsigned threads,
+                                                size_t* chains) {
+  const RelabelledDag r = generation_ids(dag, sizes);
+  trace("chains: generation ids");
+  const SweepSlots slots = sweep_slots(r.dag);
+  trace("chains: live rows");
+  const std::optional<ChainCover> cover = cover_by_chains(r.dag, r.sizes, slots, most_chains);
+  trace("chains: covered");
+  if (!cover) return std::nullopt;
+  if (chains) *chains = cover->chains();
+  const uint64_t pairs = count_closure_by_chains(r.dag, r.sizes, *cover, slots, threads);
+  trace("chains: counted");
+  return pairs;
+}
+
+}  // namespace closure

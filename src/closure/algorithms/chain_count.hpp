@@ -1,0 +1,83 @@
+// Counting a condensation's closure by a chain cover (Jagadish's chain compression; Boost's
+// transitive_closure uses Simon's chains too): the components are split into chains, each
+// component reaching the one before it on its chain, so what a component reaches of a chain
+// is the chain's components up to the last one it reaches, and a row is one number a chain
+// (the vertices reached there), not a bit a component. A history of 10M commits is covered
+// by about 2,000 chains: a row of 2,000 numbers against 312,500 words of bits.
+//
+// Two passes, in reverse topological order (ids descending) over the live rows of
+// sweep_slots() (column_count.hpp):
+//  - cover_by_chains: each component extends a chain whose last component (its top) it
+//    reaches, else starts one. Whether it reaches a top is read from rows kept over the 64
+//    chains extended last (kTrackedChains; older chains are forgotten, which at worst
+//    starts a chain that a full row would have extended): one sequential pass.
+//  - count_closure_by_chains: the rows over every chain, in slices of chains on threads
+//    (a slice needs no other), summed.
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+#include <optional>
+#include <span>
+#include <vector>
+
+#include "closure/algorithms/column_count.hpp"
+#include "closure/graph/csr_dag.hpp"
+
+namespace closure {
+
+struct ChainCover {
+  std::vector<uint32_t> chain;    // per component, its chain
+  std::vector<uint32_t> through;  // per component, the vertices of its chain up to it
+  std::vector<uint32_t> first;    // per chain, its first component (ids descending)
+  size_t chains() const { return first.size(); }
+};
+
+// Chains tracked while covering: 64 cover a 10M-commit history with 1,962 chains where
+// a full row gives 1,853 (tools/ measurements in docs/benchmarks.md, "Counting by chains").
+inline constexpr size_t kTrackedChains = 64;
+
+// The cover, or nullopt once it would need more than most_chains chains (the pass stops
+// there: a random graph's cover is wide, and its rows would be longer than bits).
+// sizes: per component its vertex count, or empty (every size 1). Throws InternalError
+// unless every edge c -> d has c < d.
+std::optional<ChainCover> cover_by_chains(const CsrDag& dag, std::span<const uint32_t> sizes,
+                                          const SweepSlots& slots, size_t most_chains);
+
+// Sum over components c of size(c) x (sum of size(d) over d in R(c)), R(c) the strict
+// closure's row (sizes empty: every size 1): count_closure_by_columns()'s sum. threads 0:
+// the thread budget, or one thread for a small sweep.
+uint64_t count_closure_by_chains(const CsrDag& dag, std::span<const uint32_t> sizes,
+                                 const ChainCover& cover, const SweepSlots& slots,
+                                 unsigned threads = 0);
+
+// The same DAG with ids by generation (the longest path down to a sink, as git's
+// commit-graph numbers commits), highest first, sizes carried along: a topological order
+// close to a history's time order. The cover's quality depends on the order it meets
+// components in: on a 1M-commit history condense()'s depth-first ids need 730 chains,
+// breadth-first ids 425, generations 218 (docs/benchmarks.md, "Counting by chains").
+struct RelabelledDag {
+  CsrDag dag;
+  std::vector<uint32_t> sizes;  // empty when the sizes given were
+};
+RelabelledDag generation_ids(const CsrDag& dag, std::span<const uint32_t> sizes);
+
+// The most chains worth covering C components with before counting by columns instead. A
+// chain costs a number in every row where the count by columns ORs half a row of words
+// (C / 64 a row), and the cover its 64 tracked numbers besides; a number measured about
+// twice a word's cost (a 20k-commit history: 33 chains in 2.5 ms, its columns 4.4 ms). So:
+// a quarter of a row's words, less the tracked chains' share.
+inline size_t most_chains_worth_counting(size_t components) {
+  const size_t quarter_row = components / 128;
+  return quarter_row > kTrackedChains / 2 ? quarter_row - kTrackedChains / 2 : 0;
+}
+
+// What `closure G` counts by chains: the generation ids, their live rows, the cover and
+// the count; nullopt once the cover passes most_chains (chains cost a number a row each,
+// so past about a component's words of bits, or what the caller weighs it against, they
+// lose). The counted chains in *chains when given.
+std::optional<uint64_t> count_closure_by_chains(const CsrDag& dag, std::span<const uint32_t> sizes,
+                                                size_t most_chains, unsigned threads = 0,
+                                                size_t* chains = nullptr);
+
+}  // namespace closure

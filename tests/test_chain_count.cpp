@@ -1,0 +1,193 @@
+// Counting by chains (chain_count.hpp): the cover is checked by definition (each component
+// reaches the one before it on its chain, the weights are running sums of sizes), and the
+// count against the sparse closure's on random graphs with cycles (weighted by component
+// sizes), commit histories, and an antichain of paths wider than the 64 tracked chains, for
+// one and two threads.
+#include <gtest/gtest.h>
+
+#include <random>
+
+#include "bench/index_generators.hpp"
+#include "closure/algorithms/chain_count.hpp"
+#include "closure/algorithms/host_closure.hpp"
+#include "closure/engine/compute.hpp"
+#include "closure/errors.hpp"
+#include "test_support.hpp"
+
+namespace closure {
+namespace {
+
+using testing::random_cyclic_graph;
+
+struct Condensed {
+  SccResult scc;
+  CsrDag dag;
+  std::vector<uint32_t> sizes;
+};
+
+Condensed condensed_of(const Graph& g) {
+  Condensed c{strongly_connected_components(g), {}, {}};
+  c.dag = condensation_csr(g, c.scc);
+  c.sizes.assign(c.scc.component_count(), 0);
+  for (vertex_t k : c.scc.component_of) ++c.sizes[k];
+  return c;
+}
+
+// The pairs between distinct components: the sparse closure's less those inside cyclic
+// components (s * s each).
+uint64_t cross_pairs(const Graph& g, const Condensed& c) {
+  uint64_t inside = 0;
+  for (size_t k = 0; k < c.sizes.size(); ++k)
+    if (c.scc.cyclic[k]) inside += uint64_t(c.sizes[k]) * c.sizes[k];
+  return closure_sparse(g).pair_count() - inside;
+}
+
+bool reaches(const CsrDag& dag, uint32_t from, uint32_t to) {
+  std::vector<uint8_t> seen(dag.offsets.size() - 1, 0);
+  std::vector<uint32_t> stack{from};
+  while (!stack.empty()) {
+    const uint32_t u = stack.back();
+    stack.pop_back();
+    for (uint64_t e = dag.offsets[u]; e < dag.offsets[u + 1]; ++e) {
+      const uint32_t d = dag.targets[e];
+      if (d == to) return true;
+      if (!seen[d]) seen[d] = 1, stack.push_back(d);
+    }
+  }
+  return false;
+}
+
+// By definition: chains in the order of their first components (descending), each
+// component after the first reaching the one before it, its weight the running sum.
+void expect_valid_cover(const Condensed& c, const ChainCover& cover) {
+  const size_t C = c.sizes.size();
+  ASSERT_EQ(cover.chain.size(), C);
+  std::vector<uint32_t> last(cover.chains(), SweepSlots::kNone);
+  for (size_t k = 1; k < cover.chains(); ++k) EXPECT_GT(cover.first[k - 1], cover.first[k]);
+  for (size_t v = C; v-- > 0;) {
+    const uint32_t k = cover.chain[v];
+    ASSERT_LT(k, cover.chains());
+    if (last[k] == SweepSlots::kNone) {
+      EXPECT_EQ(cover.first[k], v);
+      EXPECT_EQ(cover.through[v], c.sizes[v]);
+    } else {
+      EXPECT_TRUE(reaches(c.dag, uint32_t(v), last[k])) << v << " does not reach " << last[k];
+      EXPECT_EQ(cover.through[v], cover.through[last[k]] + c.sizes[v]);
+    }
+    last[k] = uint32_t(v);
+  }
+}
+
+TEST(ChainCount, CoverIsValidAndCountEqualsSparseOnRandomCyclicGraphs) {
+  std::mt19937_64 rng(20261205);
+  int graphs = 0;
+  for (size_t n : {1, 2, 3, 31, 32, 33, 64, 65, 97, 200, 700})
+    for (int round = 0; round < 6; ++round, ++graphs) {
+      const Graph g = random_cyclic_graph(rng, n);
+      const Condensed c = condensed_of(g);
+      const SweepSlots slots = sweep_slots(c.dag);
+      const std::optional<ChainCover> cover = cover_by_chains(c.dag, c.sizes, slots, n + 1);
+      ASSERT_TRUE(cover) << "n=" << n;
+      if (n <= 200) expect_valid_cover(c, *cover);
+      const uint64_t expect = cross_pairs(g, c);
+      for (unsigned threads : {1u, 2u})
+        EXPECT_EQ(count_closure_by_chains(c.dag, c.sizes, *cover, slots, threads), expect)
+            << "n=" << n << " round " << round << " threads " << threads;
+    }
+}
+
+TEST(ChainCount, EqualsSparseOnCommitHistoriesWithFewChains) {
+  for (uint64_t seed : {1, 2}) {
+    const Graph g = commit_history_dag(20000 + 101 * seed, seed);
+    const Condensed c = condensed_of(g);
+    const SweepSlots slots = sweep_slots(c.dag);
+    const std::optional<ChainCover> cover = cover_by_chains(c.dag, {}, slots, 1000);
+    ASSERT_TRUE(cover);
+    EXPECT_LT(cover->chains(), 200u) << "a history's chains are about its width";
+    expect_valid_cover(c, *cover);
+    const uint64_t expect = closure_sparse(g).pair_count();
+    for (unsigned threads : {1u, 2u, 3u})
+      EXPECT_EQ(count_closure_by_chains(c.dag, {}, *cover, slots, threads), expect)
+          << "seed " << seed << " threads " << threads;
+  }
+}
+
+// 150 paths of 40 vertices side by side, each vertex also reaching a random vertex of
+// another path further on: 150 chains open at once, more than the 64 tracked, so columns
+// are taken back and zeroed while rows still hold them.
+TEST(ChainCount, MoreChainsThanTrackedStayExact) {
+  std::mt19937_64 rng(7);
+  constexpr vertex_t kPaths = 150, kLength = 40;
+  std::vector<Edge> edges;
+  auto id = [](vertex_t path, vertex_t step) { return step * kPaths + path; };
+  for (vertex_t p = 0; p < kPaths; ++p)
+    for (vertex_t s = 0; s + 1 < kLength; ++s) {
+      edges.emplace_back(id(p, s), id(p, s + 1));
+      if (rng() % 3 == 0) edges.emplace_back(id(p, s), id(vertex_t(rng() % kPaths), s + 1));
+    }
+  const Graph g(kPaths * kLength, edges);
+  const Condensed c = condensed_of(g);
+  const SweepSlots slots = sweep_slots(c.dag);
+  const std::optional<ChainCover> cover = cover_by_chains(c.dag, {}, slots, kPaths * kLength);
+  ASSERT_TRUE(cover);
+  EXPECT_GE(cover->chains(), kPaths);
+  expect_valid_cover(c, *cover);
+  const uint64_t expect = closure_sparse(g).pair_count();
+  for (unsigned threads : {1u, 2u})
+    EXPECT_EQ(count_closure_by_chains(c.dag, {}, *cover, slots, threads), expect);
+  // A bound under the chains needed stops the cover.
+  EXPECT_FALSE(cover_by_chains(c.dag, {}, slots, kPaths - 1));
+}
+
+// Through the front door: `closure G` with no output on a history counts by chains (the
+// report says how many), to the count of the closure's rows; on a random DAG, whose cover
+// would pass most_chains_worth_counting(), by columns.
+TEST(ChainCount, CountingAloneGoesByChainsOnAHistoryNotOnARandomGraph) {
+  const Graph history = commit_history_dag(20000, 5);
+  std::mt19937 rng(9);
+  std::uniform_int_distribution<int> v(0, 19999);
+  std::vector<Edge> edges;
+  for (int i = 0; i < 80000; ++i) {
+    const int a = v(rng), b = v(rng);
+    if (a != b) edges.emplace_back(vertex_t(std::min(a, b)), vertex_t(std::max(a, b)));
+  }
+  const Graph random(20000, std::move(edges));
+  for (const Graph* g : {&history, &random}) {
+    ComputeOptions o;
+    o.method = Method::kSparse;
+    const uint64_t rows = compute_closure(*g, o).pair_count();
+    o.propagate.rows_needed = false;
+    ComputeReport report;
+    EXPECT_EQ(compute_closure(*g, o, &report).pair_count(), rows);
+    const bool by_chains = report.reason.find(" chains over live rows") != std::string::npos;
+    EXPECT_EQ(by_chains, g == &history) << report.reason;
+  }
+}
+
+TEST(ChainCount, GenerationIdsAreTopologicalAndCarryTheSizes) {
+  std::mt19937_64 rng(31);
+  for (size_t n : {1, 33, 300}) {
+    const Condensed c = condensed_of(random_cyclic_graph(rng, n));
+    const RelabelledDag r = generation_ids(c.dag, c.sizes);
+    ASSERT_EQ(r.dag.offsets.size(), c.dag.offsets.size());
+    ASSERT_EQ(r.dag.targets.size(), c.dag.targets.size());
+    uint64_t size_sum = 0, before = 0;
+    for (uint32_t s : r.sizes) size_sum += s;
+    for (uint32_t s : c.sizes) before += s;
+    EXPECT_EQ(size_sum, before);
+    for (size_t x = 0; x + 1 < r.dag.offsets.size(); ++x)
+      for (uint64_t e = r.dag.offsets[x]; e < r.dag.offsets[x + 1]; ++e)
+        EXPECT_LT(x, r.dag.targets[e]);
+    EXPECT_EQ(count_closure_by_chains(r.dag, r.sizes, n + 1),
+              count_closure_by_chains(c.dag, c.sizes, n + 1));
+  }
+}
+
+TEST(ChainCount, RefusesAnOrderThatIsNotTopological) {
+  const CsrDag bad{{0, 1, 1}, {0}};  // 0 -> 0
+  EXPECT_THROW(cover_by_chains(bad, {}, SweepSlots{{SweepSlots::kNone, SweepSlots::kNone}, 0}, 10),
+               InternalError);
+}
+
+}  // namespace
+}  // namespace closure
