@@ -1,8 +1,8 @@
 #!/usr/bin/env bash
 # Issue 37 on the H200 in one call: the GPU suite, auto's predictions beside measured
 # seconds (item 2), auto against the named methods whole process (item 1) and the
-# 10M-commit history's phases (items 3 and 4: CLOSURE_TRACE milestones, auto and the GPU
-# named). STAGES picks among "gtest predict whole 10m" (default: all); logs under $OUT.
+# 10M-commit history's phases (items 3 and 4: CLOSURE_TRACE milestones, auto, the GPU
+# named and the host named). STAGES picks among "gtest predict whole 10m" (default: all); logs under $OUT.
 #   here:  tools/build --all && tools/gpu-gtest.sh pack [&& cp OLD/closure build-dev/closure-before]
 #   there: STAGES="..." bash tools/gpu-issue37.sh   (device tool, carry ["build-dev"])
 source tools/gpu-env.sh
@@ -58,11 +58,11 @@ if has 10m; then
   wait $gen10m; ls -la $G/commits-10m.txt
   echo "== 10M commits: auto before, auto, then the GPU named, traced; then wall s"
   CLOSURE_TRACE=1 timeout 100 $OLD $G/commits-10m.txt 2>&1 | grep -v "^graph " >> $OUT/traces.txt
-  for args in "" "--method propagate --device gpu"; do
+  for args in "" "--method propagate --device gpu" "--device host"; do
     CLOSURE_TRACE=1 timeout 100 $NEW $G/commits-10m.txt $args 2>&1 | grep -v "^graph " >> $OUT/traces.txt
   done
   for i in 1 2 3; do
-    echo "before $(w $OLD $G/commits-10m.txt -q) after $(w $NEW $G/commits-10m.txt -q)" | tee -a $OUT/whole.txt
+    echo "before $(w $OLD $G/commits-10m.txt -q) after $(w $NEW $G/commits-10m.txt -q) host $(w $NEW $G/commits-10m.txt -q --device host)" | tee -a $OUT/whole.txt
   done
   timeout 200 $NEW bench propagate $G/H1M --repeat 3 --kernels chained,count 2>&1 | tail -4
 fi
