@@ -9,6 +9,7 @@
 
 #include "bench/index_generators.hpp"
 #include "closure/algorithms/chain_count.hpp"
+#include "closure/algorithms/cost_model.hpp"
 #include "closure/algorithms/host_closure.hpp"
 #include "closure/engine/compute.hpp"
 #include "closure/errors.hpp"
@@ -139,11 +140,12 @@ TEST(ChainCount, MoreChainsThanTrackedStayExact) {
   EXPECT_FALSE(cover_by_chains(c.dag, {}, slots, kPaths - 1));
 }
 
-// Through the front door: `closure G` with no output on a history counts by chains (the
-// report says how many), to the count of the closure's rows; on a random DAG, whose cover
-// would pass most_chains_worth_counting(), by columns.
+// Through the front door: `closure G` with no output on a history of 150k commits counts by
+// chains (the cost model predicts the cover paying; the report says how many), to the count
+// by columns; on a random DAG, whose cover would pass most_chains_worth_counting() or not
+// pay, by columns or sparse.
 TEST(ChainCount, CountingAloneGoesByChainsOnAHistoryNotOnARandomGraph) {
-  const Graph history = commit_history_dag(20000, 5);
+  const Graph history = commit_history_dag(150000, 5);
   std::mt19937 rng(9);
   std::uniform_int_distribution<int> v(0, 19999);
   std::vector<Edge> edges;
@@ -153,12 +155,13 @@ TEST(ChainCount, CountingAloneGoesByChainsOnAHistoryNotOnARandomGraph) {
   }
   const Graph random(20000, std::move(edges));
   for (const Graph* g : {&history, &random}) {
+    const Condensed c = condensed_of(*g);
+    const uint64_t expect = count_closure_by_columns(c.dag, {});
     ComputeOptions o;
     o.method = Method::kSparse;
-    const uint64_t rows = compute_closure(*g, o).pair_count();
     o.propagate.rows_needed = false;
     ComputeReport report;
-    EXPECT_EQ(compute_closure(*g, o, &report).pair_count(), rows);
+    EXPECT_EQ(compute_closure(*g, o, &report).pair_count(), expect);
     const bool by_chains = report.reason.find(" chains over live rows") != std::string::npos;
     EXPECT_EQ(by_chains, g == &history) << report.reason;
   }
@@ -181,6 +184,27 @@ TEST(ChainCount, GenerationIdsAreTopologicalAndCarryTheSizes) {
     EXPECT_EQ(count_closure_by_chains(r.dag, r.sizes, n + 1),
               count_closure_by_chains(c.dag, c.sizes, n + 1));
   }
+}
+
+// The cost model weighs the chains once the cover has counted them: on a 10M-commit
+// history's inputs (1,880 chains, as measured) the count by chains is the host's best and
+// is named; with the chains unknown it is never predicted.
+TEST(ChainCount, TheCostModelCountsByChainsOnlyOnceTheyAreKnown) {
+  CostInputs in;
+  in.vertices = in.components = 10'000'000;
+  in.edges = in.condensed_edges = 11'864'278;
+  in.mean_reach = 5'000'000;
+  in.count_only = true;
+  in.host_threads = 16;
+  in.live_rows = 1816;
+  EXPECT_GT(predict_host_chain_count_s(in), 1e29);
+  in.chains = 1880;
+  const double chains_s = predict_host_chain_count_s(in);
+  EXPECT_LT(chains_s, predict_host_column_count_s(in) / 10);
+  EXPECT_EQ(predict_host_s(in), chains_s);
+  EXPECT_NE(describe_costs(in, chains_s, 2.0).find("count by 1880 chains"), std::string::npos);
+  in.count_only = false;  // rows wanted: no count at all
+  EXPECT_GT(predict_host_chain_count_s(in), 1e29);
 }
 
 TEST(ChainCount, RefusesAnOrderThatIsNotTopological) {

@@ -19,6 +19,7 @@
 #include <map>
 #include <new>
 
+#include "closure/algorithms/chain_count.hpp"
 #include "closure/algorithms/column_count.hpp"
 #include "closure/algorithms/cost_model.hpp"
 #include "closure/algorithms/host_closure.hpp"
@@ -431,6 +432,21 @@ void time_columns(HostClosureBenchRow& row, const Graph& g,
   });
 }
 
+// The host's count by chains (chain_count.hpp) after condensing, by columns where the cover
+// passes most_chains_worth_counting(), as `closure G` counts.
+void time_chains(HostClosureBenchRow& row, const Graph& g, const HostClosureBenchOptions& options) {
+  run_in_child(row, options, [&] {
+    return std::function<uint64_t()>([&g] {
+      const Condensation c = condense(g);
+      const std::vector<uint32_t> sizes = weighted_sizes(c.scc);
+      const std::optional<uint64_t> by_chains =
+          count_closure_by_chains(c.dag, sizes, most_chains_worth_counting(c.component_count()));
+      return (by_chains ? *by_chains : count_closure_by_columns(c.dag, sizes)) +
+             pairs_within(c.scc);
+    });
+  });
+}
+
 // What auto would predict for its own choice: the least of the predictions it compares.
 double predicted_auto(const CostInputs& in, bool device_is_gpu) {
   PlanFacts facts;
@@ -480,6 +496,7 @@ std::vector<PredictedBenchRow> bench_predicted(const std::string& name, const Gr
   time_compute(add("sparse", predict_host_sparse_s(with_rows)), g, Method::kSparse, true, options,
                false);
   time_columns(add("columns", predict_host_column_count_s(in)), g, options);
+  time_chains(add("chains", -1), g, options);
   // A device auto does not model (PoCL's CPU device) only when named.
   if (device_is_gpu || (device_present && !options.device.empty()))
     time_compute(add("propagate", device_is_gpu ? predict_gpu_propagate_s(in) : -1), g,

@@ -27,7 +27,7 @@ CORE_ORDER = [
     "util",
     "io",
     "graph",
-    "bitmatrix", "popcount", "or_words",
+    "bitmatrix", "popcount", "or_words", "max_words",
     "algorithms",
     "verify",
     "reach",

@@ -38,7 +38,9 @@ struct ChainCover {
 inline constexpr size_t kTrackedChains = 64;
 
 // The cover, or nullopt once it would need more than most_chains chains (the pass stops
-// there: a random graph's cover is wide, and its rows would be longer than bits).
+// there: a random graph's cover is wide, and its rows would be longer than bits), or more
+// than the zeroing of tracked columns allows within the pass's own work (64 numbers a row
+// and edge).
 // sizes: per component its vertex count, or empty (every size 1). Throws InternalError
 // unless every edge c -> d has c < d.
 std::optional<ChainCover> cover_by_chains(const CsrDag& dag, std::span<const uint32_t> sizes,
@@ -72,10 +74,21 @@ inline size_t most_chains_worth_counting(size_t components) {
   return quarter_row > kTrackedChains / 2 ? quarter_row - kTrackedChains / 2 : 0;
 }
 
-// What `closure G` counts by chains: the generation ids, their live rows, the cover and
-// the count; nullopt once the cover passes most_chains (chains cost a number a row each,
-// so past about a component's words of bits, or what the caller weighs it against, they
-// lose). The counted chains in *chains when given.
+// The count's work before counting: the generation ids, their live rows and the cover;
+// nullopt once the cover passes most_chains (chains cost a number a row each, so past
+// about a component's words of bits, or what the caller weighs it against, they lose).
+// auto makes it while planning (the cover's chains are the cost model's input) and hands
+// it to the count.
+struct ChainCounting {
+  RelabelledDag ids;
+  SweepSlots slots;
+  ChainCover cover;
+};
+std::optional<ChainCounting> prepare_chain_count(const CsrDag& dag, std::span<const uint32_t> sizes,
+                                                 size_t most_chains);
+uint64_t count_closure_by_chains(const ChainCounting& prepared, unsigned threads = 0);
+
+// Both in one: what `closure G` counts by chains. The counted chains in *chains when given.
 std::optional<uint64_t> count_closure_by_chains(const CsrDag& dag, std::span<const uint32_t> sizes,
                                                 size_t most_chains, unsigned threads = 0,
                                                 size_t* chains = nullptr);

@@ -31,6 +31,9 @@ struct CostInputs {
   // Rows the count by columns keeps at once (sweep_slots()); 0: unknown, then a tenth of
   // the components (auto leaves it unknown where sparse wins even against one live row).
   size_t live_rows = 0;
+  // Chains the count by chains covers the condensation with (chain_count.hpp); 0: not
+  // covered (auto covers it while planning a count, where the cover may pay).
+  size_t chains = 0;
 };
 
 // Mean number of components a component reaches, from BFS on the condensation from
@@ -76,7 +79,14 @@ double predict_host_sparse_s(const CostInputs& in);
 // row ORed and counted over the columns above it, a slice at a time (column_slice_words())
 // on the host's threads; memory-bound where a slice's live rows pass a thread's cache.
 double predict_host_column_count_s(const CostInputs& in);
-// The host's best: sparse, or when only counting the cheaper of sparse and the count.
+// Counting by chains (count_only, chains known): the generation ids, live rows and cover,
+// a pass each over the condensation; then every edge's successor row and every row, about
+// half the chains' numbers each, on the host's threads. Infinite with chains unknown.
+double predict_host_chain_count_s(const CostInputs& in);
+// The cover's own passes, which auto makes before it knows the chains: where the host's
+// other counts are predicted under them, the cover is not tried.
+double predict_chain_cover_s(const CostInputs& in);
+// The host's best: sparse, or when only counting the cheapest of sparse and the counts.
 double predict_host_s(const CostInputs& in);
 // `started`: the device's start-up (its context and program) is paid already, or being paid
 // whatever auto chooses (a GPU opened on speculation): a sunk cost, left out.

@@ -58,6 +58,17 @@ void speculate_or_release_as_read(MethodContext& c) {
   c.gpu_speculated = may_win;
 }
 
+// Counting alone: the chain cover (its chains are the cost model's input, its work the
+// count's), unless the host's other counts, or a GPU already opening, are predicted under
+// the cover's own passes.
+void cover_chains_where_they_may_pay(MethodContext& c) {
+  const CostInputs& in = *c.costs;
+  if (!in.count_only) return;
+  double best = predict_host_s(in);
+  if (c.gpu_speculated) best = std::min(best, predict_gpu_propagate_s(in, true));
+  if (predict_chain_cover_s(in) < best) c.cover_chains();
+}
+
 // Asks the planner until its plan is final, gathering each fact it asks for.
 Plan final_plan(MethodContext& c) {
   PlanFacts facts;
@@ -77,6 +88,7 @@ Plan final_plan(MethodContext& c) {
         c.condense();
         c.costs = cost_inputs(c);
         trace("costs gathered");
+        cover_chains_where_they_may_pay(c);
         facts.condensed = c.costs;
         break;
       case Plan::Need::kGpuDescription:

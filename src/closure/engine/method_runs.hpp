@@ -8,6 +8,7 @@
 #include <optional>
 #include <vector>
 
+#include "closure/algorithms/chain_count.hpp"
 #include "closure/algorithms/cost_model.hpp"
 #include "closure/algorithms/scc.hpp"
 #include "closure/engine/compute.hpp"
@@ -34,11 +35,18 @@ struct MethodContext {
   // propagate's host work, done while the device opens (prepare_device_propagation).
   std::optional<PropagationPrep> propagation_prep;
   double prep_s = 0;
+  // The count by chains' cover, when auto made it to plan a count (chains_tried: made or
+  // given up, not to be tried again).
+  std::optional<ChainCounting> chain_counting;
+  bool chains_tried = false;
 
   // Opens the device the options name, if not yet open (null: the host engine).
   ocl::Runtime* open_device();
   // Condenses the graph into `condensed` unless that is done, timing it in condense_s.
   void condense();
+  // Counting alone: the chain cover unless tried, within most_chains_worth_counting();
+  // its chains go to `costs` (when there) for the cost model.
+  void cover_chains();
 };
 
 // Small helpers the runs share.

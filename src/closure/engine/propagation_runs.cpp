@@ -56,23 +56,23 @@ std::optional<Closure> counted_by_columns(MethodContext& c, double room) {
     complete_cost_inputs(*c.costs, *c.condensed);
     row_bytes = double(C) * std::max(0.0, c.costs->row_words) * sizeof(word_t);
     rows_crowd_memory = row_bytes > room / 2;
-    if (!rows_crowd_memory &&
-        !(predict_host_column_count_s(*c.costs) < predict_host_sparse_s(*c.costs)))
-      return std::nullopt;
+    // The chains where the cover may pay against the other counts (auto tried it already).
+    if (predict_chain_cover_s(*c.costs) < predict_host_s(*c.costs)) c.cover_chains();
+    const double count_s =
+        std::min(predict_host_column_count_s(*c.costs), predict_host_chain_count_s(*c.costs));
+    if (!rows_crowd_memory && !(count_s < predict_host_sparse_s(*c.costs))) return std::nullopt;
   }
   const auto t0 = std::chrono::steady_clock::now();
-  const std::vector<uint32_t> sizes = weighted_sizes(c.condensed->scc);
-  // By chains first where a history's few chains make rows shorter than its bits; the cover
-  // stops once they would not (chain_count.hpp).
-  size_t chains = 0;
+  // By chains where the cover was made: a history's few chains make rows shorter than bits.
   const std::optional<uint64_t> by_chains =
-      unplanned ? std::nullopt
-                : count_closure_by_chains(c.condensed->dag, sizes, most_chains_worth_counting(C), 0,
-                                          &chains);
-  const uint64_t cross = by_chains ? *by_chains : count_closure_by_columns(c.condensed->dag, sizes);
-  const std::string how =
-      by_chains ? "counted by " + std::to_string(chains) + " chains over live rows on the host"
-                : "counted by columns over live rows on the host";
+      c.chain_counting ? std::optional(count_closure_by_chains(*c.chain_counting)) : std::nullopt;
+  const uint64_t cross =
+      by_chains ? *by_chains
+                : count_closure_by_columns(c.condensed->dag, weighted_sizes(c.condensed->scc));
+  const std::string how = by_chains
+                              ? "counted by " + std::to_string(c.chain_counting->cover.chains()) +
+                                    " chains over live rows on the host"
+                              : "counted by columns over live rows on the host";
   const std::string where = rows_crowd_memory
                                 ? how + " (the rows, about " + format_bytes(row_bytes) +
                                       ", would crowd the " + format_bytes(room) + " of memory left)"
@@ -98,6 +98,15 @@ ocl::Runtime* MethodContext::open_device() {
     report.device_wait_s += seconds_since(t0);
   }
   return runtime;
+}
+
+void MethodContext::cover_chains() {
+  if (chains_tried) return;
+  chains_tried = true;
+  condense();
+  chain_counting = prepare_chain_count(condensed->dag, weighted_sizes(condensed->scc),
+                                       most_chains_worth_counting(condensed->component_count()));
+  if (costs && chain_counting) costs->chains = chain_counting->cover.chains();
 }
 
 void MethodContext::condense() {
