@@ -477,7 +477,13 @@ std::vector<PredictedBenchRow> bench_predicted(const std::string& name, const Gr
                                                const HostClosureBenchOptions& options,
                                                bool device_present, bool device_is_gpu) {
   const Condensation condensed = condense(g);
-  const CostInputs in = gather_cost_inputs(g, condensed, true, thread_budget(), false);
+  CostInputs in = gather_cost_inputs(g, condensed, true, thread_budget(), false);
+  // The chains, where auto would cover them (compute.cpp): its prediction weighs them.
+  if (predict_chain_cover_s(in) < predict_host_s(in))
+    if (const std::optional<ChainCounting> chains =
+            prepare_chain_count(condensed.dag, weighted_sizes(condensed.scc),
+                                most_chains_worth_counting(condensed.component_count())))
+      in.chains = chains->cover.chains();
   CostInputs with_rows = in;
   with_rows.count_only = false;
   std::vector<PredictedBenchRow> rows;
@@ -496,7 +502,7 @@ std::vector<PredictedBenchRow> bench_predicted(const std::string& name, const Gr
   time_compute(add("sparse", predict_host_sparse_s(with_rows)), g, Method::kSparse, true, options,
                false);
   time_columns(add("columns", predict_host_column_count_s(in)), g, options);
-  time_chains(add("chains", -1), g, options);
+  time_chains(add("chains", in.chains ? predict_host_chain_count_s(in) : -1), g, options);
   // A device auto does not model (PoCL's CPU device) only when named.
   if (device_is_gpu || (device_present && !options.device.empty()))
     time_compute(add("propagate", device_is_gpu ? predict_gpu_propagate_s(in) : -1), g,
