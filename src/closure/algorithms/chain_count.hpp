@@ -33,8 +33,8 @@ struct ChainCover {
   size_t chains() const { return first.size(); }
 };
 
-// Chains tracked while covering: 64 cover a 10M-commit history with 1,962 chains where
-// a full row gives 1,853 (tools/ measurements in docs/benchmarks.md, "Counting by chains").
+// Chains tracked while covering: 64 cover a 10M-commit history with 1,880 chains where
+// 1,816 rows are live (docs/benchmarks-gpu.md, "Counting by chains").
 inline constexpr size_t kTrackedChains = 64;
 
 // The cover, or nullopt once it would need more than most_chains chains (the pass stops
@@ -57,7 +57,7 @@ uint64_t count_closure_by_chains(const CsrDag& dag, std::span<const uint32_t> si
 // commit-graph numbers commits), highest first, sizes carried along: a topological order
 // close to a history's time order. The cover's quality depends on the order it meets
 // components in: on a 1M-commit history condense()'s depth-first ids need 730 chains,
-// breadth-first ids 425, generations 218 (docs/benchmarks.md, "Counting by chains").
+// breadth-first ids 425, generations 218 (docs/benchmarks-gpu.md, "Counting by chains").
 struct RelabelledDag {
   CsrDag dag;
   std::vector<uint32_t> sizes;  // empty when the sizes given were
