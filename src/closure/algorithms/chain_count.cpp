@@ -113,13 +113,35 @@ std::optional<ChainCover> cover_by_chains(const CsrDag& dag, std::span<const uin
 
 namespace {
 
-// One slice's rows over chains [k0, k1): the stored ones and the ends of their set numbers
-// (past them the row is zero and not read), the row just closed and the one being closed.
+// One slice's rows over chains [k0, k1): the stored ones with the ends of their set numbers
+// (past them the row is zero and not read) and their sums, two scratch rows for rows no
+// later row reads back from a slot, and where the row just closed lies.
 struct SliceRows {
-  std::vector<uint32_t> stored, prev, cur;
+  std::vector<uint32_t> stored, scratch[2];
   std::vector<uint32_t> stored_end;
+  std::vector<uint64_t> stored_sum;
+  const uint32_t* prev = nullptr;  // the row just closed, in a slot or a scratch row
   uint32_t prev_end = 0;
+  uint64_t prev_sum = 0;
+  int free_scratch = 0;  // the scratch row prev is not
 };
+
+// Row c where its one successor d's row (src, end src_end, sum src_sum) and d's own number
+// make it: in d's place when c takes d's slot (d's last reader, c, is done with it) or d's
+// scratch row, else a copy. No maximum and no sum over the row: on a history most rows
+// are one commit after its parent. Returns where row c lies; *sum its sum.
+const uint32_t* one_successor_row(uint32_t* target, const uint32_t* src, size_t src_end,
+                                  uint64_t src_sum, size_t end, size_t own, uint32_t own_through,
+                                  uint64_t* sum) {
+  if (target != src) std::copy(src, src + src_end, target);
+  std::fill(target + src_end, target + end, 0u);
+  *sum = src_sum;
+  if (own < end && target[own] < own_through) {
+    *sum += own_through - target[own];
+    target[own] = own_through;
+  }
+  return target;
+}
 
 // Pairs of chains [k0, k1): every row from the slice's first chain's first component (rows
 // above it reach none of its chains) down to 0. A chain's number in a row is zero until the
@@ -130,33 +152,64 @@ uint64_t count_slice(const CsrDag& dag, std::span<const uint32_t> sizes, const C
   const size_t S = k1 - k0, top = cover.first[k0];
   rows.stored.resize(s.slots * S);
   rows.stored_end.assign(s.slots, 0);
-  rows.prev.resize(S);
-  rows.cur.resize(S);
+  rows.stored_sum.assign(s.slots, 0);
+  rows.scratch[0].assign(S, 0);
+  rows.scratch[1].assign(S, 0);
+  rows.prev = rows.scratch[0].data();
   rows.prev_end = 0;
+  rows.prev_sum = 0;
+  rows.free_scratch = 1;
   uint64_t pairs = 0;
   size_t begun = k0;  // chains of the slice begun at or above row c
+  auto stored_row = [&](size_t d) { return rows.stored.data() + s.slot[d] * S; };
   for (size_t c = top + 1; c-- > 0;) {
     while (begun < k1 && cover.first[begun] >= c) ++begun;
     const size_t end = begun - k0;
-    uint32_t* cur = rows.cur.data();
-    std::fill(cur, cur + end, 0u);
-    for (uint64_t e = dag.offsets[c]; e < dag.offsets[c + 1]; ++e) {
-      const size_t d = dag.targets[e];
-      if (d > top) continue;  // its row and its own chain's number are zero here
-      const bool just_closed = d == c + 1;
-      max_words(cur, just_closed ? rows.prev.data() : rows.stored.data() + s.slot[d] * S,
-                just_closed ? rows.prev_end : rows.stored_end[s.slot[d]]);
-      const uint32_t chain = cover.chain[d];
-      if (chain >= k0 && chain < k1) cur[chain - k0] = std::max(cur[chain - k0], cover.through[d]);
+    const uint64_t e0 = dag.offsets[c], e1 = dag.offsets[c + 1];
+    const bool stored = s.slot[c] != kNone;
+    uint32_t* target = stored ? stored_row(c) : rows.scratch[rows.free_scratch].data();
+    const uint32_t* row = target;
+    uint64_t sum = 0;
+    const size_t d1 = e1 - e0 == 1 ? dag.targets[e0] : 0;
+    if (e1 - e0 == 1 && d1 <= top) {
+      const bool just_closed = d1 == c + 1;
+      const uint32_t* src = just_closed ? rows.prev : stored_row(d1);
+      const size_t src_end = just_closed ? rows.prev_end : rows.stored_end[s.slot[d1]];
+      const uint64_t src_sum = just_closed ? rows.prev_sum : rows.stored_sum[s.slot[d1]];
+      // d's scratch row is c's to change: d's row is read by c alone (else it had a slot).
+      if (!stored && (src == rows.scratch[0].data() || src == rows.scratch[1].data()))
+        target = const_cast<uint32_t*>(src);
+      const uint32_t chain = cover.chain[d1];
+      const size_t own = chain >= k0 && chain < k1 ? chain - k0 : end;
+      row = one_successor_row(target, src, src_end, src_sum, end, own, cover.through[d1], &sum);
+    } else {
+      // Built in scratch: a slot c takes may still hold a successor's row being read.
+      uint32_t* cur = rows.scratch[rows.free_scratch].data();
+      std::fill(cur, cur + end, 0u);
+      for (uint64_t e = e0; e < e1; ++e) {
+        const size_t d = dag.targets[e];
+        if (d > top) continue;  // its row and its own chain's number are zero here
+        const bool just_closed = d == c + 1;
+        max_words(cur, just_closed ? rows.prev : stored_row(d),
+                  just_closed ? rows.prev_end : rows.stored_end[s.slot[d]]);
+        const uint32_t chain = cover.chain[d];
+        if (chain >= k0 && chain < k1)
+          cur[chain - k0] = std::max(cur[chain - k0], cover.through[d]);
+      }
+      sum = sum_words(cur, end);
+      if (stored) std::copy(cur, cur + end, target);
+      row = stored ? target : cur;
     }
-    const uint64_t row = sum_words(cur, end);
-    pairs += sizes.empty() ? row : row * sizes[c];
-    if (s.slot[c] != kNone) {
-      std::copy(cur, cur + end, rows.stored.data() + s.slot[c] * S);
+    pairs += sizes.empty() ? sum : sum * sizes[c];
+    if (stored) {
       rows.stored_end[s.slot[c]] = uint32_t(end);
+      rows.stored_sum[s.slot[c]] = sum;
     }
-    std::swap(rows.prev, rows.cur);
+    rows.prev = row;
     rows.prev_end = uint32_t(end);
+    rows.prev_sum = sum;
+    // The scratch row prev is not, for the next row to build in.
+    rows.free_scratch = row == rows.scratch[0].data() ? 1 : 0;
   }
   return pairs;
 }
