@@ -13,35 +13,16 @@
 #include "closure/algorithms/host_closure.hpp"
 #include "closure/engine/compute.hpp"
 #include "closure/errors.hpp"
+#include "condensed_counts.hpp"
 #include "test_support.hpp"
 
 namespace closure {
 namespace {
 
+using testing::Condensed;
+using testing::condensed_of;
+using testing::cross_pairs;
 using testing::random_cyclic_graph;
-
-struct Condensed {
-  SccResult scc;
-  CsrDag dag;
-  std::vector<uint32_t> sizes;
-};
-
-Condensed condensed_of(const Graph& g) {
-  Condensed c{strongly_connected_components(g), {}, {}};
-  c.dag = condensation_csr(g, c.scc);
-  c.sizes.assign(c.scc.component_count(), 0);
-  for (vertex_t k : c.scc.component_of) ++c.sizes[k];
-  return c;
-}
-
-// The pairs between distinct components: the sparse closure's less those inside cyclic
-// components (s * s each).
-uint64_t cross_pairs(const Graph& g, const Condensed& c) {
-  uint64_t inside = 0;
-  for (size_t k = 0; k < c.sizes.size(); ++k)
-    if (c.scc.cyclic[k]) inside += uint64_t(c.sizes[k]) * c.sizes[k];
-  return closure_sparse(g).pair_count() - inside;
-}
 
 bool reaches(const CsrDag& dag, uint32_t from, uint32_t to) {
   std::vector<uint8_t> seen(dag.offsets.size() - 1, 0);
