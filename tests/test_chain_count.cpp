@@ -148,6 +148,30 @@ TEST(ChainCount, CountingAloneGoesByChainsOnAHistoryNotOnARandomGraph) {
   }
 }
 
+// The chains' stored rows are held to half the memory left after sparse's fixed part
+// (88 bytes a vertex and 12 an edge, propagation_runs.cpp): with room for only a
+// quarter of them the same history is counted by columns, to the same count.
+TEST(ChainCount, ChainRowsPastHalfTheRoomLeftGoByColumns) {
+  const Graph history = commit_history_dag(150000, 5);
+  const Condensation c = condense(history);
+  const std::optional<ChainCounting> chains =
+      prepare_chain_count(c.dag, {}, most_chains_worth_counting(c.component_count()));
+  ASSERT_TRUE(chains);
+  const size_t rows = chains->slots.slots * chains->cover.chains() * sizeof(uint32_t);
+  const size_t fixed = 88 * history.vertex_count() + 12 * history.edge_count();
+  ComputeOptions o;
+  o.method = Method::kSparse;
+  o.propagate.rows_needed = false;
+  const uint64_t expect = compute_closure(history, o).pair_count();
+  for (const size_t room : {rows / 4, 4 * rows}) {
+    o.host_memory_limit = fixed + room;
+    ComputeReport report;
+    EXPECT_EQ(compute_closure(history, o, &report).pair_count(), expect) << room;
+    const bool by_chains = report.reason.find(" chains over live rows") != std::string::npos;
+    EXPECT_EQ(by_chains, room > rows) << report.reason;
+  }
+}
+
 TEST(ChainCount, GenerationIdsAreTopologicalAndCarryTheSizes) {
   std::mt19937_64 rng(31);
   for (size_t n : {1, 33, 300}) {

@@ -479,7 +479,7 @@ std::vector<PredictedBenchRow> bench_predicted(const std::string& name, const Gr
   const Condensation condensed = condense(g);
   CostInputs in = gather_cost_inputs(g, condensed, true, thread_budget(), false);
   // The chains, where auto would cover them (compute.cpp): its prediction weighs them.
-  if (predict_chain_cover_s(in) < predict_host_s(in))
+  if (chain_cover_may_pay(in))
     if (const std::optional<ChainCounting> chains =
             prepare_chain_count(condensed.dag, weighted_sizes(condensed.scc),
                                 most_chains_worth_counting(condensed.component_count())))

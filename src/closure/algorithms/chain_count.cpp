@@ -129,10 +129,9 @@ struct SliceRows {
 // Row c where its one successor d's row (src, end src_end, sum src_sum) and d's own number
 // make it: in d's place when c takes d's slot (d's last reader, c, is done with it) or d's
 // scratch row, else a copy. No maximum and no sum over the row: on a history most rows
-// are one commit after its parent. Returns where row c lies; *sum its sum.
-const uint32_t* one_successor_row(uint32_t* target, const uint32_t* src, size_t src_end,
-                                  uint64_t src_sum, size_t end, size_t own, uint32_t own_through,
-                                  uint64_t* sum) {
+// are one commit after its parent. *sum: the row's sum.
+void one_successor_row(uint32_t* target, const uint32_t* src, size_t src_end, uint64_t src_sum,
+                       size_t end, size_t own, uint32_t own_through, uint64_t* sum) {
   if (target != src) std::copy(src, src + src_end, target);
   std::fill(target + src_end, target + end, 0u);
   *sum = src_sum;
@@ -140,7 +139,6 @@ const uint32_t* one_successor_row(uint32_t* target, const uint32_t* src, size_t 
     *sum += own_through - target[own];
     target[own] = own_through;
   }
-  return target;
 }
 
 // Pairs of chains [k0, k1): every row from the slice's first chain's first component (rows
@@ -181,7 +179,8 @@ uint64_t count_slice(const CsrDag& dag, std::span<const uint32_t> sizes, const C
         target = const_cast<uint32_t*>(src);
       const uint32_t chain = cover.chain[d1];
       const size_t own = chain >= k0 && chain < k1 ? chain - k0 : end;
-      row = one_successor_row(target, src, src_end, src_sum, end, own, cover.through[d1], &sum);
+      one_successor_row(target, src, src_end, src_sum, end, own, cover.through[d1], &sum);
+      row = target;
     } else {
       // Built in scratch: a slot c takes may still hold a successor's row being read.
       uint32_t* cur = rows.scratch[rows.free_scratch].data();

@@ -351,6 +351,10 @@ double predict_chain_cover_s(const CostInputs& in) {
          predict_host_linear_s(in);
 }
 
+bool chain_cover_may_pay(const CostInputs& in, double rival_s) {
+  return in.count_only && predict_chain_cover_s(in) < std::min(predict_host_s(in), rival_s);
+}
+
 double predict_host_chain_count_s(const CostInputs& in) {
   if (!in.count_only || in.chains == 0) return 1e30;
   const double visits = double(in.components + in.condensed_edges);

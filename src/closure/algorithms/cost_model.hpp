@@ -83,9 +83,12 @@ double predict_host_column_count_s(const CostInputs& in);
 // a pass each over the condensation; then every edge's successor row and every row, about
 // half the chains' numbers each, on the host's threads. Infinite with chains unknown.
 double predict_host_chain_count_s(const CostInputs& in);
-// The cover's own passes, which auto makes before it knows the chains: where the host's
-// other counts are predicted under them, the cover is not tried.
+// The cover's own passes, which auto makes before it knows the chains.
 double predict_chain_cover_s(const CostInputs& in);
+// Whether to make the cover at all (count_only): not where the host's other counts, or a
+// rival's `rival_s` (a GPU already opening), are predicted under the cover's own passes.
+// The one rule auto, the named sparse count and `bench closure --predict` follow.
+bool chain_cover_may_pay(const CostInputs& in, double rival_s = 1e30);
 // The host's best: sparse, or when only counting the cheapest of sparse and the counts.
 double predict_host_s(const CostInputs& in);
 // `started`: the device's start-up (its context and program) is paid already, or being paid

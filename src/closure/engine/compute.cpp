@@ -63,10 +63,8 @@ void speculate_or_release_as_read(MethodContext& c) {
 // the cover's own passes.
 void cover_chains_where_they_may_pay(MethodContext& c) {
   const CostInputs& in = *c.costs;
-  if (!in.count_only) return;
-  double best = predict_host_s(in);
-  if (c.gpu_speculated) best = std::min(best, predict_gpu_propagate_s(in, true));
-  if (predict_chain_cover_s(in) < best) c.cover_chains();
+  if (chain_cover_may_pay(in, c.gpu_speculated ? predict_gpu_propagate_s(in, true) : 1e30))
+    c.cover_chains();
 }
 
 // Asks the planner until its plan is final, gathering each fact it asks for.

@@ -57,11 +57,17 @@ std::optional<Closure> counted_by_columns(MethodContext& c, double room) {
     row_bytes = double(C) * std::max(0.0, c.costs->row_words) * sizeof(word_t);
     rows_crowd_memory = row_bytes > room / 2;
     // The chains where the cover may pay against the other counts (auto tried it already).
-    if (predict_chain_cover_s(*c.costs) < predict_host_s(*c.costs)) c.cover_chains();
+    if (chain_cover_may_pay(*c.costs)) c.cover_chains();
     const double count_s =
         std::min(predict_host_column_count_s(*c.costs), predict_host_chain_count_s(*c.costs));
     if (!rows_crowd_memory && !(count_s < predict_host_sparse_s(*c.costs))) return std::nullopt;
   }
+  // The chains' stored rows (a number a chain in every slot, at most) are held to half the
+  // room left, as sparse's rows are; past it, by columns (32 MB a thread).
+  if (c.chain_counting && double(c.chain_counting->slots.slots) *
+                                  double(c.chain_counting->cover.chains()) * sizeof(uint32_t) >
+                              room / 2)
+    c.chain_counting.reset();
   const auto t0 = std::chrono::steady_clock::now();
   // By chains where the cover was made: a history's few chains make rows shorter than bits.
   const std::optional<uint64_t> by_chains =
