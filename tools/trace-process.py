@@ -41,7 +41,7 @@ def main():
                          "s"))
     for event in order:
         times = [t for run in runs for e, t in run if e == event]
-        print("%-28s %8.3f" % (event, statistics.median(times)))
+        print("%-28s %8.5f" % (event, statistics.median(times)))
 
 
 if __name__ == "__main__":

@@ -158,7 +158,7 @@ void bind_graph(py::module_& m) {
             // bytes back, where a plain conversion would raise UnicodeDecodeError.
             py::list out(g.labels().size());
             for (size_t i = 0; i < g.labels().size(); ++i) {
-              const std::string& l = g.labels()[i];
+              const std::string l = g.labels()[i];
               PyObject* text =
                   PyUnicode_DecodeUTF8(l.data(), Py_ssize_t(l.size()), "surrogateescape");
               if (!text) throw py::error_already_set();

@@ -14,7 +14,7 @@ std::string outcome(std::string_view text) {
   try {
     const auto r = closure::read_graph_from_string(text, closure::InputFormat::kEdgeList, "e");
     std::string out = std::to_string(r.edge_records);
-    for (const auto& l : r.graph.labels()) out += "|" + l;
+    for (const std::string& l : r.graph.labels().names()) out += "|" + l;
     for (const auto& [u, v] : r.graph.edges())
       out += " " + std::to_string(u) + ">" + std::to_string(v);
     return out;

@@ -130,7 +130,8 @@ void check_same_graph(Communicator& comm, const Graph& g, const std::string& inp
   h.update(&n, sizeof n);
   h.update(g.offsets().data(), g.offsets().size_bytes());
   h.update(g.targets().data(), g.targets().size_bytes());
-  for (const std::string& label : g.labels()) {
+  for (size_t v = 0; v < g.labels().size(); ++v) {
+    const std::string label = g.labels()[v];
     const uint64_t length = label.size();
     h.update(&length, sizeof length);
     h.update(label);

@@ -164,7 +164,7 @@ void build_rows_bucketed(size_t n, const Blocks& in, size_t m, std::vector<uint6
 
 }  // namespace
 
-void Graph::start(size_t n, std::vector<std::string> labels) {
+void Graph::start(size_t n, VertexLabels labels) {
   labels_ = std::move(labels);
   if (!labels_.empty() && labels_.size() != n)
     throw UsageError("Graph: label count differs from vertex count");
@@ -172,7 +172,7 @@ void Graph::start(size_t n, std::vector<std::string> labels) {
   offsets_.assign(n + 1, 0);
 }
 
-Graph::Graph(size_t n, std::vector<Edge> edges, std::vector<std::string> labels) {
+Graph::Graph(size_t n, std::vector<Edge> edges, VertexLabels labels) {
   start(n, std::move(labels));
   if (edges.size() >= kParallelEdges && thread_budget() > 1) {
     const size_t m = edges.size(), blocks = std::min<size_t>(256, 4 * size_t(thread_budget()));
@@ -209,7 +209,7 @@ void Graph::build_bucketed(size_t n, const Blocks& blocks, size_t m) {
 }
 
 Graph Graph::from_pair_blocks(size_t n, std::span<const std::span<const vertex_t>> pair_blocks,
-                              std::vector<std::string> labels,
+                              VertexLabels labels,
                               const std::function<void()>& blocks_read) {
   size_t m = 0;
   for (std::span<const vertex_t> b : pair_blocks) {
@@ -313,8 +313,7 @@ std::optional<vertex_t> Graph::find(std::string_view label) const {
       return std::nullopt;
     return v;
   }
-  for (size_t v = 0; v < labels_.size(); ++v)
-    if (labels_[v] == label) return static_cast<vertex_t>(v);
+  if (const std::optional<size_t> v = labels_.find(label)) return static_cast<vertex_t>(*v);
   return std::nullopt;
 }
 

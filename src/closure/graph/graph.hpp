@@ -11,6 +11,8 @@
 #include <utility>
 #include <vector>
 
+#include "closure/graph/vertex_labels.hpp"
+
 namespace closure {
 
 using vertex_t = uint32_t;
@@ -21,7 +23,7 @@ class Graph {
   Graph() = default;
   // Builds the CSR from an edge list over vertices 0..n-1; duplicate edges collapse and
   // each successor list is sorted. `labels` may be empty (labels are then "0".."n-1").
-  Graph(size_t n, std::vector<Edge> edges, std::vector<std::string> labels = {});
+  Graph(size_t n, std::vector<Edge> edges, VertexLabels labels = {});
   // From rows already grouped by source: the successors of u are targets[offsets[u] ..
   // offsets[u+1]), in any order, duplicates allowed (each row is sorted and de-duplicated
   // here). Skips the edge list's counting sort when the caller has rows (a networkx
@@ -34,7 +36,7 @@ class Graph {
   // `blocks_read`, if given, is called once the blocks are no longer read (the caller may
   // free them then, before the graph's own arrays are allocated).
   static Graph from_pair_blocks(size_t n, std::span<const std::span<const vertex_t>> pair_blocks,
-                                std::vector<std::string> labels = {},
+                                VertexLabels labels = {},
                                 const std::function<void()>& blocks_read = {});
 
   size_t vertex_count() const { return offsets_.empty() ? 0 : offsets_.size() - 1; }
@@ -46,7 +48,8 @@ class Graph {
   std::span<const vertex_t> targets() const { return targets_; }
   // The input's label of vertex v.
   std::string label(vertex_t v) const { return labels_.empty() ? std::to_string(v) : labels_[v]; }
-  const std::vector<std::string>& labels() const { return labels_; }
+  // The input's labels: empty when the vertices are "0".."n-1".
+  const VertexLabels& labels() const { return labels_; }
   // The vertex with the input's label `label` (label(v) == label), or none; the first such
   // vertex should two share it (the readers give every vertex its own). A scan of the
   // labels, O(n) a call: for many look-ups, build a map from labels() once.
@@ -57,12 +60,12 @@ class Graph {
  private:
   std::vector<uint64_t> offsets_;  // n + 1 entries
   std::vector<vertex_t> targets_;  // sorted and unique within each vertex
-  std::vector<std::string> labels_;
+  VertexLabels labels_;
 
   // Sorts and de-duplicates each row of offsets_/targets_ in place.
   void normalise_rows();
   // Takes the labels (checked against n) and zeroes the n + 1 row offsets.
-  void start(size_t n, std::vector<std::string> labels);
+  void start(size_t n, VertexLabels labels);
   // The parallel CSR build over edge blocks (graph.cpp), then close_gaps.
   template <class Blocks>
   void build_bucketed(size_t n, const Blocks& blocks, size_t m);

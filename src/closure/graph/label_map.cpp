@@ -142,16 +142,16 @@ std::vector<uint64_t> LabelMap::hashes_by_id() const {
   return out;
 }
 
-std::vector<std::string> LabelMap::take_labels() {
-  if (borrow_ && !numeric_) names_.assign(views_.begin(), views_.end());
-  if (numeric_) {
-    names_.reserve(numbers_.size());
-    for (uint64_t n : numbers_) names_.push_back(std::to_string(n));
-    numbers_ = {};
-  }
+VertexLabels LabelMap::take_labels() {
   slots_ = {};
   count_ = 0;
-  return std::move(names_);
+  if (numeric_) {
+    VertexLabels::Numbers numbers(numbers_.begin(), numbers_.end());
+    numbers_ = {};
+    return VertexLabels::from_numbers(std::move(numbers));
+  }
+  if (borrow_) names_.assign(views_.begin(), views_.end());
+  return VertexLabels(std::move(names_));
 }
 
 }  // namespace closure::detail

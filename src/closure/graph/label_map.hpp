@@ -49,7 +49,8 @@ class LabelMap {
   const std::vector<std::string>& names() const { return names_; }
   // The name of `id` (name mode, owned or borrowed).
   std::string_view name(vertex_t id) const { return borrow_ ? views_[id] : names_[id]; }
-  std::vector<std::string> take_labels();
+  // The labels in id order, taken from the map (numbers while numeric()).
+  VertexLabels take_labels();
   // Name mode: every label's hash (name_hash) in id order, read from the slots.
   std::vector<uint64_t> hashes_by_id() const;
   // Slots inspected by every lookup so far: about 1.5 per lookup at the table's load, and

@@ -264,18 +264,10 @@ class Assembler {
   }
 
   // The checks that need the whole file; then the labels.
-  std::vector<std::string> finish(bool columns_declared) {
+  VertexLabels finish(bool columns_declared) {
     if (records_ == 0) src_.fail_at(0, "no edges found (only comments and blank lines)");
     (void)columns_declared;
-    if (!dense_.empty()) {
-      std::vector<std::string> out;
-      resize_huge(out, dense_.size());
-      parallel_chunks(dense_.size(), size_t{1} << 14, [&](size_t a, size_t b) {
-        for (size_t i = a; i < b; ++i) out[i] = std::to_string(dense_[i]);
-      });
-      dense_ = {};
-      return out;
-    }
+    if (!dense_.empty()) return VertexLabels::from_numbers(std::move(dense_));
     // A first line of names above lines of numbers, or of two usual column titles, is a
     // header row: read as an edge it would add two bogus vertices.
     const bool names_only_first = name_lines_ == 1 && name_line_[0] == first_line_ &&
@@ -288,7 +280,7 @@ class Assembler {
                        " looks like a header row, not an edge (delete it or start it with '#' to "
                        "make it a comment)",
                    Advice::kHeaderRow);
-    if (merged_in_parallel_) return std::move(merged_);
+    if (merged_in_parallel_) return VertexLabels(std::move(merged_));
     return labels_.take_labels();
   }
 
@@ -601,7 +593,7 @@ ReadResult read_edge_list(LineSource& src, HeaderRow header) {
   }
   trace.mark("place");
   const size_t records = assembler.records();
-  std::vector<std::string> labels = assembler.finish(declared.columns_declared);
+  VertexLabels labels = assembler.finish(declared.columns_declared);
   trace.mark("finish");
   const size_t n = labels.size();
   // The chunks are freed as soon as the build has moved their edges.

@@ -111,16 +111,7 @@ void reverse_csr(size_t count, const std::vector<uint32_t>& offsets,
   roff[0] = 0;
 }
 
-bool labels_are_identity(const Graph& g) {
-  const auto& labels = g.labels();
-  if (labels.empty()) return true;
-  char buf[16];
-  for (size_t v = 0; v < labels.size(); ++v) {
-    const auto r = std::to_chars(buf, buf + sizeof buf, v);
-    if (std::string_view(buf, size_t(r.ptr - buf)) != labels[v]) return false;
-  }
-  return true;
-}
+bool labels_are_identity(const Graph& g) { return g.labels().identity(); }
 
 }  // namespace
 
@@ -349,16 +340,13 @@ void build_labels(const BuildOptions& options, const std::vector<uint8_t>& cycli
 void store_names(const Graph& g, IndexData& out) {
   out.identity_labels = labels_are_identity(g);
   if (out.identity_labels) return;
-  const auto& names = g.labels();
+  const VertexLabels& names = g.labels();
   out.label_offsets.resize(names.size() + 1);
-  size_t total = 0;
   for (size_t v = 0; v < names.size(); ++v) {
-    out.label_offsets[v] = total;
-    total += names[v].size();
+    out.label_offsets[v] = out.label_bytes.size();
+    names.append(v, out.label_bytes);
   }
-  out.label_offsets[names.size()] = total;
-  out.label_bytes.reserve(total);
-  for (const auto& s : names) out.label_bytes += s;
+  out.label_offsets[names.size()] = out.label_bytes.size();
   out.name_seed = name_seed(out.label_bytes);
   out.name_slots = build_name_slots(out.label_offsets.data(), out.label_bytes.data(), names.size(),
                                     out.name_seed);
