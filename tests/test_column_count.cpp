@@ -5,6 +5,7 @@
 // several slice widths and thread counts.
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <random>
 
 #include "bench/index_generators.hpp"
@@ -13,6 +14,7 @@
 #include "closure/algorithms/host_closure.hpp"
 #include "closure/errors.hpp"
 #include "closure/executor.hpp"
+#include "closure/util/reuse_slots.hpp"
 #include "condensed_counts.hpp"
 #include "test_support.hpp"
 
@@ -41,6 +43,15 @@ TEST(ColumnCount, SlotsHoldEveryRowUntilItsLastReader) {
         }
         if (s.slot[r] != SweepSlots::kNone) held[s.slot[r]] = uint32_t(r);
       }
+      // The same slots as the bucketed assignment (reuse_slots) gives by last readers.
+      std::vector<uint32_t> last_reader(C, SweepSlots::kNone);
+      for (size_t r = 0; r < C; ++r)
+        for (uint64_t e = c.dag.offsets[r]; e < c.dag.offsets[r + 1]; ++e)
+          if (c.dag.targets[e] != r + 1)
+            last_reader[c.dag.targets[e]] = std::min(last_reader[c.dag.targets[e]], uint32_t(r));
+      const ReusedSlots reused = reuse_slots(last_reader, 1);
+      EXPECT_EQ(s.slot, reused.slot) << "n=" << n;
+      EXPECT_EQ(s.slots, reused.slots) << "n=" << n;
     }
 }
 

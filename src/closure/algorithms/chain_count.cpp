@@ -18,18 +18,24 @@ namespace {
 constexpr uint32_t kNone = SweepSlots::kNone;
 
 // The rows of the chains tracked while covering, one column a tracked chain: the stored
-// rows (slot-major), the row just closed and the one being closed.
+// rows (slot-major) and two scratch rows, for rows no later row reads from a slot.
 struct TrackedRows {
-  std::vector<uint32_t> stored, prev, cur;
+  std::vector<uint32_t> stored, scratch[2];
   explicit TrackedRows(size_t slots)
-      : stored(slots * kTrackedChains, 0), prev(kTrackedChains, 0), cur(kTrackedChains, 0) {}
+      : stored(slots * kTrackedChains, 0),
+        scratch{std::vector<uint32_t>(kTrackedChains, 0), std::vector<uint32_t>(kTrackedChains, 0)} {}
+  uint32_t* slot_row(uint32_t slot) { return stored.data() + size_t(slot) * kTrackedChains; }
+  bool is_scratch(const uint32_t* row) const {
+    return row == scratch[0].data() || row == scratch[1].data();
+  }
 };
 
 // Which tracked chain a new chain takes: a free column, else the one extended longest ago,
-// whose column is then zeroed in every stored row. Zero is exact for the new chain in every
-// row closed so far: those rows' components lie above it and reach none of its components.
+// whose column is then zeroed in every stored row and in `row`, the row being made. Zero is
+// exact for the new chain in every row closed so far: those rows' components lie above it
+// and reach none of its components.
 size_t take_column(std::vector<uint32_t>& column_chain, std::vector<uint64_t>& column_used,
-                   std::vector<uint32_t>& chain_column, TrackedRows& rows) {
+                   std::vector<uint32_t>& chain_column, TrackedRows& rows, uint32_t* row) {
   size_t s = 0;
   for (size_t i = 0; i < kTrackedChains; ++i) {
     if (column_chain[i] == kNone) return i;
@@ -37,7 +43,7 @@ size_t take_column(std::vector<uint32_t>& column_chain, std::vector<uint64_t>& c
   }
   chain_column[column_chain[s]] = kNone;
   for (size_t r = 0; r < rows.stored.size(); r += kTrackedChains) rows.stored[r + s] = 0;
-  rows.cur[s] = 0;
+  row[s] = 0;
   return s;
 }
 
@@ -54,6 +60,7 @@ std::optional<ChainCover> cover_by_chains(const CsrDag& dag, std::span<const uin
   std::vector<uint32_t> column_chain(kTrackedChains, kNone);
   std::vector<uint64_t> column_used(kTrackedChains, 0);
   TrackedRows rows(slots.slots);
+  const uint32_t* prev = rows.scratch[0].data();  // the row just closed
   // A chain begun past the 64 tracked zeroes a column of every stored row: bounded to the
   // work of the pass itself (a wide graph with many rows live would otherwise pay chains x
   // rows: 7 s for GRAIL's human, 38,811 components and 28,588 live rows).
@@ -61,15 +68,33 @@ std::optional<ChainCover> cover_by_chains(const CsrDag& dag, std::span<const uin
       kTrackedChains * (C + dag.targets.size()) / std::max<size_t>(1, slots.slots);
   most_chains = std::min(most_chains, kTrackedChains + most_taken);
   for (size_t c = C; c-- > 0;) {
-    uint32_t* cur = rows.cur.data();
-    std::fill(cur, cur + kTrackedChains, 0u);
-    for (uint64_t e = dag.offsets[c]; e < dag.offsets[c + 1]; ++e) {
-      const size_t d = dag.targets[e];
-      if (d <= c || d >= C)
+    const uint64_t e0 = dag.offsets[c], e1 = dag.offsets[c + 1];
+    for (uint64_t e = e0; e < e1; ++e)
+      if (dag.targets[e] <= c || dag.targets[e] >= C)
         throw InternalError("chains: the condensation is not in topological order");
-      max_words(cur,
-                d == c + 1 ? rows.prev.data() : rows.stored.data() + slots.slot[d] * kTrackedChains,
-                kTrackedChains);
+    const bool stored = slots.slot[c] != kNone;
+    uint32_t* free_scratch = rows.scratch[prev == rows.scratch[0].data() ? 1 : 0].data();
+    auto row_of = [&](size_t d) -> const uint32_t* {
+      return d == c + 1 ? prev : rows.slot_row(slots.slot[d]);
+    };
+    uint32_t* cur;
+    if (e1 - e0 == 1) {
+      // One successor d: its row is c's but for d's own number, so c's row is made where
+      // d's lies when c is its last reader (c takes d's slot, or d's scratch row), else
+      // copied. On a history most components have one parent: no maximum over the row.
+      const uint32_t* src = row_of(dag.targets[e0]);
+      cur = stored ? rows.slot_row(slots.slot[c])
+            : rows.is_scratch(src) ? const_cast<uint32_t*>(src)
+                                   : free_scratch;
+      if (cur != src) std::copy(src, src + kTrackedChains, cur);
+    } else {
+      // Made in scratch: a slot c takes may still hold a successor's row being read.
+      cur = free_scratch;
+      std::fill(cur, cur + kTrackedChains, 0u);
+      for (uint64_t e = e0; e < e1; ++e) max_words(cur, row_of(dag.targets[e]), kTrackedChains);
+    }
+    for (uint64_t e = e0; e < e1; ++e) {
+      const size_t d = dag.targets[e];
       const uint32_t s = chain_column[cover.chain[d]];
       if (s != kNone) cur[s] = std::max(cur[s], cover.through[d]);
     }
@@ -78,7 +103,7 @@ std::optional<ChainCover> cover_by_chains(const CsrDag& dag, std::span<const uin
     // are the lines. A 1M-commit history in breadth-first ids took 425 chains so, against
     // 1,134 taking the top with the fewest predecessors and 3,393 the lowest id.)
     uint32_t chain = kNone, longest = 0;
-    for (uint64_t e = dag.offsets[c]; e < dag.offsets[c + 1]; ++e) {
+    for (uint64_t e = e0; e < e1; ++e) {
       const uint32_t d = dag.targets[e];
       if (top[cover.chain[d]] == d && (chain == kNone || cover.through[d] > longest))
         chain = cover.chain[d], longest = cover.through[d];
@@ -94,7 +119,7 @@ std::optional<ChainCover> cover_by_chains(const CsrDag& dag, std::span<const uin
       chain = uint32_t(cover.first.size());
       cover.first.push_back(uint32_t(c));
       top.push_back(uint32_t(c));
-      const size_t s = take_column(column_chain, column_used, chain_column, rows);
+      const size_t s = take_column(column_chain, column_used, chain_column, rows, cur);
       column_chain[s] = chain;
       chain_column.push_back(uint32_t(s));
       cover.through[c] = size;
@@ -104,9 +129,12 @@ std::optional<ChainCover> cover_by_chains(const CsrDag& dag, std::span<const uin
     }
     cover.chain[c] = chain;
     if (chain_column[chain] != kNone) column_used[chain_column[chain]] = C - c;
-    if (slots.slot[c] != kNone)
-      std::copy(cur, cur + kTrackedChains, rows.stored.data() + slots.slot[c] * kTrackedChains);
-    std::swap(rows.prev, rows.cur);
+    if (stored && cur != rows.slot_row(slots.slot[c])) {
+      uint32_t* own = rows.slot_row(slots.slot[c]);
+      std::copy(cur, cur + kTrackedChains, own);
+      cur = own;
+    }
+    prev = cur;
   }
   return cover;
 }

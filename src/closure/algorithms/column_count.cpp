@@ -14,7 +14,6 @@
 #include "closure/executor.hpp"
 #include "closure/or_words.hpp"
 #include "closure/popcount.hpp"
-#include "closure/util/reuse_slots.hpp"
 
 namespace closure {
 namespace {
@@ -104,8 +103,26 @@ SweepSlots sweep_slots(const CsrDag& dag) {
         throw InternalError("count: the condensation is not in topological order");
       if (d != c + 1) last_reader[d] = std::min(last_reader[d], uint32_t(c));
     }
-  ReusedSlots reused = reuse_slots(last_reader, 1);
-  return SweepSlots{std::move(reused.slot), reused.slots};
+  // Slots from the highest row down: row c first frees the slots of the rows it reads last,
+  // found among its successors (no bucketing of rows by last reader: reuse_slots()'s
+  // counting sort took three arrays of fresh pages at 10M rows), then takes a free one.
+  SweepSlots out;
+  out.slot.assign(C, kNone);
+  std::vector<uint32_t> free_slots;
+  for (size_t c = C; c-- > 0;) {
+    for (uint64_t e = dag.offsets[c]; e < dag.offsets[c + 1]; ++e) {
+      const size_t d = dag.targets[e];
+      if (last_reader[d] == c) free_slots.push_back(out.slot[d]);
+    }
+    if (last_reader[c] == kNone) continue;
+    if (free_slots.empty()) {
+      out.slot[c] = uint32_t(out.slots++);
+    } else {
+      out.slot[c] = free_slots.back();
+      free_slots.pop_back();
+    }
+  }
+  return out;
 }
 
 size_t column_slice_words(size_t words, size_t live_rows, unsigned threads) {
