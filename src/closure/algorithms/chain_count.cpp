@@ -19,21 +19,35 @@ constexpr uint32_t kNone = SweepSlots::kNone;
 
 // The rows of the chains tracked while covering, one column a tracked chain: the stored
 // rows (slot-major) and two scratch rows, for rows no later row reads from a slot.
+// A column a new chain takes must read zero in every row closed before: those rows'
+// components lie above the chain and reach none of it. Stored rows are zeroed when next
+// read, not when the column is taken: `taken` lists the columns in the order taken, and a
+// slot's row has had the first `seen[slot]` zeroed. (Zeroing a column of every stored row
+// at once was a third of the cover's time at 10M commits, a cache line a row.)
 struct TrackedRows {
   std::vector<uint32_t> stored, scratch[2];
+  std::vector<uint32_t> taken, seen;
   explicit TrackedRows(size_t slots)
       : stored(slots * kTrackedChains, 0),
-        scratch{std::vector<uint32_t>(kTrackedChains, 0), std::vector<uint32_t>(kTrackedChains, 0)} {}
+        scratch{std::vector<uint32_t>(kTrackedChains, 0), std::vector<uint32_t>(kTrackedChains, 0)},
+        seen(slots, 0) {}
   uint32_t* slot_row(uint32_t slot) { return stored.data() + size_t(slot) * kTrackedChains; }
+  // A slot's row with the columns taken since it was stored zeroed.
+  const uint32_t* read_slot(uint32_t slot) {
+    uint32_t* row = slot_row(slot);
+    for (size_t i = seen[slot]; i < taken.size(); ++i) row[taken[i]] = 0;
+    seen[slot] = uint32_t(taken.size());
+    return row;
+  }
+  // Row `row` stored in `slot`, current as of now.
+  void mark_stored(uint32_t slot) { seen[slot] = uint32_t(taken.size()); }
   bool is_scratch(const uint32_t* row) const {
     return row == scratch[0].data() || row == scratch[1].data();
   }
 };
 
 // Which tracked chain a new chain takes: a free column, else the one extended longest ago,
-// whose column is then zeroed in every stored row and in `row`, the row being made. Zero is
-// exact for the new chain in every row closed so far: those rows' components lie above it
-// and reach none of its components.
+// zeroed in `row`, the row being made, and in stored rows as they are next read.
 size_t take_column(std::vector<uint32_t>& column_chain, std::vector<uint64_t>& column_used,
                    std::vector<uint32_t>& chain_column, TrackedRows& rows, uint32_t* row) {
   size_t s = 0;
@@ -42,7 +56,7 @@ size_t take_column(std::vector<uint32_t>& column_chain, std::vector<uint64_t>& c
     if (column_used[i] < column_used[s]) s = i;
   }
   chain_column[column_chain[s]] = kNone;
-  for (size_t r = 0; r < rows.stored.size(); r += kTrackedChains) rows.stored[r + s] = 0;
+  rows.taken.push_back(uint32_t(s));
   row[s] = 0;
   return s;
 }
@@ -61,8 +75,8 @@ std::optional<ChainCover> cover_by_chains(const CsrDag& dag, std::span<const uin
   std::vector<uint64_t> column_used(kTrackedChains, 0);
   TrackedRows rows(slots.slots);
   const uint32_t* prev = rows.scratch[0].data();  // the row just closed
-  // A chain begun past the 64 tracked zeroes a column of every stored row: bounded to the
-  // work of the pass itself (a wide graph with many rows live would otherwise pay chains x
+  // A chain begun past the 64 tracked zeroes a column of every row stored (as each is next
+  // read): bounded to the work of the pass itself (a wide graph with many rows live would otherwise pay chains x
   // rows: 7 s for GRAIL's human, 38,811 components and 28,588 live rows).
   const size_t most_taken =
       kTrackedChains * (C + dag.targets.size()) / std::max<size_t>(1, slots.slots);
@@ -74,8 +88,9 @@ std::optional<ChainCover> cover_by_chains(const CsrDag& dag, std::span<const uin
         throw InternalError("chains: the condensation is not in topological order");
     const bool stored = slots.slot[c] != kNone;
     uint32_t* free_scratch = rows.scratch[prev == rows.scratch[0].data() ? 1 : 0].data();
+    // The row just closed needs no zeroing: no column was taken since.
     auto row_of = [&](size_t d) -> const uint32_t* {
-      return d == c + 1 ? prev : rows.slot_row(slots.slot[d]);
+      return d == c + 1 ? prev : rows.read_slot(slots.slot[d]);
     };
     uint32_t* cur;
     if (e1 - e0 == 1) {
@@ -129,9 +144,10 @@ std::optional<ChainCover> cover_by_chains(const CsrDag& dag, std::span<const uin
     }
     cover.chain[c] = chain;
     if (chain_column[chain] != kNone) column_used[chain_column[chain]] = C - c;
-    if (stored && cur != rows.slot_row(slots.slot[c])) {
+    if (stored) {
       uint32_t* own = rows.slot_row(slots.slot[c]);
-      std::copy(cur, cur + kTrackedChains, own);
+      if (cur != own) std::copy(cur, cur + kTrackedChains, own);
+      rows.mark_stored(slots.slot[c]);
       cur = own;
     }
     prev = cur;
