@@ -302,7 +302,8 @@ uint64_t count_closure_by_chains(const CsrDag& dag, std::span<const uint32_t> si
 RelabelledDag generation_ids(const CsrDag& dag, std::span<const uint32_t> sizes) {
   const size_t C = dag.offsets.empty() ? 0 : dag.offsets.size() - 1;
   // Generation numbers: the longest path down to a sink (git's commit-graph has them).
-  std::vector<uint32_t> gen(C, 0), count;
+  std::vector<uint32_t> gen(C, 0);
+  uint32_t highest = 0;
   for (size_t c = C; c-- > 0;) {
     uint32_t g = 0;
     for (uint64_t e = dag.offsets[c]; e < dag.offsets[c + 1]; ++e) {
@@ -312,29 +313,45 @@ RelabelledDag generation_ids(const CsrDag& dag, std::span<const uint32_t> sizes)
       g = std::max(g, gen[d] + 1);
     }
     gen[c] = g;
+    highest = std::max(highest, g);
   }
-  // Components by generation, highest first (a counting sort; ties keep their ids).
-  count.assign(C + 2, 0);
-  for (size_t c = 0; c < C; ++c) ++count[C - gen[c] + 1];
-  for (size_t i = 1; i < count.size(); ++i) count[i] += count[i - 1];
+  // Components by generation, highest first (a counting sort over the generations; ties
+  // keep their ids). gen[c] becomes c's new id.
   std::vector<uint32_t> order(C);
-  for (size_t c = 0; c < C; ++c) order[count[C - gen[c]]++] = uint32_t(c);
-  std::vector<uint32_t> id(C);
-  for (size_t i = 0; i < C; ++i) id[order[i]] = uint32_t(i);
+  {
+    std::vector<uint32_t> at(size_t(highest) + 2, 0);
+    for (size_t c = 0; c < C; ++c) ++at[highest - gen[c] + 1];
+    for (size_t i = 1; i < at.size(); ++i) at[i] += at[i - 1];
+    for (size_t c = 0; c < C; ++c) {
+      const uint32_t i = at[highest - gen[c]]++;
+      order[i] = uint32_t(c);
+      gen[c] = i;
+    }
+  }
+  const std::vector<uint32_t>& id = gen;
+  // The rows in the new order, on threads: each new row's length, their sums, then the rows.
   RelabelledDag out;
   out.dag.offsets.resize(C + 1);
   out.dag.targets.resize(dag.targets.size());
   out.dag.offsets[0] = 0;
-  for (size_t i = 0; i < C; ++i) {
-    const uint32_t c = order[i];
-    uint64_t at = out.dag.offsets[i];
-    for (uint64_t e = dag.offsets[c]; e < dag.offsets[c + 1]; ++e)
-      out.dag.targets[at++] = id[dag.targets[e]];
-    out.dag.offsets[i + 1] = at;
-  }
+  constexpr size_t kGrain = size_t{1} << 16;
+  parallel_chunks(C, kGrain, [&](size_t a, size_t b) {
+    for (size_t i = a; i < b; ++i)
+      out.dag.offsets[i + 1] = dag.offsets[order[i] + 1] - dag.offsets[order[i]];
+  });
+  for (size_t i = 0; i < C; ++i) out.dag.offsets[i + 1] += out.dag.offsets[i];
+  parallel_chunks(C, kGrain, [&](size_t a, size_t b) {
+    for (size_t i = a; i < b; ++i) {
+      uint64_t at = out.dag.offsets[i];
+      for (uint64_t e = dag.offsets[order[i]]; e < dag.offsets[order[i] + 1]; ++e)
+        out.dag.targets[at++] = id[dag.targets[e]];
+    }
+  });
   if (!sizes.empty()) {
     out.sizes.resize(C);
-    for (size_t i = 0; i < C; ++i) out.sizes[i] = sizes[order[i]];
+    parallel_chunks(C, kGrain, [&](size_t a, size_t b) {
+      for (size_t i = a; i < b; ++i) out.sizes[i] = sizes[order[i]];
+    });
   }
   return out;
 }
