@@ -79,6 +79,16 @@ if(CLOSURE_PYTHON)  # and Python's transitive_closure and build_index
     "CLOSURE_PYTHONPATH=${CMAKE_BINARY_DIR}/python;CLOSURE_PYTHON=${Python3_EXECUTABLE}")
 endif()
 
+# A run whose threads cannot start (ulimit -u, no memory left for a stack) is a resource
+# error that names the memory left, not TBB's bare words. pthread_create fails through a
+# preloaded shim; not under the sanitizers, whose runtime must be the first library loaded.
+if(NOT CLOSURE_SANITIZE)
+  add_library(fail_thread_start MODULE support/fail_thread_start.cpp)
+  cli_test(promises.thread_start_failure_is_a_resource_error --status 4
+           --stderr "a thread could not start .* left to this process" --
+           bash -c "python3 ${CMAKE_SOURCE_DIR}/tools/gen_commit_dag.py 200000 2 > ${PR}/h200k.txt && LD_PRELOAD=$<TARGET_FILE:fail_thread_start> ${CLOSURE_BIN} -q ${PR}/h200k.txt")
+endif()
+
 # A closure that cannot fit names `closure index` / `query` / `reach` for the user's file, and
 # following that hint works under the same ulimit -v (tests/cli/memory_hint.sh).
 cli_test(promises.out_of_memory_names_the_index_under_ulimit --stdout "^memory hint ok$" --

@@ -32,7 +32,8 @@ def thread_gain(t, p):
 
 def linear(r, p):
     b = 88.0 * r["V"] + 12.0 * r["E"]
-    missed = clamp(1 - 4 * 1024 * 1024 / max(b, 1), 0, 1)
+    # cost_model.cpp: a graph without cycles (as many components as vertices) has no miss term.
+    missed = 0 if r["C"] == r["V"] else clamp(1 - 4 * 1024 * 1024 / max(b, 1), 0, 1)
     return p["vs"] * r["V"] * (1 + p["vg"] * missed) + p["es"] * r["E"] * (1 + p["eg"] * missed)
 
 

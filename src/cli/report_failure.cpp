@@ -1,10 +1,15 @@
 // The one place that turns failures into messages and exit statuses.
+#include <sys/resource.h>
+
 #include <cstdio>
 #include <new>
+#include <string>
+#include <string_view>
 #include <system_error>
 
 #include "cli/commands.hpp"
 #include "closure/errors.hpp"
+#include "closure/util/available_memory.hpp"
 
 namespace closure::cli {
 namespace {
@@ -17,6 +22,25 @@ static_assert(info_of(ErrorKind::kUsage).exit_status == kExitUsage &&
                   info_of(ErrorKind::kCancelled).exit_status == kExitFailure &&
                   info_of(ErrorKind::kOutputClosed).exit_status == kExitOk,
               "the exit statuses of commands.hpp are the error table's");
+
+// The memory this process may still take (the memory guard's figure), for the messages of
+// failures that carry no size of their own.
+std::string memory_left() {
+  return format_bytes(double(available_host_memory()));
+}
+
+// " (N processes)" where ulimit -u sets a limit.
+std::string process_limit() {
+  rlimit rl{};
+  if (::getrlimit(RLIMIT_NPROC, &rl) != 0 || rl.rlim_cur == RLIM_INFINITY) return "";
+  return " (" + std::to_string(rl.rlim_cur) + " processes)";
+}
+
+// TBB's failure to start a worker: a std::runtime_error of its own wording (its
+// handle_perror), not a std::system_error.
+bool thread_start_failed(const std::exception& e) {
+  return std::string_view(e.what()).starts_with("pthread_create has failed");
+}
 
 }  // namespace
 
@@ -34,13 +58,17 @@ int report_failure(const std::exception& e) {
   const auto* system = dynamic_cast<const std::system_error*>(&e);
   if (dynamic_cast<const std::bad_alloc*>(&e))
     std::fprintf(stderr,
-                 "closure: out of memory (an allocation failed; the limit may be the free memory, "
-                 "ulimit -v or a cgroup; try --method sparse or a smaller graph)\n");
-  else if (system && system->code() == std::errc::resource_unavailable_try_again)
+                 "closure: out of memory (an allocation failed with %s left to this process; the "
+                 "limit may be the free memory, ulimit -v or a cgroup; try --method sparse or a "
+                 "smaller graph)\n",
+                 memory_left().c_str());
+  else if ((system && system->code() == std::errc::resource_unavailable_try_again) ||
+           thread_start_failed(e))
     std::fprintf(stderr,
-                 "closure: out of memory or threads: a thread could not start (%s); the limit "
-                 "may be the free memory, ulimit -v, ulimit -u or a cgroup; try --threads 1\n",
-                 e.what());
+                 "closure: out of memory or threads: a thread could not start (%s) with %s left "
+                 "to this process; the limit may be the free memory, ulimit -v, ulimit -u%s or a "
+                 "cgroup; try --threads 1\n",
+                 e.what(), memory_left().c_str(), process_limit().c_str());
   else
     std::fprintf(stderr, "closure: %s%s\n", kind == ErrorKind::kInternal ? "internal error: " : "",
                  said_to(e, Audience::kCli).c_str());

@@ -76,8 +76,8 @@ std::optional<ChainCover> cover_by_chains(const CsrDag& dag, std::span<const uin
   TrackedRows rows(slots.slots);
   const uint32_t* prev = rows.scratch[0].data();  // the row just closed
   // A chain begun past the 64 tracked zeroes a column of every row stored (as each is next
-  // read): bounded to the work of the pass itself (a wide graph with many rows live would otherwise pay chains x
-  // rows: 7 s for GRAIL's human, 38,811 components and 28,588 live rows).
+  // read): bounded to the work of the pass itself (a wide graph with many rows live would otherwise
+  // pay chains x rows: 7 s for GRAIL's human, 38,811 components and 28,588 live rows).
   const size_t most_taken =
       kTrackedChains * (C + dag.targets.size()) / std::max<size_t>(1, slots.slots);
   most_chains = std::min(most_chains, kTrackedChains + most_taken);
@@ -98,7 +98,7 @@ std::optional<ChainCover> cover_by_chains(const CsrDag& dag, std::span<const uin
       // d's lies when c is its last reader (c takes d's slot, or d's scratch row), else
       // copied. On a history most components have one parent: no maximum over the row.
       const uint32_t* src = row_of(dag.targets[e0]);
-      cur = stored ? rows.slot_row(slots.slot[c])
+      cur = stored                 ? rows.slot_row(slots.slot[c])
             : rows.is_scratch(src) ? const_cast<uint32_t*>(src)
                                    : free_scratch;
       if (cur != src) std::copy(src, src + kTrackedChains, cur);

@@ -209,8 +209,7 @@ void Graph::build_bucketed(size_t n, const Blocks& blocks, size_t m) {
 }
 
 Graph Graph::from_pair_blocks(size_t n, std::span<const std::span<const vertex_t>> pair_blocks,
-                              VertexLabels labels,
-                              const std::function<void()>& blocks_read) {
+                              VertexLabels labels, const std::function<void()>& blocks_read) {
   size_t m = 0;
   for (std::span<const vertex_t> b : pair_blocks) {
     if (b.size() % 2 != 0) throw UsageError("Graph: a block of pairs has an odd length");

@@ -24,7 +24,7 @@ class VertexLabels {
   VertexLabels() = default;
   // Names, in vertex order (implicit: a list of strings is what most callers have).
   VertexLabels(std::vector<std::string> names) : labels_(std::move(names)) {}  // NOLINT
-  VertexLabels(std::initializer_list<std::string> names)  // NOLINT
+  VertexLabels(std::initializer_list<std::string> names)                       // NOLINT
       : labels_(std::vector<std::string>(names)) {}
   // Integer labels, in vertex order: label v is std::to_string(numbers[v]), so only
   // canonical decimals (no sign, no leading zeros) may be kept as numbers.

@@ -111,7 +111,9 @@ void reverse_csr(size_t count, const std::vector<uint32_t>& offsets,
   roff[0] = 0;
 }
 
-bool labels_are_identity(const Graph& g) { return g.labels().identity(); }
+bool labels_are_identity(const Graph& g) {
+  return g.labels().identity();
+}
 
 }  // namespace
 
