@@ -31,6 +31,7 @@ namespace {
 constexpr double kHostVertexS = 2.0e-8;
 constexpr double kHostVertexMissGain = 10.0;
 constexpr double kHostEdgeS = 3.5e-8;
+constexpr double kCyclicGain = 2.0;
 // Sparse propagation: per row, its scratch span scanned and cleared, its stored words
 // written (first touch included: 2.4 GB of rows for 200k commits cost 3.9 s of system
 // time); per condensation edge, a successor row's words ORed (most are skipped).
@@ -298,16 +299,28 @@ double host_thread_gain(unsigned threads) {
 
 }  // namespace
 
-double predict_host_linear_s(const CostInputs& in) {
+namespace {
+
+// The linear passes with their cache misses: a vertex's cost grows once the graph's arrays
+// pass the cache. `streamed`: the passes read the arrays in order (no misses). A graph with
+// cycles pays Tarjan's pass as well (kCyclicGain; fitted by tools/fit-cost-model.py: the
+// road grids and the giant component were predicted 1.3-2.1x under before).
+double linear_passes_s(const CostInputs& in, bool streamed) {
   const double bytes = 88.0 * double(in.vertices) + 12.0 * double(in.edges);
-  // A graph without cycles is condensed by one topological pass and counting sorts
-  // (condense()'s path for DAGs, no Tarjan): its arrays streamed, no miss term (commit
-  // histories, 2-core: 1M 0.023 s, 10M 0.25 s; with the term 0.25 and 2.5 were predicted).
-  const bool acyclic = in.components == in.vertices;
   const double missed =
-      acyclic ? 0.0 : std::clamp(1 - kHostCacheBytes / std::max(bytes, 1.0), 0.0, 1.0);
-  return kHostVertexS * double(in.vertices) * (1 + kHostVertexMissGain * missed) +
-         kHostEdgeS * double(in.edges);
+      streamed ? 0.0 : std::clamp(1 - kHostCacheBytes / std::max(bytes, 1.0), 0.0, 1.0);
+  const double passes = kHostVertexS * double(in.vertices) * (1 + kHostVertexMissGain * missed) +
+                        kHostEdgeS * double(in.edges);
+  return in.components == in.vertices ? passes : kCyclicGain * passes;
+}
+
+}  // namespace
+
+double predict_host_linear_s(const CostInputs& in) {
+  // A graph without cycles is condensed by one topological pass and counting sorts
+  // (condense()'s path for DAGs, no Tarjan): its arrays streamed (commit histories, 2-core:
+  // 1M 0.023 s, 10M 0.25 s; with the miss term 0.25 and 2.5 were predicted).
+  return linear_passes_s(in, in.components == in.vertices);
 }
 
 double predict_host_sparse_s(const CostInputs& in) {
@@ -325,8 +338,10 @@ double predict_host_sparse_s(const CostInputs& in) {
   // (host_closure.cpp: 200,000 components + edges, 64 components a level, 32 edges each).
   const bool threaded = in.levels > 0 && in.components + in.condensed_edges >= 200'000 &&
                         in.condensed_edges <= 32 * in.components && in.components / in.levels >= 64;
+  // Sparse's own pass over the components misses the cache as the graph grows, DAG or not:
+  // the miss term stays (a 1M-vertex path: 0.17-0.21 s, nothing stored).
   return rows / (threaded ? host_thread_gain(in.host_threads) : 1.0) + kSparseFixedS +
-         predict_host_linear_s(in);
+         linear_passes_s(in, false);
 }
 
 double predict_host_column_count_s(const CostInputs& in) {
