@@ -54,6 +54,7 @@ std::optional<Closure> counted_by_columns(MethodContext& c, double room) {
     if (!c.costs || !c.costs->count_only)
       c.costs = gather_cost_inputs(c.graph, *c.condensed, true, thread_budget());
     complete_cost_inputs(*c.costs, *c.condensed);
+    trace("count planned");
     row_bytes = double(C) * std::max(0.0, c.costs->row_words) * sizeof(word_t);
     rows_crowd_memory = row_bytes > room / 2;
     // The chains where the cover may pay against the other counts (auto tried it already).
