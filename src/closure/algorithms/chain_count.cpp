@@ -46,6 +46,33 @@ struct TrackedRows {
   }
 };
 
+// Row c over the tracked chains from its successors' rows (their own numbers aside): where
+// it can be made without a copy when c has one successor d (c takes d's slot, or d's
+// scratch row, as d's last reader), else in the scratch row `prev` (the row just closed,
+// c + 1's) is not. On a history most components have one parent: no maximum over the row.
+uint32_t* successors_row(const CsrDag& dag, size_t c, const SweepSlots& slots, TrackedRows& rows,
+                         const uint32_t* prev) {
+  const uint64_t e0 = dag.offsets[c], e1 = dag.offsets[c + 1];
+  uint32_t* free_scratch = rows.scratch[prev == rows.scratch[0].data() ? 1 : 0].data();
+  // The row just closed needs no zeroing: no column was taken since.
+  auto row_of = [&](size_t d) -> const uint32_t* {
+    return d == c + 1 ? prev : rows.read_slot(slots.slot[d]);
+  };
+  if (e1 - e0 == 1) {
+    const uint32_t* src = row_of(dag.targets[e0]);
+    uint32_t* cur = slots.slot[c] != kNone ? rows.slot_row(slots.slot[c])
+                    : rows.is_scratch(src) ? const_cast<uint32_t*>(src)
+                                           : free_scratch;
+    if (cur != src) std::copy(src, src + kTrackedChains, cur);
+    return cur;
+  }
+  // Made in scratch: a slot c takes may still hold a successor's row being read.
+  std::fill(free_scratch, free_scratch + kTrackedChains, 0u);
+  for (uint64_t e = e0; e < e1; ++e)
+    max_words(free_scratch, row_of(dag.targets[e]), kTrackedChains);
+  return free_scratch;
+}
+
 // Which tracked chain a new chain takes: a free column, else the one extended longest ago,
 // zeroed in `row`, the row being made, and in stored rows as they are next read.
 size_t take_column(std::vector<uint32_t>& column_chain, std::vector<uint64_t>& column_used,
@@ -75,9 +102,10 @@ std::optional<ChainCover> cover_by_chains(const CsrDag& dag, std::span<const uin
   std::vector<uint64_t> column_used(kTrackedChains, 0);
   TrackedRows rows(slots.slots);
   const uint32_t* prev = rows.scratch[0].data();  // the row just closed
-  // A chain begun past the 64 tracked zeroes a column of every row stored (as each is next
-  // read): bounded to the work of the pass itself (a wide graph with many rows live would otherwise
-  // pay chains x rows: 7 s for GRAIL's human, 38,811 components and 28,588 live rows).
+  // A chain begun past the 64 tracked zeroes a column of every row stored (as each is
+  // next read): bounded to the work of the pass itself (a wide graph with many rows live
+  // would otherwise pay chains x rows: 7 s for GRAIL's human, 38,811 components and 28,588
+  // live rows).
   const size_t most_taken =
       kTrackedChains * (C + dag.targets.size()) / std::max<size_t>(1, slots.slots);
   most_chains = std::min(most_chains, kTrackedChains + most_taken);
@@ -87,27 +115,7 @@ std::optional<ChainCover> cover_by_chains(const CsrDag& dag, std::span<const uin
       if (dag.targets[e] <= c || dag.targets[e] >= C)
         throw InternalError("chains: the condensation is not in topological order");
     const bool stored = slots.slot[c] != kNone;
-    uint32_t* free_scratch = rows.scratch[prev == rows.scratch[0].data() ? 1 : 0].data();
-    // The row just closed needs no zeroing: no column was taken since.
-    auto row_of = [&](size_t d) -> const uint32_t* {
-      return d == c + 1 ? prev : rows.read_slot(slots.slot[d]);
-    };
-    uint32_t* cur;
-    if (e1 - e0 == 1) {
-      // One successor d: its row is c's but for d's own number, so c's row is made where
-      // d's lies when c is its last reader (c takes d's slot, or d's scratch row), else
-      // copied. On a history most components have one parent: no maximum over the row.
-      const uint32_t* src = row_of(dag.targets[e0]);
-      cur = stored                 ? rows.slot_row(slots.slot[c])
-            : rows.is_scratch(src) ? const_cast<uint32_t*>(src)
-                                   : free_scratch;
-      if (cur != src) std::copy(src, src + kTrackedChains, cur);
-    } else {
-      // Made in scratch: a slot c takes may still hold a successor's row being read.
-      cur = free_scratch;
-      std::fill(cur, cur + kTrackedChains, 0u);
-      for (uint64_t e = e0; e < e1; ++e) max_words(cur, row_of(dag.targets[e]), kTrackedChains);
-    }
+    uint32_t* cur = successors_row(dag, c, slots, rows, prev);
     for (uint64_t e = e0; e < e1; ++e) {
       const size_t d = dag.targets[e];
       const uint32_t s = chain_column[cover.chain[d]];

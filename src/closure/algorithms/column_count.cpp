@@ -14,6 +14,7 @@
 #include "closure/executor.hpp"
 #include "closure/or_words.hpp"
 #include "closure/popcount.hpp"
+#include "closure/util/reuse_slots.hpp"
 
 namespace closure {
 namespace {
@@ -114,13 +115,7 @@ SweepSlots sweep_slots(const CsrDag& dag) {
       const size_t d = dag.targets[e];
       if (last_reader[d] == c) free_slots.push_back(out.slot[d]);
     }
-    if (last_reader[c] == kNone) continue;
-    if (free_slots.empty()) {
-      out.slot[c] = uint32_t(out.slots++);
-    } else {
-      out.slot[c] = free_slots.back();
-      free_slots.pop_back();
-    }
+    if (last_reader[c] != kNone) out.slot[c] = take_slot(free_slots, out.slots);
   }
   return out;
 }

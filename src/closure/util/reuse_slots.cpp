@@ -28,13 +28,7 @@ ReusedSlots reuse_slots(const std::vector<uint32_t>& last_reader, size_t rows_pe
     // Step k reads its rows back before it writes its own: their slots are free for it.
     for (uint64_t i = begin[k]; i < begin[k + 1]; ++i) free_slots.push_back(out.slot[released[i]]);
     for (size_t r = k * rows_per_step; r < std::min(rows, (k + 1) * rows_per_step); ++r) {
-      if (last_reader[r] == kNone) continue;
-      if (free_slots.empty()) {
-        out.slot[r] = uint32_t(out.slots++);
-      } else {
-        out.slot[r] = free_slots.back();
-        free_slots.pop_back();
-      }
+      if (last_reader[r] != kNone) out.slot[r] = take_slot(free_slots, out.slots);
     }
   }
   return out;

@@ -17,6 +17,15 @@ struct ReusedSlots {
   size_t slots = 0;
 };
 
+// A slot for a row: the one freed last (its lines are the likeliest still cached), else a
+// new one (counted in `slots`).
+inline uint32_t take_slot(std::vector<uint32_t>& free_slots, size_t& slots) {
+  if (free_slots.empty()) return uint32_t(slots++);
+  const uint32_t s = free_slots.back();
+  free_slots.pop_back();
+  return s;
+}
+
 // last_reader[row]: the lowest step reading the row back (kNone: none); rows are written
 // at step row / rows_per_step.
 ReusedSlots reuse_slots(const std::vector<uint32_t>& last_reader, size_t rows_per_step);
