@@ -90,8 +90,11 @@ std::optional<Closure> counted_by_columns(MethodContext& c, double room) {
   c.report.dag = C == c.graph.vertex_count() && !any_cyclic(c.condensed->scc.cyclic);
   c.report.reason += "; " + where;
   auto rows = std::make_shared<DeviceRows>(C, BitMatrix(), false, cross, where);
-  return Closure::from_resident(c.condensed->scc.component_of, c.condensed->scc.cyclic,
-                                std::move(rows));
+  // The condensation's maps are the closure's now, as sparse's are (no copy of 10M ids),
+  // and the chains' arrays go before the closure builds its own.
+  c.chain_counting.reset();
+  return Closure::from_resident(std::move(c.condensed->scc.component_of),
+                                std::move(c.condensed->scc.cyclic), std::move(rows));
 }
 
 }  // namespace
