@@ -211,6 +211,11 @@ TEST(ReachIndex, LabelsAreFoundByName) {
   EXPECT_EQ(plain.find("011"), std::nullopt);
   EXPECT_EQ(plain.find("-1"), std::nullopt);
   EXPECT_EQ(plain.find("99999999999999999999"), std::nullopt);
+  EXPECT_EQ(plain.find("0"), vertex_t(0));
+  // Only canonical decimals: the bytes either side of the digits, signs, spaces, a number
+  // past the vertices in 10 digits, a byte past ASCII.
+  for (const char* other : {"1/", "1:", "/", ":", "+1", " 1", "1 ", "1a", "4294967296", "\xff1"})
+    EXPECT_EQ(plain.find(other), std::nullopt) << other;
 }
 
 // The inline path (vertex keys, then the labels, then the search) on the graphs where its
