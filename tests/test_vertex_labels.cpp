@@ -25,6 +25,9 @@ TEST(VertexLabels, NumbersBehaveAsTheirDecimalSpellings) {
   const VertexLabels as_names(spelled);
   ASSERT_TRUE(as_numbers.numeric());
   ASSERT_FALSE(as_names.numeric());
+  ASSERT_NE(as_numbers.numbers(), nullptr);
+  EXPECT_EQ(std::vector<uint64_t>(as_numbers.numbers()->begin(), as_numbers.numbers()->end()), xs);
+  EXPECT_EQ(as_names.numbers(), nullptr);
   ASSERT_EQ(as_numbers.size(), xs.size());
   EXPECT_EQ(as_numbers, as_names);
   EXPECT_EQ(as_numbers.names(), spelled);

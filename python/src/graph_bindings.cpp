@@ -48,6 +48,14 @@ py::object integer_labels(const Graph& g) {
     for (size_t i = 0; i < out.size(); ++i) out[i] = int64_t(i);
     return to_numpy(std::move(out));
   }
+  // Kept as numbers: read as they are, not spelled and parsed back (those past int64 aside).
+  if (const VertexLabels::Numbers* numbers = labels.numbers()) {
+    for (size_t i = 0; i < numbers->size(); ++i) {
+      if ((*numbers)[i] > uint64_t(INT64_MAX)) return py::none();
+      out[i] = int64_t((*numbers)[i]);
+    }
+    return to_numpy(std::move(out));
+  }
   for (size_t i = 0; i < labels.size(); ++i)
     if (!canonical_integer(labels[i], out[i])) return py::none();
   return to_numpy(std::move(out));

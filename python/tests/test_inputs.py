@@ -317,3 +317,17 @@ def test_tuples_and_lists_that_follow_neither_rule_are_refused():
         closure.as_graph([(0, 1), [1, 2, 3]])
     with pytest.raises(closure.InputError, match=r"holds \(u, v\) pairs"):
         closure.as_graph([[0, 1, 2], [1, 2, 0]])  # columns in a list: a tuple is meant
+
+
+def test_integer_labels_of_a_file_are_ints_up_to_int64(tmp_path):
+    # The reader keeps integer labels as numbers; Python gets them as ints, in first
+    # appearance, and past int64 as the strings they are.
+    p = tmp_path / "big.txt"
+    p.write_text("4000000000 3\n3 9223372036854775807\n")
+    g = closure.read_graph(p)
+    assert g.vertices.dtype == np.int64
+    assert g.vertices.tolist() == [4000000000, 3, 9223372036854775807]
+    p.write_text("4000000000 3\n3 9223372036854775808\n")
+    g = closure.read_graph(p)
+    assert g.vertices.dtype == object
+    assert g.vertices.tolist() == ["4000000000", "3", "9223372036854775808"]

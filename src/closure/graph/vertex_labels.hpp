@@ -34,6 +34,8 @@ class VertexLabels {
   size_t size() const;
   bool empty() const { return size() == 0; }
   bool numeric() const { return std::holds_alternative<Numbers>(labels_); }
+  // The integers where the labels are kept as numbers (numeric()), else nullptr.
+  const Numbers* numbers() const { return std::get_if<Numbers>(&labels_); }
 
   // Label v (v < size()).
   std::string operator[](size_t v) const;
