@@ -120,6 +120,26 @@ TEST(PairLines, NumberedIndex) {
   IndexQueries q(index, false);
   expect_same(q, "0 5\n5 999\n8 7\n7 8\n007 8\n1000 1\n-1 2\n4294967296 1\n 999 999\n",
               "numbers, leading zeros, out of range");
+  // The lines a numbered index reads in one pass (digits, blanks, a line end) beside those
+  // it leaves to the general split: each must answer as the line reader does.
+  expect_same(q, "0 0\n00 0\n0 00\n5\t\t999\n999  5 \t\r\n7 8\r\n", "blanks, CR, zeros");
+  expect_same(q, "7 8 # why\n7 8 9\n7 8\v\n7 8\f\n7\n7 \n 7 8\n\t7 8\n", "comments, extras");
+  expect_same(q, "7 8x\n7x 8\n+7 8\n7 +8\n7 \\#8\n#7 8\n7#8 1\n", "not digits");
+  expect_same(q, "9999999999 1\n1 9999999999\n99999999999999999999999 1\n0000000000 5\n",
+              "ten digits and more");
+  expect_same(q, "999 5", "the last line without its end");
+  expect_same(q, "999 5 ", "the last line ending in a blank");
+  std::string many;
+  for (size_t i = 0; i < 100000; ++i) {
+    const size_t u = (i * 7919) % 1003, v = (i * 104729) % 1001;  // a few past 999
+    many += std::to_string(u);
+    many += i % 10 == 0 ? "\t" : " ";
+    many += std::to_string(v);
+    many += i % 17 == 0 ? " # c\n" : i % 13 == 0 ? "\r\n" : "\n";
+  }
+  expect_same(q, many, "100000 numbered lines", {1000, size_t{1} << 22});
+  IndexQueries reflexive(index, true);
+  expect_same(reflexive, many, "100000 numbered lines, reflexive", {size_t{1} << 22});
 }
 
 }  // namespace

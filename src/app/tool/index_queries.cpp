@@ -45,60 +45,70 @@ template <class Questions>
 std::vector<PairVerdict> IndexQueries::decide(const Questions& questions) {
   const size_t n = questions.size();
   std::vector<PairVerdict> out(n);
-  // Vertex ids of both ends, or kNone for an unknown label. With names, each lookup is a
-  // chain of three misses (table slot, the name's offsets, its bytes); they are requested
-  // 12, 8 and 4 questions ahead, each stage once the one before has arrived.
-  constexpr vertex_t kNone = ~vertex_t{0};
-  std::vector<vertex_t> us(n), vs(n);
+  // Vertex ids of both ends, or kUnknown. With names, each lookup is a chain of three
+  // misses (table slot, the name's offsets, its bytes); they are requested 12, 8 and 4
+  // questions ahead, each stage once the one before has arrived.
+  us_.resize(n);
+  vs_.resize(n);
   if (names_.slots && !layered_) {
-    std::vector<uint64_t> hu(n), hv(n);
+    std::vector<uint64_t>& hashes = hashes_;  // both ends' hashes, interleaved
+    hashes.resize(2 * n);
     for (size_t i = 0; i < n; ++i) {
-      hu[i] = names_.hash(questions[i].first);
-      hv[i] = names_.hash(questions[i].second);
+      hashes[2 * i] = names_.hash(questions[i].first);
+      hashes[2 * i + 1] = names_.hash(questions[i].second);
     }
     for (size_t i = 0; i < n; ++i) {
       if (i + 12 < n) {
-        __builtin_prefetch(names_.first_slot(hu[i + 12]));
-        __builtin_prefetch(names_.first_slot(hv[i + 12]));
+        __builtin_prefetch(names_.first_slot(hashes[2 * i + 24]));
+        __builtin_prefetch(names_.first_slot(hashes[2 * i + 25]));
       }
       if (i + 8 < n) {
-        names_.prefetch_offsets(hu[i + 8]);
-        names_.prefetch_offsets(hv[i + 8]);
+        names_.prefetch_offsets(hashes[2 * i + 16]);
+        names_.prefetch_offsets(hashes[2 * i + 17]);
       }
       if (i + 4 < n) {
-        names_.prefetch_name(hu[i + 4]);
-        names_.prefetch_name(hv[i + 4]);
+        names_.prefetch_name(hashes[2 * i + 8]);
+        names_.prefetch_name(hashes[2 * i + 9]);
       }
-      us[i] = names_.find(questions[i].first, hu[i]).value_or(kNone);
-      vs[i] = names_.find(questions[i].second, hv[i]).value_or(kNone);
+      us_[i] = names_.find(questions[i].first, hashes[2 * i]).value_or(kUnknown);
+      vs_[i] = names_.find(questions[i].second, hashes[2 * i + 1]).value_or(kUnknown);
     }
   } else {
     for (size_t i = 0; i < n; ++i) {
-      us[i] = index_->find(questions[i].first).value_or(kNone);
-      vs[i] = index_->find(questions[i].second).value_or(kNone);
+      us_[i] = index_->find(questions[i].first).value_or(kUnknown);
+      vs_[i] = index_->find(questions[i].second).value_or(kUnknown);
     }
   }
+  decide_ids(us_.data(), vs_.data(), n, out.data());
+  return out;
+}
+
+void IndexQueries::decide_ids(const vertex_t* us, const vertex_t* vs, size_t n,
+                              PairVerdict* out) {
   // The known pairs go to the querier as one batch.
-  std::vector<vertex_t> qu, qv;
-  std::vector<size_t> where;
+  qu_.clear();
+  qv_.clear();
+  where_.clear();
   for (size_t i = 0; i < n; ++i) {
-    if (us[i] == kNone) {
+    if (us[i] == kUnknown) {
       out[i] = PairVerdict::kUnknownFirst;
-    } else if (vs[i] == kNone) {
+    } else if (vs[i] == kUnknown) {
       out[i] = PairVerdict::kUnknownSecond;
     } else if (reflexive_ && us[i] == vs[i]) {
       out[i] = PairVerdict::kYes;
     } else {
-      qu.push_back(us[i]);
-      qv.push_back(vs[i]);
-      where.push_back(i);
+      qu_.push_back(us[i]);
+      qv_.push_back(vs[i]);
+      where_.push_back(i);
     }
   }
-  const std::unique_ptr<bool[]> yes(new bool[where.size()]);
-  querier_.reaches_many(qu.data(), qv.data(), where.size(), yes.get());
-  for (size_t k = 0; k < where.size(); ++k)
-    out[where[k]] = yes[k] ? PairVerdict::kYes : PairVerdict::kNo;
-  return out;
+  if (yes_size_ < where_.size()) {
+    yes_size_ = where_.size();
+    yes_.reset(new bool[yes_size_]);
+  }
+  querier_.reaches_many(qu_.data(), qv_.data(), where_.size(), yes_.get());
+  for (size_t k = 0; k < where_.size(); ++k)
+    out[where_[k]] = yes_[k] ? PairVerdict::kYes : PairVerdict::kNo;
 }
 
 std::vector<QueryAnswer> IndexQueries::answer_many(

@@ -2,6 +2,7 @@
 #pragma once
 
 #include <cstdint>
+#include <memory>
 #include <string>
 #include <string_view>
 #include <utility>
@@ -30,6 +31,16 @@ class IndexQueries {
       const std::vector<std::pair<std::string, std::string>>& questions);
   std::vector<PairVerdict> decide_many(
       const std::vector<std::pair<std::string_view, std::string_view>>& questions);
+  // A label that names no vertex, for decide_ids().
+  static constexpr vertex_t kUnknown = ~vertex_t{0};
+  // Whether every vertex is called by its id in decimal and nothing is appended: a caller
+  // that reads its labels itself may then take canonical decimals below vertex_count() as
+  // the ids (ReachIndex::find's rule) and decide them with decide_ids().
+  bool numbered() const { return index_->base().view().identity_labels && !layered_; }
+  uint64_t vertex_count() const { return index_->base().view().vertices; }
+  // The verdicts of pairs already looked up (kUnknown for a label that names no vertex),
+  // into out[0, n): decide_many() without its lookups.
+  void decide_ids(const vertex_t* us, const vertex_t* vs, size_t n, PairVerdict* out);
   // "u v yes", "u v no" or "u v unknown vertex 'x'", as ReachabilityIndex::answer.
   QueryAnswer answer(std::string_view u, std::string_view v);
   // The same answers for many questions; their name lookups and queries are pipelined (the
@@ -54,6 +65,12 @@ class IndexQueries {
   NameTable names_;
   LivingQuerier querier_;
   bool reflexive_, layered_;
+  // Scratch kept from batch to batch: a batch's arrays are not fresh pages each time.
+  std::vector<vertex_t> us_, vs_, qu_, qv_;
+  std::vector<size_t> where_;
+  std::vector<uint64_t> hashes_;
+  std::unique_ptr<bool[]> yes_;
+  size_t yes_size_ = 0;
 };
 
 }  // namespace closure::reach

@@ -422,19 +422,9 @@ ReachIndex::~ReachIndex() {
 
 std::optional<vertex_t> ReachIndex::find(std::string_view label) const {
   if (view_.identity_labels) {
-    // Canonical decimals only, as the readers treat "007" and "7" as different names.
-    // At most 10 digits: no overflow of 64 bits to check digit by digit (std::from_chars
-    // does), which was most of a look-up on `query --pairs`' numbered lines.
-    if (label.empty() || label.size() > 10 || (label.size() > 1 && label[0] == '0'))
-      return std::nullopt;
-    uint64_t x = 0;
-    for (const char ch : label) {
-      const unsigned digit = unsigned(static_cast<unsigned char>(ch)) - unsigned('0');
-      if (digit > 9) return std::nullopt;
-      x = x * 10 + digit;
-    }
-    if (x >= view_.vertices) return std::nullopt;
-    return vertex_t(x);
+    const vertex_t v = numbered_vertex(label, view_.vertices);
+    if (v == ~vertex_t{0}) return std::nullopt;
+    return v;
   }
   return names().find(label);
 }

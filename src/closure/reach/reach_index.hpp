@@ -113,6 +113,22 @@ struct BuildReport {
 IndexData build_index(const Graph& g, const BuildOptions& options = {},
                       BuildReport* report = nullptr);
 
+// The vertex a label names in an index of numbered vertices (identity_labels), or ~0:
+// canonical decimals only, as the readers treat "007" and "7" as different names. At most
+// 10 digits cannot overflow 64 bits, so no check a digit (std::from_chars' was most of a
+// look-up on `query --pairs`' numbered lines). Inline: pair lines read ids with it.
+inline vertex_t numbered_vertex(std::string_view label, uint64_t vertices) {
+  constexpr vertex_t kNone = ~vertex_t{0};
+  if (label.empty() || label.size() > 10 || (label.size() > 1 && label[0] == '0')) return kNone;
+  uint64_t x = 0;
+  for (const char ch : label) {
+    const unsigned digit = unsigned(static_cast<unsigned char>(ch)) - unsigned('0');
+    if (digit > 9) return kNone;
+    x = x * 10 + digit;
+  }
+  return x < vertices ? vertex_t(x) : kNone;
+}
+
 // A loaded or built index; the view stays valid as long as this object lives.
 class ReachIndex {
  public:
