@@ -148,6 +148,7 @@ class AnswerText {
   }
   void added(const char* end) { size_ = size_t(end - data_.get()); }
   void append(std::string_view s) {
+    if (s.empty()) return;  // room(0) of an empty text is null: no memcpy to it
     std::memcpy(room(s.size()), s.data(), s.size());
     size_ += s.size();
   }
