@@ -19,11 +19,23 @@ namespace {
   for (size_t i = 0; i < n; ++i) s += src[i];
   return s;
 }
+[[gnu::always_inline]] inline uint64_t max_sum_body(uint32_t* __restrict dst,
+                                                    const uint32_t* __restrict src, size_t n) {
+  uint64_t s = 0;
+  for (size_t i = 0; i < n; ++i) {
+    dst[i] = std::max(dst[i], src[i]);
+    s += dst[i];
+  }
+  return s;
+}
 void max_plain(uint32_t* __restrict dst, const uint32_t* __restrict src, size_t n) {
   max_body(dst, src, n);
 }
 uint64_t sum_plain(const uint32_t* src, size_t n) {
   return sum_body(src, n);
+}
+uint64_t max_sum_plain(uint32_t* __restrict dst, const uint32_t* __restrict src, size_t n) {
+  return max_sum_body(dst, src, n);
 }
 #if defined(__x86_64__) && defined(__GNUC__)
 [[gnu::target("avx2")]] void max_avx2(uint32_t* __restrict dst, const uint32_t* __restrict src,
@@ -32,6 +44,10 @@ uint64_t sum_plain(const uint32_t* src, size_t n) {
 }
 [[gnu::target("avx2")]] uint64_t sum_avx2(const uint32_t* src, size_t n) {
   return sum_body(src, n);
+}
+[[gnu::target("avx2")]] uint64_t max_sum_avx2(uint32_t* __restrict dst,
+                                              const uint32_t* __restrict src, size_t n) {
+  return max_sum_body(dst, src, n);
 }
 bool have_avx2() {
   return cpu_has_avx2();
@@ -42,6 +58,9 @@ void max_avx2(uint32_t* dst, const uint32_t* src, size_t n) {
 }
 uint64_t sum_avx2(const uint32_t* src, size_t n) {
   return sum_plain(src, n);
+}
+uint64_t max_sum_avx2(uint32_t* dst, const uint32_t* src, size_t n) {
+  return max_sum_plain(dst, src, n);
 }
 bool have_avx2() {
   return false;
@@ -59,6 +78,10 @@ void max_words(uint32_t* __restrict dst, const uint32_t* __restrict src, size_t 
 
 uint64_t sum_words(const uint32_t* src, size_t n) {
   return have_avx2() ? sum_avx2(src, n) : sum_plain(src, n);
+}
+
+uint64_t max_words_and_sum(uint32_t* __restrict dst, const uint32_t* __restrict src, size_t n) {
+  return have_avx2() ? max_sum_avx2(dst, src, n) : max_sum_plain(dst, src, n);
 }
 
 }  // namespace closure

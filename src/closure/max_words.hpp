@@ -11,5 +11,8 @@ namespace closure {
 void max_words(uint32_t* __restrict dst, const uint32_t* __restrict src, size_t n);
 // src[0] + ... + src[n - 1], without overflow.
 uint64_t sum_words(const uint32_t* src, size_t n);
+// max_words(dst, src, n), returning the sum of dst[0, n) after it: a row's last maximum and
+// its sum in one pass.
+uint64_t max_words_and_sum(uint32_t* __restrict dst, const uint32_t* __restrict src, size_t n);
 
 }  // namespace closure

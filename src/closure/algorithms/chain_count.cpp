@@ -254,20 +254,39 @@ uint64_t count_slice(const CsrDag& dag, std::span<const uint32_t> sizes, const C
       one_successor_row(target, src, src_end, src_sum, end, own, cover.through[d1], &sum);
       row = target;
     } else {
-      // Built in scratch: a slot c takes may still hold a successor's row being read.
+      // Built in scratch: a slot c takes may still hold a successor's row being read. The
+      // first successor's row is copied (no zeroing first); the last one's maximum also sums
+      // what it covers (a pass over the row less for each: merges are most of the count).
       uint32_t* cur = rows.scratch[rows.free_scratch].data();
-      std::fill(cur, cur + end, 0u);
+      size_t reading = 0;  // successors with numbers here (the others' rows are zero)
+      for (uint64_t e = e0; e < e1; ++e) reading += dag.targets[e] <= top;
+      size_t seen = 0, summed_end = 0;  // the last successor's maximum summed cur[0, summed_end)
+      if (reading == 0) std::fill(cur, cur + end, 0u);
       for (uint64_t e = e0; e < e1; ++e) {
         const size_t d = dag.targets[e];
         if (d > top) continue;  // its row and its own chain's number are zero here
         const bool just_closed = d == c + 1;
-        max_words(cur, just_closed ? rows.prev : stored_row(d),
-                  just_closed ? rows.prev_end : rows.stored_end[s.slot[d]]);
+        const uint32_t* src = just_closed ? rows.prev : stored_row(d);
+        const size_t src_end = just_closed ? rows.prev_end : rows.stored_end[s.slot[d]];
+        ++seen;
+        if (seen == 1) {
+          std::copy(src, src + src_end, cur);
+          std::fill(cur + src_end, cur + end, 0u);
+        } else if (seen < reading) {
+          max_words(cur, src, src_end);
+        } else {
+          sum = max_words_and_sum(cur, src, src_end);
+          summed_end = src_end;
+        }
         const uint32_t chain = cover.chain[d];
-        if (chain >= k0 && chain < k1)
-          cur[chain - k0] = std::max(cur[chain - k0], cover.through[d]);
+        if (chain >= k0 && chain < k1) {
+          uint32_t& own = cur[chain - k0];
+          const uint32_t was = own;
+          own = std::max(own, cover.through[d]);
+          if (chain - k0 < summed_end) sum += own - was;
+        }
       }
-      sum = sum_words(cur, end);
+      sum += sum_words(cur + summed_end, end - summed_end);
       if (stored) std::copy(cur, cur + end, target);
       row = stored ? target : cur;
     }
