@@ -1,8 +1,9 @@
 // `closure query --pairs` on an index with plain answer lines, without per-line costs:
 // the input is read in large blocks (or whatever a pipe holds), each line's labels are
-// views into the block, every complete line of a block is looked up and answered as one
-// pipelined batch (IndexQueries::decide_many), and the answers are written into one buffer
-// per block. Lines and answers are those of answer_pairs() (reachability_queries.hpp).
+// views into the block, a block's complete lines are looked up and answered in pipelined
+// batches of a few thousand (IndexQueries::decide_many; on a numbered index the ids are
+// read with the lines and decide_ids() answers), and the answers are written into one
+// buffer per block. Lines and answers are those of answer_pairs() (reachability_queries.hpp).
 #pragma once
 
 #include <ostream>
