@@ -83,8 +83,7 @@ std::vector<PairVerdict> IndexQueries::decide(const Questions& questions) {
   return out;
 }
 
-void IndexQueries::decide_ids(const vertex_t* us, const vertex_t* vs, size_t n,
-                              PairVerdict* out) {
+void IndexQueries::decide_ids(const vertex_t* us, const vertex_t* vs, size_t n, PairVerdict* out) {
   // The known pairs go to the querier as one batch.
   qu_.clear();
   qv_.clear();

@@ -65,7 +65,7 @@ inline void add_question(Block& block, std::string_view u, std::string_view v) {
 }
 
 // The decimal digits from p: where they end, their value into `value` (meaningful up to
-// 19 digits; numbered_id() reads at most 10).
+// 19 digits; numbered_digits_vertex() reads at most 10).
 inline const char* scan_digits(const char* p, const char* end, uint64_t& value) {
   uint64_t x = 0;
   for (; p < end; ++p) {
@@ -77,16 +77,9 @@ inline const char* scan_digits(const char* p, const char* end, uint64_t& value) 
   return p;
 }
 
-// numbered_vertex()'s rule for digits [first, last) whose value is `value`.
-inline vertex_t numbered_id(const char* first, const char* last, uint64_t value,
-                            uint64_t vertices) {
-  const size_t size = size_t(last - first);
-  if (size > 10 || (size > 1 && *first == '0') || value >= vertices)
-    return IndexQueries::kUnknown;
-  return vertex_t(value);
+inline bool is_blank(char c) {
+  return c == ' ' || c == '\t';
 }
-
-inline bool is_blank(char c) { return c == ' ' || c == '\t'; }
 
 // A numbered index's plain line, two fields of digits between blanks, read in one pass
 // with its ids; returns the next line's start, or nullptr where the line is anything else
@@ -105,8 +98,8 @@ inline const char* numbered_line(const char* p, const char* end, Block& block) {
   if (at < end && *at != '\n') return nullptr;
   block.questions.emplace_back(std::string_view(p, size_t(u_end - p)),
                                std::string_view(v, size_t(v_end - v)));
-  block.us.push_back(numbered_id(p, u_end, x, block.numbered_vertices));
-  block.vs.push_back(numbered_id(v, v_end, y, block.numbered_vertices));
+  block.us.push_back(numbered_digits_vertex(size_t(u_end - p), *p, x, block.numbered_vertices));
+  block.vs.push_back(numbered_digits_vertex(size_t(v_end - v), *v, y, block.numbered_vertices));
   return at < end ? at + 1 : end;
 }
 
@@ -167,8 +160,7 @@ class AnswerText {
   size_t size_ = 0, capacity_ = 0;
 };
 
-inline void append(AnswerText& out, std::string_view a, std::string_view b,
-                   std::string_view tail) {
+inline void append(AnswerText& out, std::string_view a, std::string_view b, std::string_view tail) {
   char* w = out.room(a.size() + b.size() + 1 + tail.size());
   std::memcpy(w, a.data(), a.size());
   w += a.size();
@@ -187,8 +179,8 @@ void append_malformed(AnswerText& out, const std::string& name, uint64_t line_no
 }
 
 // The block's answer lines, in input order, into `out`.
-void answer_block(IndexQueries& queries, Block& block, const std::string& name,
-                  AnswerText& out, QueryBatchStats& stats) {
+void answer_block(IndexQueries& queries, Block& block, const std::string& name, AnswerText& out,
+                  QueryBatchStats& stats) {
   std::vector<PairVerdict>& verdicts = block.verdicts;
   if (block.numbered_vertices != 0) {
     verdicts.resize(block.questions.size());

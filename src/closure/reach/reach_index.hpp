@@ -113,20 +113,26 @@ struct BuildReport {
 IndexData build_index(const Graph& g, const BuildOptions& options = {},
                       BuildReport* report = nullptr);
 
-// The vertex a label names in an index of numbered vertices (identity_labels), or ~0:
-// canonical decimals only, as the readers treat "007" and "7" as different names. At most
-// 10 digits cannot overflow 64 bits, so no check a digit (std::from_chars' was most of a
-// look-up on `query --pairs`' numbered lines). Inline: pair lines read ids with it.
+// The vertex that `size` decimal digits of value `value` name in an index of numbered
+// vertices (identity_labels), or ~0: canonical decimals only, as the readers treat "007"
+// and "7" as different names; at most 10 digits (so `value` did not overflow).
+inline vertex_t numbered_digits_vertex(size_t size, char first, uint64_t value, uint64_t vertices) {
+  if (size == 0 || size > 10 || (size > 1 && first == '0') || value >= vertices)
+    return ~vertex_t{0};
+  return vertex_t(value);
+}
+
+// The vertex a label names in an index of numbered vertices, or ~0. No overflow check a
+// digit (std::from_chars' was most of a look-up on `query --pairs`' numbered lines): past
+// 10 digits the value is not used. Inline: pair lines read ids with the rule above.
 inline vertex_t numbered_vertex(std::string_view label, uint64_t vertices) {
-  constexpr vertex_t kNone = ~vertex_t{0};
-  if (label.empty() || label.size() > 10 || (label.size() > 1 && label[0] == '0')) return kNone;
   uint64_t x = 0;
   for (const char ch : label) {
     const unsigned digit = unsigned(static_cast<unsigned char>(ch)) - unsigned('0');
-    if (digit > 9) return kNone;
+    if (digit > 9) return ~vertex_t{0};
     x = x * 10 + digit;
   }
-  return x < vertices ? vertex_t(x) : kNone;
+  return numbered_digits_vertex(label.size(), label.empty() ? '0' : label[0], x, vertices);
 }
 
 // A loaded or built index; the view stays valid as long as this object lives.
