@@ -83,6 +83,25 @@ struct Case {
   bool dag, loops;
 };
 
+// The keys' lanes say what the labels' tests say for components cu and cv (u's source half
+// against v's target half), with SIMD and without, and kKeyVerdicts answers as they do.
+void expect_keys_test_as_labels(const VertexKey& ku, const VertexKey& kv, uint32_t cu, uint32_t cv,
+                                const ComponentLabel& a, const ComponentLabel& b) {
+  const uint32_t lanes = key_lanes(ku, kv);
+  ASSERT_EQ(lanes & 0xBF, key_lanes_plain(ku, kv) & 0xBF);  // lane 6 is ANDed, not compared
+  const bool no =
+      cu >= cv || b.post_f >= a.post_f || b.post_f < a.reach_low_f || a.post_b >= b.post_b;
+  ASSERT_EQ((lanes & 0xF) != 0xF, no) << cu << " -> " << cv;
+  const bool tree = b.post_f >= a.tree_low_f || a.post_b >= b.tree_low_b;
+  ASSERT_EQ((lanes & 0x30) != 0, tree) << cu << " -> " << cv;
+  const bool supportive = (a.sup_bwd & b.sup_fwd) != 0;
+  ASSERT_EQ(uint32_t(ku.src[6] & kv.dst[6]) != 0, supportive);
+  const bool same_cyclic = cu == cv && (a.bloom_in & kCyclicBit) != 0;
+  ASSERT_EQ((lanes & 0x81) == 0x80, same_cyclic) << cu << " -> " << cv;
+  const uint32_t expected = no ? uint32_t(same_cyclic) : (tree || supportive) ? 1 : kKeyOpen;
+  ASSERT_EQ(kKeyVerdicts[lanes | uint32_t(supportive) << 8], expected) << cu << " -> " << cv;
+}
+
 TEST(ReachIndex, EveryPairEqualsBfsOnRandomGraphs) {
   const Case cases[] = {{1, 0, true, false},     {2, 1, true, false},      {7, 2, false, true},
                         {31, 1.5, true, false},  {32, 3, false, false},    {33, 2, false, true},
@@ -264,13 +283,8 @@ TEST(ReachIndex, FastPathEqualsBfsOnAwkwardGraphs) {
           const ComponentLabel& l = iv.labels[iv.component_of[u]];
           ASSERT_EQ(k.comp(), iv.component_of[u]);
           ASSERT_EQ(k.cyclic(), (l.bloom_in & kCyclicBit) != 0);
-          ASSERT_EQ(k.post_f, l.post_f);
-          ASSERT_EQ(k.reach_low_f, l.reach_low_f);
-          ASSERT_EQ(k.post_b, l.post_b);
-          ASSERT_EQ(k.tree_low_f, l.tree_low_f);
-          ASSERT_EQ(k.tree_low_b, l.tree_low_b);
-          ASSERT_EQ(k.sup_fwd, l.sup_fwd);
-          ASSERT_EQ(k.sup_bwd, l.sup_bwd);
+          expect_keys_test_as_labels(k, index.keys()[v], iv.component_of[u], iv.component_of[v], l,
+                                     iv.labels[iv.component_of[v]]);
         }
       EXPECT_EQ(st.queries, g.vertex_count() * g.vertex_count()) << name;
       EXPECT_EQ(st.same_component + st.negative_cut + st.positive_cut + st.supportive + st.bloom +
@@ -278,6 +292,30 @@ TEST(ReachIndex, FastPathEqualsBfsOnAwkwardGraphs) {
                 st.queries)
           << name;
     }
+}
+
+TEST(ReachIndex, KeysHoldLabelsUpToTheLargestKeyedIndex) {
+  // Components and post numbers up to 2^30 - 1 (kMaxKeyedComponents): every lane keeps the
+  // labels' unsigned order in its signed comparison, at the edges of the range.
+  const uint32_t top = uint32_t(kMaxKeyedComponents) - 1;
+  const std::vector<uint32_t> values = {0, 1, 2, top / 2, top - 2, top - 1, top};
+  std::mt19937 rng(41);
+  auto pick = [&] { return values[rng() % values.size()]; };
+  for (int i = 0; i < 20000; ++i) {
+    ComponentLabel a{}, b{};
+    for (ComponentLabel* l : {&a, &b}) {
+      l->post_f = pick(), l->tree_low_f = pick(), l->reach_low_f = pick();
+      l->post_b = pick(), l->tree_low_b = pick(), l->reach_low_b = pick();
+      l->sup_fwd = uint32_t(rng()), l->sup_bwd = uint32_t(rng());
+      l->bloom_in = (rng() & 1) ? kCyclicBit : 0;
+    }
+    const uint32_t cu = pick(), cv = pick();
+    if (cu == cv) b.bloom_in = a.bloom_in;  // one component, one label
+    const VertexKey ku = make_key(cu, a), kv = make_key(cv, b);
+    ASSERT_EQ(ku.comp(), cu);
+    ASSERT_EQ(ku.cyclic(), a.bloom_in != 0);
+    expect_keys_test_as_labels(ku, kv, cu, cv, a, b);
+  }
 }
 
 TEST(ReachIndex, KeysAreRebuiltAfterAFileRoundTrip) {
@@ -289,7 +327,7 @@ TEST(ReachIndex, KeysAreRebuiltAfterAFileRoundTrip) {
 }
 
 TEST(ReachIndex, WithoutKeysTheChainAnswersTheSame) {
-  // An index of 2^31 components or more has no keys; its queries take vertex -> component
+  // An index of 2^30 components or more has no keys; its queries take vertex -> component
   // -> label, here on indexes whose keys were dropped.
   for (const bool dag : {true, false}) {
     const Graph g = random_graph(300, 700, dag, !dag, 78);

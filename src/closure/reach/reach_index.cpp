@@ -398,14 +398,7 @@ void ReachIndex::make_keys() {
       // A gather over the labels: requested ahead, their misses overlap.
       if (v + 16 < last) __builtin_prefetch(L + comp[v + 16]);
       const ComponentLabel& l = L[comp[v]];
-      keys_[v] = {2 * comp[v] + uint32_t((l.bloom_in & kCyclicBit) != 0),
-                  l.post_f,
-                  l.reach_low_f,
-                  l.post_b,
-                  l.tree_low_f,
-                  l.tree_low_b,
-                  l.sup_fwd,
-                  l.sup_bwd};
+      keys_[v] = make_key(comp[v], l);
     }
   };
   // On threads only when the gather outweighs starting them (a query on a small index

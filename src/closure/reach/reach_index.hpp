@@ -5,6 +5,7 @@
 // condensation that applies the same filters at every step.
 #pragma once
 
+#include <array>
 #include <cstdint>
 #include <memory>
 #include <optional>
@@ -12,6 +13,10 @@
 #include <string>
 #include <string_view>
 #include <vector>
+
+#if defined(__SSE2__)
+#include <emmintrin.h>
+#endif
 
 #include "closure/graph/graph.hpp"
 #include "closure/reach/name_table.hpp"
@@ -46,22 +51,73 @@ inline constexpr uint64_t kBloomMask = kCyclicBit - 1;
 inline constexpr uint32_t kMaxSupportive = 32;
 
 // Per vertex, what most answers need, so that a query decides them from two independent
-// reads (one cache line each) instead of a vertex -> component -> label chain: order = 2 x
-// the component (in topological order) + its cyclic bit, and from the label the fields of
-// the order and interval "no" tests but the backward GRAIL bound, and those of the "yes"
-// tests (tree intervals, supportive components). Two vertices' orders compare as their
-// components do, and are equal exactly when the component is the same, which then answers
-// by the low bit alone (a pair inside one component reaches iff it is cyclic). Built from
-// the labels when a ReachIndex is made (never stored in a file), for fewer than 2^31
-// components (kMaxKeyedComponents); a larger index has none and queries take the chain.
-struct alignas(32) VertexKey {
-  uint32_t order, post_f, reach_low_f, post_b;        // the "no" tests
-  uint32_t tree_low_f, tree_low_b, sup_fwd, sup_bwd;  // the "yes" tests
-  uint32_t comp() const { return order >> 1; }
-  bool cyclic() const { return (order & 1) != 0; }
+// reads (one cache line each) instead of a vertex -> component -> label chain. Each test of
+// the order, the intervals' "no" cuts and the tree intervals' "yes" cuts compares one field
+// of u with one of v; the key stores each such field once as a source (src, read when the
+// vertex is u) and once as a target (dst, read when it is v), offset and negated so that
+// every test reads "dst[i] > src[i]" (signed) in lane i: one SIMD comparison per half.
+//   lane 0: order against order (order = 2 x the component in topological order + its
+//           cyclic bit, biased to sign): c reaches d != c only if order(c) < order(d);
+//   lane 1: -post_f against -post_f (v below u in the forward DFS order);
+//   lane 2: reach_low_f - 1 against post_f (v within u's forward GRAIL range);
+//   lane 3: post_b against post_b (u below v in the backward DFS order);
+//     lanes 0-3 must all hold, else the answer is no, or, inside one component, its cyclic
+//     bit (a pair inside one component reaches iff the component is cyclic);
+//   lane 4: tree_low_f - 1 against post_f (v in u's forward tree interval: yes);
+//   lane 5: -post_b against 1 - tree_low_b (u in v's backward tree interval: yes);
+//   lane 6: sup_bwd against sup_fwd, not compared but ANDed (a supportive component
+//           between: yes);
+//   lane 7: order - cyclic bit against order: with lane 0 failing, holds exactly when u and
+//           v share a cyclic component.
+// Built from the labels when a ReachIndex is made (never stored in a file), for fewer than
+// 2^30 components (kMaxKeyedComponents, so that every value fits its signed lane); a larger
+// index has none and queries take the chain.
+struct alignas(64) VertexKey {
+  int32_t src[8];
+  int32_t dst[8];
+  uint32_t order() const { return uint32_t(dst[0]) ^ 0x80000000u; }
+  uint32_t comp() const { return order() >> 1; }
+  bool cyclic() const { return (order() & 1) != 0; }
 };
-static_assert(sizeof(VertexKey) == 32);
-inline constexpr uint64_t kMaxKeyedComponents = uint64_t{1} << 31;
+static_assert(sizeof(VertexKey) == 64);
+inline constexpr uint64_t kMaxKeyedComponents = uint64_t{1} << 30;
+
+// Vertex v's key from its component c = component_of[v] and c's label (c < 2^30).
+inline VertexKey make_key(uint32_t c, const ComponentLabel& l) {
+  const int32_t cyclic = (l.bloom_in & kCyclicBit) != 0;
+  const int32_t order = int32_t((2 * c + uint32_t(cyclic)) ^ 0x80000000u);
+  const int32_t post_f = int32_t(l.post_f), post_b = int32_t(l.post_b);
+  return {{order, -post_f, int32_t(l.reach_low_f) - 1, post_b, int32_t(l.tree_low_f) - 1, -post_b,
+           int32_t(l.sup_bwd), order - cyclic},
+          {order, -post_f, post_f, post_b, post_f, 1 - int32_t(l.tree_low_b), int32_t(l.sup_fwd),
+           order}};
+}
+
+// Bit i set where dst[i] > src[i] (lane 6 is meaningless), u's source against v's target
+// (VertexKey); key_lanes_plain() is the same without SIMD (the fallback, and the tests'
+// reference).
+inline uint32_t key_lanes_plain(const VertexKey& u, const VertexKey& v) {
+  uint32_t lanes = 0;
+  for (int i = 0; i < 8; ++i) lanes |= uint32_t(v.dst[i] > u.src[i]) << i;
+  return lanes;
+}
+inline uint32_t key_lanes(const VertexKey& u, const VertexKey& v);
+
+// What two keys say about a pair, by its lanes (bits 0-7, key_lanes()) and whether a
+// supportive component lies between (bit 8): the answer (0 or 1), or kKeyOpen when the keys
+// leave it open (then the labels' other filters and the search decide). One load instead of a
+// branch per test: on a mix of pairs (random ones, or positive ones that half fall inside a
+// cyclic component) a branch per test is a coin toss.
+inline constexpr uint32_t kKeyOpen = 2;
+inline constexpr auto kKeyVerdicts = [] {
+  std::array<uint8_t, 512> t{};
+  for (uint32_t i = 0; i < 512; ++i) {
+    const bool maybe = (i & 0xF) == 0xF, yes = (i & 0x130) != 0;
+    const bool same_cyclic = (i & 0x81) == 0x80;
+    t[i] = uint8_t((maybe & !yes) ? kKeyOpen : (maybe | same_cyclic));
+  }
+  return t;
+}();
 
 // Where every array of an index lives: in memory after a build, or in the anonymous memory
 // an index file was read into (index_file.hpp: files are never mapped).
@@ -244,21 +300,17 @@ class Querier {
     if (cut != Cut::kUnknown) return cut == Cut::kYes;
     return search(cu, cv);
   }
-  // reaches() from the two vertices' keys, no indirection on the likely paths: the order
-  // and three interval "no" tests combined without branches (see answer()); a pair inside
-  // one component (every "no" test holds) answers from its key's cyclic bit, also
-  // branch-free (a branch there is a coin toss where a component holds most vertices);
-  // then the "yes" tests. Only what they leave reads the labels (after_keys).
+  // reaches() from the two vertices' keys, no indirection on the likely paths: all of the
+  // keys' tests at once (two SIMD comparisons, the supportive bits' AND), their verdict from
+  // kKeyVerdicts, one branch. Only what they leave open reads the labels (after_keys).
   bool reaches_keyed(vertex_t u, vertex_t v) {
     const VertexKey& a = keys_[u];
     const VertexKey& b = keys_[v];
-    const bool no = (a.order >= b.order) | (b.post_f >= a.post_f) | (b.post_f < a.reach_low_f) |
-                    (a.post_b >= b.post_b);
-    if (no) return (a.order == b.order) & a.cyclic();
-    const bool yes =
-        (b.post_f >= a.tree_low_f) | (a.post_b >= b.tree_low_b) | ((a.sup_bwd & b.sup_fwd) != 0);
-    if (yes) return true;
-    return after_keys(a.comp(), b.comp());
+    const uint32_t supportive = uint32_t(a.src[6] & b.dst[6]) != 0;
+    const uint32_t verdict = kKeyVerdicts[key_lanes(a, b) | supportive << 8];
+    if (verdict == kKeyOpen) [[unlikely]]
+      return after_keys(a.comp(), b.comp());
+    return verdict;
   }
   // answer() for cu < cv that the keys' tests leave: the backward GRAIL test, the labels'
   // other filters, the search (out of line: rare, and the inline path stays short).
@@ -273,5 +325,19 @@ class Querier {
   std::vector<uint32_t> stack_;
   QueryStats stats_;
 };
+
+inline uint32_t key_lanes(const VertexKey& u, const VertexKey& v) {
+#if defined(__SSE2__)
+  const __m128i s0 = _mm_load_si128(reinterpret_cast<const __m128i*>(u.src));
+  const __m128i s1 = _mm_load_si128(reinterpret_cast<const __m128i*>(u.src + 4));
+  const __m128i d0 = _mm_load_si128(reinterpret_cast<const __m128i*>(v.dst));
+  const __m128i d1 = _mm_load_si128(reinterpret_cast<const __m128i*>(v.dst + 4));
+  // Both halves' comparisons packed to bytes: one bit per lane.
+  const __m128i lanes = _mm_packs_epi32(_mm_cmpgt_epi32(d0, s0), _mm_cmpgt_epi32(d1, s1));
+  return uint32_t(_mm_movemask_epi8(_mm_packs_epi16(lanes, _mm_setzero_si128())));
+#else
+  return key_lanes_plain(u, v);
+#endif
+}
 
 }  // namespace closure::reach
