@@ -4,7 +4,9 @@
 #include <gtest/gtest.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <cstdio>
+#include <cstdlib>
 #include <initializer_list>
 #include <memory>
 #include <sstream>
@@ -14,6 +16,7 @@
 #include "app/tool/index_queries.hpp"
 #include "app/tool/pair_lines.hpp"
 #include "app/tool/reachability_queries.hpp"
+#include "closure/executor.hpp"
 
 namespace closure::reach {
 namespace {
@@ -58,16 +61,69 @@ Answers by_blocks(IndexQueries& q, const std::string& input, size_t chunk) {
   return a;
 }
 
+// The block reader over a file (reads of a MiB and more: its pieces go to threads), with at
+// most `threads` threads.
+Answers by_file(IndexQueries& q, const std::string& input, unsigned threads) {
+  char path[] = "/tmp/closure-pairs-XXXXXX";
+  const int fd = ::mkstemp(path);
+  EXPECT_GE(fd, 0);
+  EXPECT_EQ(::write(fd, input.data(), input.size()), ssize_t(input.size()));
+  EXPECT_EQ(::lseek(fd, 0, SEEK_SET), 0);
+  ::unlink(path);
+  std::ostringstream out;
+  Answers a;
+  with_thread_budget(threads, [&] { a.stats = answer_pair_lines(q, fd, "pairs.txt", out); });
+  ::close(fd);
+  a.text = out.str();
+  return a;
+}
+
+// Large outputs compared by their first differing line (GoogleTest's diff of two MiB-long
+// strings would take longer than the test).
+void expect_same_text(const std::string& got, const std::string& want, const std::string& what) {
+  if (got == want) return;
+  const size_t at = size_t(
+      std::mismatch(got.begin(), got.begin() + std::min(got.size(), want.size()), want.begin())
+          .first -
+      got.begin());
+  const size_t line = want.rfind('\n', at == 0 ? 0 : at - 1);
+  const size_t from = line == std::string::npos || at == 0 ? 0 : line + 1;
+  ADD_FAILURE() << what << ": the answers differ from byte " << at << " (sizes " << got.size()
+                << ", " << want.size() << "): got '" << got.substr(from, 60) << "', want '"
+                << want.substr(from, 60) << "'";
+}
+
+void expect_same_stats(const Answers& got, const Answers& want, const std::string& what) {
+  EXPECT_EQ(got.stats.answered, want.stats.answered) << what;
+  EXPECT_EQ(got.stats.reachable, want.stats.reachable) << what;
+  EXPECT_EQ(got.stats.unknown, want.stats.unknown) << what;
+  EXPECT_EQ(got.stats.malformed, want.stats.malformed) << what;
+}
+
 void expect_same(IndexQueries& q, const std::string& input, const std::string& what,
                  std::initializer_list<size_t> chunks = {1, 3, 4096, size_t{1} << 22}) {
   const Answers want = by_lines(q, input);
   for (size_t chunk : chunks) {
     const Answers got = by_blocks(q, input, chunk);
     EXPECT_EQ(got.text, want.text) << what << ", written " << chunk << " bytes at a time";
-    EXPECT_EQ(got.stats.answered, want.stats.answered) << what;
-    EXPECT_EQ(got.stats.reachable, want.stats.reachable) << what;
-    EXPECT_EQ(got.stats.unknown, want.stats.unknown) << what;
-    EXPECT_EQ(got.stats.malformed, want.stats.malformed) << what;
+    expect_same_stats(got, want, what);
+  }
+}
+
+// A file's pieces answered on 1 to 5 threads, as the line reader answers; the querier counts
+// as many queries on any number of threads as on one (the twins' counts are added to it).
+void expect_same_on_threads(IndexQueries& q, const std::string& input, const std::string& what) {
+  const Answers want = by_lines(q, input);
+  uint64_t one_thread = 0;
+  for (unsigned threads : {1u, 2u, 3u, 5u}) {
+    const uint64_t before = q.stats().queries;
+    const Answers got = by_file(q, input, threads);
+    expect_same_text(got.text, want.text, what + ", " + std::to_string(threads) + " threads");
+    expect_same_stats(got, want, what);
+    const uint64_t queries = q.stats().queries - before;
+    if (threads == 1) one_thread = queries;
+    EXPECT_EQ(queries, one_thread) << what << ", " << threads << " threads";
+    EXPECT_GT(queries, want.stats.answered / 2) << what;
   }
 }
 
@@ -140,6 +196,34 @@ TEST(PairLines, NumberedIndex) {
   expect_same(q, many, "100000 numbered lines", {1000, size_t{1} << 22});
   IndexQueries reflexive(index, true);
   expect_same(reflexive, many, "100000 numbered lines, reflexive", {size_t{1} << 22});
+}
+
+TEST(PairLines, PiecesOnThreadsKeepOrderAndLineNumbers) {
+  // Several MiB of lines, so that every read is cut into pieces: malformed lines (whose
+  // messages name their line) and unknown labels scattered through them, and a last line
+  // without its end.
+  const LivingIndex named = named_index();
+  IndexQueries q(named, false);
+  const char* names[] = {"a", "b", "c", "d", "e", "f", "\\#x", "zz"};
+  std::string lines;
+  for (size_t i = 0; lines.size() < (size_t{5} << 20); ++i) {
+    if (i % 4999 == 0) lines += "a b c\n";  // malformed: a third field
+    if (i % 7001 == 0) lines += "# a comment\n\n";
+    lines += names[i % 8];
+    lines += i % 3 == 0 ? "\t" : " ";
+    lines += names[(i / 8) % 8];
+    lines += '\n';
+  }
+  expect_same_on_threads(q, lines + "a d", "5 MiB of named lines");
+  const Graph g(1000, {{0, 999}, {999, 5}, {5, 0}, {7, 8}});
+  const LivingIndex numbered(std::make_shared<const ReachIndex>(build_index(g)));
+  IndexQueries n(numbered, true);
+  std::string ids;
+  for (size_t i = 0; ids.size() < (size_t{3} << 20); ++i) {
+    if (i % 9973 == 0) ids += "7\n";  // malformed: one field
+    ids += std::to_string((i * 7919) % 1003) + " " + std::to_string((i * 104729) % 1001) + "\n";
+  }
+  expect_same_on_threads(n, ids, "3 MiB of numbered lines, reflexive");
 }
 
 }  // namespace

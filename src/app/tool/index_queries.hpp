@@ -49,6 +49,13 @@ class IndexQueries {
   std::vector<QueryAnswer> answer_many(
       const std::vector<std::pair<std::string, std::string>>& questions);
   const QueryStats& stats() const { return querier_.base().stats(); }
+  // Another IndexQueries over the same index, for another thread (a querier is one
+  // thread's: it owns the search's scratch space).
+  std::unique_ptr<IndexQueries> twin() const {
+    return std::make_unique<IndexQueries>(*index_, reflexive_);
+  }
+  // Counts a twin's queries in stats(), as if this one had answered them.
+  void absorb_stats(const IndexQueries& twin) { querier_.base().add_stats(twin.stats()); }
   LivingQuerier& querier() { return querier_; }
   // To another index over the same base (LivingQuerier::rebind); false if it differs.
   bool rebind(const LivingIndex& next) {

@@ -275,6 +275,12 @@ class Querier {
   void reaches_many(const vertex_t* us, const vertex_t* vs, size_t n, bool* out);
   const QueryStats& stats() const { return stats_; }
   void reset_stats() { stats_ = {}; }
+  void add_stats(const QueryStats& s) {
+    stats_.queries += s.queries, stats_.same_component += s.same_component;
+    stats_.negative_cut += s.negative_cut, stats_.positive_cut += s.positive_cut;
+    stats_.supportive += s.supportive, stats_.bloom += s.bloom, stats_.searched += s.searched;
+    stats_.search_visits += s.search_visits;
+  }
   // Adds to `into` which test decides reaches(u, v) (a search counted as searched, its
   // visits not); answers nothing and counts nothing here.
   void tally(vertex_t u, vertex_t v, QueryStats& into) const;
