@@ -318,6 +318,23 @@ TEST(ReachIndex, KeysHoldLabelsUpToTheLargestKeyedIndex) {
   }
 }
 
+TEST(ReachIndex, KeysOfAForgedLabelAreMadeWithoutOverflow) {
+  // A forged index file's label may hold any 32-bit numbers (the loader checks what a query
+  // could read outside the file, not the DFS numbers): its key wraps, defined, instead of
+  // overflowing a signed negation (the sanitized build runs this under UBSan).
+  const uint32_t values[] = {0, 1, 0x7FFFFFFFu, 0x80000000u, 0x80000001u, 0xFFFFFFFFu};
+  for (uint32_t x : values) {
+    ComponentLabel l{};
+    l.post_f = l.post_b = l.tree_low_f = l.tree_low_b = l.reach_low_f = x;
+    l.bloom_in = kCyclicBit;
+    const VertexKey k = make_key(uint32_t(kMaxKeyedComponents) - 1, l);
+    EXPECT_EQ(uint32_t(k.dst[2]), x);
+    EXPECT_EQ(uint32_t(k.src[1]), 0u - x);
+    EXPECT_EQ(k.comp(), uint32_t(kMaxKeyedComponents) - 1);
+    EXPECT_TRUE(k.cyclic());
+  }
+}
+
 TEST(ReachIndex, KeysAreRebuiltAfterAFileRoundTrip) {
   const Graph g = random_graph(200, 500, false, true, 77);
   auto loaded = load_index_from_bytes(index_image(build_index(g)));

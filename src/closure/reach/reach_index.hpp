@@ -82,15 +82,17 @@ struct alignas(64) VertexKey {
 static_assert(sizeof(VertexKey) == 64);
 inline constexpr uint64_t kMaxKeyedComponents = uint64_t{1} << 30;
 
-// Vertex v's key from its component c = component_of[v] and c's label (c < 2^30).
+// Vertex v's key from its component c = component_of[v] and c's label (c < 2^30). Each lane
+// is computed unsigned and kept as int32 (modulo 2^32): a valid index's numbers are below
+// 2^30 and never wrap; a forged file's may, which costs its own answers, nothing else.
 inline VertexKey make_key(uint32_t c, const ComponentLabel& l) {
-  const int32_t cyclic = (l.bloom_in & kCyclicBit) != 0;
-  const int32_t order = int32_t((2 * c + uint32_t(cyclic)) ^ 0x80000000u);
-  const int32_t post_f = int32_t(l.post_f), post_b = int32_t(l.post_b);
-  return {{order, -post_f, int32_t(l.reach_low_f) - 1, post_b, int32_t(l.tree_low_f) - 1, -post_b,
-           int32_t(l.sup_bwd), order - cyclic},
-          {order, -post_f, post_f, post_b, post_f, 1 - int32_t(l.tree_low_b), int32_t(l.sup_fwd),
-           order}};
+  const uint32_t cyclic = (l.bloom_in & kCyclicBit) != 0;
+  const uint32_t order = (2 * c + cyclic) ^ 0x80000000u;
+  auto lane = [](uint32_t x) { return int32_t(x); };
+  return {{lane(order), lane(0u - l.post_f), lane(l.reach_low_f - 1), lane(l.post_b),
+           lane(l.tree_low_f - 1), lane(0u - l.post_b), lane(l.sup_bwd), lane(order - cyclic)},
+          {lane(order), lane(0u - l.post_f), lane(l.post_f), lane(l.post_b), lane(l.post_f),
+           lane(1u - l.tree_low_b), lane(l.sup_fwd), lane(order)}};
 }
 
 // Bit i set where dst[i] > src[i] (lane 6 is meaningless), u's source against v's target
