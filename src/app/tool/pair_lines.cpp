@@ -252,12 +252,6 @@ void answer_piece(Piece& piece, const std::string& name) {
   }
 }
 
-uint64_t count_line_ends(const char* p, const char* end) {
-  uint64_t n = 0;
-  for (; p < end; ++p) n += *p == '\n';
-  return n;
-}
-
 // Cuts [first, end) (complete lines but maybe the input's last) into pieces.size() pieces at
 // line ends, each starting its line count where the lines before it end (so that messages
 // about malformed lines name the right line), and answers them in parallel; line_no moves
@@ -277,7 +271,8 @@ void answer_pieces(std::span<Piece> pieces, const char* first, const char* end, 
   }
   std::vector<uint64_t> lines(n, 0);
   parallel_chunks(n - 1, 1, [&](size_t b, size_t e) {
-    for (size_t i = b; i < e; ++i) lines[i] = count_line_ends(pieces[i].first, pieces[i].end);
+    for (size_t i = b; i < e; ++i)
+      lines[i] = uint64_t(std::count(pieces[i].first, pieces[i].end, '\n'));
   });
   for (size_t i = 0; i < n; ++i) {
     pieces[i].line_no = line_no;
@@ -332,8 +327,7 @@ QueryBatchStats answer_pair_lines(IndexQueries& queries, int fd, const std::stri
   }
   QueryBatchStats stats;
   for (Piece& p : pieces) {
-    stats.answered += p.stats.answered, stats.reachable += p.stats.reachable;
-    stats.unknown += p.stats.unknown, stats.malformed += p.stats.malformed;
+    stats += p.stats;
     if (p.twin) queries.absorb_stats(*p.twin);
   }
   return stats;

@@ -37,6 +37,11 @@ class ReachabilityIndex {
 
 struct QueryBatchStats {
   size_t answered = 0, reachable = 0, unknown = 0, malformed = 0;
+  QueryBatchStats& operator+=(const QueryBatchStats& o) {
+    answered += o.answered, reachable += o.reachable, unknown += o.unknown;
+    malformed += o.malformed;
+    return *this;
+  }
 };
 
 // How a malformed line is answered: "NAME:LINE: expected two labels 'u v'", or, among JSON

@@ -103,7 +103,19 @@ inline uint32_t key_lanes_plain(const VertexKey& u, const VertexKey& v) {
   for (int i = 0; i < 8; ++i) lanes |= uint32_t(v.dst[i] > u.src[i]) << i;
   return lanes;
 }
-inline uint32_t key_lanes(const VertexKey& u, const VertexKey& v);
+inline uint32_t key_lanes(const VertexKey& u, const VertexKey& v) {
+#if defined(__SSE2__)
+  const __m128i s0 = _mm_load_si128(reinterpret_cast<const __m128i*>(u.src));
+  const __m128i s1 = _mm_load_si128(reinterpret_cast<const __m128i*>(u.src + 4));
+  const __m128i d0 = _mm_load_si128(reinterpret_cast<const __m128i*>(v.dst));
+  const __m128i d1 = _mm_load_si128(reinterpret_cast<const __m128i*>(v.dst + 4));
+  // Both halves' comparisons packed to bytes: one bit per lane.
+  const __m128i lanes = _mm_packs_epi32(_mm_cmpgt_epi32(d0, s0), _mm_cmpgt_epi32(d1, s1));
+  return uint32_t(_mm_movemask_epi8(_mm_packs_epi16(lanes, _mm_setzero_si128())));
+#else
+  return key_lanes_plain(u, v);
+#endif
+}
 
 // What two keys say about a pair, by its lanes (bits 0-7, key_lanes()) and whether a
 // supportive component lies between (bit 8): the answer (0 or 1), or kKeyOpen when the keys
@@ -238,6 +250,12 @@ struct QueryStats {
   uint64_t queries = 0, same_component = 0, negative_cut = 0, positive_cut = 0, supportive = 0,
            bloom = 0, searched = 0, search_visits = 0;
   uint64_t without_search() const { return queries - searched; }
+  QueryStats& operator+=(const QueryStats& s) {
+    queries += s.queries, same_component += s.same_component, negative_cut += s.negative_cut;
+    positive_cut += s.positive_cut, supportive += s.supportive, bloom += s.bloom;
+    searched += s.searched, search_visits += s.search_visits;
+    return *this;
+  }
 };
 
 // What the labels alone say about component c reaching component d, c < d.
@@ -277,12 +295,7 @@ class Querier {
   void reaches_many(const vertex_t* us, const vertex_t* vs, size_t n, bool* out);
   const QueryStats& stats() const { return stats_; }
   void reset_stats() { stats_ = {}; }
-  void add_stats(const QueryStats& s) {
-    stats_.queries += s.queries, stats_.same_component += s.same_component;
-    stats_.negative_cut += s.negative_cut, stats_.positive_cut += s.positive_cut;
-    stats_.supportive += s.supportive, stats_.bloom += s.bloom, stats_.searched += s.searched;
-    stats_.search_visits += s.search_visits;
-  }
+  void add_stats(const QueryStats& s) { stats_ += s; }
   // Adds to `into` which test decides reaches(u, v) (a search counted as searched, its
   // visits not); answers nothing and counts nothing here.
   void tally(vertex_t u, vertex_t v, QueryStats& into) const;
@@ -333,19 +346,5 @@ class Querier {
   std::vector<uint32_t> stack_;
   QueryStats stats_;
 };
-
-inline uint32_t key_lanes(const VertexKey& u, const VertexKey& v) {
-#if defined(__SSE2__)
-  const __m128i s0 = _mm_load_si128(reinterpret_cast<const __m128i*>(u.src));
-  const __m128i s1 = _mm_load_si128(reinterpret_cast<const __m128i*>(u.src + 4));
-  const __m128i d0 = _mm_load_si128(reinterpret_cast<const __m128i*>(v.dst));
-  const __m128i d1 = _mm_load_si128(reinterpret_cast<const __m128i*>(v.dst + 4));
-  // Both halves' comparisons packed to bytes: one bit per lane.
-  const __m128i lanes = _mm_packs_epi32(_mm_cmpgt_epi32(d0, s0), _mm_cmpgt_epi32(d1, s1));
-  return uint32_t(_mm_movemask_epi8(_mm_packs_epi16(lanes, _mm_setzero_si128())));
-#else
-  return key_lanes_plain(u, v);
-#endif
-}
 
 }  // namespace closure::reach
