@@ -17,6 +17,7 @@
 #include "closure/engine/compute.hpp"
 #include "closure/errors.hpp"
 #include "closure/util/available_memory.hpp"
+#include "graph_test_files.hpp"
 
 namespace closure {
 namespace {
@@ -70,8 +71,8 @@ TEST(MemoryHint, AnErrorSaysItsAdviceToEachAudience) {
 TEST(MemoryHint, RunGraphRefusesWithTheCommandsForItsInput) {
   // A random DAG whose closure rows need several MB, under a 4 MB limit (as
   // MemoryBudget.SparseRefusesWithTheSizesNamed), read from a file.
-  const fs::path path =
-      fs::temp_directory_path() / ("closure-memory-hint-" + std::to_string(::getpid()) + ".txt");
+  const testing::TempDir dir;  // the graph and the closure written, removed with it
+  const fs::path path = dir.path("g.txt");
   {
     std::ofstream out(path);
     std::mt19937 rng(3);
@@ -111,7 +112,6 @@ TEST(MemoryHint, RunGraphRefusesWithTheCommandsForItsInput) {
   o.compute.host_memory_limit = 0;
   EXPECT_GT(run_graph(o).pairs, 0u);
   EXPECT_TRUE(warnings.empty());
-  fs::remove(path);
 }
 
 // Counting alone needs no rows: where sparse's rows, as estimated, would crowd the memory

@@ -38,13 +38,26 @@ class ScopedEnv {
   std::optional<std::string> old_;
 };
 
-fs::path fresh_dir(const std::string& name) {
-  fs::path dir =
-      fs::temp_directory_path() / ("closure-test-" + name + "-" + std::to_string(::getpid()));
-  fs::remove_all(dir);
-  fs::create_directories(dir);
-  return dir;
-}
+// A fresh folder, removed with the object, a failed assertion's return included.
+class FreshDir {
+ public:
+  explicit FreshDir(const std::string& name)
+      : path_(fs::temp_directory_path() /
+              ("closure-test-" + name + "-" + std::to_string(::getpid()))) {
+    fs::remove_all(path_);
+    fs::create_directories(path_);
+  }
+  ~FreshDir() {
+    std::error_code ec;
+    fs::remove_all(path_, ec);
+  }
+  FreshDir(const FreshDir&) = delete;
+  FreshDir& operator=(const FreshDir&) = delete;
+  const fs::path& path() const { return path_; }
+
+ private:
+  fs::path path_;
+};
 
 TEST(OclDevice, HostIsChosenWhenAskedFor) {
   EXPECT_FALSE(ocl::choose_device("host").has_value());
@@ -76,7 +89,8 @@ TEST(OclDevice, DefaultPrefersGpuThenCpuAndIndicesAreStable) {
 
 TEST(OclKernelSource, EmbeddedAndFolderOverride) {
   EXPECT_NE(ocl::kernel_source("boolean_mul.cl").find("clcubic_mul"), std::string::npos);
-  const fs::path dir = fresh_dir("kernels");
+  const FreshDir fresh("kernels");
+  const fs::path& dir = fresh.path();
   std::ofstream(dir / "boolean_util.cl") << "// from disk\n";
   ScopedEnv env(ocl::kKernelPathEnv, dir.string());
   EXPECT_EQ(ocl::kernel_source("boolean_util.cl"), "// from disk\n");
@@ -89,7 +103,8 @@ TEST(OclKernelSource, SharedHeadersAreInlinedOnce) {
     EXPECT_EQ(text.find("\n#include \""), std::string::npos) << file;  // no directive left
     EXPECT_NE(text.find("typedef uint gpuword;"), std::string::npos) << file;
   }
-  const fs::path dir = fresh_dir("includes");
+  const FreshDir fresh("includes");
+  const fs::path& dir = fresh.path();
   std::ofstream(dir / "main.cl") << "#include \"h.cl\"\n#include \"h.cl\"\nmain\n";
   std::ofstream(dir / "h.cl") << "header\n";
   ScopedEnv env(ocl::kKernelPathEnv, dir.string());
@@ -99,7 +114,8 @@ TEST(OclKernelSource, SharedHeadersAreInlinedOnce) {
 TEST(OclRuntime, BuildFailureCarriesLogAndOptions) {
   auto device = ocl::choose_device("");
   if (!device) GTEST_SKIP() << "no OpenCL device";
-  const fs::path dir = fresh_dir("broken");
+  const FreshDir fresh("broken");
+  const fs::path& dir = fresh.path();
   std::ofstream(dir / "broken.cl")
       << "__kernel void k(__global int* x) { x[0] = undefined_name; }\n";
   ScopedEnv kernels(ocl::kKernelPathEnv, dir.string());
@@ -119,7 +135,8 @@ TEST(OclRuntime, BuildFailureCarriesLogAndOptions) {
 TEST(OclRuntime, ProgramCacheMemoryDiskAndCorruptEntry) {
   auto device = ocl::choose_device("");
   if (!device) GTEST_SKIP() << "no OpenCL device";
-  const fs::path dir = fresh_dir("cache");
+  const FreshDir fresh("cache");
+  const fs::path& dir = fresh.path();
   ScopedEnv cache("CLOSURE_CACHE_DIR", dir.string());
   const std::string options = "-cl-std=CL1.2 -DCACHE_TEST=" + std::to_string(::getpid());
   auto seconds = [](auto t0) {
@@ -155,7 +172,6 @@ TEST(OclRuntime, ProgramCacheMemoryDiskAndCorruptEntry) {
   EXPECT_GT(fs::file_size(entry), 100u);  // rewritten with a real binary
   std::printf("program cache on %s: compile %.3f s, load from disk %.3f s\n", device->name.c_str(),
               compile_s, load_s);
-  fs::remove_all(dir);
 }
 
 // Damage of the kinds PoCL crashed on (truncation, zeroed bytes) or that a stray file
@@ -163,7 +179,8 @@ TEST(OclRuntime, ProgramCacheMemoryDiskAndCorruptEntry) {
 TEST(OclRuntime, DamagedCacheEntriesAreRebuiltSilently) {
   auto device = ocl::choose_device("");
   if (!device) GTEST_SKIP() << "no OpenCL device";
-  const fs::path dir = fresh_dir("damage");
+  const FreshDir fresh("damage");
+  const fs::path& dir = fresh.path();
   ScopedEnv cache("CLOSURE_CACHE_DIR", dir.string());
   const std::string options = "-cl-std=CL1.2 -DDAMAGE_TEST=" + std::to_string(::getpid());
   const std::string other_options = options + " -DOTHER=1";
@@ -218,7 +235,6 @@ TEST(OclRuntime, DamagedCacheEntriesAreRebuiltSilently) {
     }
     EXPECT_EQ(only_entry(), entry);  // rewritten in place, no temporaries left behind
   }
-  fs::remove_all(dir);
 }
 
 TEST(ProgramCacheEntry, ChecksumCatchesEveryKindOfDamage) {
