@@ -32,6 +32,11 @@ SweepSlots sweep_slots(const CsrDag& dag);
 // (live_rows of them, plus two) within 32 MB (down to 8 words); at most `words`.
 size_t column_slice_words(size_t words, size_t live_rows, unsigned threads);
 
+// Below this many words ORed (every row and edge over the words its row reaches), the
+// count stays on the calling thread unless told a thread count: about a millisecond's
+// work, less than starting the thread pool costs.
+inline constexpr uint64_t kColumnSweepOneThreadWords = uint64_t{1} << 22;
+
 // Sum over components c of size(c) x (sum of size(d) over d in R(c)), R(c) the strict
 // closure's row (sizes empty: every size 1, the plain pair count). Every thread count
 // and slice width gives the same sum; slice_words 0 picks one.
