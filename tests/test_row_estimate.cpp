@@ -63,6 +63,10 @@ uint64_t check_every_row(const Graph& g, const std::string& what) {
     while (run < reach.size() && reach[run] == c + 1 + run) ++run;
     const size_t span = run < reach.size() ? word_of(reach.back()) + 1 - word_of(reach[run]) : 0;
     EXPECT_EQ(sized.span, span) << what << ", component " << c;
+    // The count by columns' words: from c + 1's word to the last reached id's, the run
+    // included (none where c reaches nothing).
+    const size_t reach_words = reach.empty() ? 0 : word_of(reach.back()) + 1 - word_of(c + 1);
+    EXPECT_EQ(sized.reach, reach_words) << what << ", component " << c;
     total += stored;
   }
   return total;
@@ -115,6 +119,7 @@ TEST(RowEstimate, OnePassSizesTheRowsAsTheSearchesDo) {
         EXPECT_EQ(a.samples, b.samples) << what;
         EXPECT_EQ(a.bytes, b.bytes) << what << ", " << samples << " samples, seed " << seed;
         EXPECT_EQ(a.span_words, b.span_words) << what << ", " << samples << " samples";
+        EXPECT_EQ(a.reach_words, b.reach_words) << what << ", " << samples << " samples";
         EXPECT_EQ(a.bytes, c.bytes) << what << ", " << samples << " samples (chosen)";
       }
   }

@@ -2,7 +2,7 @@
 """Grid-fits the host terms of auto's cost model to measured runs.
 
 Reads the sparse and columns rows of `closure bench closure --predict` (their inputs: n, m,
-components, condensed edges, reach, row and span words, levels, live rows; and the measured
+components, condensed edges, reach, row, span and cols words, levels, live rows; and the measured
 seconds), recomputes each prediction as src/closure/algorithms/cost_model.cpp does for a
 grid of the constants it fits, and prints the set with the fewest predictions outside 2x,
 then the least time lost where the predictions pick the slower of sparse and columns
@@ -47,12 +47,18 @@ def sparse(r, p, threads):
     rows = c * (p["sw"] * span + (p["rw"] + missed * p["rm"]) * row) + 1e-10 * r["DE"] * row
     threaded = (r["levels"] > 0 and c + r["DE"] >= 200000 and r["DE"] <= 32 * c
                 and c / r["levels"] >= 64)
-    return rows / (thread_gain(threads, p) if threaded else 1) + 5e-5 + linear(r, p, False)
+    # cost_model.cpp: sparse's own pass (the miss term) shared by the threads with the rows
+    own_pass = max(0.0, linear(r, p, False) - linear(r, p)) * min(1.0, r["DE"] / max(c, 1))
+    return (rows + own_pass) / (thread_gain(threads, p) if threaded else 1) + 3e-6 + linear(r, p)
 
 
 def columns(r, p, threads):
-    threads = min(threads, int(1 + (p["gm"] - 1) / p["tg"]))  # cost_model.cpp: no finer slices
     words_per_row = -(-r["C"] // 32)
+    visits = r["DE"] + r["C"]
+    # cost_model.cpp: the words from a row's first column to its highest reached (sampled),
+    # half a row's when unknown (a negative cols); a sweep under 2^22 words on one thread
+    words = min(r["cols"], words_per_row) if r["cols"] >= 0 else words_per_row / 2
+    threads = 1 if visits * words < (1 << 22) else min(threads, int(1 + (p["gm"] - 1) / p["tg"]))
     live = r["live"] or max(1, r["C"] // 10)
     s = 256  # column_count.cpp: kWidestSlice, then kSliceBytes (32 MB)
     while s > 16 and -(-words_per_row // s) < 4 * max(1, threads):
@@ -60,22 +66,22 @@ def columns(r, p, threads):
     while s > 8 and (live + 2) * s * 4 > (32 << 20):
         s //= 2
     s = max(1, min(s, words_per_row))
-    visits = r["DE"] + r["C"]
     slices = -(-words_per_row // s)
     missed = clamp(1 - 4 * 1024 * 1024 / ((live + 2) * s * 4), 0, 1)
-    sweep = visits * words_per_row / 2 * (p["cw"] + missed * p["cm"]) + visits * slices / 2 * 1e-8
-    return sweep / thread_gain(threads, p) + linear(r, p)
+    slices_a_row = min(slices / 2, 1 + r["cols"] / s) if r["cols"] >= 0 else slices / 2
+    sweep = visits * words * (p["cw"] + missed * p["cm"]) + visits * slices_a_row * p["cv"]
+    return sweep / thread_gain(threads, p) + 2e-6 + linear(r, p)
 
 
 def read_rows(path, threads):
     rows = []
     for line in open(path):
         f = line.split()
-        if len(f) < 13 or f[10] not in ("sparse", "columns") or f[12] == "-":
+        if len(f) < 14 or f[11] not in ("sparse", "columns") or f[13] == "-":
             continue  # not a timed row (or one refused for memory)
         rows.append(dict(name=f[0], V=int(f[1]), E=int(f[2]), C=int(f[3]), DE=int(f[4]),
-                         row=float(f[6]), span=float(f[7]), levels=int(f[8]), live=int(f[9]),
-                         method=f[10], measured=float(f[12]), threads=threads))
+                         row=float(f[6]), span=float(f[7]), cols=float(f[8]), levels=int(f[9]),
+                         live=int(f[10]), method=f[11], measured=float(f[13]), threads=threads))
     return rows
 
 
@@ -108,11 +114,11 @@ def main():
                 rm=[0.5e-9, 1e-9, 2e-9, 4e-9], rc=[32 << 20, 128 << 20],
                 cw=[3e-11, 4.5e-11, 6e-11, 1e-10], cm=[0.5e-10, 1e-10, 2e-10, 4e-10],
                 tg=[0.42, 0.6, 0.8, 1.0], gm=[3.0, 4.0, 6.0], sw=[0.25e-9, 0.5e-9, 1e-9],
-                rw=[0.25e-9, 0.5e-9, 1e-9], cg=[1.0, 1.5, 2.0, 3.0])
+                rw=[0.25e-9, 0.5e-9, 1e-9], cg=[1.0, 1.5, 2.0, 3.0], cv=[0.5e-8, 1e-8])
     # tests/test_planner.cpp's CostModel.ManyLiveRowsMakeTheCountByColumnsMemoryBound: the
     # same sweep over 23,000 live rows (a road network) predicted over twice the time over 180.
-    history = dict(V=130000, E=200000, C=130000, DE=200000, row=1000, span=1300, levels=65000,
-                   live=180)
+    history = dict(V=130000, E=200000, C=130000, DE=200000, row=1000, span=1300, cols=-1,
+                   levels=65000, live=180)
     road = dict(history, live=23000)
     best = None
     for values in itertools.product(*grid.values()):

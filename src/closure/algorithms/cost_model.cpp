@@ -41,9 +41,12 @@ constexpr double kSparseRowWordS = 2.5e-10;
 constexpr double kSparseRowMissWordS = 2.0e-9;
 constexpr double kRowCacheBytes = 32.0 * 1024 * 1024;
 constexpr double kSparseEdgeWordS = 1.0e-10;
-// A sparse run's fixed cost (its scratch row, pools and task arena): graphs of a few
-// vertices took 30 to 100 us.
-constexpr double kSparseFixedS = 5.0e-5;
+// A run's fixed cost, sparse's (its scratch row, pools) and the count by columns' (its
+// arrays): the graphs of data/, of 4 to 9 vertices, take 2 to 5 us each way, once the
+// process has run them before (`bench closure --predict`'s medians); a process's first run
+// pays its fresh pages as well, 30 to 100 us.
+constexpr double kSparseFixedS = 3.0e-6;
+constexpr double kColumnFixedS = 2.0e-6;
 // Threads: 1 + 0.6 (threads - 1), for sparse's threaded path too, up to 4x: memory-bound
 // beyond (the H200's host, 16 threads, counted by columns: 200k commits 0.041 s and 1M about
 // 0.85, against 0.113 and 1.78 on the 2-core machine, 2.1-2.7x for 8x the threads).
@@ -76,6 +79,13 @@ constexpr double kDeviceStartS = 0.35;
 // The host's part of a device run (reading and condensing), fitted with the above on the
 // H200 machine's host: about 0.2 us a vertex or edge.
 constexpr double kDeviceHostLinearS = 2.0e-7;
+
+// Auto's planning (predict_auto_planning_s), 2-core, `bench closure --predict`, auto's run
+// less the method it chose: 200k commits 18 ms (437k components and edges, 100k reached
+// each), 50k 7 ms, GRAIL's nasa 0.3 ms, the graphs of data/ about 5 us; a step a component
+// or edge looked at.
+constexpr double kPlanFixedS = 5.0e-6;
+constexpr double kPlanStepS = 4.0e-9;
 
 // The row estimate behind row_words: components searched and the time they may take.
 constexpr size_t kRowSamples = 64;
@@ -205,6 +215,7 @@ void complete_cost_inputs(CostInputs& in, const Condensation& condensed) {
   const RowEstimate rows = estimate_row_bytes(condensed.dag, kRowSamples, kRowSampleS);
   if (in.components) in.row_words = rows.bytes / double(sizeof(word_t) * in.components);
   in.span_words = rows.span_words;
+  in.reach_words = rows.reach_words;
   in.levels = longest_path_components(condensed.dag);
   if (!in.count_only || in.components == 0) return;
   // The live rows (a pass over the condensation: 0.27 of arXiv's 9 ms) only where
@@ -341,31 +352,46 @@ double predict_host_sparse_s(const CostInputs& in) {
   const bool threaded = in.levels > 0 && in.components + in.condensed_edges >= 200'000 &&
                         in.condensed_edges <= 32 * in.components && in.components / in.levels >= 64;
   // Sparse's own pass over the components misses the cache as the graph grows, DAG or not:
-  // the miss term stays (a 1M-vertex path: 0.17-0.21 s, nothing stored).
-  return rows / (threaded ? host_thread_gain(in.host_threads) : 1.0) + kSparseFixedS +
-         linear_passes_s(in, false);
+  // the miss term stays (a 1M-vertex path: 0.17-0.21 s, nothing stored), for the components
+  // that read a successor's row (at most one an edge: a sink's row is empty); on the threaded
+  // path the threads share that pass with the rows (1.5M disjoint pairs, 3M components on 2
+  // levels, half of them sinks: 0.19-0.28 s on 2 cores, where 0.71 s was predicted).
+  const double linear = predict_host_linear_s(in);
+  const double readers = C > 0 ? std::min(1.0, double(in.condensed_edges) / C) : 0.0;
+  const double own_pass = std::max(0.0, linear_passes_s(in, false) - linear) * readers;
+  return (rows + own_pass) / (threaded ? host_thread_gain(in.host_threads) : 1.0) + kSparseFixedS +
+         linear;
 }
 
 double predict_host_column_count_s(const CostInputs& in) {
   const size_t W = words_for_bits(in.components);
+  // Every edge's successor row and every row, over the columns from the row's first to
+  // its highest reached (sampled; half the words when unknown), slice by slice.
+  const double visits = double(in.condensed_edges + in.components);
+  const double visit_words = in.reach_words >= 0 ? std::min(in.reach_words, double(W)) : W / 2.0;
+  const double words = visits * visit_words;
   // Threads past those that reach the most gain (memory-bound) would only cut the slices
-  // finer, each visiting every row again: predicted as that many.
-  const unsigned T = std::min(std::max(1u, in.host_threads),
-                              unsigned(1 + (kHostThreadGainMost - 1) / kHostThreadGain));
+  // finer, each visiting every row again: predicted as that many. A sweep too small for
+  // the thread pool runs on one, as count_closure_by_columns() decides.
+  const unsigned T = words < double(kColumnSweepOneThreadWords)
+                         ? 1u
+                         : std::min(std::max(1u, in.host_threads),
+                                    unsigned(1 + (kHostThreadGainMost - 1) / kHostThreadGain));
   const size_t live = in.live_rows ? in.live_rows : std::max<size_t>(1, in.components / 10);
   const size_t S = column_slice_words(W, live, T);
-  // Every edge's successor row and every row, over the columns above it (half the words
-  // on average), once per slice; the stored rows a slice reads back are its live rows. Past
-  // the cache a thread has, those reads go to memory: the sweep turns memory-bound (long
-  // paths, low reach: a road network keeps tens of thousands of rows live).
-  const double visits = double(in.condensed_edges + in.components);
-  const double words = visits * double(W) / 2;
+  // A slice visits the rows below its columns down to the lowest that reaches them: half
+  // the slices a row on average, or the few its reach spans where it reaches near ids only.
   const double slices = double(ceil_div(W, S));
+  const double slices_a_row =
+      in.reach_words >= 0 ? std::min(slices / 2, 1 + in.reach_words / double(S)) : slices / 2;
+  // The stored rows a slice reads back are its live rows. Past the cache a thread has,
+  // those reads go to memory: the sweep turns memory-bound (long paths, low reach: a road
+  // network keeps tens of thousands of rows live).
   const double stored = double(live + 2) * double(S) * double(sizeof(word_t));
   const double missed = std::clamp(1 - kHostCacheBytes / stored, 0.0, 1.0);
   const double sweep =
-      words * (kColumnWordS + missed * kColumnMissWordS) + visits * slices / 2 * kColumnVisitS;
-  return sweep / host_thread_gain(T) + predict_host_linear_s(in);
+      words * (kColumnWordS + missed * kColumnMissWordS) + visits * slices_a_row * kColumnVisitS;
+  return sweep / host_thread_gain(T) + kColumnFixedS + predict_host_linear_s(in);
 }
 
 double predict_chain_cover_s(const CostInputs& in) {
@@ -382,6 +408,14 @@ double predict_host_chain_count_s(const CostInputs& in) {
   const double visits = double(in.components + in.condensed_edges);
   return predict_chain_cover_s(in) +
          visits * double(in.chains) / 2 * kChainNumberS / host_thread_gain(in.host_threads);
+}
+
+double predict_auto_planning_s(const CostInputs& in) {
+  // Two passes' steps over the condensation (the row estimate's, the longest path's or the
+  // live rows'), and the 16 reach samples', each its reach times the edges a component has.
+  const double C = double(in.components), E = double(in.condensed_edges);
+  const double degree = C > 0 ? std::min(1 + E / C, 32.0) : 1.0;
+  return kPlanFixedS + kPlanStepS * (2 * (C + E) + 16 * in.mean_reach * degree);
 }
 
 double predict_host_s(const CostInputs& in) {

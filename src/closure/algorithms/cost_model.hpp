@@ -26,6 +26,9 @@ struct CostInputs {
   // their ids); < 0: unknown, then mean_reach / 32.
   double row_words = -1;
   double span_words = 0;  // words from a row's lowest reached id to its highest, sampled
+  // Words from a row's first column to its highest reached id, sampled (RowSize::reach):
+  // what the count by columns ORs each row and edge over; < 0: unknown, then half a row.
+  double reach_words = -1;
   // Components on the longest path (0: unknown, then too deep for sparse's threads).
   size_t levels = 0;
   // Rows the count by columns keeps at once (sweep_slots()); 0: unknown, then a tenth of
@@ -89,6 +92,11 @@ double predict_chain_cover_s(const CostInputs& in);
 // rival's `rival_s` (a GPU already opening), are predicted under the cover's own passes.
 // The one rule auto, the named sparse count and `bench closure --predict` follow.
 bool chain_cover_may_pay(const CostInputs& in, double rival_s = 1e30);
+// What auto spends choosing, beyond the method it picks: the reach samples, the row
+// estimate, the longest path and the live rows, a pass or so each over the condensation.
+// The same whatever it picks, so the planner leaves it out; `bench closure --predict` adds
+// it to auto's own prediction.
+double predict_auto_planning_s(const CostInputs& in);
 // The host's best: sparse, or when only counting the cheapest of sparse and the counts.
 double predict_host_s(const CostInputs& in);
 // `started`: the device's start-up (its context and program) is paid already, or being paid

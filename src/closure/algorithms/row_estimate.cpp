@@ -23,6 +23,11 @@ RowSize stored(uint64_t ids, size_t first, size_t last) {
   return {ids * kIdsPerWordSpan <= span ? size_t(ids) : span, span};
 }
 
+// RowSize::reach of component c whose highest reached id is `last` (> c).
+size_t reach_words(size_t c, size_t last) {
+  return word_of(last) + 1 - word_of(c + 1);
+}
+
 }  // namespace
 
 size_t stored_row_words(vertex_t c, std::span<const vertex_t> reach) {
@@ -36,15 +41,20 @@ size_t stored_row_words(vertex_t c, std::span<const vertex_t> reach) {
 RowSize row_size_from_bits(vertex_t c, const word_t* bits, size_t n, uint64_t count,
                            vertex_t last) {
   if (count == 0 || size_t(c) + 1 >= n) return {};
+  RowSize out;
+  out.reach = reach_words(c, last);
   // The run c+1, c+2, ...: up to the first clear bit past c (bits past n are clear).
   const size_t after_run = std::min(first_clear_from(bits, size_t(c) + 1, n), n);
   const uint64_t run = after_run - (size_t(c) + 1);
-  if (run >= count) return {};
+  if (run >= count) return out;
   // The rest: from the first set bit past the run to `last`.
   size_t w = word_of(after_run);
   word_t x = bits[w] & mask_from(after_run);
   while (x == 0) x = bits[++w];
-  return stored(count - run, bits_in_words(w) + size_t(std::countr_zero(x)), last);
+  const RowSize rest = stored(count - run, bits_in_words(w) + size_t(std::countr_zero(x)), last);
+  out.words = rest.words;
+  out.span = rest.span;
+  return out;
 }
 
 namespace {
@@ -94,21 +104,24 @@ std::vector<RowSize> rows_in_one_pass(const CsrDag& dag, std::span<const vertex_
   for (size_t k = 0; k < S; ++k) {
     const uint64_t run = run_end[k] - sources[k] - 1;
     if (count[k] > run) rows[k] = stored(count[k] - run, first[k], last[k]);
+    if (count[k] > 0) rows[k].reach = reach_words(sources[k], last[k]);
   }
   return rows;
 }
 
 RowEstimate summed(std::span<const RowSize> rows, size_t C, size_t cut) {
   RowEstimate out;
-  double words = 0, span = 0;
+  double words = 0, span = 0, reach = 0;
   for (const RowSize& r : rows) {
     words += double(r.words);
     span += double(r.span);
+    reach += double(r.reach);
   }
   out.samples = rows.size();
   out.cut = cut;
   out.bytes = words / double(rows.size()) * double(C) * double(sizeof(word_t));
   out.span_words = span / double(rows.size());
+  out.reach_words = reach / double(rows.size());
   return out;
 }
 

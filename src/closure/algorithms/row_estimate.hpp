@@ -26,16 +26,19 @@ size_t stored_row_words(vertex_t c, std::span<const vertex_t> reach);
 struct RowSize {
   size_t words = 0;  // stored_row_words(c, reach)
   size_t span = 0;   // words from the first reached id past the run after c to the last
+  size_t reach = 0;  // words from c + 1 to the last reached id, the run included: what a
+                     // count by columns ORs the row over (column_count.cpp)
 };
 RowSize row_size_from_bits(vertex_t c, const word_t* bits, size_t n, uint64_t count, vertex_t last);
 
 struct RowEstimate {
-  double bytes = 0;       // of all rows' stored words
-  double span_words = 0;  // mean words from a row's lowest reached id past its run to its
-                          // highest: what sparse's scratch row is scanned and cleared over
-  size_t samples = 0;     // components searched
-  size_t cut = 0;         // of which searches stopped at their share of the time: their rows
-                          // count what they reached, so the estimate is then low
+  double bytes = 0;        // of all rows' stored words
+  double span_words = 0;   // mean words from a row's lowest reached id past its run to its
+                           // highest: what sparse's scratch row is scanned and cleared over
+  double reach_words = 0;  // mean RowSize::reach: the words a count by columns ORs a row over
+  size_t samples = 0;      // components searched
+  size_t cut = 0;          // of which searches stopped at their share of the time: their rows
+                           // count what they reached, so the estimate is then low
 };
 
 // From `samples` components drawn uniformly (with replacement, from `seed`), each one's

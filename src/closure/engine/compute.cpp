@@ -53,8 +53,10 @@ void speculate_or_release_as_read(MethodContext& c) {
   const bool may_win = gpu_may_win_as_read(c.graph, !c.options.propagate.rows_needed,
                                            thread_budget(), c.gpu_speculated);
   if (may_win && !c.gpu_speculated) c.options.speculate_gpu();
-  if (!may_win && c.gpu_speculated && c.options.release_unused_device)
+  if (!may_win && c.gpu_speculated && c.options.release_unused_device) {
+    trace("gpu released: the host wins as read");
     c.options.release_unused_device();
+  }
   c.gpu_speculated = may_win;
 }
 
@@ -149,8 +151,10 @@ Closure compute_closure(const Graph& g, const ComputeOptions& o, ComputeReport* 
   report.device = "host";
   c.method = with_device(c, p.method);
   // A GPU opened on speculation and not used is torn down while the host computes.
-  if (c.gpu_speculated && c.method != Method::kPropagate && o.release_unused_device)
+  if (c.gpu_speculated && c.method != Method::kPropagate && o.release_unused_device) {
+    trace("gpu released: the plan runs on the host");
     o.release_unused_device();
+  }
   report.method = c.method;
   try {
     Closure result = method_entry(c.method).run(c);

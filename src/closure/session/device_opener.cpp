@@ -78,6 +78,7 @@ void DeviceOpener::open_gpu_on_speculation() {
   if (tried_ || pending_.valid()) return;
   load_gpu_drivers_only_if_gpu_only(true);
   speculative_ = true;
+  trace("opening a gpu on speculation");
   pending_ = std::async(std::launch::async, []() -> std::unique_ptr<ocl::Runtime> {
     try {
       for (const auto& d : ocl::list_devices())
