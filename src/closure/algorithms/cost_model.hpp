@@ -65,7 +65,8 @@ size_t decisive_reach(const CostInputs& in);
 // overestimate (its vertices become one component), so at worst it opens a GPU that
 // auto then does not use; on a DAG it is the condensation's estimate.
 // `gpu_opening`: a GPU is being opened already (from the process's start, for a large
-// file): its start-up is paid whatever auto chooses, so it is left out of the GPU's cost.
+// file): its start-up is paid whatever auto chooses, so it is left out of the GPU's cost,
+// and 32 times `samples` are searched before it is given up.
 bool gpu_may_win_as_read(const Graph& g, bool count_only = false, unsigned host_threads = 1,
                          bool gpu_opening = false, size_t samples = 16);
 
