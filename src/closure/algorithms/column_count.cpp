@@ -52,8 +52,7 @@ RowReach highest_reached(const CsrDag& dag) {
       far = std::max(far, out.last[dag.targets[e]]);  // last[d] >= d
     out.last[c] = far;
     if (far > c)
-      out.words_ored +=
-          (1 + dag.offsets[c + 1] - dag.offsets[c]) * (word_of(far) + 1 - word_of(vertex_t(c + 1)));
+      out.words_ored += (1 + dag.offsets[c + 1] - dag.offsets[c]) * row_reach_words(c, far);
   }
   return out;
 }

@@ -12,6 +12,7 @@
 #include <span>
 #include <vector>
 
+#include "closure/bitmatrix.hpp"
 #include "closure/graph/csr_dag.hpp"
 
 namespace closure {
@@ -31,6 +32,12 @@ SweepSlots sweep_slots(const CsrDag& dag);
 // words that leaves four slices a thread (down to 16 words) and keeps the stored rows
 // (live_rows of them, plus two) within 32 MB (down to 8 words); at most `words`.
 size_t column_slice_words(size_t words, size_t live_rows, unsigned threads);
+
+// The words a sweep ORs row c over: from c + 1's word to that of `last`, the highest id
+// it reaches (> c). The row estimate samples the same (RowSize::reach).
+inline size_t row_reach_words(size_t c, size_t last) {
+  return word_of(vertex_t(last)) + 1 - word_of(vertex_t(c + 1));
+}
 
 // Below this many words ORed (every row and edge over the words its row reaches), the
 // count stays on the calling thread unless told a thread count: about a millisecond's

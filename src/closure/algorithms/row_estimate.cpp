@@ -9,6 +9,7 @@
 #include <utility>
 #include <vector>
 
+#include "closure/algorithms/column_count.hpp"
 #include "closure/algorithms/host_closure.hpp"
 #include "closure/bitmatrix.hpp"
 
@@ -21,11 +22,6 @@ namespace {
 RowSize stored(uint64_t ids, size_t first, size_t last) {
   const size_t span = word_of(last) + 1 - word_of(first);
   return {ids * kIdsPerWordSpan <= span ? size_t(ids) : span, span};
-}
-
-// RowSize::reach of component c whose highest reached id is `last` (> c).
-size_t reach_words(size_t c, size_t last) {
-  return word_of(last) + 1 - word_of(c + 1);
 }
 
 }  // namespace
@@ -42,7 +38,7 @@ RowSize row_size_from_bits(vertex_t c, const word_t* bits, size_t n, uint64_t co
                            vertex_t last) {
   if (count == 0 || size_t(c) + 1 >= n) return {};
   RowSize out;
-  out.reach = reach_words(c, last);
+  out.reach = row_reach_words(c, last);
   // The run c+1, c+2, ...: up to the first clear bit past c (bits past n are clear).
   const size_t after_run = std::min(first_clear_from(bits, size_t(c) + 1, n), n);
   const uint64_t run = after_run - (size_t(c) + 1);
@@ -104,7 +100,7 @@ std::vector<RowSize> rows_in_one_pass(const CsrDag& dag, std::span<const vertex_
   for (size_t k = 0; k < S; ++k) {
     const uint64_t run = run_end[k] - sources[k] - 1;
     if (count[k] > run) rows[k] = stored(count[k] - run, first[k], last[k]);
-    if (count[k] > 0) rows[k].reach = reach_words(sources[k], last[k]);
+    if (count[k] > 0) rows[k].reach = row_reach_words(sources[k], last[k]);
   }
   return rows;
 }
