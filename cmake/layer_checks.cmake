@@ -20,7 +20,7 @@ if(NOT CLOSURE_SANITIZE)
   # core: graphs, readers, host algorithms; what it may use is what its target links.
   closure_layer_check(closure_core_layer_check OBJECTS_OF closure_core
                       LINK Boost::headers ZLIB::ZLIB Threads::Threads TBB::tbb)
-  # device: core below it, and OpenCL.
+  # device: core below it, and dlopen (OpenCL is opened when first called).
   closure_layer_check(closure_device_layer_check OBJECTS_OF closure_device
-                      LINK closure_core_layer_check OpenCL::OpenCL Threads::Threads)
+                      LINK closure_core_layer_check ${CMAKE_DL_LIBS} Threads::Threads)
 endif()

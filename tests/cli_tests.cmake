@@ -15,6 +15,18 @@ endfunction()
 cli_test(help --stdout "transitive closure" --stdout "Exit status" -- ${CLOSURE_BIN} --help)
 cli_test(version --stdout "closure ${PROJECT_VERSION}" -- ${CLOSURE_BIN} --version)
 cli_test(devices --stdout "host" -- ${CLOSURE_BIN} devices)
+# OpenCL is opened at its first call, not linked: without a loader the host does the work.
+cli_test(opencl_off_devices_lists_the_host_alone --stdout "no OpenCL device" --
+         env CLOSURE_OPENCL_LIBRARY=off ${CLOSURE_BIN} devices)
+cli_test(opencl_missing_runs_on_the_host --closure ${OUT}/no-opencl.txt ${DATA}/cycle.closure.txt --
+         env CLOSURE_OPENCL_LIBRARY=/nonexistent/libOpenCL.so.1 ${CLOSURE_BIN} ${DATA}/cycle.txt
+         --method propagate -q -o ${OUT}/no-opencl.txt)
+cli_test(opencl_missing_gpu_named_is_usage --status 2 --stderr "no OpenCL gpu device found" --
+         env CLOSURE_OPENCL_LIBRARY=/nonexistent/libOpenCL.so.1 ${CLOSURE_BIN} ${DATA}/cycle.txt
+         --device gpu -q)
+add_test(NAME cli.opencl_not_linked COMMAND bash -c
+         "readelf -d \"$1\" | grep -q NEEDED && ! readelf -d \"$1\" | grep -i NEEDED | grep -qi opencl"
+         _ ${CLOSURE_BIN})
 cli_test(no_graph --status 2 --stderr "no graph given" -- ${CLOSURE_BIN})
 cli_test(bad_method --status 2 -- ${CLOSURE_BIN} ${DATA}/diamond.txt --method fastest)
 cli_test(bad_device --status 2 --stderr "out of range" -- ${CLOSURE_BIN} ${DATA}/diamond.txt --device 99)

@@ -51,3 +51,8 @@ add_test(NAME house.one_error_convention
 add_test(NAME house.one_read_stage
          COMMAND bash -c "! grep -rnE '(^|[^A-Za-z0-9_])read_graph *\\(' src/cli src/serve src/app --include=*.cpp --include=*.hpp | grep -vE '^src/app/tool/run_graph\\.cpp:|^src/cli/bench_[a-z_]+_command\\.cpp:'"
          WORKING_DIRECTORY ${CMAKE_SOURCE_DIR})
+# The OpenCL entry points (src/closure/ocl/opencl_entries.inc) are what their generator writes
+# from the headers installed: a hand edit, or a header whose prototypes changed, fails here.
+add_test(NAME house.opencl_entries_are_generated
+         COMMAND bash -c "python3 tools/gen-opencl-entries.py | diff - src/closure/ocl/opencl_entries.inc"
+         WORKING_DIRECTORY ${CMAKE_SOURCE_DIR})

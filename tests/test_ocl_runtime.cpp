@@ -11,6 +11,7 @@
 #include "closure/ocl/device.hpp"
 #include "closure/ocl/error.hpp"
 #include "closure/ocl/kernel_source.hpp"
+#include "closure/ocl/opencl_library.hpp"
 #include "closure/ocl/program_cache_entry.hpp"
 #include "closure/ocl/runtime.hpp"
 #include "test_support.hpp"
@@ -85,6 +86,27 @@ TEST(OclDevice, DefaultPrefersGpuThenCpuAndIndicesAreStable) {
   EXPECT_EQ(chosen->is_gpu, any_gpu);
   for (const auto& d : devices)
     EXPECT_EQ(ocl::choose_device(std::to_string(d.index))->name, d.name);
+}
+
+// The program opens the ICD loader at its first OpenCL call; a loader that cannot be opened
+// (or "off") answers as one with no platform, so every caller takes the host path.
+TEST(OpenclLibrary, AMissingLoaderAnswersNoPlatform) {
+  for (const char* soname : {"/nonexistent/libOpenCL.so.1", "libclosure-no-such.so", "off"}) {
+    unsigned platforms = 7;
+    EXPECT_EQ(ocl::detail::platform_count_through(soname, &platforms), -1001) << soname;
+    EXPECT_EQ(platforms, 0u) << soname;
+  }
+  // The real loader: the same platforms the runtime lists (none where no driver is there).
+  unsigned platforms = 0;
+  const int status = ocl::detail::platform_count_through("libOpenCL.so.1", &platforms);
+  const auto devices = ocl::list_devices();
+  EXPECT_TRUE(ocl::opencl_library_opened());
+  if (devices.empty()) {
+    EXPECT_TRUE(status == -1001 || platforms == 0) << status;
+  } else {
+    EXPECT_EQ(status, 0);
+    EXPECT_GE(platforms, 1u);
+  }
 }
 
 TEST(OclKernelSource, EmbeddedAndFolderOverride) {

@@ -12,6 +12,8 @@
 //   CLOSURE_MMA           "off": never the 1-bit tensor-core kernel
 //   CLOSURE_PROGRESS_DELAY seconds before a progress line appears (default 1)
 //   CLOSURE_MPI_ALL_OUTPUT under mpirun, let every rank print, not rank 0 only
+//   CLOSURE_OPENCL_LIBRARY the OpenCL ICD loader opened at the first OpenCL call (default
+//                         libOpenCL.so.1; "off": none, every device is the host)
 // The OpenCL ICD loader's own, read (and, for a CLI process that opens a GPU only, set:
 // app/process/gpu_drivers_only.hpp) but not defined here:
 //   OCL_ICD_VENDORS, OCL_ICD_FILENAMES, OPENCL_VENDOR_PATH
@@ -36,6 +38,7 @@ inline constexpr const char* kMmaParams = "CLOSURE_MMA_PARAMS";
 inline constexpr const char* kMma = "CLOSURE_MMA";
 inline constexpr const char* kProgressDelay = "CLOSURE_PROGRESS_DELAY";
 inline constexpr const char* kMpiAllOutput = "CLOSURE_MPI_ALL_OUTPUT";
+inline constexpr const char* kOpenclLibrary = "CLOSURE_OPENCL_LIBRARY";
 inline constexpr const char* kKernelPath = "CLOSURE_KERNEL_PATH";
 inline constexpr const char* kTrace = "CLOSURE_TRACE";
 inline constexpr const char* kExitWatcher = "CLOSURE_EXIT_WATCHER";
