@@ -421,5 +421,33 @@ TEST(CostModel, AutoCountsLiveRowsOnlyWhereTheCountCouldWin) {
   }
 }
 
+// A count's planning may gather the row estimate and the longest path beside the chain
+// cover (estimate_rows_and_levels), then complete the rest: the live rows are still
+// counted where the count by columns could win, as completing at once does, and
+// completing twice changes nothing.
+TEST(CostModel, RowsEstimatedFirstCompleteAsAtOnce) {
+  const Graph history = commit_history_dag(20000, 2);
+  const Condensation c = condense(history);
+  // As auto's capped sample leaves them where it reached the decisive reach (10M commits).
+  CostInputs left_out = gather_cost_inputs(history, c, true, 2, true);
+  left_out.row_words = -1;
+  left_out.levels = left_out.live_rows = 0;
+  left_out.completed = false;
+  CostInputs at_once = left_out;
+  complete_cost_inputs(at_once, c);
+  CostInputs first = left_out;
+  estimate_rows_and_levels(first, c);
+  EXPECT_EQ(first.levels, at_once.levels);
+  EXPECT_EQ(first.live_rows, 0u) << "the live rows wait for the completion";
+  complete_cost_inputs(first, c);
+  EXPECT_GT(at_once.live_rows, 0u);
+  EXPECT_EQ(first.live_rows, at_once.live_rows);
+  EXPECT_EQ(first.row_words, at_once.row_words);
+  EXPECT_EQ(first.reach_words, at_once.reach_words);
+  first.live_rows = 7;
+  complete_cost_inputs(first, c);
+  EXPECT_EQ(first.live_rows, 7u) << "completed once";
+}
+
 }  // namespace
 }  // namespace closure

@@ -37,6 +37,7 @@ struct CostInputs {
   // Chains the count by chains covers the condensation with (chain_count.hpp); 0: not
   // covered (auto covers it while planning a count, where the cover may pay).
   size_t chains = 0;
+  bool completed = false;  // complete_cost_inputs() ran
 };
 
 // Mean number of components a component reaches, from BFS on the condensation from
@@ -51,8 +52,11 @@ double sample_mean_reach(const CsrDag& dag, size_t samples = 16, size_t cap = 0)
 CostInputs gather_cost_inputs(const Graph& g, const Condensation& condensed, bool count_only,
                               unsigned host_threads, bool capped = true);
 // The host's finer inputs (the row estimate, the longest path, the live rows) where
-// gather_cost_inputs left them out (its sample already reached the decisive reach).
+// gather_cost_inputs left them out (its sample already reached the decisive reach); once.
 void complete_cost_inputs(CostInputs& in, const Condensation& condensed);
+// Its first half, the row estimate and the longest path (once): what a planner may gather
+// beside other work (the chain cover's serial passes) before completing the rest.
+void estimate_rows_and_levels(CostInputs& in, const Condensation& condensed);
 
 // The reach from which auto's choice no longer changes (the host's prediction four times
 // the GPU's, and worth a device), for a sample's search to stop at: a history of 10M
