@@ -2,7 +2,8 @@
 # Issue 37 on the H200 in one call: the GPU suite, auto's predictions beside measured
 # seconds (item 2), auto against the named methods whole process (item 1) and the
 # 10M-commit history's phases (items 3 and 4: CLOSURE_TRACE milestones, auto, the GPU
-# named and the host named). STAGES picks among "gtest predict whole 10m" (default: all); logs under $OUT.
+# named and the host named). STAGES picks among "gtest predict whole 10m" (default: all);
+# ROUNDS and ROUNDS10 the rounds of whole and 10m (5, 3); logs under $OUT.
 #   here:  tools/build --all && tools/gpu-gtest.sh pack [&& cp OLD/closure build-dev/closure-before]
 #   there: STAGES="..." bash tools/gpu-issue37.sh   (device tool, carry ["build-dev"])
 source tools/gpu-env.sh
@@ -62,7 +63,7 @@ if has 10m; then
   for args in "" "--method propagate --device gpu" "--device host"; do
     CLOSURE_TRACE=1 timeout 100 $NEW $G/commits-10m.txt $args 2>&1 | grep -v "^graph " >> $OUT/traces.txt
   done
-  for i in 1 2 3; do
+  for i in $(seq ${ROUNDS10:-3}); do
     echo "before $(w $OLD $G/commits-10m.txt -q) after $(w $NEW $G/commits-10m.txt -q) host $(w $NEW $G/commits-10m.txt -q --device host)" | tee -a $OUT/whole.txt
   done
   timeout 200 $NEW bench propagate $G/H1M --repeat 3 --kernels chained,count 2>&1 | tail -4
