@@ -10,8 +10,8 @@
 
 namespace closure::ocl {
 
-// Whether libOpenCL.so.1 has been opened in this process (it is opened by the first
-// OpenCL call, and stays open).
+// Whether this process made its first OpenCL call, which opens the loader (it then stays
+// open) or finds it missing.
 bool opencl_library_opened();
 
 namespace detail {
