@@ -198,6 +198,23 @@ TEST(PairLines, NumberedIndex) {
   expect_same(reflexive, many, "100000 numbered lines, reflexive", {size_t{1} << 22});
 }
 
+// A numbered line's ids are read eight bytes at a time where eight can be read: ids of 1 to
+// 9 digits, each ended by a byte that only looks like a digit in part (':' and '/' share a
+// digit's high nibble or sit below '0'; 0xFA carries when 6 is added), or by the input's end.
+TEST(PairLines, NumberedIdsReadEightBytesAtATime) {
+  const Graph g(1234568, {{54321, 1234567}, {1234567, 1000000}, {1000000, 999999}, {7, 8}});
+  const LivingIndex index(std::make_shared<const ReachIndex>(build_index(g)));
+  IndexQueries q(index, false);
+  expect_same(q, "54321 999999\n1234567 1000000\n999999 54321\n1000000 999999\n7 8\n",
+              "one to seven digits");
+  expect_same(q, "12345678 1\n123456789 7\n1234567 12345670\n01234567 8\n",
+              "eight digits and more");
+  expect_same(q, "1234567:1\n7/ 8\n7 8:\n1234567; 8\n", "ended by ':', '/', ';'");
+  expect_same(q, std::string("7\xfa 8\n7 8\xfa\n12\x80 7\n7 8\n"), "ended by bytes above 0x7f");
+  expect_same(q, "54321 1000000", "the input's end within eight bytes");
+  expect_same(q, "54321 1234567", "the input's end at eight bytes and more");
+}
+
 TEST(PairLines, PiecesOnThreadsKeepOrderAndLineNumbers) {
   // Several MiB of lines, so that every read is cut into pieces: malformed lines (whose
   // messages name their line) and unknown labels scattered through them, and a last line

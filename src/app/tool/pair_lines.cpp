@@ -4,6 +4,7 @@
 #include <unistd.h>
 
 #include <algorithm>
+#include <bit>
 #include <cerrno>
 #include <cstring>
 #include <memory>
@@ -70,10 +71,41 @@ inline void add_question(Block& block, std::string_view u, std::string_view v) {
   block.vs.push_back(numbered_vertex(v, block.numbered_vertices));
 }
 
+// How many of w's bytes, from its lowest, are ASCII digits (8: all). A byte is a digit where
+// its high nibble is 3 and stays 3 with 6 added; a carry out of a byte that is no digit can
+// only disturb the bytes above it, past the first that is not a digit.
+inline size_t leading_digit_bytes(uint64_t w) {
+  constexpr uint64_t kHigh = 0xF0F0F0F0F0F0F0F0u, kThrees = 0x3030303030303030u;
+  const uint64_t not_digit =
+      ((w & kHigh) ^ kThrees) | (((w + 0x0606060606060606u) & kHigh) ^ kThrees);
+  return not_digit == 0 ? 8 : size_t(std::countr_zero(not_digit)) / 8;
+}
+
+// The value of 8 digit bytes, the first (the most significant) lowest; bytes of zero read
+// as leading zeros (three multiplications, as in Lemire's parse of eight digits).
+inline uint64_t digits_value(uint64_t w) {
+  w = (w & 0x0F0F0F0F0F0F0F0Fu) * 2561 >> 8;
+  w = (w & 0x00FF00FF00FF00FFu) * 6553601 >> 16;
+  return (w & 0x0000FFFF0000FFFFu) * 42949672960001 >> 32;
+}
+
 // The decimal digits from p: where they end, their value into `value` (meaningful up to
-// 19 digits; numbered_digits_vertex() reads at most 10).
+// 19 digits; numbered_digits_vertex() reads at most 10). Where 8 bytes can be read, the
+// first 8 are taken at once: a byte loop's multiply-add chain was the most of reading a
+// pair line (perf, 10M pairs on human: 45% of the pieces' work).
 inline const char* scan_digits(const char* p, const char* end, uint64_t& value) {
   uint64_t x = 0;
+  if (end - p >= 8) {
+    uint64_t w;
+    std::memcpy(&w, p, 8);  // the first character in the lowest byte (x86, little-endian)
+    const size_t k = leading_digit_bytes(w);
+    if (k < 8) {
+      value = k == 0 ? 0 : digits_value(w << (8 * (8 - k)));
+      return p + k;
+    }
+    x = digits_value(w);
+    p += 8;
+  }
   for (; p < end; ++p) {
     const unsigned digit = unsigned(static_cast<unsigned char>(*p)) - unsigned('0');
     if (digit > 9) break;
