@@ -95,9 +95,9 @@ inline uint64_t digits_value(uint64_t w) {
 // pair line (perf, 10M pairs on human: 45% of the pieces' work).
 inline const char* scan_digits(const char* p, const char* end, uint64_t& value) {
   uint64_t x = 0;
-  if (end - p >= 8) {
+  if (std::endian::native == std::endian::little && end - p >= 8) {
     uint64_t w;
-    std::memcpy(&w, p, 8);  // the first character in the lowest byte (x86, little-endian)
+    std::memcpy(&w, p, 8);  // the first character in the lowest byte
     const size_t k = leading_digit_bytes(w);
     if (k < 8) {
       value = k == 0 ? 0 : digits_value(w << (8 * (8 - k)));
