@@ -7,6 +7,7 @@
 #include <bit>
 #include <cerrno>
 #include <cstring>
+#include <functional>
 #include <memory>
 #include <span>
 #include <string_view>
@@ -198,13 +199,25 @@ class AnswerText {
   size_t size_ = 0, capacity_ = 0;
 };
 
-inline void append(AnswerText& out, std::string_view a, std::string_view b, std::string_view tail) {
+// "a b<tail>". `input`: the lines a and b may lie in (labels unescaped elsewhere do not).
+inline void append(AnswerText& out, std::string_view a, std::string_view b, std::string_view tail,
+                   std::string_view input = {}) {
   char* w = out.room(a.size() + b.size() + 1 + tail.size());
-  std::memcpy(w, a.data(), a.size());
-  w += a.size();
-  *w++ = ' ';
-  std::memcpy(w, b.data(), b.size());
-  w += b.size();
+  // (Pointers of unrelated arrays are compared as std::less_equal orders them.)
+  const std::less_equal<const char*> at_or_before;
+  if (b.data() == a.data() + a.size() + 1 && at_or_before(input.data(), a.data()) &&
+      at_or_before(b.data() + b.size(), input.data() + input.size())) {
+    // One blank between them in the input (a plain line): one copy, the blank made a space.
+    std::memcpy(w, a.data(), a.size() + 1 + b.size());
+    w[a.size()] = ' ';
+    w += a.size() + 1 + b.size();
+  } else {
+    std::memcpy(w, a.data(), a.size());
+    w += a.size();
+    *w++ = ' ';
+    std::memcpy(w, b.data(), b.size());
+    w += b.size();
+  }
   std::memcpy(w, tail.data(), tail.size());
   out.added(w + tail.size());
 }
@@ -216,9 +229,9 @@ void append_malformed(AnswerText& out, const std::string& name, uint64_t line_no
   out.append(": expected two labels 'u v'\n");
 }
 
-// The block's answer lines, in input order, into `out`.
-void answer_block(IndexQueries& queries, Block& block, const std::string& name, AnswerText& out,
-                  QueryBatchStats& stats) {
+// The block's answer lines, in input order, into `out`; its lines lie in `input`.
+void answer_block(IndexQueries& queries, Block& block, std::string_view input,
+                  const std::string& name, AnswerText& out, QueryBatchStats& stats) {
   std::vector<PairVerdict>& verdicts = block.verdicts;
   if (block.numbered_vertices != 0) {
     verdicts.resize(block.questions.size());
@@ -234,11 +247,11 @@ void answer_block(IndexQueries& queries, Block& block, const std::string& name, 
     const auto& [u, v] = block.questions[i];
     switch (verdicts[i]) {
       case PairVerdict::kYes:
-        append(out, u, v, " yes\n");
+        append(out, u, v, " yes\n", input);
         ++stats.reachable;
         break;
       case PairVerdict::kNo:
-        append(out, u, v, " no\n");
+        append(out, u, v, " no\n", input);
         break;
       default:
         append(out, u, v, " unknown vertex '");
@@ -280,7 +293,9 @@ void answer_piece(Piece& piece, const std::string& name) {
   for (const char* at = piece.first; at < piece.end;) {
     piece.block.clear();
     at = split_lines(at, piece.end, piece.line_no, piece.block);
-    answer_block(*piece.queries, piece.block, name, piece.answers, piece.stats);
+    answer_block(*piece.queries, piece.block,
+                 std::string_view(piece.first, size_t(piece.end - piece.first)), name,
+                 piece.answers, piece.stats);
   }
 }
 
