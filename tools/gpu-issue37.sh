@@ -2,8 +2,9 @@
 # Issue 37 on the H200 in one call: the GPU suite, auto's predictions beside measured
 # seconds (item 2), auto against the named methods whole process (item 1) and the
 # 10M-commit history's phases (items 3 and 4: CLOSURE_TRACE milestones, auto, the GPU
-# named and the host named). STAGES picks among "gtest predict whole 10m" (default: all);
-# ROUNDS and ROUNDS10 the rounds of whole and 10m (5, 3); logs under $OUT.
+# named and the host named). STAGES picks among "gtest predict whole 10m ab" (default: all
+# but ab); ROUNDS and ROUNDS10 the rounds of whole and ab, and of 10m (5, 3); logs under $OUT.
+# ab: the two builds alone, interleaved, on GRAPHS with ARGS (default -q): their medians.
 #   here:  tools/build --all && tools/gpu-gtest.sh pack [&& cp OLD/closure build-dev/closure-before]
 #   there: STAGES="..." bash tools/gpu-issue37.sh   (device tool, carry ["build-dev"])
 source tools/gpu-env.sh
@@ -19,6 +20,8 @@ gen10m=$!
 awk 'BEGIN{for(i=0;i<1500000;i++) print 2*i, 2*i+1}' > $G/pairs-3m
 timeout 60 python3 tools/gen_commit_dag.py 200000 2 > $G/H200K
 timeout 120 python3 tools/gen_commit_dag.py 1000000 2 > $G/H1M
+printf '0 1\n' > $G/tiny
+awk 'BEGIN{srand(5); for(i=0;i<1000000;i++) print int(rand()*1000000), int(rand()*1000000)}' > $G/random-1m
 $NEW devices
 if has gtest; then
   echo "== GPU suite"; timeout 300 bash tools/gpu-gtest.sh run > $OUT/gtest.log 2>&1
@@ -34,12 +37,10 @@ if has predict; then
   timeout 60 $NEW bench closure --predict --no-boost --repeat 3 data >> $OUT/predict.log 2>&1
   echo "rc $?"; grep "within 2x of" $OUT/predict.log
 fi
-w() { local a b; a=$(date +%s%N); timeout 100 "$@" > /tmp/last.log 2>&1; b=$(date +%s%N); awk -v a=$a -v b=$b 'BEGIN{printf "%.3f\n", (b-a)/1e9}'; }
+w() { local a b; a=$(date +%s%N); timeout 100 "$@" > /tmp/last.log 2>&1; b=$(date +%s%N); awk -v a=$a -v b=$b 'BEGIN{printf "%.4f\n", (b-a)/1e9}'; }
 median() { sort -n | awk '{a[NR]=$1} END{print NR ? a[int((NR+1)/2)] : "-"}'; }
 if has whole; then
   echo "== whole process, wall s, median of ${ROUNDS:-5}: auto before / auto / host / GPU named (item 1)"
-  printf '0 1\n' > $G/tiny
-  awk 'BEGIN{srand(5); for(i=0;i<1000000;i++) print int(rand()*1000000), int(rand()*1000000)}' > $G/random-1m
   for g in tiny H200K H1M; do  # the program caches of both binaries
     $NEW $G/$g -q --method propagate --device gpu; $OLD $G/$g -q --method propagate --device gpu
   done
@@ -54,6 +55,17 @@ if has whole; then
   done
   for g in H200K H1M random-1m; do
     echo "-- $g"; CLOSURE_TRACE=1 $NEW $G/$g 2>&1 | grep -vE "^(graph|closure ) " >> $OUT/traces.txt
+  done
+fi
+if has ab; then
+  echo "== the builds alone, interleaved, wall s, median of ${ROUNDS:-5}: before / now (${ARGS:--q})"
+  for g in ${GRAPHS:-H1M}; do
+    : > /tmp/o; : > /tmp/a
+    for i in $(seq ${ROUNDS:-5}); do
+      # shellcheck disable=SC2086
+      w $OLD $G/$g ${ARGS:--q} >> /tmp/o; w $NEW $G/$g ${ARGS:--q} >> /tmp/a
+    done
+    printf '%-12s %8s %8s\n' $g $(median < /tmp/o) $(median < /tmp/a) | tee -a $OUT/ab.txt
   done
 fi
 if has 10m; then

@@ -201,7 +201,7 @@ class AnswerText {
 
 // "a b<tail>". `input`: the lines a and b may lie in (labels unescaped elsewhere do not).
 inline void append(AnswerText& out, std::string_view a, std::string_view b, std::string_view tail,
-                   std::string_view input = {}) {
+                   std::string_view input) {
   char* w = out.room(a.size() + b.size() + 1 + tail.size());
   // (Pointers of unrelated arrays are compared as std::less_equal orders them.)
   const std::less_equal<const char*> at_or_before;
@@ -254,7 +254,7 @@ void answer_block(IndexQueries& queries, Block& block, std::string_view input,
         append(out, u, v, " no\n", input);
         break;
       default:
-        append(out, u, v, " unknown vertex '");
+        append(out, u, v, " unknown vertex '", input);
         out.append(verdicts[i] == PairVerdict::kUnknownFirst ? u : v);
         out.append("'\n");
         ++stats.unknown;
