@@ -4,6 +4,7 @@
 #include <stdlib.h>
 
 #include <atomic>
+#include <fstream>
 #include <mutex>
 #include <random>
 #include <set>
@@ -11,6 +12,7 @@
 
 #include "bench/index_generators.hpp"
 #include "closure/algorithms/cost_model.hpp"
+#include "closure/algorithms/planner.hpp"
 #include "closure/engine/compute.hpp"
 #include "closure/engine/methods.hpp"
 #include "closure/session/device_opener.hpp"
@@ -39,6 +41,34 @@ TEST(Session, TheDeviceOptionWinsOverTheEnvironment) {
   o.device = "cpu";
   EXPECT_EQ(Session(o).device_spec(), "cpu");
   EXPECT_TRUE(Session(o).device_named());
+}
+
+// The exit watcher's question, asked before reading: only a run that may open a GPU forks it.
+TEST(Session, ASmallPlainFileUnderAutoOpensNoGpu) {
+  ScopedEnv env("CLOSURE_DEVICE", "");
+  const std::string dir = ::testing::TempDir();
+  const std::string small = dir + "/may_open_small.txt", large = dir + "/may_open_large.txt",
+                    zipped = dir + "/may_open_small.txt.gz";
+  { std::ofstream(small) << "0 1\n1 2\n"; }
+  { std::ofstream(large) << std::string(kAutoModelFrom, '#') << "\n0 1\n"; }
+  { std::ofstream(zipped) << std::string("\x1f\x8b\x08", 3); }  // gzip's magic: any size within
+  SessionOptions o;
+  EXPECT_FALSE(run_may_open_gpu(o, Method::kAuto, small));
+  EXPECT_TRUE(run_may_open_gpu(o, Method::kAuto, large));
+  EXPECT_TRUE(run_may_open_gpu(o, Method::kAuto, zipped));
+  EXPECT_TRUE(run_may_open_gpu(o, Method::kAuto, "-"));  // standard input: its size is unknown
+  EXPECT_TRUE(run_may_open_gpu(o, Method::kAuto, ""));
+  EXPECT_TRUE(run_may_open_gpu(o, Method::kAuto, dir));         // not a file: the reader says what
+  EXPECT_TRUE(run_may_open_gpu(o, Method::kPropagate, small));  // the method needs a device
+  EXPECT_FALSE(run_may_open_gpu(o, Method::kSparse, large));    // a host method, none named
+  o.device = "gpu";
+  EXPECT_TRUE(run_may_open_gpu(o, Method::kAuto, small));
+  EXPECT_TRUE(run_may_open_gpu(o, Method::kSparse, small));  // a name is checked by opening
+  o.device = "host";
+  EXPECT_FALSE(run_may_open_gpu(o, Method::kPropagate, large));
+  o.device = "";
+  ScopedEnv host("CLOSURE_DEVICE", "host");
+  EXPECT_FALSE(run_may_open_gpu(o, Method::kAuto, large));
 }
 
 TEST(Session, ItsWorkRunsWithinItsThreads) {

@@ -153,15 +153,23 @@ int refuse_distributed(const std::string& command) {
 }
 
 // `closure run` ends in its watcher (app/process/exit_watcher.hpp) as soon as its output is closed,
-// not after a GPU driver's threads have died: where a GPU may be present and may be used,
-// unless CLOSURE_EXIT_WATCHER says otherwise. Never under mpirun (mpirun waits for its
-// ranks), nor by default in sanitized builds (their leak check runs at the worker's exit,
-// after the watcher has ended; "on" forces it there too, for its own tests).
-bool wants_exit_watcher(const CommonOptions& common) {
+// not after a GPU driver's threads have died: where a GPU may be present and the run may
+// open one (run_may_open_gpu: not for a small plain file under auto, whose fork would cost
+// more than its run), unless CLOSURE_EXIT_WATCHER says otherwise. Never under mpirun (mpirun
+// waits for its ranks), nor by default in sanitized builds (their leak check runs at the
+// worker's exit, after the watcher has ended; "on" forces it there too, for its own tests).
+bool wants_exit_watcher(const CommonOptions& common, const CLI::App& run) {
   if (distributed_communicator()) return false;
   const std::string forced = config::text(config::kExitWatcher);
   if (forced == "on" || forced == "off") return forced == "on";
-  return may_skip_device_teardown() && common.device != "host" && ocl::gpu_may_be_present();
+  if (!may_skip_device_teardown() || !ocl::gpu_may_be_present()) return false;
+  const CLI::Option* graph = run.get_option_no_throw("graph");
+  const std::string input = graph && graph->count() ? graph->as<std::string>() : "";
+  try {
+    return run_may_open_gpu(session_options(common), parse_method(common.method), input);
+  } catch (const UsageError&) {
+    return false;  // the run refuses the method before any device is opened
+  }
 }
 
 // Under mpirun, before any collective: kExitOk when every rank was given `request`, else the
@@ -246,7 +254,7 @@ int run_cli(int argc, char** argv) {
       if (const int status = agree_under_mpi(ranks, request_key(*sub)); status != kExitOk)
         return status;
       if (sub != run && sub != verify && ranks) return refuse_distributed(sub->get_name());
-      if (sub == run && wants_exit_watcher(common)) start_exit_watcher();
+      if (sub == run && wants_exit_watcher(common, *run)) start_exit_watcher();
       return guarded([&, &runner = runner] {
         Session session(session_options(common));
         return session.run([&] { return runner(session); });

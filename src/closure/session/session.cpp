@@ -2,11 +2,15 @@
 // when its device is opened for a computation.
 #include "closure/session/session.hpp"
 
+#include <fcntl.h>
+#include <unistd.h>
+
 #include <algorithm>
 #include <filesystem>
 #include <thread>
 
 #include "closure/algorithms/cost_model.hpp"
+#include "closure/algorithms/planner.hpp"
 #include "closure/config.hpp"
 #include "closure/engine/compute.hpp"
 #include "closure/engine/methods.hpp"
@@ -42,7 +46,30 @@ uint64_t input_bytes_hint(const std::string& input) {
   return gzip ? 4 * bytes : bytes;
 }
 
+// Whether `input` is a regular file of fewer than `limit` bytes that is not gzip'ed (its
+// content says so, as the reader judges it: line_source.cpp).
+bool plain_file_under(const std::string& input, uint64_t limit) {
+  if (input.empty() || input == "-") return false;
+  std::error_code error;
+  if (!std::filesystem::is_regular_file(input, error)) return false;
+  const uint64_t bytes = std::filesystem::file_size(input, error);
+  if (error || bytes >= limit) return false;
+  const int fd = ::open(input.c_str(), O_RDONLY | O_CLOEXEC);
+  if (fd < 0) return true;  // the reader reports it; nothing is computed
+  unsigned char magic[2] = {0, 0};
+  const ssize_t got = ::pread(fd, magic, sizeof magic, 0);
+  ::close(fd);
+  return !(got == 2 && magic[0] == 0x1f && magic[1] == 0x8b);
+}
+
 }  // namespace
+
+bool run_may_open_gpu(const SessionOptions& options, Method method, const std::string& input) {
+  const std::string spec = resolved_spec(options);
+  if (spec == "host") return false;
+  if (!spec.empty() || method_entry(method).runs_on_device) return true;
+  return method == Method::kAuto && !plain_file_under(input, kAutoModelFrom);
+}
 
 Session::Session(SessionOptions options)
     : options_(std::move(options)),

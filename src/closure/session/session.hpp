@@ -49,6 +49,15 @@ enum class DeviceOpening {
   kInChildren,    // not here: batch forks children, which open it themselves
 };
 
+// Whether a `closure run` of `input` (a path; "" or "-": standard input) may open a GPU,
+// decided before anything is read or any thread starts (the CLI's exit watcher asks): never
+// on the host, named or in $CLOSURE_DEVICE, nor for a method on the host with no device
+// named; for auto with none named, not where `input` is a plain file (no gzip) under
+// kAutoModelFrom bytes. Each vertex and edge such a file lists takes a byte at least, so
+// auto runs it sparse on the host without a cost model (planner.hpp); a header may declare
+// kFreeDeclaredVertices more (format_readers.hpp), isolated, whose host work no GPU repays.
+bool run_may_open_gpu(const SessionOptions& options, Method method, const std::string& input);
+
 class Session {
  public:
   explicit Session(SessionOptions options = {});
