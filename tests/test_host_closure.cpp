@@ -2,8 +2,10 @@
 // chains, thread counts and the GRAIL benchmark graphs.
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <filesystem>
 #include <fstream>
+#include <numeric>
 #include <random>
 #include <sstream>
 
@@ -134,6 +136,58 @@ TEST(HostClosure, SparseFromAGivenCondensationEqualsFromTheGraph) {
   CsrDag short_csr = condensation_csr(chain, scc);
   short_csr.offsets.pop_back();
   EXPECT_THROW(closure_sparse(scc, short_csr, {}), InternalError);
+}
+
+// Rows held elsewhere over single-vertex components in a permuted order (a DAG's Kahn ids),
+// some with a self-loop: the members are the permutation's inverse and the pairs are the
+// rows' count plus one a self-loop, as from the same rows on the host.
+TEST(HostClosure, ResidentRowsOverSingleVertexComponentsCountAndWalk) {
+  struct Rows : ResidentReach {
+    BitMatrix m;
+    uint64_t cross;
+    size_t component_count() const override { return m.rows(); }
+    uint64_t cross_pairs() const override { return cross; }
+    bool reaches(vertex_t c, vertex_t d) const override { return m.get(c, d); }
+    void reaches_many(std::span<const std::pair<vertex_t, vertex_t>> pairs,
+                      std::span<uint8_t> out) const override {
+      for (size_t i = 0; i < pairs.size(); ++i) out[i] = m.get(pairs[i].first, pairs[i].second);
+    }
+    const BitMatrix& host_rows() const override { return m; }
+    BitMatrix host_columns(uint32_t, uint32_t) const override { return m; }
+    size_t host_bytes() const override { return 0; }
+    std::string describe() const override { return "test rows"; }
+  };
+  std::mt19937 rng(11);
+  for (size_t n : {1u, 7u, 33u, 100u}) {
+    std::vector<vertex_t> component_of(n);
+    std::iota(component_of.begin(), component_of.end(), vertex_t{0});
+    std::shuffle(component_of.begin(), component_of.end(), rng);
+    std::vector<uint8_t> cyclic(n);
+    for (auto& f : cyclic) f = uint8_t(rng() % 3 == 0);
+    auto rows = std::make_shared<Rows>();
+    rows->m = BitMatrix(n, n);
+    std::vector<uint64_t> offsets{0};
+    std::vector<vertex_t> targets;
+    uint64_t cross = 0;
+    for (size_t c = 0; c < n; ++c) {
+      for (size_t d = c + 1; d < n; ++d)
+        if (rng() % 4 == 0) rows->m.set(c, d), targets.push_back(vertex_t(d)), ++cross;
+      offsets.push_back(targets.size());
+    }
+    rows->cross = cross;
+    const Closure resident = Closure::from_resident(component_of, cyclic, rows);
+    const Closure host = Closure::from_sparse(component_of, cyclic, offsets, targets);
+    const uint64_t loops = uint64_t(std::count(cyclic.begin(), cyclic.end(), 1));
+    EXPECT_EQ(resident.pair_count(), cross + loops) << n;
+    EXPECT_EQ(resident.pair_count(true), cross + n) << n;
+    EXPECT_EQ(resident.pair_count(), host.pair_count()) << n;
+    for (size_t v = 0; v < n; ++v) {
+      const auto m = resident.members(component_of[v]);
+      ASSERT_EQ(m.size(), 1u);
+      EXPECT_EQ(m[0], vertex_t(v));
+    }
+    EXPECT_EQ(resident.pairs(), host.pairs()) << n;
+  }
 }
 
 TEST(HostClosure, ClosureRejectsInconsistentInput) {

@@ -42,17 +42,21 @@ std::vector<uint64_t> row_popcounts(const BitMatrix& m) {
 // of more than one vertex ("big"), which a popcount counts as one vertex each.
 class RowWeights {
  public:
-  explicit RowWeights(const std::vector<vertex_t>& member_offsets) : offsets_(member_offsets) {
-    for (size_t c = 0; c + 1 < offsets_.size(); ++c)
-      if (size_of(c) > 1) big_.push_back(vertex_t(c));
+  // No offsets (a closure of single-vertex components): every size is 1.
+  RowWeights(const std::vector<vertex_t>& member_offsets, size_t components)
+      : offsets_(member_offsets.empty() ? nullptr : member_offsets.data()),
+        components_(components) {
+    if (offsets_)
+      for (size_t c = 0; c < components_; ++c)
+        if (size_of(c) > 1) big_.push_back(vertex_t(c));
     few_big_ = big_.size() <= 64;
     if (!few_big_) {
-      big_bits_.assign(words_for_bits(components()), 0);
+      big_bits_.assign(words_for_bits(components_), 0);
       for (vertex_t d : big_) big_bits_[word_of(d)] |= bit_mask(d);
     }
   }
-  size_t components() const { return offsets_.size() - 1; }
-  uint64_t size_of(size_t c) const { return offsets_[c + 1] - offsets_[c]; }
+  size_t components() const { return components_; }
+  uint64_t size_of(size_t c) const { return offsets_ ? offsets_[c + 1] - offsets_[c] : 1; }
   bool any_big() const { return !big_.empty(); }
   bool few_big() const { return few_big_; }
 
@@ -90,7 +94,8 @@ class RowWeights {
   }
 
  private:
-  const std::vector<vertex_t>& offsets_;
+  const vertex_t* offsets_;
+  size_t components_;
   std::vector<vertex_t> big_;
   std::vector<word_t> big_bits_;  // big_ as a bitset, where there are many
   bool few_big_ = true;
@@ -236,11 +241,11 @@ Closure Closure::assemble(std::vector<vertex_t> component_of, std::vector<uint8_
 namespace {
 
 // Every component one vertex: `component_of` must be a permutation, and the members are its
-// inverse. Checked and inverted in parallel chunks (a 10M-commit history: 0.23 s serially,
-// most of it the inverse's scattered writes). false when it is not a permutation (the
-// general path then says why).
+// inverse (no offsets: members(c) is members[c] alone). Checked and inverted in parallel
+// chunks (a 10M-commit history: 0.23 s serially, most of it the inverse's scattered
+// writes). false when it is not a permutation (the general path then says why).
 bool invert_permutation(const std::vector<vertex_t>& component_of, std::vector<vertex_t>& members,
-                        std::vector<vertex_t>& offsets, bool& ordered) {
+                        bool& ordered) {
   const size_t n = component_of.size();
   constexpr vertex_t kUnset = ~vertex_t{0};
   members = detail::huge_filled<vertex_t>(n, kUnset);
@@ -269,10 +274,6 @@ bool invert_permutation(const std::vector<vertex_t>& component_of, std::vector<v
       }
   });
   if (!bijective) return false;
-  offsets = detail::huge_filled<vertex_t>(n + 1, 0);
-  parallel_chunks(n + 1, size_t{1} << 16, [&](size_t b, size_t e) {
-    for (size_t c = b; c < e; ++c) offsets[c] = vertex_t(c);
-  });
   ordered = ascending;
   return true;
 }
@@ -282,8 +283,8 @@ bool invert_permutation(const std::vector<vertex_t>& component_of, std::vector<v
 void Closure::finish() {
   const size_t n = component_of_.size();
   const size_t comps = cyclic_.size();
-  if (comps == n && n > 0 &&
-      invert_permutation(component_of_, members_, member_offsets_, vertex_ordered_)) {
+  if (comps == n && n > 0 && invert_permutation(component_of_, members_, vertex_ordered_)) {
+    member_offsets_.clear();
     count_pairs();
     return;
   }
@@ -312,7 +313,7 @@ void Closure::finish() {
 }
 
 void Closure::count_pairs() {
-  const RowWeights weights(member_offsets_);
+  const RowWeights weights(member_offsets_, cyclic_.size());
   pairs_ = 0;
   self_pairs_ = 0;
   auto add_row = [&](size_t c, uint64_t weight) {
@@ -324,8 +325,15 @@ void Closure::count_pairs() {
     pairs_ += s * weight;
   };
   if (const DeviceReach* device = std::get_if<DeviceReach>(&reach_)) {
-    // The rows were counted where they are; only the components' own pairs remain.
-    for (size_t c = 0; c < cyclic_.size(); ++c) add_row(c, 0);
+    // The rows were counted where they are; only the components' own pairs remain (with
+    // single-vertex components, one a cyclic one: a self-loop).
+    if (member_offsets_.empty()) {
+      self_pairs_ =
+          uint64_t(cyclic_.size() - size_t(std::count(cyclic_.begin(), cyclic_.end(), 0)));
+      pairs_ = self_pairs_;
+    } else {
+      for (size_t c = 0; c < cyclic_.size(); ++c) add_row(c, 0);
+    }
     pairs_ += (*device)->cross_pairs();
   } else if (const SparseReach* sparse = std::get_if<SparseReach>(&reach_)) {
     sparse_weights(*sparse, weights, add_row);

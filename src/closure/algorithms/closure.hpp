@@ -140,6 +140,7 @@ class Closure {
   bool component_cyclic(vertex_t c) const { return cyclic_[c] != 0; }
   // Vertices of component c, ascending.
   std::span<const vertex_t> members(vertex_t c) const {
+    if (member_offsets_.empty()) return {members_.data() + c, 1};  // one vertex each
     return {members_.data() + member_offsets_[c], members_.data() + member_offsets_[c + 1]};
   }
   // Whether component c reaches component d (c == d: the cyclic flag).
@@ -182,7 +183,7 @@ class Closure {
 
   std::vector<vertex_t> component_of_;
   std::vector<uint8_t> cyclic_;
-  std::vector<vertex_t> member_offsets_;  // component_count + 1
+  std::vector<vertex_t> member_offsets_;  // component_count + 1; empty: one vertex each
   std::vector<vertex_t> members_;         // vertices grouped by component, ascending within
   Reach reach_{SparseReach{}};
   uint64_t pairs_ = 0;
