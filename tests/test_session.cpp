@@ -2,6 +2,8 @@
 // budget its work runs under, and a host session never opens a device.
 #include <gtest/gtest.h>
 #include <stdlib.h>
+#include <sys/stat.h>
+#include <unistd.h>
 
 #include <atomic>
 #include <fstream>
@@ -58,7 +60,12 @@ TEST(Session, ASmallPlainFileUnderAutoOpensNoGpu) {
   EXPECT_TRUE(run_may_open_gpu(o, Method::kAuto, zipped));
   EXPECT_TRUE(run_may_open_gpu(o, Method::kAuto, "-"));  // standard input: its size is unknown
   EXPECT_TRUE(run_may_open_gpu(o, Method::kAuto, ""));
-  EXPECT_TRUE(run_may_open_gpu(o, Method::kAuto, dir));         // not a file: the reader says what
+  EXPECT_TRUE(run_may_open_gpu(o, Method::kAuto, dir));  // not a file: the reader says what
+  const std::string fifo = dir + "/may_open.fifo";
+  ::unlink(fifo.c_str());
+  ASSERT_EQ(::mkfifo(fifo.c_str(), 0600), 0);
+  EXPECT_TRUE(run_may_open_gpu(o, Method::kAuto, fifo));  // returns: no writer is waited for
+  ::unlink(fifo.c_str());
   EXPECT_TRUE(run_may_open_gpu(o, Method::kPropagate, small));  // the method needs a device
   EXPECT_FALSE(run_may_open_gpu(o, Method::kSparse, large));    // a host method, none named
   o.device = "gpu";

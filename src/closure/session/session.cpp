@@ -3,6 +3,7 @@
 #include "closure/session/session.hpp"
 
 #include <fcntl.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include <algorithm>
@@ -49,17 +50,19 @@ uint64_t input_bytes_hint(const std::string& input) {
 // Whether `input` is a regular file of fewer than `limit` bytes that is not gzip'ed (its
 // content says so, as the reader judges it: line_source.cpp).
 bool plain_file_under(const std::string& input, uint64_t limit) {
-  if (input.empty() || input == "-") return false;
   std::error_code error;
-  if (!std::filesystem::is_regular_file(input, error)) return false;
-  const uint64_t bytes = std::filesystem::file_size(input, error);
-  if (error || bytes >= limit) return false;
-  const int fd = ::open(input.c_str(), O_RDONLY | O_CLOEXEC);
-  if (fd < 0) return true;  // the reader reports it; nothing is computed
+  if (input.empty() || input == "-" || !std::filesystem::is_regular_file(input, error))
+    return false;  // no device is opened here, nor a FIFO waited on
+  // Asked again through the descriptor, so that what is judged is what was opened;
+  // non-blocking, so that a FIFO put there since never holds the start.
+  const int fd = ::open(input.c_str(), O_RDONLY | O_CLOEXEC | O_NONBLOCK);
+  if (fd < 0) return false;  // the reader reports it
+  struct stat st {};
   unsigned char magic[2] = {0, 0};
-  const ssize_t got = ::pread(fd, magic, sizeof magic, 0);
+  const bool small = ::fstat(fd, &st) == 0 && S_ISREG(st.st_mode) && uint64_t(st.st_size) < limit;
+  const ssize_t got = small ? ::pread(fd, magic, sizeof magic, 0) : 0;
   ::close(fd);
-  return !(got == 2 && magic[0] == 0x1f && magic[1] == 0x8b);
+  return small && !(got == 2 && magic[0] == 0x1f && magic[1] == 0x8b);
 }
 
 }  // namespace
