@@ -69,7 +69,9 @@ def columns(r, p, threads):
     slices = -(-words_per_row // s)
     missed = clamp(1 - 4 * 1024 * 1024 / ((live + 2) * s * 4), 0, 1)
     slices_a_row = min(slices / 2, 1 + r["cols"] / s) if r["cols"] >= 0 else slices / 2
-    sweep = visits * words * (p["cw"] + missed * p["cm"]) + visits * slices_a_row * p["cv"]
+    # cost_model.cpp: kColumnFreshByteS, each thread's stored rows first touched (not fitted)
+    fresh = max(1, threads) * (live + 2) * s * 4 * 0.9e-10
+    sweep = visits * words * (p["cw"] + missed * p["cm"]) + visits * slices_a_row * p["cv"] + fresh
     return sweep / thread_gain(threads, p) + 2e-6 + linear(r, p)
 
 

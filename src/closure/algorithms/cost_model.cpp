@@ -59,6 +59,11 @@ constexpr double kHostThreadGainMost = 4.0;
 constexpr double kColumnWordS = 4.5e-11;
 constexpr double kColumnMissWordS = 2.0e-10;
 constexpr double kColumnVisitS = 1.0e-8;
+// Per byte of a thread's stored rows, first touched (a fault and the kernel's zeroing a page):
+// the slots are not zeroed, but a slice's rows are a KiB at most, so every page is written.
+// GRAIL's wide graphs keep 5,500-28,600 rows live (5.8-29 MB): their counts by columns took
+// 2.1-2.6x the prediction without it, 0.15-0.24 ns a byte more (`bench closure --predict`).
+constexpr double kColumnFreshByteS = 0.9e-10;
 constexpr double kHostCacheBytes = 4.0 * 1024 * 1024;
 // Counting by chains (chain_count.cpp), 2-core, a 10M-commit history (21.9M components
 // and edges, 1,880 chains): the generation ids and live rows 0.42 s, the cover 0.45 s (a
@@ -405,8 +410,9 @@ double predict_host_column_count_s(const CostInputs& in) {
   // network keeps tens of thousands of rows live).
   const double stored = double(live + 2) * double(S) * double(sizeof(word_t));
   const double missed = std::clamp(1 - kHostCacheBytes / stored, 0.0, 1.0);
-  const double sweep =
-      words * (kColumnWordS + missed * kColumnMissWordS) + visits * slices_a_row * kColumnVisitS;
+  const double sweep = words * (kColumnWordS + missed * kColumnMissWordS) +
+                       visits * slices_a_row * kColumnVisitS +
+                       double(T) * stored * kColumnFreshByteS;
   return sweep / host_thread_gain(T) + kColumnFixedS + predict_host_linear_s(in);
 }
 
