@@ -20,8 +20,8 @@
 // Development and measurement (docs/benchmarks.md, tools/*.sh):
 //   CLOSURE_KERNEL_PATH   load kernels/*.cl from this folder instead of the embedded copies
 //   CLOSURE_EXIT_WATCHER  "on" / "off": `closure run` in a watcher and a worker process
-//                         (app/process/exit_watcher.hpp); default: on where a GPU may be present and
-//                         the run may open one (session.hpp's run_may_open_gpu)
+//                         (app/process/exit_watcher.hpp); default: on where a GPU may be
+//                         present and the run may open one (session.hpp's run_may_open_gpu)
 //   CLOSURE_TRACE         print the process's milestones with their times on stderr
 //                         (util/trace.hpp)
 #pragma once
