@@ -65,6 +65,17 @@ TEST(Session, ASmallPlainFileUnderAutoOpensNoGpu) {
   ::unlink(fifo.c_str());
   ASSERT_EQ(::mkfifo(fifo.c_str(), 0600), 0);
   EXPECT_TRUE(run_may_open_gpu(o, Method::kAuto, fifo));  // returns: no writer is waited for
+  // Links are judged by what they name; a missing file is left to the reader.
+  const std::string to_small = dir + "/may_open_to_small", to_fifo = dir + "/may_open_to_fifo";
+  ::unlink(to_small.c_str());
+  ::unlink(to_fifo.c_str());
+  ASSERT_EQ(::symlink(small.c_str(), to_small.c_str()), 0);
+  ASSERT_EQ(::symlink(fifo.c_str(), to_fifo.c_str()), 0);
+  EXPECT_FALSE(run_may_open_gpu(o, Method::kAuto, to_small));
+  EXPECT_TRUE(run_may_open_gpu(o, Method::kAuto, to_fifo));
+  EXPECT_TRUE(run_may_open_gpu(o, Method::kAuto, dir + "/may_open_missing.txt"));
+  ::unlink(to_small.c_str());
+  ::unlink(to_fifo.c_str());
   ::unlink(fifo.c_str());
   EXPECT_TRUE(run_may_open_gpu(o, Method::kPropagate, small));  // the method needs a device
   EXPECT_FALSE(run_may_open_gpu(o, Method::kSparse, large));    // a host method, none named
