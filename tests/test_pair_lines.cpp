@@ -215,6 +215,50 @@ TEST(PairLines, NumberedIdsReadEightBytesAtATime) {
   expect_same(q, "54321 1234567", "the input's end at eight bytes and more");
 }
 
+// A plain numbered line of at most 16 bytes is read as one vector (digits, one space, the
+// line end): every shape near its edges, each followed by enough bytes for that read and
+// again as the input's last lines, answers as the line reader does. A wrong mask, shift or
+// zero test there names another vertex, or one where the reader names none.
+TEST(PairLines, ShortNumberedLinesReadAsOneVector) {
+  const Graph g(1234568, {{54321, 1234567}, {1234567, 1000000}, {1000000, 999999}, {7, 8}});
+  const LivingIndex index(std::make_shared<const ReachIndex>(build_index(g)));
+  const char* lines[] = {"54321 999999\n",
+                         "1234567 1000000\n",  // 15 bytes and its end: the widest
+                         "12345678 1\n",
+                         "1 12345678\n",  // 8 digits: past the last vertex
+                         "123456789 7\n",
+                         "7 123456789\n",  // 9 digits: the scans
+                         "0 0\n",
+                         "00 7\n",
+                         "7 00\n",
+                         "07 8\n",
+                         "7 08\n",
+                         "7  8\n",
+                         "7\t8\n",
+                         "7 8\r\n",
+                         " 7 8\n",
+                         "7 8 \n",
+                         "1234567 12345670\n",
+                         "12345670 12345671\n",  // no line end in the first 16 bytes
+                         "7 8# c\n",
+                         "7 #8\n",
+                         "x 8\n",
+                         "7 8x\n",
+                         "\n",
+                         "7 8\n",
+                         "999999 54321\n",
+                         "1000000 999999\n"};
+  for (bool reflexive : {false, true}) {
+    IndexQueries q(index, reflexive);
+    std::string mix;
+    for (size_t round = 0; round < 3; ++round)
+      for (size_t i = 0; i < std::size(lines); ++i)
+        mix += lines[(i * (round + 1)) % std::size(lines)];
+    expect_same(q, mix, "short numbered lines", {1, 7, size_t{1} << 22});
+    for (const char* line : lines) expect_same(q, std::string("7 8\n") + line, line, {1 << 22});
+  }
+}
+
 TEST(PairLines, PiecesOnThreadsKeepOrderAndLineNumbers) {
   // Several MiB of lines, so that every read is cut into pieces: malformed lines (whose
   // messages name their line) and unknown labels scattered through them, and a last line
