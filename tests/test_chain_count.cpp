@@ -5,7 +5,11 @@
 // one and two threads.
 #include <gtest/gtest.h>
 
+#include <algorithm>
+#include <optional>
 #include <random>
+#include <span>
+#include <utility>
 
 #include "bench/index_generators.hpp"
 #include "closure/algorithms/chain_count.hpp"
@@ -60,6 +64,24 @@ void expect_valid_cover(const Condensed& c, const ChainCover& cover) {
   }
 }
 
+// The cover with the live rows' slots taken as it goes: once it is made, they are
+// sweep_slots()'s (which ColumnCount's tests replay).
+struct Covered {
+  std::optional<ChainCover> cover;
+  SweepSlots slots;
+};
+Covered cover_of(const CsrDag& dag, std::span<const uint32_t> sizes, size_t most_chains) {
+  SlotSweep sweep(dag);
+  Covered out{cover_by_chains(dag, sizes, sweep, most_chains), {}};
+  out.slots = std::move(sweep).finish();
+  if (out.cover) {
+    const SweepSlots want = sweep_slots(dag);
+    EXPECT_EQ(out.slots.slot, want.slot);
+    EXPECT_EQ(out.slots.slots, want.slots);
+  }
+  return out;
+}
+
 TEST(ChainCount, CoverIsValidAndCountEqualsSparseOnRandomCyclicGraphs) {
   std::mt19937_64 rng(20261205);
   int graphs = 0;
@@ -67,8 +89,7 @@ TEST(ChainCount, CoverIsValidAndCountEqualsSparseOnRandomCyclicGraphs) {
     for (int round = 0; round < 6; ++round, ++graphs) {
       const Graph g = random_cyclic_graph(rng, n);
       const Condensed c = condensed_of(g);
-      const SweepSlots slots = sweep_slots(c.dag);
-      const std::optional<ChainCover> cover = cover_by_chains(c.dag, c.sizes, slots, n + 1);
+      const auto [cover, slots] = cover_of(c.dag, c.sizes, n + 1);
       ASSERT_TRUE(cover) << "n=" << n;
       if (n <= 200) expect_valid_cover(c, *cover);
       const uint64_t expect = cross_pairs(g, c);
@@ -82,8 +103,7 @@ TEST(ChainCount, EqualsSparseOnCommitHistoriesWithFewChains) {
   for (uint64_t seed : {1, 2}) {
     const Graph g = commit_history_dag(20000 + 101 * seed, seed);
     const Condensed c = condensed_of(g);
-    const SweepSlots slots = sweep_slots(c.dag);
-    const std::optional<ChainCover> cover = cover_by_chains(c.dag, {}, slots, 1000);
+    const auto [cover, slots] = cover_of(c.dag, {}, 1000);
     ASSERT_TRUE(cover);
     EXPECT_LT(cover->chains(), 200u) << "a history's chains are about its width";
     expect_valid_cover(c, *cover);
@@ -109,8 +129,7 @@ TEST(ChainCount, MoreChainsThanTrackedStayExact) {
     }
   const Graph g(kPaths * kLength, edges);
   const Condensed c = condensed_of(g);
-  const SweepSlots slots = sweep_slots(c.dag);
-  const std::optional<ChainCover> cover = cover_by_chains(c.dag, {}, slots, kPaths * kLength);
+  const auto [cover, slots] = cover_of(c.dag, {}, kPaths * kLength);
   ASSERT_TRUE(cover);
   EXPECT_GE(cover->chains(), kPaths);
   expect_valid_cover(c, *cover);
@@ -118,7 +137,40 @@ TEST(ChainCount, MoreChainsThanTrackedStayExact) {
   for (unsigned threads : {1u, 2u})
     EXPECT_EQ(count_closure_by_chains(c.dag, {}, *cover, slots, threads), expect);
   // A bound under the chains needed stops the cover.
-  EXPECT_FALSE(cover_by_chains(c.dag, {}, slots, kPaths - 1));
+  EXPECT_FALSE(cover_of(c.dag, {}, kPaths - 1).cover);
+}
+
+// A wide graph: layers of 1,000 components with no edges within a layer (so every layer
+// is an antichain: 1,000 chains at least), each reaching the next layer twice, so about
+// 1,000 rows are live. Its cover stops, however many chains the caller allows, at 64 +
+// 64 (components + edges) / live rows (about 512 here): past that, zeroing the taken back
+// columns in every live row would cost more than the pass. Narrower, it is made.
+TEST(ChainCount, AWideCoverStopsWithinItsPassesWork) {
+  std::mt19937_64 rng(11);
+  for (const vertex_t width : {vertex_t{100}, vertex_t{1000}}) {
+    constexpr vertex_t kLayers = 3;
+    std::vector<Edge> edges;
+    for (vertex_t l = 0; l + 1 < kLayers; ++l)
+      for (vertex_t i = 0; i < width; ++i) {
+        edges.emplace_back(l * width + i, (l + 1) * width + i);
+        edges.emplace_back(l * width + i, (l + 1) * width + vertex_t(rng() % width));
+      }
+    const Graph g(kLayers * width, edges);
+    const Condensed c = condensed_of(g);
+    const auto [cover, slots] = cover_of(c.dag, {}, kLayers * width);
+    const size_t bound = kTrackedChains + kTrackedChains *
+                                              (c.dag.offsets.size() - 1 + c.dag.targets.size()) /
+                                              std::max<size_t>(1, slots.slots);
+    if (width == 1000) {
+      EXPECT_LT(bound, 1000u);
+      EXPECT_FALSE(cover) << "bound " << bound;
+      continue;
+    }
+    ASSERT_TRUE(cover) << "bound " << bound;
+    EXPECT_GE(cover->chains(), width);
+    expect_valid_cover(c, *cover);
+    EXPECT_EQ(count_closure_by_chains(c.dag, {}, *cover, slots, 2), closure_sparse(g).pair_count());
+  }
 }
 
 // Through the front door: `closure G` with no output on a history of 150k commits counts by
@@ -214,8 +266,7 @@ TEST(ChainCount, TheCostModelCountsByChainsOnlyOnceTheyAreKnown) {
 
 TEST(ChainCount, RefusesAnOrderThatIsNotTopological) {
   const CsrDag bad{{0, 1, 1}, {0}};  // 0 -> 0
-  EXPECT_THROW(cover_by_chains(bad, {}, SweepSlots{{SweepSlots::kNone, SweepSlots::kNone}, 0}, 10),
-               InternalError);
+  EXPECT_THROW(cover_of(bad, {}, 10), InternalError);
 }
 
 }  // namespace

@@ -7,6 +7,7 @@
 
 #include <algorithm>
 #include <random>
+#include <vector>
 
 #include "bench/index_generators.hpp"
 #include "closure/algorithms/column_count.hpp"
@@ -53,6 +54,37 @@ TEST(ColumnCount, SlotsHoldEveryRowUntilItsLastReader) {
       EXPECT_EQ(s.slot, reused.slot) << "n=" << n;
       EXPECT_EQ(s.slots, reused.slots) << "n=" << n;
     }
+}
+
+// last_readers() takes a row's lowest reader on threads, chunks meeting at a row by an
+// atomic minimum: rows read from many chunks (hubs near the bottom), from one, from none,
+// and by the row just above only, as one thread finds them in order.
+TEST(ColumnCount, LastReadersOnThreadsAreTheLowestReaders) {
+  std::mt19937_64 rng(5);
+  constexpr size_t kRows = 400000;
+  std::vector<uint64_t> offsets{0};
+  std::vector<vertex_t> targets;
+  for (size_t c = 0; c < kRows; ++c) {
+    std::vector<vertex_t> row;
+    if (c + 1 < kRows && rng() % 2) row.push_back(vertex_t(c + 1));
+    if (c + 7 < kRows && rng() % 3 == 0) row.push_back(vertex_t(c + 2 + rng() % 5));
+    if (c + 1 < kRows - 16 && rng() % 5 == 0) row.push_back(vertex_t(kRows - 1 - rng() % 16));
+    std::sort(row.begin(), row.end());
+    row.erase(std::unique(row.begin(), row.end()), row.end());
+    targets.insert(targets.end(), row.begin(), row.end());
+    offsets.push_back(targets.size());
+  }
+  const CsrDag dag{offsets, targets};
+  std::vector<uint32_t> want(kRows, SweepSlots::kNone);
+  for (size_t c = 0; c < kRows; ++c)
+    for (uint64_t e = offsets[c]; e < offsets[c + 1]; ++e)
+      if (targets[e] != c + 1) want[targets[e]] = std::min(want[targets[e]], uint32_t(c));
+  for (unsigned threads : {1u, 2u, 3u, 8u})
+    with_thread_budget(threads, [&] {
+      const LastReaders got = last_readers(dag);
+      EXPECT_TRUE(std::equal(got.begin(), got.end(), want.begin(), want.end()))
+          << threads << " threads";
+    });
 }
 
 TEST(ColumnCount, EqualsSparseOnRandomCyclicGraphs) {

@@ -29,16 +29,22 @@ constexpr uint32_t kNone = SweepSlots::kNone;
 // and a cover that gives up early (too many chains) touches a few of them. Zeroed, 1.5M
 // disjoint edges' 1.5M live rows cost 384 MB of fresh pages before the cover gave up after
 // 256 chains (0.18 s on the H200 machine's host).
+// The slots are taken as the cover goes (SlotSweep), so the stored rows grow with them.
 struct TrackedRows {
   std::vector<uint32_t, UninitializedAllocator<uint32_t>> stored;
   std::vector<uint32_t> scratch[2];
   std::vector<uint32_t, UninitializedAllocator<uint32_t>> seen;
   std::vector<uint32_t> taken;
-  explicit TrackedRows(size_t slots)
+  TrackedRows()
       : scratch{std::vector<uint32_t>(kTrackedChains, 0),
-                std::vector<uint32_t>(kTrackedChains, 0)} {
+                std::vector<uint32_t>(kTrackedChains, 0)} {}
+  // Room for `slot`; whether the stored rows moved (pointers into them are then stale).
+  bool make_room(uint32_t slot) {
+    if (slot < seen.size()) return false;
+    const size_t slots = std::max<size_t>(2 * seen.size(), size_t(slot) + 1);
     stored.resize(slots * kTrackedChains);
     seen.resize(slots);
+    return true;
   }
   uint32_t* slot_row(uint32_t slot) { return stored.data() + size_t(slot) * kTrackedChains; }
   // A slot's row with the columns taken since it was stored zeroed.
@@ -117,7 +123,8 @@ size_t longest_reached_top(const uint32_t* __restrict cur, const uint32_t* __res
 }  // namespace
 
 std::optional<ChainCover> cover_by_chains(const CsrDag& dag, std::span<const uint32_t> sizes,
-                                          const SweepSlots& slots, size_t most_chains) {
+                                          SlotSweep& sweep, size_t most_chains) {
+  const SweepSlots& slots = sweep.taken();
   const size_t C = dag.offsets.empty() ? 0 : dag.offsets.size() - 1;
   ChainCover cover;
   cover.chain.assign(C, 0);
@@ -129,21 +136,25 @@ std::optional<ChainCover> cover_by_chains(const CsrDag& dag, std::span<const uin
   // Per column, the number its chain's top holds (0: no chain): row c reaches that top
   // exactly when it holds the same number there.
   std::vector<uint32_t> top_through(kTrackedChains, 0);
-  TrackedRows rows(slots.slots);
+  TrackedRows rows;
   const uint32_t* prev = rows.scratch[0].data();  // the row just closed
   // A chain begun past the 64 tracked zeroes a column of every row stored (as each is
   // next read): bounded to the work of the pass itself (a wide graph with many rows live
   // would otherwise pay chains x rows: 7 s for GRAIL's human, 38,811 components and 28,588
-  // live rows).
-  const size_t most_taken =
-      kTrackedChains * (C + dag.targets.size()) / std::max<size_t>(1, slots.slots);
-  most_chains = std::min(most_chains, kTrackedChains + most_taken);
+  // live rows). That is, at most 64 + zeroing / slots chains, the slots being the most
+  // rows live; as they are known only at the end, the zeroing is also counted as it comes,
+  // against the slots taken so far (which only stops a cover that the bound would stop).
+  const uint64_t zeroing = kTrackedChains * (C + dag.targets.size());
+  uint64_t zeroed = 0;
   for (size_t c = C; c-- > 0;) {
     const uint64_t e0 = dag.offsets[c], e1 = dag.offsets[c + 1];
     for (uint64_t e = e0; e < e1; ++e)
       if (dag.targets[e] <= c || dag.targets[e] >= C)
         throw InternalError("chains: the condensation is not in topological order");
-    const bool stored = slots.slot[c] != kNone;
+    const uint32_t own_slot = sweep.close(dag, c);
+    const bool stored = own_slot != kNone;
+    if (stored && rows.make_room(own_slot) && !rows.is_scratch(prev))
+      prev = rows.slot_row(slots.slot[c + 1]);
     uint32_t* cur = successors_row(dag, c, slots, rows, prev);
     for (uint64_t e = e0; e < e1; ++e) {
       const size_t d = dag.targets[e];
@@ -167,6 +178,10 @@ std::optional<ChainCover> cover_by_chains(const CsrDag& dag, std::span<const uin
     const uint32_t size = sizes.empty() ? 1 : sizes[c];
     if (chain == kNone) {
       if (cover.first.size() >= most_chains) return std::nullopt;
+      if (cover.first.size() >= kTrackedChains) {
+        zeroed += sweep.taken().slots;
+        if (zeroed > zeroing) return std::nullopt;
+      }
       chain = uint32_t(cover.first.size());
       cover.first.push_back(uint32_t(c));
       top.push_back(uint32_t(c));
@@ -189,6 +204,8 @@ std::optional<ChainCover> cover_by_chains(const CsrDag& dag, std::span<const uin
     }
     prev = cur;
   }
+  if (cover.first.size() > kTrackedChains + zeroing / std::max<size_t>(1, slots.slots))
+    return std::nullopt;
   return cover;
 }
 
@@ -430,12 +447,12 @@ std::optional<ChainCounting> prepare_chain_count(const CsrDag& dag, std::span<co
   ChainCounting out;
   out.ids = generation_ids(dag, sizes);
   trace("chains: generation ids");
-  out.slots = sweep_slots(out.ids.dag);
-  trace("chains: live rows");
-  std::optional<ChainCover> cover =
-      cover_by_chains(out.ids.dag, out.ids.sizes, out.slots, most_chains);
+  SlotSweep sweep(out.ids.dag);
+  trace("chains: last readers");
+  std::optional<ChainCover> cover = cover_by_chains(out.ids.dag, out.ids.sizes, sweep, most_chains);
   trace("chains: covered");
   if (!cover) return std::nullopt;
+  out.slots = std::move(sweep).finish();
   out.cover = std::move(*cover);
   return out;
 }

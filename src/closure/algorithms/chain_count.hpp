@@ -6,7 +6,7 @@
 // by about 2,000 chains: a row of 2,000 numbers against 312,500 words of bits.
 //
 // Two passes, in reverse topological order (ids descending) over the live rows of
-// sweep_slots() (column_count.hpp):
+// sweep_slots() (column_count.hpp; the cover takes their slots as it goes):
 //  - cover_by_chains: each component extends a chain whose last component (its top) it
 //    reaches, else starts one. Whether it reaches a top is read from rows kept over the 64
 //    chains extended last (kTrackedChains; older chains are forgotten, which at worst
@@ -41,10 +41,11 @@ inline constexpr size_t kTrackedChains = 64;
 // there: a random graph's cover is wide, and its rows would be longer than bits), or more
 // than the zeroing of tracked columns allows within the pass's own work (64 numbers a row
 // and edge).
-// sizes: per component its vertex count, or empty (every size 1). Throws InternalError
-// unless every edge c -> d has c < d.
+// sizes: per component its vertex count, or empty (every size 1). The live rows' slots are
+// taken from `sweep` as the cover goes: once the cover is made, std::move(sweep).finish()
+// is sweep_slots(dag). Throws InternalError unless every edge c -> d has c < d.
 std::optional<ChainCover> cover_by_chains(const CsrDag& dag, std::span<const uint32_t> sizes,
-                                          const SweepSlots& slots, size_t most_chains);
+                                          SlotSweep& sweep, size_t most_chains);
 
 // Sum over components c of size(c) x (sum of size(d) over d in R(c)), R(c) the strict
 // closure's row (sizes empty: every size 1): count_closure_by_columns()'s sum. threads 0:

@@ -134,32 +134,52 @@ uint64_t count_slice(const CsrDag& dag, const SweepSlots& s, std::span<const uin
 
 }  // namespace
 
-SweepSlots sweep_slots(const CsrDag& dag) {
+LastReaders last_readers(const CsrDag& dag) {
   const size_t C = dag.offsets.empty() ? 0 : dag.offsets.size() - 1;
-  constexpr uint32_t kNone = SweepSlots::kNone;
-  // last_reader[d]: the lowest predecessor other than d - 1 (rows close from the top down).
-  std::vector<uint32_t> last_reader(C, kNone);
-  for (size_t c = 0; c < C; ++c)
-    for (uint64_t e = dag.offsets[c]; e < dag.offsets[c + 1]; ++e) {
-      const size_t d = dag.targets[e];
-      if (d <= c || d >= C)
-        throw InternalError("count: the condensation is not in topological order");
-      if (d != c + 1) last_reader[d] = std::min(last_reader[d], uint32_t(c));
-    }
-  // Slots from the highest row down: row c first frees the slots of the rows it reads last,
-  // found among its successors (no bucketing of rows by last reader: reuse_slots()'s
-  // counting sort took three arrays of fresh pages at 10M rows), then takes a free one.
-  SweepSlots out;
-  out.slot.assign(C, kNone);
-  std::vector<uint32_t> free_slots;
-  for (size_t c = C; c-- > 0;) {
-    for (uint64_t e = dag.offsets[c]; e < dag.offsets[c + 1]; ++e) {
-      const size_t d = dag.targets[e];
-      if (last_reader[d] == c) free_slots.push_back(out.slot[d]);
-    }
-    if (last_reader[c] != kNone) out.slot[c] = take_slot(free_slots, out.slots);
+  LastReaders last(C);  // unwritten: filled on threads
+  constexpr size_t kGrain = size_t{1} << 16;
+  parallel_chunks(C, kGrain, [&](size_t a, size_t b) {
+    std::fill(last.begin() + int64_t(a), last.begin() + int64_t(b), SweepSlots::kNone);
+  });
+  // A chunk's rows ascend, so most targets take one store; chunks meet at a target by an
+  // atomic minimum.
+  parallel_chunks(C, kGrain, [&](size_t a, size_t b) {
+    for (size_t c = a; c < b; ++c)
+      for (uint64_t e = dag.offsets[c]; e < dag.offsets[c + 1]; ++e) {
+        const size_t d = dag.targets[e];
+        if (d <= c || d >= C)
+          throw InternalError("count: the condensation is not in topological order");
+        if (d == c + 1) continue;
+        std::atomic_ref<uint32_t> reader(last[d]);
+        uint32_t was = reader.load(std::memory_order_relaxed);
+        while (c < was &&
+               !reader.compare_exchange_weak(was, uint32_t(c), std::memory_order_relaxed)) {
+        }
+      }
+  });
+  return last;
+}
+
+SlotSweep::SlotSweep(const CsrDag& dag) : last_reader_(last_readers(dag)) {
+  out_.slot.assign(last_reader_.size(), SweepSlots::kNone);
+}
+
+uint32_t SlotSweep::close(const CsrDag& dag, size_t c) {
+  for (uint64_t e = dag.offsets[c]; e < dag.offsets[c + 1]; ++e) {
+    const size_t d = dag.targets[e];
+    if (last_reader_[d] == c) free_.push_back(out_.slot[d]);
   }
-  return out;
+  if (last_reader_[c] == SweepSlots::kNone) return SweepSlots::kNone;
+  return out_.slot[c] = take_slot(free_, out_.slots);
+}
+
+SweepSlots sweep_slots(const CsrDag& dag) {
+  // Slots from the highest row down, each row freeing the slots of the rows it reads last,
+  // found among its successors (no bucketing of rows by last reader: reuse_slots()'s
+  // counting sort took three arrays of fresh pages at 10M rows).
+  SlotSweep sweep(dag);
+  for (size_t c = dag.offsets.empty() ? 0 : dag.offsets.size() - 1; c-- > 0;) sweep.close(dag, c);
+  return std::move(sweep).finish();
 }
 
 size_t column_slice_words(size_t words, size_t live_rows, unsigned threads) {

@@ -10,10 +10,12 @@
 #include <cstddef>
 #include <cstdint>
 #include <span>
+#include <utility>
 #include <vector>
 
 #include "closure/bitmatrix.hpp"
 #include "closure/graph/csr_dag.hpp"
+#include "closure/util/uninitialized_allocator.hpp"
 
 namespace closure {
 
@@ -25,8 +27,33 @@ struct SweepSlots {
   std::vector<uint32_t> slot;
   size_t slots = 0;
 };
-// Throws std::invalid_argument unless every edge c -> d has c < d (topological ids).
+// Throws InternalError unless every edge c -> d has c < d (topological ids).
 SweepSlots sweep_slots(const CsrDag& dag);
+
+// Per row d, its lowest predecessor other than d - 1 (the sweep closes rows from the top
+// down), or SweepSlots::kNone: sweep_slots()'s first pass, on threads. Throws InternalError
+// unless every edge c -> d has c < d.
+using LastReaders = std::vector<uint32_t, UninitializedAllocator<uint32_t>>;
+LastReaders last_readers(const CsrDag& dag);
+
+// sweep_slots()'s assignment one row at a time, from the highest down: row c frees the
+// slots of the rows it reads last, then takes one if a later row reads it. The chain cover
+// runs it as it goes (cover_by_chains): its own pass over the rows and edges was 0.12-0.15 s
+// of 10M commits' 0.2-0.25 s of live rows (2-core).
+class SlotSweep {
+ public:
+  explicit SlotSweep(const CsrDag& dag);
+  // Row c's slot, or kNone; rows closed in descending order, each once.
+  uint32_t close(const CsrDag& dag, size_t c);
+  // The slots so far (those of every row closed) and the most taken at once.
+  const SweepSlots& taken() const { return out_; }
+  SweepSlots finish() && { return std::move(out_); }
+
+ private:
+  LastReaders last_reader_;
+  std::vector<uint32_t> free_;
+  SweepSlots out_;
+};
 
 // The slice width (words) the count takes when not told one: the widest of at most 256
 // words that leaves four slices a thread (down to 16 words) and keeps the stored rows
