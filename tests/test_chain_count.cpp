@@ -17,6 +17,7 @@
 #include "closure/algorithms/host_closure.hpp"
 #include "closure/engine/compute.hpp"
 #include "closure/errors.hpp"
+#include "closure/executor.hpp"
 #include "condensed_counts.hpp"
 #include "test_support.hpp"
 
@@ -240,6 +241,23 @@ TEST(ChainCount, GenerationIdsAreTopologicalAndCarryTheSizes) {
         EXPECT_LT(x, r.dag.targets[e]);
     EXPECT_EQ(count_closure_by_chains(r.dag, r.sizes, n + 1),
               count_closure_by_chains(c.dag, c.sizes, n + 1));
+  }
+}
+
+// Past 2^19 components with fewer generations than that, the sort by generation runs on
+// threads, each placing its own stretch of ids: ties must still keep their id order, so
+// the relabelling is the one a single thread makes, bit for bit.
+TEST(ChainCount, GenerationIdsOnThreadsAreThoseOfOneThread) {
+  const Graph history = commit_history_dag(600000, 3);
+  const Condensed c = condensed_of(history);
+  RelabelledDag one;
+  with_thread_budget(1, [&] { one = generation_ids(c.dag, c.sizes); });
+  for (unsigned threads : {2u, 3u}) {
+    RelabelledDag many;
+    with_thread_budget(threads, [&] { many = generation_ids(c.dag, c.sizes); });
+    EXPECT_EQ(many.dag.offsets, one.dag.offsets) << threads << " threads";
+    EXPECT_EQ(many.dag.targets, one.dag.targets) << threads << " threads";
+    EXPECT_EQ(many.sizes, one.sizes) << threads << " threads";
   }
 }
 

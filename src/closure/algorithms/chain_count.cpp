@@ -6,6 +6,7 @@
 
 #include <algorithm>
 #include <atomic>
+#include <utility>
 
 #include "closure/errors.hpp"
 #include "closure/executor.hpp"
@@ -392,10 +393,46 @@ uint64_t count_closure_by_chains(const CsrDag& dag, std::span<const uint32_t> si
   return total.load();
 }
 
+namespace {
+
+using Ids = std::vector<uint32_t, UninitializedAllocator<uint32_t>>;
+
+// Components by generation, highest first, ties in id order (a stable counting sort over
+// the generations there are); gen[c] becomes c's new id. Each thread counts and places its
+// own stretch of ids, where the generations are few enough that a count per thread costs
+// no more than the ids (on one thread the two passes were 0.05 s of 10M commits, 2-core).
+Ids sort_by_generation(Ids& gen, uint32_t highest) {
+  const size_t C = gen.size(), G = size_t(highest) + 1;
+  constexpr size_t kLeastStretch = size_t{1} << 18;
+  const size_t P =
+      std::max<size_t>(1, std::min<size_t>(thread_budget(), C / std::max(G, kLeastStretch)));
+  std::vector<uint32_t> at(P * G, 0);  // at[p * G + b]: stretch p's ids of bucket b
+  auto stretch = [&](size_t p, auto&& visit) {
+    for (size_t c = C * p / P; c < C * (p + 1) / P; ++c) visit(c, at[p * G + highest - gen[c]]);
+  };
+  parallel_chunks(P, 1, [&](size_t p0, size_t p1) {
+    for (size_t p = p0; p < p1; ++p) stretch(p, [](size_t, uint32_t& count) { ++count; });
+  });
+  uint32_t next = 0;  // bucket by bucket, the stretches in order within each
+  for (size_t b = 0; b < G; ++b)
+    for (size_t p = 0; p < P; ++p) next += std::exchange(at[p * G + b], next);
+  Ids order(C);
+  parallel_chunks(P, 1, [&](size_t p0, size_t p1) {
+    for (size_t p = p0; p < p1; ++p)
+      stretch(p, [&](size_t c, uint32_t& place) {
+        order[place] = uint32_t(c);
+        gen[c] = place++;
+      });
+  });
+  return order;
+}
+
+}  // namespace
+
 RelabelledDag generation_ids(const CsrDag& dag, std::span<const uint32_t> sizes) {
   const size_t C = dag.offsets.empty() ? 0 : dag.offsets.size() - 1;
   // Generation numbers: the longest path down to a sink (git's commit-graph has them).
-  std::vector<uint32_t> gen(C, 0);
+  Ids gen(C);  // each written before it is read
   uint32_t highest = 0;
   for (size_t c = C; c-- > 0;) {
     uint32_t g = 0;
@@ -408,20 +445,8 @@ RelabelledDag generation_ids(const CsrDag& dag, std::span<const uint32_t> sizes)
     gen[c] = g;
     highest = std::max(highest, g);
   }
-  // Components by generation, highest first (a counting sort over the generations; ties
-  // keep their ids). gen[c] becomes c's new id.
-  std::vector<uint32_t> order(C);
-  {
-    std::vector<uint32_t> at(size_t(highest) + 2, 0);
-    for (size_t c = 0; c < C; ++c) ++at[highest - gen[c] + 1];
-    for (size_t i = 1; i < at.size(); ++i) at[i] += at[i - 1];
-    for (size_t c = 0; c < C; ++c) {
-      const uint32_t i = at[highest - gen[c]]++;
-      order[i] = uint32_t(c);
-      gen[c] = i;
-    }
-  }
-  const std::vector<uint32_t>& id = gen;
+  const Ids order = sort_by_generation(gen, highest);
+  const Ids& id = gen;
   // The rows in the new order, on threads: each new row's length, their sums, then the rows.
   RelabelledDag out;
   out.dag.offsets.resize(C + 1);
