@@ -85,6 +85,7 @@ std::vector<PairVerdict> IndexQueries::decide(const Questions& questions) {
 }
 
 void IndexQueries::decide_ids(const vertex_t* us, const vertex_t* vs, size_t n, PairVerdict* out) {
+  if (n == 0) return;  // (out may be null: an empty batch's data)
   if (yes_size_ < n) {
     yes_size_ = n;
     yes_.reset(new bool[yes_size_]);
