@@ -42,8 +42,9 @@ inline constexpr size_t kTrackedChains = 64;
 // than the zeroing of tracked columns allows within the pass's own work (64 numbers a row
 // and edge).
 // sizes: per component its vertex count, or empty (every size 1). The live rows' slots are
-// taken from `sweep` as the cover goes: once the cover is made, std::move(sweep).finish()
-// is sweep_slots(dag). Throws InternalError unless every edge c -> d has c < d.
+// taken from `sweep`, made from the same dag (whose construction throws InternalError
+// unless every edge c -> d has c < d), as the cover goes: once the cover is made,
+// std::move(sweep).finish() is sweep_slots(dag).
 std::optional<ChainCover> cover_by_chains(const CsrDag& dag, std::span<const uint32_t> sizes,
                                           SlotSweep& sweep, size_t most_chains);
 

@@ -164,15 +164,6 @@ SlotSweep::SlotSweep(const CsrDag& dag) : last_reader_(last_readers(dag)) {
   out_.slot.assign(last_reader_.size(), SweepSlots::kNone);
 }
 
-uint32_t SlotSweep::close(const CsrDag& dag, size_t c) {
-  for (uint64_t e = dag.offsets[c]; e < dag.offsets[c + 1]; ++e) {
-    const size_t d = dag.targets[e];
-    if (last_reader_[d] == c) free_.push_back(out_.slot[d]);
-  }
-  if (last_reader_[c] == SweepSlots::kNone) return SweepSlots::kNone;
-  return out_.slot[c] = take_slot(free_, out_.slots);
-}
-
 SweepSlots sweep_slots(const CsrDag& dag) {
   // Slots from the highest row down, each row freeing the slots of the rows it reads last,
   // found among its successors (no bucketing of rows by last reader: reuse_slots()'s

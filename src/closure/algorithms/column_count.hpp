@@ -15,6 +15,7 @@
 
 #include "closure/bitmatrix.hpp"
 #include "closure/graph/csr_dag.hpp"
+#include "closure/util/reuse_slots.hpp"
 #include "closure/util/uninitialized_allocator.hpp"
 
 namespace closure {
@@ -43,8 +44,16 @@ LastReaders last_readers(const CsrDag& dag);
 class SlotSweep {
  public:
   explicit SlotSweep(const CsrDag& dag);
-  // Row c's slot, or kNone; rows closed in descending order, each once.
-  uint32_t close(const CsrDag& dag, size_t c);
+  // Row c's slot, or kNone; rows closed in descending order, each once. Inline: the cover
+  // calls it for every row.
+  uint32_t close(const CsrDag& dag, size_t c) {
+    for (uint64_t e = dag.offsets[c]; e < dag.offsets[c + 1]; ++e) {
+      const size_t d = dag.targets[e];
+      if (last_reader_[d] == c) free_.push_back(out_.slot[d]);
+    }
+    if (last_reader_[c] == SweepSlots::kNone) return SweepSlots::kNone;
+    return out_.slot[c] = take_slot(free_, out_.slots);
+  }
   // The slots so far (those of every row closed) and the most taken at once.
   const SweepSlots& taken() const { return out_; }
   SweepSlots finish() && { return std::move(out_); }
