@@ -95,12 +95,16 @@ struct Block {
       vs.reset(new vertex_t[kBatchQuestions]);
     }
   }
-  // A numbered question from its labels, kept as views.
-  void ask_labels(std::string_view u, std::string_view v, vertex_t uid, vertex_t vid) {
-    asked[asked_count] = Asked{nullptr, 0, uint32_t(questions.size())};
-    questions.emplace_back(u, v);
+  // A numbered question: a plain line's "u v" at `line` (u_size and size bytes), or where
+  // line is null, its labels kept as views.
+  void ask(const char* line, uint32_t u_size, uint32_t size, vertex_t uid, vertex_t vid) {
+    asked[asked_count] = Asked{line, u_size, size};
     us[asked_count] = uid;
     vs[asked_count++] = vid;
+  }
+  void ask_labels(std::string_view u, std::string_view v, vertex_t uid, vertex_t vid) {
+    ask(nullptr, 0, uint32_t(questions.size()), uid, vid);
+    questions.emplace_back(u, v);
   }
 };
 
@@ -179,10 +183,7 @@ inline const char* numbered_line(const char* p, const char* end, Block& block) {
   const vertex_t uid = numbered_digits_vertex(size_t(u_end - p), *p, x, block.numbered_vertices);
   const vertex_t vid = numbered_digits_vertex(size_t(v_end - v), *v, y, block.numbered_vertices);
   if (v == u_end + 1 && size_t(v_end - p) <= kPlainBytes) {
-    const size_t i = block.asked_count++;
-    block.asked[i] = Asked{p, uint32_t(u_end - p), uint32_t(v_end - p)};
-    block.us[i] = uid;
-    block.vs[i] = vid;
+    block.ask(p, uint32_t(u_end - p), uint32_t(v_end - p), uid, vid);
   } else {
     block.ask_labels(std::string_view(p, size_t(u_end - p)), std::string_view(v, size_t(v_end - v)),
                      uid, vid);
@@ -217,15 +218,8 @@ inline const char* short_numbered_line(const char* p, Block& block) {
   std::memcpy(&wv, p + u_size + 1, 8);
   const uint64_t u = digits_value(wu << (8 * (8 - u_size)));
   const uint64_t v = digits_value(wv << (8 * (8 - v_size)));
-  // numbered_digits_vertex()'s rule: no leading zero, below the vertex count.
-  const unsigned zero = mask(_mm_cmpeq_epi8(x, _mm_set1_epi8('0')));
-  const bool u_named = (u_size == 1 || (zero & 1) == 0) && u < block.numbered_vertices;
-  const bool v_named =
-      (v_size == 1 || ((zero >> (u_size + 1)) & 1) == 0) && v < block.numbered_vertices;
-  const size_t i = block.asked_count++;
-  block.asked[i] = Asked{p, u_size, size};
-  block.us[i] = u_named ? vertex_t(u) : ~vertex_t{0};
-  block.vs[i] = v_named ? vertex_t(v) : ~vertex_t{0};
+  block.ask(p, u_size, size, numbered_digits_vertex(u_size, p[0], u, block.numbered_vertices),
+            numbered_digits_vertex(v_size, p[u_size + 1], v, block.numbered_vertices));
   return p + size + 1;
 }
 #endif
