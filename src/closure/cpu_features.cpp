@@ -63,4 +63,8 @@ bool cpu_has_avx512_popcount() {
   return features().avx512_popcount;
 }
 
+const bool kCpuPopcnt = cpu_has_popcnt();
+const bool kCpuAvx2 = cpu_has_avx2();
+const bool kCpuAvx512Popcount = cpu_has_avx512_popcount();
+
 }  // namespace closure

@@ -50,7 +50,7 @@ uint64_t max_sum_plain(uint32_t* __restrict dst, const uint32_t* __restrict src,
   return max_sum_body(dst, src, n);
 }
 bool have_avx2() {
-  return cpu_has_avx2();
+  return kCpuAvx2;
 }
 #else
 void max_avx2(uint32_t* dst, const uint32_t* src, size_t n) {
@@ -67,25 +67,21 @@ bool have_avx2() {
 }
 #endif
 
-// Read once at start: asked per call, the feature test (a call and a guard) was 1% of
-// counting 10M commits' chains, whose merges call these on short rows.
-const bool kAvx2 = have_avx2();
-
 }  // namespace
 
 void max_words(uint32_t* __restrict dst, const uint32_t* __restrict src, size_t n) {
-  if (kAvx2)
+  if (have_avx2())
     max_avx2(dst, src, n);
   else
     max_plain(dst, src, n);
 }
 
 uint64_t sum_words(const uint32_t* src, size_t n) {
-  return kAvx2 ? sum_avx2(src, n) : sum_plain(src, n);
+  return have_avx2() ? sum_avx2(src, n) : sum_plain(src, n);
 }
 
 uint64_t max_words_and_sum(uint32_t* __restrict dst, const uint32_t* __restrict src, size_t n) {
-  return kAvx2 ? max_sum_avx2(dst, src, n) : max_sum_plain(dst, src, n);
+  return have_avx2() ? max_sum_avx2(dst, src, n) : max_sum_plain(dst, src, n);
 }
 
 }  // namespace closure

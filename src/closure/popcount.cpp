@@ -48,7 +48,7 @@ void add_popcounts_plain(const word_t* w, size_t n, uint64_t* c) {
   add_popcounts_body(w, n, c);
 }
 bool have_popcnt() {
-  return cpu_has_popcnt();
+  return kCpuPopcnt;
 }
 // Sixteen words a step (a row of a few hundred columns in a few steps, where popcnt takes
 // one instruction a pair), the tail by a masked load.
@@ -70,7 +70,7 @@ bool have_popcnt() {
   return total;
 }
 bool have_avx512_popcount() {
-  return cpu_has_avx512_popcount();
+  return kCpuAvx512Popcount;
 }
 #else
 uint64_t popcount_words_hw(const word_t* w, size_t n) {
