@@ -14,6 +14,7 @@
 #include "closure/executor.hpp"
 #include "closure/or_words.hpp"
 #include "closure/popcount.hpp"
+#include "closure/util/atomic_min.hpp"
 #include "closure/util/reuse_slots.hpp"
 #include "closure/util/uninitialized_allocator.hpp"
 
@@ -149,12 +150,7 @@ LastReaders last_readers(const CsrDag& dag) {
         const size_t d = dag.targets[e];
         if (d <= c || d >= C)
           throw InternalError("count: the condensation is not in topological order");
-        if (d == c + 1) continue;
-        std::atomic_ref<uint32_t> reader(last[d]);
-        uint32_t was = reader.load(std::memory_order_relaxed);
-        while (c < was &&
-               !reader.compare_exchange_weak(was, uint32_t(c), std::memory_order_relaxed)) {
-        }
+        if (d != c + 1) atomic_min(last[d], uint32_t(c));
       }
   });
   return last;

@@ -2,13 +2,13 @@
 #include "closure/kernels/chained_blocks.hpp"
 
 #include <algorithm>
-#include <atomic>
 #include <bit>
 #include <stdexcept>
 
 #include "closure/bitmatrix.hpp"
 #include "closure/errors.hpp"
 #include "closure/executor.hpp"
+#include "closure/util/atomic_min.hpp"
 #include "closure/util/huge_pages.hpp"
 #include "closure/util/reuse_slots.hpp"
 
@@ -103,13 +103,7 @@ LiveRowSlots live_row_slots(const ChainedBlocks& b) {
   // last_reader[d]: the lowest block that loads row d (the sweep runs from the top down).
   std::vector<uint32_t> last_reader =
       detail::huge_filled<uint32_t>(b.masks.size(), ChainedBlocks::kNone);
-  for_each_global_read(b, [&](size_t k, size_t d) {
-    std::atomic_ref<uint32_t> reader(last_reader[d]);
-    uint32_t now = reader.load(std::memory_order_relaxed);
-    while (uint32_t(k) < now &&
-           !reader.compare_exchange_weak(now, uint32_t(k), std::memory_order_relaxed)) {
-    }
-  });
+  for_each_global_read(b, [&](size_t k, size_t d) { atomic_min(last_reader[d], uint32_t(k)); });
   ReusedSlots reused = reuse_slots(last_reader, ChainedBlocks::kRows);
   return LiveRowSlots{std::move(reused.slot), reused.slots};
 }
