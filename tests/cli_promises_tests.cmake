@@ -72,7 +72,7 @@ cli_test(promises.tuning_fifo_refused --status 2 --stderr "not a regular file" -
 
 # The memory promise at a few limits (tools and limits: tests/cli/memory_sweep.sh).
 add_test(NAME cli.promises.under_ulimit_sweep
-         COMMAND bash ${CMAKE_CURRENT_SOURCE_DIR}/cli/memory_sweep.sh ${CLOSURE_BIN} ${PR}/sweep 100 200 400)
+         COMMAND bash ${CMAKE_CURRENT_SOURCE_DIR}/cli/memory_sweep.sh ${CLOSURE_BIN} ${PR}/sweep 60 100 200 400)
 set_tests_properties(cli.promises.under_ulimit_sweep PROPERTIES TIMEOUT 900)
 if(CLOSURE_PYTHON)  # and Python's transitive_closure and build_index
   set_tests_properties(cli.promises.under_ulimit_sweep PROPERTIES ENVIRONMENT

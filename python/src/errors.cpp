@@ -5,10 +5,11 @@
 
 #include <pybind11/pybind11.h>
 
-#include <new>
+#include <string>
 
 #include "bindings.hpp"
 #include "closure/graph/input_error.hpp"
+#include "closure/util/resource_failure.hpp"
 
 namespace closure::python {
 namespace {
@@ -18,10 +19,13 @@ py::object error_class(const char* name) {
 }
 
 // Python's reader gets the advice in Python's terms (method='sparse', not --method sparse).
-void raise(const char* name, const std::exception& e) {
+void raise(const char* name, const std::string& message) {
   py::object type = error_class(name);
-  py::object error = type(said_to(e, Audience::kPython));
+  py::object error = type(message);
   PyErr_SetObject(type.ptr(), error.ptr());
+}
+void raise(const char* name, const std::exception& e) {
+  raise(name, said_to(e, Audience::kPython));
 }
 
 }  // namespace
@@ -39,8 +43,13 @@ void bind_errors(py::module_&) {
       raise("OutOfMemoryError", e);
     } catch (const Error& e) {  // every other kind through the one table (errors.hpp)
       raise(info_of(e.kind()).python_class, e);
-    } catch (const std::bad_alloc& e) {
-      raise("OutOfMemoryError", e);
+    } catch (const std::exception& e) {
+      // An allocation that failed, a thread that could not start (std::thread's EAGAIN, TBB's
+      // own words): a MemoryError with the CLI's text, in Python's terms.
+      const ResourceFailure f = resource_failure_of(e);
+      if (f == ResourceFailure::kNone) throw;
+      char text[640];
+      raise("OutOfMemoryError", resource_failure_text(e, f, Audience::kPython, text, sizeof text));
     }
     // Everything else: pybind11's defaults (py::value_error, py::index_error and KeyError
     // from the bindings; a standard exception from a dependency by its type).

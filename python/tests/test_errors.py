@@ -126,3 +126,39 @@ for w in said:
     assert said[0].startswith("WARNING RuntimeWarning the closure's rows are estimated at "), said
     assert "will likely stop for lack of memory" in said[0] and "closure.build_index" in said[0]
     assert "closure index" not in said[0]  # the CLI's way on became Python's
+
+
+SHIM = BUILD_DIR / "tests" / "libfail_thread_start.so"
+
+
+@pytest.mark.skipif(not SHIM.exists(), reason="the thread-start shim is not built (sanitized "
+                    "builds leave it out: their runtime must be the first library loaded)")
+def test_a_thread_that_cannot_start_is_a_memory_error(tmp_path):
+    """Under ulimit -v or -u a worker thread may not start (EAGAIN from pthread_create). The
+    shim makes every pthread_create fail, so read_graph's threads cannot start: the error is
+    closure.OutOfMemoryError (a MemoryError) with the CLI's text in Python's terms, never a
+    bare RuntimeError."""
+    import sys
+
+    script = """
+import sys
+import closure
+us = list(range(300000))
+vs = [u + 1 for u in us]
+path = sys.argv[1]
+with open(path, "w") as f:
+    f.writelines(f"{u} {v}\\n" for u, v in zip(us, vs))
+try:
+    closure.read_graph(path)
+    print("no error")
+except MemoryError as e:
+    print(type(e).__name__, isinstance(e, closure.Error), e)
+"""
+    env = dict(os.environ, LD_PRELOAD=str(SHIM), OPENBLAS_NUM_THREADS="1")
+    r = subprocess.run([sys.executable, "-c", script, str(tmp_path / "chain.txt")],
+                       capture_output=True, text=True, timeout=120, env=env)
+    assert r.returncode == 0, r.stderr
+    assert r.stdout.startswith("OutOfMemoryError True out of memory or threads: a thread could "
+                               "not start"), r.stdout
+    assert "left to this process" in r.stdout and "threads=1" in r.stdout, r.stdout
+    assert "--threads" not in r.stdout  # Python's terms, not the CLI's

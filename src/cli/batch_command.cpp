@@ -142,7 +142,9 @@ BatchOptions batch_options(const BatchFlags& flags, const CommonOptions& common,
   return o;
 }
 
-// The summary table on stdout, one row a file; the exit status the rows add up to.
+// The summary table on stdout, one row a file; the exit status the rows add up to. A failed
+// file's error goes to stderr too, so a script that keeps only stderr (or a table sent to a
+// file) still learns why the status is not 0.
 int print_summary(const std::vector<BatchRow>& rows, const std::vector<std::string>& stale,
                   const std::string& out) {
   size_t failed = 0, mismatched = 0, inconclusive = 0, skipped = 0;
@@ -160,6 +162,13 @@ int print_summary(const std::vector<BatchRow>& rows, const std::vector<std::stri
     mismatched += r.error.empty() && r.verify == "MISMATCH";
     inconclusive += r.error.empty() && r.verify == "INCONCLUSIVE";
     skipped += r.skipped;
+  }
+  for (const auto& r : rows) {
+    if (r.error.empty()) continue;
+    // Most errors name their file already (a parse error, with its line); not twice.
+    const bool named = r.error.compare(0, r.file.size(), r.file) == 0;
+    std::fprintf(stderr, "closure batch: %s%s%s\n", named ? "" : r.file.c_str(), named ? "" : ": ",
+                 r.error.c_str());
   }
   for (const auto& file : stale)
     std::printf("removed the record of %s: the input no longer exists\n", file.c_str());

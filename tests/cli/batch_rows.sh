@@ -36,8 +36,11 @@ grep "bad.txt" "$dir/log1" | grep -q " 0 .* no " && fail "failed table row shows
 grep "a.txt," "$dir/out/summary.csv" | grep -q ",true," || fail "CSV dag is not true: $(cat "$dir/out/summary.csv")"
 grep "b.edges," "$dir/out/summary.csv" | grep -q ",false," || fail "CSV dag is not false"
 grep -q ",yes,\|,no," "$dir/out/summary.csv" && fail "CSV still says yes/no"
-# 4. stderr is not a terminal here: no line per file (a short batch writes none).
-grep -q "closure batch: " "$dir/err1" && fail "per-file progress lines without a terminal: $(cat "$dir/err1")"
+# 4. stderr is not a terminal here: no progress line per file (a short batch writes none);
+# stderr has only the failed file's error, once.
+grep -q "closure batch: [0-9]*/[0-9]* files" "$dir/err1" && fail "per-file progress lines without a terminal: $(cat "$dir/err1")"
+[ "$(grep -c "^closure batch: .*bad.txt:1: expected two columns" "$dir/err1")" = 1 ] || fail "the failed file's error is not on stderr once: $(cat "$dir/err1")"
+[ "$(wc -l < "$dir/err1")" = 1 ] || fail "stderr has more than the failed file's error: $(cat "$dir/err1")"
 # ... while on a terminal (script(1) gives it one) the progress bar is drawn.
 if command -v script > /dev/null; then
   script -qec "$bin batch $dir/in/a.txt --out $dir/out-tty" /dev/null > "$dir/tty" 2>&1
