@@ -198,6 +198,28 @@ TEST(PairLines, NumberedIndex) {
   expect_same(reflexive, many, "100000 numbered lines, reflexive", {size_t{1} << 22});
 }
 
+// A block's plain lines are answered in runs that end at its first other line: a malformed
+// line (whose message keeps its place), an unknown vertex, a line read as labels (a tab,
+// a comment) or a reflexive same-vertex pair; a run may also end at the block's end. Runs of
+// every length from 0 to 40 between them, with and without --reflexive.
+TEST(PairLines, PlainRunsEndAtEveryOtherKindOfLine) {
+  const Graph g(1000, {{0, 999}, {999, 5}, {5, 0}, {7, 8}, {8, 9}});
+  const LivingIndex index(std::make_shared<const ReachIndex>(build_index(g)));
+  const char* others[] = {"7\n", "1000 5\n", "5 4000\n", "7\t8\n", "7 8 # c\n", "9 9\n", "0 x\n"};
+  std::string input;
+  for (size_t k = 0, i = 0; k < 3000; ++k) {
+    const size_t run = (k * 7) % 41;
+    for (size_t j = 0; j < run; ++j, ++i)
+      input += std::to_string((i * 7919) % 1000) + " " + std::to_string((i * 104729) % 1000) + "\n";
+    input += others[k % std::size(others)];
+  }
+  IndexQueries q(index, false);
+  expect_same(q, input, "plain runs between other lines", {4096, size_t{1} << 22});
+  expect_same_on_threads(q, input, "plain runs between other lines");
+  IndexQueries reflexive(index, true);
+  expect_same(reflexive, input, "plain runs between other lines, reflexive", {size_t{1} << 22});
+}
+
 // A numbered line's ids are read eight bytes at a time where eight can be read: ids of 1 to
 // 9 digits, each ended by a byte that only looks like a digit in part (':' and '/' share a
 // digit's high nibble or sit below '0'; 0xFA carries when 6 is added), or by the input's end.
