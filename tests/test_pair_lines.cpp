@@ -14,8 +14,10 @@
 #include <thread>
 
 #include "app/tool/index_queries.hpp"
+#include "app/tool/pair_digits.hpp"
 #include "app/tool/pair_lines.hpp"
 #include "app/tool/reachability_queries.hpp"
+#include "closure/cpu_features.hpp"
 #include "closure/executor.hpp"
 
 namespace closure::reach {
@@ -280,6 +282,34 @@ TEST(PairLines, ShortNumberedLinesReadAsOneVector) {
     for (const char* line : lines) expect_same(q, std::string("7 8\n") + line, line, {1 << 22});
   }
 }
+
+#if defined(__x86_64__)
+// The vector conversion of a line's two numbers (pair_digits.hpp) gives the values that
+// std::stoul reads, for every pair of lengths 1 to 8 that fits its 16 bytes and digits
+// drawn at random (leading zeros included): a wrong shuffle place or multiplier changes some
+// digit's weight. The index tests above reach 8-digit ids only past their vertex count.
+TEST(PairDigits, EveryShapeConvertsAsStoul) {
+  if (!kCpuAvx2) GTEST_SKIP() << "no AVX2 here: pair lines are read by the scalar reader";
+  uint64_t state = 42;
+  auto digit = [&state] {
+    state = state * 6364136223846793005u + 1442695040888963407u;
+    return char('0' + (state >> 33) % 10);
+  };
+  for (unsigned a = 1; a <= 8; ++a)
+    for (unsigned b = 1; b <= 8 && a + 1 + b <= 16; ++b)
+      for (int round = 0; round < 200; ++round) {
+        std::string u, v;
+        for (unsigned i = 0; i < a; ++i) u += round == 0 ? '9' : digit();
+        for (unsigned i = 0; i < b; ++i) v += round == 1 ? '0' : digit();
+        std::string line = u + " " + v + "\n";
+        line.resize(32, 'x');  // 16 bytes readable past the line's start
+        uint32_t got_u = 0, got_v = 0;
+        pair_digit_values(line.data(), a, b, got_u, got_v);
+        ASSERT_EQ(got_u, std::stoul(u)) << line.substr(0, a + b + 1);
+        ASSERT_EQ(got_v, std::stoul(v)) << line.substr(0, a + b + 1);
+      }
+}
+#endif
 
 TEST(PairLines, PiecesOnThreadsKeepOrderAndLineNumbers) {
   // Several MiB of lines, so that every read is cut into pieces: malformed lines (whose
