@@ -196,7 +196,7 @@ inline const char* numbered_line(const char* p, const char* end, Block& block) {
 // AVX2's encoding of SSSE3's and SSE4.1's). The batch's arrays and count are locals: stored
 // through the block's fields, they were read again after every store. With the answers'
 // runs, 237 -> 158 instructions a pair (callgrind, 1M pairs on GRAIL human; a line's own
-// 16-byte scan and two 8-byte parses took 44 more). Stops at a line that is anything else
+// 16-byte scan and two 8-byte parses took 42 more). Stops at a line that is anything else
 // (numbered_line() or the general split read it, with the same rule, so all give the same
 // questions), at a full batch, or within 16 bytes of `end`; returns where, line_no counting
 // the lines read.
