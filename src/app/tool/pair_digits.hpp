@@ -28,8 +28,9 @@ constexpr DigitPlaces digit_places() {
 inline constexpr DigitPlaces kDigitPlaces = digit_places();
 
 // The values of a line's two numbers, a and b digits (1 to 8 each) around one byte, all
-// within its first 16 bytes (a + b < 16), from `digits`, those 16 bytes less '0' each: the digits shuffled into place, then three
-// multiply-adds (SSSE3's and SSE4.1's, in AVX2's encoding). Only digit bytes are read.
+// within its first 16 bytes (a + b < 16), from `digits`, those 16 bytes less '0' each: the digits
+// shuffled into place, then three multiply-adds (SSSE3's and SSE4.1's, in AVX2's encoding). Only
+// digit bytes are read.
 __attribute__((target("avx2"))) inline void pair_digit_values(__m128i digits, unsigned a,
                                                               unsigned b, uint32_t& u,
                                                               uint32_t& v) {
