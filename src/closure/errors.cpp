@@ -50,6 +50,7 @@ constexpr AdviceTexts kAdviceTexts[] = {
      "query @.idx U V` (or `closure reach @ U`)",
      "to answer reachability without the closure: idx = closure.build_index(graph), "
      "then idx.reaches(u, v) or idx.reaches_many(us, vs), or closure.descendants(graph, u)"},
+    {Advice::kOneThread, "try SessionOptions::threads = 1", "try --threads 1", "try threads=1"},
 };
 
 }  // namespace
@@ -60,19 +61,21 @@ std::string advice_text(Advice advice, Audience audience, const std::string& sub
       (subject.empty() || subject == "-"))
     return "; to answer reachability without the closure, save the input to a file G, then "
            "`closure index G -o G.idx` and `closure query G.idx U V` (or `closure reach G U`)";
-  for (const AdviceTexts& t : kAdviceTexts) {
-    if (t.advice != advice) continue;
-    const std::string_view text = audience == Audience::kCpp   ? t.cpp
-                                  : audience == Audience::kCli ? t.cli
-                                                               : t.python;
-    std::string out = "; ";
-    for (char c : text)
-      if (c == '@')
-        out += subject;
-      else
-        out += c;
-    return out;
-  }
+  const std::string_view text = advice_words(advice, audience);
+  if (text.empty()) return "";
+  std::string out = "; ";
+  for (char c : text)
+    if (c == '@')
+      out += subject;
+    else
+      out += c;
+  return out;
+}
+
+const char* advice_words(Advice advice, Audience audience) {
+  for (const AdviceTexts& t : kAdviceTexts)
+    if (t.advice == advice)
+      return audience == Audience::kCpp ? t.cpp : audience == Audience::kCli ? t.cli : t.python;
   return "";
 }
 

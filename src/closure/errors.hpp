@@ -45,11 +45,16 @@ enum class Advice {
   kQuotingFormat,    // labels with blanks: an output format that quotes them
   kEscapingFormat,   // labels with line breaks: an output format that escapes them
   kWithoutClosure,   // answer reachability from an index instead (subject: the input's path)
+  kOneThread,        // run on one host thread (a thread that could not start)
 };
 enum class Audience { kCpp, kCli, kPython };
 // "; try --method sparse", "; try method='sparse'", ...: what `advice` appends to a message
 // for `audience` ("" for kNone).
 std::string advice_text(Advice advice, Audience audience, const std::string& subject = "");
+// The advice's own words in `audience`'s terms ("try --method sparse"), without "; " and
+// with its subject's blank unfilled; "" for kNone. Static text: for a message composed where
+// memory may have run out (util/resource_failure.hpp).
+const char* advice_words(Advice advice, Audience audience);
 
 // What a warning says: the same parts as an error's, said to each front end in its terms.
 struct Warning {

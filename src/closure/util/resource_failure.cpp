@@ -32,10 +32,6 @@ const char* process_limit(char (&buf)[64]) {
   return buf;
 }
 
-const char* in_terms(Audience a, const char* cpp, const char* cli, const char* python) {
-  return a == Audience::kCpp ? cpp : a == Audience::kCli ? cli : python;
-}
-
 }  // namespace
 
 ResourceFailure resource_failure_of(const std::exception& e) {
@@ -53,16 +49,15 @@ const char* resource_failure_text(const std::exception& e, ResourceFailure f, Au
   if (f == ResourceFailure::kAllocation)
     std::snprintf(buf, size,
                   "out of memory (an allocation failed with %s left to this process; the limit "
-                  "may be the free memory, ulimit -v or a cgroup; try %s or a smaller graph)",
-                  memory_left(left),
-                  in_terms(audience, "Method::kSparse", "--method sparse", "method='sparse'"));
+                  "may be the free memory, ulimit -v or a cgroup; %s or a smaller graph)",
+                  memory_left(left), advice_words(Advice::kSparseMethod, audience));
   else
     std::snprintf(buf, size,
                   "out of memory or threads: a thread could not start (%s) with %s left to this "
                   "process; the limit may be the free memory, ulimit -v, ulimit -u%s or a "
-                  "cgroup; try %s",
+                  "cgroup; %s",
                   e.what(), memory_left(left), process_limit(processes),
-                  in_terms(audience, "one thread", "--threads 1", "threads=1"));
+                  advice_words(Advice::kOneThread, audience));
   return buf;
 }
 
