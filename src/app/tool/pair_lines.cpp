@@ -225,11 +225,9 @@ __attribute__((target("avx2"))) const char* plain_numbered_lines(const char* p, 
       break;
     uint32_t u, v;
     pair_digit_values(d, a, b, u, v);
-    const bool u_bad = (a > 1 && p[0] == '0') || u >= vertices;
-    const bool v_bad = (b > 1 && p[a + 1] == '0') || v >= vertices;
     asked[count] = Asked{p, a, size};
-    us[count] = u_bad ? ~vertex_t{0} : vertex_t(u);
-    vs[count] = v_bad ? ~vertex_t{0} : vertex_t(v);
+    us[count] = numbered_digits_vertex(a, p[0], u, vertices);
+    vs[count] = numbered_digits_vertex(b, p[a + 1], v, vertices);
     ++count;
     p += size + 1;
   }
