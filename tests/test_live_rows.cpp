@@ -7,6 +7,7 @@
 #include <random>
 
 #include "bench/index_generators.hpp"
+#include "closure/algorithms/cost_model.hpp"
 #include "closure/algorithms/host_closure.hpp"
 #include "closure/engine/device_propagation.hpp"
 #include "test_support.hpp"
@@ -67,6 +68,27 @@ TEST(LiveRows, SlotsHoldEveryRowUntilItsLastReader) {
     const LiveRowSlots live = live_row_slots(chained_blocks(dag));
     EXPECT_LT(live.slots, 20000u / 10) << "seed " << seed;
   }
+}
+
+// The cost model counts the sweep's block items (the loads past each block's prefetched 8)
+// without making the blocks: its count must be the ext items chained_blocks() makes, on
+// awkward sizes around the block of 32, random graphs, commit histories and a dense DAG.
+TEST(LiveRows, TheCostModelCountsTheSweepsBlockItems) {
+  std::mt19937_64 rng(20261206);
+  auto expect_same = [](const CsrDag& dag, const std::string& what) {
+    EXPECT_EQ(count_block_items(dag), chained_blocks(dag).ext_items.size()) << what;
+  };
+  for (size_t n : {1, 31, 32, 33, 64, 65, 200, 1000, 5000})
+    for (int round = 0; round < 4; ++round)
+      expect_same(condensed(random_cyclic_graph(rng, n)), "random n=" + std::to_string(n));
+  expect_same(condensed(commit_history_dag(20000, 1)), "history");
+  std::vector<Edge> dense;
+  for (vertex_t c = 0; c < 300; ++c)
+    for (vertex_t d = c + 1; d < 300; ++d)
+      if ((c * 7 + d * 13) % 3 == 0) dense.emplace_back(c, d);
+  const CsrDag dense_dag = condensed(Graph(300, std::move(dense)));
+  ASSERT_GT(count_block_items(dense_dag), 0u);
+  expect_same(dense_dag, "dense");
 }
 
 TEST(LiveRows, RejectedOutsideTheChainedSweep) {

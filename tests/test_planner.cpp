@@ -27,6 +27,7 @@ PlanFacts large_closure() {
   in.components = f.vertices;
   in.condensed_edges = f.edges;
   in.mean_reach = 250'000;
+  in.block_items = 240'000;  // a fifth of the edges leave their block of 32 (the merges)
   f.condensed = in;
   return f;
 }
@@ -81,6 +82,25 @@ TEST(Planner, ALargeClosureAsksForTheGpuThenTakesIt) {
   EXPECT_NE(p.reason.find("so propagate on the device"), std::string::npos) << p.reason;
 }
 
+// The block items (a pass over the condensation's edges) are counted only where the GPU is
+// in the running: a large closure asks for them before the GPU's description, a shallow one
+// never does; more of them make the GPU's prediction longer.
+TEST(Planner, BlockItemsAreCountedOnlyWhereTheGpuIsInTheRunning) {
+  PlanFacts f = large_closure();
+  f.condensed->block_items = -1;
+  EXPECT_EQ(plan(f).need, Plan::Need::kBlockItems);
+  f.condensed->block_items = 0;
+  EXPECT_EQ(plan(f).need, Plan::Need::kGpuDescription);
+  const double few = predict_gpu_propagate_s(*f.condensed);
+  f.condensed->block_items = 1'000'000;
+  EXPECT_GT(predict_gpu_propagate_s(*f.condensed), few);
+  PlanFacts shallow = large_closure();
+  shallow.condensed->block_items = -1;
+  shallow.condensed->mean_reach = 3;
+  EXPECT_EQ(plan(shallow).need, Plan::Need::kNothing);
+  EXPECT_EQ(plan(shallow).method, Method::kSparse);
+}
+
 TEST(Planner, ALargeClosureWithoutAGpuStaysOnTheHost) {
   PlanFacts f = large_closure();
   f.gpu_looked_up = true;  // looked, none found
@@ -90,16 +110,20 @@ TEST(Planner, ALargeClosureWithoutAGpuStaysOnTheHost) {
   EXPECT_NE(p.reason.find("so sparse on the host"), std::string::npos) << p.reason;
 }
 
-// A GPU opened on speculation (a large file, from the process's start) has its start-up
-// paid whatever auto chooses: where the host's prediction lies between the GPU's with and
-// without that start-up, the opening decides, and nothing else does.
-TEST(Planner, AGpuOpeningAlreadyLeavesItsStartUpOutOfTheComparison) {
+// A GPU opened on speculation (a large file, from the process's start) has the start-up it
+// has taken so far paid whatever auto chooses; the rest is waited for only if it is chosen.
+// Where the host's prediction lies between the GPU's with and without its start-up, an
+// opening begun long enough ago decides for the GPU, one just begun does not.
+TEST(Planner, AGpuOpeningLeavesOutOnlyTheStartUpItHasTakenSoFar) {
   PlanFacts f = large_closure();
   CostInputs& in = *f.condensed;
   in.mean_reach = 16;  // a small closure, so the device's start-up dominates its cost
   const double with_start = predict_gpu_propagate_s(in);
-  const double without_start = predict_gpu_propagate_s(in, true);
+  const double without_start = predict_gpu_propagate_s(in, GpuOpening(60));
   ASSERT_LT(without_start, with_start);
+  EXPECT_DOUBLE_EQ(predict_gpu_propagate_s(in, GpuOpening(0)), with_start);
+  const double part = (with_start - without_start) / 4;
+  EXPECT_NEAR(predict_gpu_propagate_s(in, GpuOpening(part)), with_start - part, 1e-12);
   // A host prediction between the two: find the reach that puts it there.
   double low = 1, high = double(in.components);
   for (int i = 0; i < 200; ++i) {
@@ -111,17 +135,20 @@ TEST(Planner, AGpuOpeningAlreadyLeavesItsStartUpOutOfTheComparison) {
       high = in.mean_reach;
   }
   const double host_s = predict_host_s(in);
-  ASSERT_GT(host_s, predict_gpu_propagate_s(in, true));
+  ASSERT_GT(host_s, predict_gpu_propagate_s(in, GpuOpening(60)));
   ASSERT_LT(host_s, predict_gpu_propagate_s(in));
   ASSERT_GE(host_s, kDeviceWorthLookingS);
   f.gpu_looked_up = true;
   f.gpu = h200();
   const Plan closed = plan(f);
   EXPECT_EQ(closed.method, Method::kSparse) << closed.reason;
-  f.gpu_opening = true;
-  const Plan opening = plan(f);
-  EXPECT_EQ(opening.method, Method::kPropagate) << opening.reason;
-  EXPECT_NEAR(opening.device_s, predict_gpu_propagate_s(in, true), 1e-12);
+  f.gpu_opening = GpuOpening(0);
+  const Plan just_begun = plan(f);
+  EXPECT_EQ(just_begun.method, Method::kSparse) << just_begun.reason;
+  f.gpu_opening = GpuOpening(60);
+  const Plan opened = plan(f);
+  EXPECT_EQ(opened.method, Method::kPropagate) << opened.reason;
+  EXPECT_NEAR(opened.device_s, predict_gpu_propagate_s(in, GpuOpening(60)), 1e-12);
 }
 
 TEST(Planner, TheSameFactsGiveTheSamePlan) {

@@ -58,7 +58,7 @@ def columns(r, p, threads):
     # cost_model.cpp: the words from a row's first column to its highest reached (sampled),
     # half a row's when unknown (a negative cols); a sweep under 2^22 words on one thread
     words = min(r["cols"], words_per_row) if r["cols"] >= 0 else words_per_row / 2
-    threads = 1 if visits * words < (1 << 22) else min(threads, int(1 + (p["gm"] - 1) / p["tg"]))
+    threads = 1 if visits * words < (1 << 22) else max(1, threads)
     live = r["live"] or max(1, r["C"] // 10)
     s = 256  # column_count.cpp: kWidestSlice, then kSliceBytes (32 MB)
     while s > 16 and -(-words_per_row // s) < 4 * max(1, threads):
@@ -71,19 +71,25 @@ def columns(r, p, threads):
     slices_a_row = min(slices / 2, 1 + r["cols"] / s) if r["cols"] >= 0 else slices / 2
     # cost_model.cpp: kColumnFreshByteS, each thread's stored rows first touched (not fitted)
     fresh = max(1, threads) * (live + 2) * s * 4 * 0.9e-10
-    sweep = visits * words * (p["cw"] + missed * p["cm"]) + visits * slices_a_row * p["cv"] + fresh
-    return sweep / thread_gain(threads, p) + 2e-6 + linear(r, p)
+    # cost_model.cpp: the part in each thread's cache gains from every thread, the memory-bound
+    # part only up to the most gain
+    in_cache = visits * words * p["cw"] + visits * slices_a_row * p["cv"] + fresh
+    in_memory = visits * words * missed * p["cm"]
+    uncapped = 1 + p["tg"] * (max(1, threads) - 1)
+    return in_cache / uncapped + in_memory / thread_gain(threads, p) + 2e-6 + linear(r, p)
 
 
 def read_rows(path, threads):
     rows = []
     for line in open(path):
         f = line.split()
-        if len(f) < 14 or f[11] not in ("sparse", "columns") or f[13] == "-":
+        # The method's column: 11, or 12 where bench prints the block items after `live`.
+        m = 12 if len(f) > 12 and f[12] in ("sparse", "columns") else 11
+        if len(f) < m + 3 or f[m] not in ("sparse", "columns") or f[m + 2] == "-":
             continue  # not a timed row (or one refused for memory)
         rows.append(dict(name=f[0], V=int(f[1]), E=int(f[2]), C=int(f[3]), DE=int(f[4]),
                          row=float(f[6]), span=float(f[7]), cols=float(f[8]), levels=int(f[9]),
-                         live=int(f[10]), method=f[11], measured=float(f[13]), threads=threads))
+                         live=int(f[10]), method=f[m], measured=float(f[m + 2]), threads=threads))
     return rows
 
 

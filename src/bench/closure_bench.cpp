@@ -513,6 +513,7 @@ std::vector<PredictedBenchRow> bench_predicted(const std::string& name, const Gr
                                                bool device_present, bool device_is_gpu) {
   const Condensation condensed = condense(g);
   CostInputs in = gather_cost_inputs(g, condensed, true, thread_budget(), false);
+  in.block_items = int64_t(count_block_items(condensed.dag));
   // The chains, where auto would cover them (compute.cpp): its prediction weighs them.
   if (chain_cover_may_pay(in))
     if (const std::optional<ChainCounting> chains =
@@ -556,11 +557,13 @@ std::string format_predicted_bench(const std::vector<PredictedBenchRow>& rows) {
   char line[512];
   // The model's inputs: SCCs and DAG edges (the condensation's), reach (components per
   // component), row and span (sparse's stored and scanned words a row), cols (the count by
-  // columns' words a row), levels, live rows.
+  // columns' words a row), levels, live rows, block items (the device's loads).
   std::snprintf(line, sizeof line,
-                "%-22s %8s %8s %8s %8s %7s %7s %6s %6s %7s %7s  %-9s %9s %9s %6s %13s %5s  %s\n",
+                "%-22s %8s %8s %8s %8s %7s %7s %6s %6s %7s %7s %8s  %-9s %9s %9s %6s %13s %5s  "
+                "%s\n",
                 "graph", "n", "m", "SCCs", "DAG m", "reach", "row", "span", "cols", "levels",
-                "live", "method", "predicted", "measured", "ratio", "pairs", "agree", "status");
+                "live", "items", "method", "predicted", "measured", "ratio", "pairs", "agree",
+                "status");
   out += line;
   for (const auto& r : rows) {
     const CostInputs& in = r.inputs;
@@ -574,13 +577,13 @@ std::string format_predicted_bench(const std::vector<PredictedBenchRow>& rows) {
                          : within         ? "ok, within 2x"
                                           : "ok, NOT within 2x";
     std::snprintf(line, sizeof line,
-                  "%-22s %8zu %8zu %8zu %8zu %7.0f %7.1f %6.0f %6.0f %7zu %7zu  %-9s %9s %9s %6s "
-                  "%13llu %5s  %s\n",
+                  "%-22s %8zu %8zu %8zu %8zu %7.0f %7.1f %6.0f %6.0f %7zu %7zu %8lld  %-9s %9s "
+                  "%9s %6s %13llu %5s  %s\n",
                   r.run.graph.c_str(), in.vertices, in.edges, in.components, in.condensed_edges,
                   in.mean_reach, in.row_words, in.span_words, in.reach_words, in.levels,
-                  in.live_rows, r.run.method.c_str(), predicted, measured, ratio,
-                  (unsigned long long)r.run.pairs, r.run.ok() ? (r.run.agrees ? "yes" : "NO") : "-",
-                  status);
+                  in.live_rows, (long long)in.block_items, r.run.method.c_str(), predicted,
+                  measured, ratio, (unsigned long long)r.run.pairs,
+                  r.run.ok() ? (r.run.agrees ? "yes" : "NO") : "-", status);
     out += line;
   }
   return out;

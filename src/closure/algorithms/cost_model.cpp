@@ -2,6 +2,7 @@
 #include "closure/algorithms/cost_model.hpp"
 
 #include <algorithm>
+#include <atomic>
 #include <cmath>
 #include <cstdio>
 #include <span>
@@ -47,9 +48,11 @@ constexpr double kSparseEdgeWordS = 1.0e-10;
 // pays its fresh pages as well, 30 to 100 us.
 constexpr double kSparseFixedS = 3.0e-6;
 constexpr double kColumnFixedS = 2.0e-6;
-// Threads: 1 + 0.6 (threads - 1), for sparse's threaded path too, up to 4x: memory-bound
-// beyond (the H200's host, 16 threads, counted by columns: 200k commits 0.041 s and 1M about
-// 0.85, against 0.113 and 1.78 on the 2-core machine, 2.1-2.7x for 8x the threads).
+// Threads: 1 + 0.6 (threads - 1), for sparse's threaded path too, up to 4x where
+// memory-bound (sparse's rows; the count by columns' live rows past the cache): 200k commits
+// counted by columns on the H200's host, 16 threads, 0.041-0.052 s against 0.113 on the
+// 2-core machine; 1M commits, their rows in cache, 0.39 s against 1.74 (4.5x for 8x the
+// threads).
 constexpr double kHostThreadGain = 0.6;
 constexpr double kHostThreadGainMost = 4.0;
 // Counting by columns (column_count.cpp): per word ORed in cache; per word more when the
@@ -73,17 +76,24 @@ constexpr double kChainPassesS = 1.9e-8;
 constexpr double kChainCoverS = 2.1e-8;
 constexpr double kChainNumberS = 7.0e-11;
 
-// Device: the chained sweep (kernels/propagate.cl) walks every component once, a block
-// of 32 at a time, latency-bound; fitted to its two H200 measurements (200k commits:
-// 0.012 s for 5.0 GB of rows; 1M commits, four slices in one launch: 0.131 s for 125 GB):
-// 42 ns a component plus the rows' bytes at 1.4 TB/s. Start-up: creating the NVIDIA
-// context and loading the cached program, measured as whole process minus the phases.
-constexpr double kDeviceRowS = 4.2e-8;
-constexpr double kDeviceBytesPerS = 1.4e12;
+// Device: the chained sweep (kernels/propagate.cl) closes the components a block of 32 at
+// a time, each work-group (1,024 columns) from its highest column's block down, as many
+// groups at once as the GPU holds: a step a block along the longest sweep (latency-bound:
+// barriers, local memory and the chain from row to row), more where the groups outnumber
+// what the GPU holds (kDeviceWaveColumns: 10M commits sweep about 3 times the longest), and
+// a load a block item (CostInputs::block_items: 20M of them on a dense 20k-component DAG
+// took 9 s, its 625 blocks' steps nothing). In count mode no row is written but those read
+// back; where rows are kept, the closure's words at the device's bandwidth. Start-up:
+// creating the NVIDIA context and loading the cached program, whole process. The host's
+// part (condensing, the sweep's blocks, live rows and upload) per vertex or edge, a cyclic
+// graph's times kCyclicGain (Tarjan's pass). Fitted by tools/fit-device-model.py to `closure
+// bench closure --predict` (docs/benchmarks-gpu.md, "Predicted against measured").
 constexpr double kDeviceStartS = 0.35;
-// The host's part of a device run (reading and condensing), fitted with the above on the
-// H200 machine's host: about 0.2 us a vertex or edge.
-constexpr double kDeviceHostLinearS = 2.0e-7;
+constexpr double kDeviceHostLinearS = 6.0e-8;
+constexpr double kDeviceBlockS = 2.0e-6;
+constexpr double kDeviceWaveColumns = 3.0e6;
+constexpr double kDeviceItemS = 4.5e-7;
+constexpr double kDeviceBytesPerS = 1.4e12;
 
 // Auto's planning (predict_auto_planning_s), 2-core, `bench closure --predict`, auto's run
 // less the method it chose: 200k commits 18 ms (437k components and edges, 100k reached
@@ -272,8 +282,9 @@ double reach_where_sparse_reaches(CostInputs in, double seconds) {
 
 }  // namespace
 
-bool gpu_may_win_as_read(const Graph& g, bool count_only, unsigned host_threads, bool gpu_opening,
-                         size_t samples) {
+bool gpu_may_win_as_read(const Graph& g, bool count_only, unsigned host_threads,
+                         std::optional<GpuOpening> opening, size_t samples) {
+  const bool gpu_opening = opening.has_value();
   const size_t n = g.vertex_count();
   if (n == 0) return false;
   CostInputs in;
@@ -285,7 +296,7 @@ bool gpu_may_win_as_read(const Graph& g, bool count_only, unsigned host_threads,
   // prediction (which the reach does not change). Where its count by columns stays under
   // that, no reach makes the GPU win; else each search stops at twice the reach at which
   // sparse passes it.
-  const double needed = std::max(kDeviceWorthLookingS, predict_gpu_propagate_s(in, gpu_opening));
+  const double needed = std::max(kDeviceWorthLookingS, predict_gpu_propagate_s(in, opening));
   // A GPU already opening (a sunk cost) is given up only where the host surely wins: the
   // count's live rows, unknown before condensing, are taken as every row, and a search the
   // cap stopped as reaching everything. A random 1M-edge graph (13 MB) has 15% of its rows
@@ -327,8 +338,13 @@ size_t decisive_reach(const CostInputs& in) {
 
 namespace {
 
+// Work in each thread's cache gains from every thread; memory-bound work only up to
+// kHostThreadGainMost.
+double host_thread_gain_uncapped(unsigned threads) {
+  return 1 + kHostThreadGain * (std::max(1.0, double(threads)) - 1);
+}
 double host_thread_gain(unsigned threads) {
-  return std::min(1 + kHostThreadGain * (std::max(1.0, double(threads)) - 1), kHostThreadGainMost);
+  return std::min(host_thread_gain_uncapped(threads), kHostThreadGainMost);
 }
 
 }  // namespace
@@ -391,13 +407,10 @@ double predict_host_column_count_s(const CostInputs& in) {
   const double visits = double(in.condensed_edges + in.components);
   const double visit_words = in.reach_words >= 0 ? std::min(in.reach_words, double(W)) : W / 2.0;
   const double words = visits * visit_words;
-  // Threads past those that reach the most gain (memory-bound) would only cut the slices
-  // finer, each visiting every row again: predicted as that many. A sweep too small for
-  // the thread pool runs on one, as count_closure_by_columns() decides.
-  const unsigned T = words < double(kColumnSweepOneThreadWords)
-                         ? 1u
-                         : std::min(std::max(1u, in.host_threads),
-                                    unsigned(1 + (kHostThreadGainMost - 1) / kHostThreadGain));
+  // A sweep too small for the thread pool runs on one, as count_closure_by_columns() decides;
+  // else on every thread.
+  const unsigned T =
+      words < double(kColumnSweepOneThreadWords) ? 1u : std::max(1u, in.host_threads);
   const size_t live = in.live_rows ? in.live_rows : std::max<size_t>(1, in.components / 10);
   const size_t S = column_slice_words(W, live, T);
   // A slice visits the rows below its columns down to the lowest that reaches them: half
@@ -407,13 +420,17 @@ double predict_host_column_count_s(const CostInputs& in) {
       in.reach_words >= 0 ? std::min(slices / 2, 1 + in.reach_words / double(S)) : slices / 2;
   // The stored rows a slice reads back are its live rows. Past the cache a thread has,
   // those reads go to memory: the sweep turns memory-bound (long paths, low reach: a road
-  // network keeps tens of thousands of rows live).
+  // network keeps tens of thousands of rows live), and that part gains from threads only up
+  // to kHostThreadGainMost; the rest, in each thread's cache, gains from every thread (1M
+  // commits, 253 rows live, on the H200 machine's 16: 0.39 s, where 0.86 was predicted
+  // with every part capped).
   const double stored = double(live + 2) * double(S) * double(sizeof(word_t));
   const double missed = std::clamp(1 - kHostCacheBytes / stored, 0.0, 1.0);
-  const double sweep = words * (kColumnWordS + missed * kColumnMissWordS) +
-                       visits * slices_a_row * kColumnVisitS +
-                       double(T) * stored * kColumnFreshByteS;
-  return sweep / host_thread_gain(T) + kColumnFixedS + predict_host_linear_s(in);
+  const double in_cache = words * kColumnWordS + visits * slices_a_row * kColumnVisitS +
+                          double(T) * stored * kColumnFreshByteS;
+  const double in_memory = words * missed * kColumnMissWordS;
+  return in_cache / host_thread_gain_uncapped(T) + in_memory / host_thread_gain(T) + kColumnFixedS +
+         predict_host_linear_s(in);
 }
 
 double predict_chain_cover_s(const CostInputs& in) {
@@ -446,14 +463,41 @@ double predict_host_s(const CostInputs& in) {
   return std::min({sparse, predict_host_column_count_s(in), predict_host_chain_count_s(in)});
 }
 
-double predict_device_propagate_s(const CostInputs& in, const DeviceFacts& device, bool started) {
-  return device.is_gpu ? predict_gpu_propagate_s(in, started) : 1e30;
+double predict_device_propagate_s(const CostInputs& in, const DeviceFacts& device,
+                                  std::optional<GpuOpening> opening) {
+  return device.is_gpu ? predict_gpu_propagate_s(in, opening) : 1e30;
 }
 
-double predict_gpu_propagate_s(const CostInputs& in, bool started) {
-  const double words = double(in.components) * double(words_for_bits(in.components));
-  return (started ? 0.0 : kDeviceStartS) + kDeviceHostLinearS * double(in.vertices + in.edges) +
-         kDeviceRowS * double(in.components) + 4 * words / kDeviceBytesPerS;
+double predict_gpu_propagate_s(const CostInputs& in, std::optional<GpuOpening> opening) {
+  const double C = double(in.components), E = double(in.condensed_edges);
+  const double start = opening ? std::max(0.0, kDeviceStartS - opening->elapsed_s) : kDeviceStartS;
+  const double host = kDeviceHostLinearS * double(in.vertices + in.edges) *
+                      (in.components == in.vertices ? 1.0 : kCyclicGain);
+  const double items = in.block_items >= 0 ? double(in.block_items) : E;
+  double sweep = kDeviceBlockS * std::ceil(C / 32) * std::max(1.0, C / kDeviceWaveColumns) +
+                 kDeviceItemS * items;
+  // Every row kept (an output reads them): the closure's words written once.
+  if (!in.count_only) sweep += 4 * C * double(words_for_bits(in.components)) / kDeviceBytesPerS;
+  return start + host + sweep;
+}
+
+uint64_t count_block_items(const CsrDag& dag) {
+  constexpr size_t kBlock = 32, kPrefetched = 8;  // ChainedBlocks::kRows, ::kFirst
+  const size_t C = dag.offsets.empty() ? 0 : dag.offsets.size() - 1;
+  std::atomic<uint64_t> items{0};
+  parallel_chunks(ceil_div(C, kBlock), 4096, [&](size_t k0, size_t k1) {
+    uint64_t own = 0;
+    for (size_t k = k0; k < k1; ++k) {
+      const size_t begin = k * kBlock, end = std::min(begin + kBlock, C);
+      uint64_t beyond = 0;
+      for (size_t c = begin; c < end; ++c)
+        for (uint64_t e = dag.offsets[c]; e < dag.offsets[c + 1]; ++e)
+          beyond += dag.targets[e] >= end;
+      own += beyond > kPrefetched ? beyond - kPrefetched : 0;
+    }
+    items += own;
+  });
+  return items;
 }
 
 std::string describe_costs(const CostInputs& in, double host_s, double device_s) {

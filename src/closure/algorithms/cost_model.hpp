@@ -5,6 +5,7 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <optional>
 #include <string>
 
 #include "closure/algorithms/scc.hpp"
@@ -37,8 +38,28 @@ struct CostInputs {
   // Chains the count by chains covers the condensation with (chain_count.hpp); 0: not
   // covered (auto covers it while planning a count, where the cover may pay).
   size_t chains = 0;
+  // The chained sweep's items loaded one after another (kernels/chained_blocks.hpp): per
+  // block of 32 components, its edges to components beyond it, past the first 8 (which
+  // the sweep loads a block ahead, their latency hidden); an edge inside its block costs
+  // nothing beyond the block's step. A commit history's merges are a few a block, a dense
+  // DAG's edges nearly all items. < 0: unknown, then every condensation edge (the device's
+  // prediction at its most); auto counts them only where the GPU is in the running
+  // (count_block_items()).
+  int64_t block_items = -1;
   bool completed = false;  // complete_cost_inputs() ran
 };
+
+// A GPU being opened on speculation when auto predicts (from the process's start for a large
+// file, or once the graph was read), and for how long so far: that much of its start-up is
+// paid whatever auto chooses; the rest is waited for only if the GPU is chosen.
+struct GpuOpening {
+  explicit GpuOpening(double elapsed) : elapsed_s(elapsed) {}
+  double elapsed_s = 0;
+};
+
+// CostInputs::block_items, counted on the thread budget: a pass over the edges (a few ms at
+// 10M commits).
+uint64_t count_block_items(const CsrDag& dag);
 
 // Mean number of components a component reaches, from BFS on the condensation from
 // `samples` components spread evenly over the ids (fixed, so runs agree). Each search stops
@@ -68,11 +89,11 @@ size_t decisive_reach(const CostInputs& in);
 // read, each search stopped once it has seen enough to say so. A cycle makes it
 // overestimate (its vertices become one component), so at worst it opens a GPU that
 // auto then does not use; on a DAG it is the condensation's estimate.
-// `gpu_opening`: a GPU is being opened already (from the process's start, for a large
-// file): its start-up is paid whatever auto chooses, so it is left out of the GPU's cost,
-// and 32 times `samples` are searched before it is given up.
+// `opening`: a GPU is being opened already (from the process's start, for a large file): the
+// part of its start-up paid so far is left out of the GPU's cost, and 32 times `samples`
+// are searched before it is given up.
 bool gpu_may_win_as_read(const Graph& g, bool count_only = false, unsigned host_threads = 1,
-                         bool gpu_opening = false, size_t samples = 16);
+                         std::optional<GpuOpening> opening = std::nullopt, size_t samples = 16);
 
 // Seconds, predicted, from the condensation on (reading is no method's and not counted).
 // The linear passes every method makes: condensing, per vertex and edge.
@@ -80,8 +101,9 @@ double predict_host_linear_s(const CostInputs& in);
 // Host sparse propagation: per row its scratch span and stored words (row_words,
 // span_words), per edge a successor row ORed; on the host's threads only where sparse's
 // threaded path runs (wide and large enough). Device: OpenCL start-up and program load,
-// the sweep (rows x per-row latency, the closure's words at the sweep's bandwidth) and
-// the CSR upload; only GPUs are modelled (PoCL's sweep loses to the host everywhere).
+// the host's passes (condensing, the sweep's blocks and upload), the chained sweep (a step
+// a block of 32 components, a load a block item; with rows kept, the closure's words at
+// the device's bandwidth); only GPUs are modelled (PoCL's sweep loses to the host).
 double predict_host_sparse_s(const CostInputs& in);
 // Counting by columns over live rows (count_only): every edge's successor row and every
 // row ORed and counted over the columns above it, a slice at a time (column_slice_words())
@@ -104,13 +126,14 @@ bool chain_cover_may_pay(const CostInputs& in, double rival_s = 1e30);
 double predict_auto_planning_s(const CostInputs& in);
 // The host's best: sparse, or when only counting the cheapest of sparse and the counts.
 double predict_host_s(const CostInputs& in);
-// `started`: the device's start-up (its context and program) is paid already, or being paid
-// whatever auto chooses (a GPU opened on speculation): a sunk cost, left out.
+// `opening`: a GPU opened on speculation; only the start-up still to come is counted (what
+// it has taken so far is paid whatever auto chooses).
 double predict_device_propagate_s(const CostInputs& in, const DeviceFacts& device,
-                                  bool started = false);
+                                  std::optional<GpuOpening> opening = std::nullopt);
 // The same for a GPU yet unseen: auto lists the devices (loading every OpenCL driver, and
 // with NVIDIA's a slow unloading at exit) only when a GPU could win.
-double predict_gpu_propagate_s(const CostInputs& in, bool started = false);
+double predict_gpu_propagate_s(const CostInputs& in,
+                               std::optional<GpuOpening> opening = std::nullopt);
 
 // Below this predicted host time auto does not even look for a device (its start-up
 // alone costs more).

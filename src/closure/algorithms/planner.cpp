@@ -5,6 +5,7 @@
 // between the two; the dense methods remain for callers that ask.
 #include "closure/algorithms/planner.hpp"
 
+#include <algorithm>
 #include <cstdio>
 
 #include "closure/errors.hpp"
@@ -33,9 +34,13 @@ Plan auto_plan(const PlanFacts& f) {
   const double host_s = predict_host_s(in);
   double device_s = 1e30;  // no device considered
   // Only a GPU can win (cost_model.hpp), and only where the host takes long enough to pay
-  // for its start-up (left out of the GPU's cost where a GPU is being opened anyway); the
-  // prediction needs the GPU's description, not a context.
-  if (host_s >= kDeviceWorthLookingS && predict_gpu_propagate_s(in, f.gpu_opening) < host_s) {
+  // for its start-up (less what it has taken so far where a GPU is being opened anyway).
+  // Whether it is in the running is judged at its least (no block items); then its block
+  // items are counted, and the prediction needs the GPU's description, not a context.
+  CostInputs least = in;
+  least.block_items = std::max<int64_t>(0, in.block_items);
+  if (host_s >= kDeviceWorthLookingS && predict_gpu_propagate_s(least, f.gpu_opening) < host_s) {
+    if (in.block_items < 0) return needs(Plan::Need::kBlockItems);
     if (!f.gpu_looked_up) return needs(Plan::Need::kGpuDescription);
     if (f.gpu) device_s = predict_device_propagate_s(in, *f.gpu, f.gpu_opening);
   }

@@ -32,14 +32,16 @@ struct PlanFacts {
   bool gpu_looked_up = false;
   std::optional<DeviceFacts> gpu;
   // A GPU is being opened already, on speculation (from the process's start for a large
-  // file, or once the graph was read): its start-up is paid whatever auto chooses, so the
-  // device's prediction leaves it out (a sunk cost).
-  bool gpu_opening = false;
+  // file, or once the graph was read), and for how long: the start-up it has taken so far is
+  // paid whatever auto chooses, so the device's prediction counts only the rest.
+  std::optional<GpuOpening> gpu_opening;
 };
 
 struct Plan {
   // What to learn before the plan is final: kNothing means `method` is the choice.
-  enum class Need { kNothing, kCondensation, kGpuDescription } need = Need::kNothing;
+  // kBlockItems: the condensation's block items (CostInputs::block_items, a pass over its
+  // edges), counted only where the GPU is in the running.
+  enum class Need { kNothing, kCondensation, kBlockItems, kGpuDescription } need = Need::kNothing;
   Method method = Method::kSparse;  // never kAuto
   std::string reason;               // "requested", or auto's reasoning with its figures
   double host_s = 0, device_s = 0;  // the predictions compared (0: none made)

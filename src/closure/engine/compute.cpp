@@ -51,8 +51,11 @@ void prepare_propagation(MethodContext& c) {
 void speculate_or_release_as_read(MethodContext& c) {
   if (!c.options.speculate_gpu) return;
   const bool may_win = gpu_may_win_as_read(c.graph, !c.options.propagate.rows_needed,
-                                           thread_budget(), c.gpu_speculated);
-  if (may_win && !c.gpu_speculated) c.options.speculate_gpu();
+                                           thread_budget(), c.gpu_opening());
+  if (may_win && !c.gpu_speculated) {
+    c.options.speculate_gpu();
+    c.gpu_opening_since = std::chrono::steady_clock::now();
+  }
   if (!may_win && c.gpu_speculated && c.options.release_unused_device) {
     trace("gpu released: the host wins as read");
     c.options.release_unused_device();
@@ -65,7 +68,8 @@ void speculate_or_release_as_read(MethodContext& c) {
 // the cover's own passes.
 void cover_chains_where_they_may_pay(MethodContext& c) {
   const CostInputs& in = *c.costs;
-  if (chain_cover_may_pay(in, c.gpu_speculated ? predict_gpu_propagate_s(in, true) : 1e30))
+  if (chain_cover_may_pay(in,
+                          c.gpu_speculated ? predict_gpu_propagate_s(in, c.gpu_opening()) : 1e30))
     c.cover_chains();
 }
 
@@ -84,12 +88,18 @@ Plan final_plan(MethodContext& c) {
         // Whether a GPU may win is known from the graph as read; only then is one opened,
         // on speculation, while the condensation runs.
         speculate_or_release_as_read(c);
-        facts.gpu_opening = c.gpu_speculated;
         c.condense();
         c.costs = cost_inputs(c);
         trace("costs gathered");
         cover_chains_where_they_may_pay(c);
         facts.condensed = c.costs;
+        facts.gpu_opening = c.gpu_opening();
+        break;
+      case Plan::Need::kBlockItems:
+        c.costs->block_items = int64_t(count_block_items(c.condensed->dag));
+        facts.condensed = c.costs;
+        facts.gpu_opening = c.gpu_opening();
+        trace("block items counted");
         break;
       case Plan::Need::kGpuDescription:
         // A GPU opened on speculation is still opening: the sweep's host work fills the
@@ -97,6 +107,7 @@ Plan final_plan(MethodContext& c) {
         if (c.gpu_speculated) prepare_propagation(c);
         facts.gpu = describe_gpu(c);
         facts.gpu_looked_up = true;
+        facts.gpu_opening = c.gpu_opening();
         break;
     }
   }
@@ -144,7 +155,8 @@ double host_limit(const ComputeOptions& o, double most_needed) {
 Closure compute_closure(const Graph& g, const ComputeOptions& o, ComputeReport* report_out) {
   ComputeReport report;
   MethodContext c(g, o, report);
-  c.gpu_speculated = o.gpu_opening_at_start;
+  c.gpu_speculated = o.gpu_opening_since.has_value();
+  if (o.gpu_opening_since) c.gpu_opening_since = *o.gpu_opening_since;
   if (o.open_device_first) c.open_device();
   const Plan p = final_plan(c);
   report.reason = p.reason;

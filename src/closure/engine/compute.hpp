@@ -4,6 +4,7 @@
 // what ran, where, why, and how long each phase took.
 #pragma once
 
+#include <chrono>
 #include <cmath>
 #include <functional>
 #include <optional>
@@ -45,9 +46,10 @@ struct ComputeOptions {
   // while the host computes rather than at exit.
   std::function<void()> speculate_gpu;
   std::function<void()> release_unused_device;
-  // The session started that opening at the process's start already (a large input file:
-  // kOpenGpuAtStartBytes); compute_closure then only keeps or releases it.
-  bool gpu_opening_at_start = false;
+  // When the session started that opening, at the process's start already (a large input
+  // file: kOpenGpuAtStartBytes); compute_closure then only keeps or releases it, and weighs
+  // the start-up still to come.
+  std::optional<std::chrono::steady_clock::time_point> gpu_opening_since;
   std::optional<BooleanParams> params;  // default: the tuned set for the device
   std::string params_override;          // "tile_n=4,..." applied on top of that
   // Memory the method may use; 0 = what the machine has (host: 80% of physical memory;

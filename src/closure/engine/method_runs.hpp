@@ -31,7 +31,10 @@ struct MethodContext {
   double condense_s = 0;
   // The cost model's inputs, when auto gathered them to plan (sparse's count reads them).
   std::optional<CostInputs> costs;
-  bool gpu_speculated = false;  // options.speculate_gpu was called
+  bool gpu_speculated = false;  // options.speculate_gpu was called (or the session's was)
+  std::chrono::steady_clock::time_point gpu_opening_since;  // when that opening began
+  // That opening and how long it has taken so far, if any (the cost model's GpuOpening).
+  std::optional<GpuOpening> gpu_opening() const;
   // propagate's host work, done while the device opens (prepare_device_propagation).
   std::optional<PropagationPrep> propagation_prep;
   double prep_s = 0;

@@ -114,6 +114,11 @@ ocl::Runtime* MethodContext::open_device() {
   return runtime;
 }
 
+std::optional<GpuOpening> MethodContext::gpu_opening() const {
+  if (!gpu_speculated) return std::nullopt;
+  return GpuOpening(seconds_since(gpu_opening_since));
+}
+
 void MethodContext::cover_chains() {
   if (chains_tried) return;
   chains_tried = true;

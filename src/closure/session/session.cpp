@@ -7,6 +7,7 @@
 #include <unistd.h>
 
 #include <algorithm>
+#include <chrono>
 #include <filesystem>
 #include <thread>
 
@@ -127,7 +128,7 @@ void Session::speculate_gpu_for_auto(ComputeOptions& c, const std::string& input
   c.release_unused_device = [this] { device_->release_in_background(); };
   if (input_bytes_hint(input) >= kOpenGpuAtStartBytes) {
     device_->open_gpu_on_speculation();
-    c.gpu_opening_at_start = true;
+    c.gpu_opening_since = std::chrono::steady_clock::now();
   }
 }
 
