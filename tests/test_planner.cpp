@@ -82,15 +82,22 @@ TEST(Planner, ALargeClosureAsksForTheGpuThenTakesIt) {
   EXPECT_NE(p.reason.find("so propagate on the device"), std::string::npos) << p.reason;
 }
 
-// The block items (a pass over the condensation's edges) are counted only where the GPU is
-// in the running: a large closure asks for them before the GPU's description, a shallow one
-// never does; more of them make the GPU's prediction longer.
-TEST(Planner, BlockItemsAreCountedOnlyWhereTheGpuIsInTheRunning) {
+// The block items (a pass over the condensation's edges) are counted only where a GPU is
+// there and in the running: a large closure asks for the GPU's description, then for them;
+// without a GPU, or with a shallow closure, it never does. More of them make the GPU's
+// prediction longer.
+TEST(Planner, BlockItemsAreCountedOnlyWhereAGpuIsInTheRunning) {
   PlanFacts f = large_closure();
   f.condensed->block_items = -1;
+  EXPECT_EQ(plan(f).need, Plan::Need::kGpuDescription);
+  f.gpu_looked_up = true;
+  const Plan no_gpu = plan(f);
+  EXPECT_EQ(no_gpu.need, Plan::Need::kNothing);
+  EXPECT_EQ(no_gpu.method, Method::kSparse);
+  f.gpu = h200();
   EXPECT_EQ(plan(f).need, Plan::Need::kBlockItems);
   f.condensed->block_items = 0;
-  EXPECT_EQ(plan(f).need, Plan::Need::kGpuDescription);
+  EXPECT_EQ(plan(f).need, Plan::Need::kNothing);
   const double few = predict_gpu_propagate_s(*f.condensed);
   f.condensed->block_items = 1'000'000;
   EXPECT_GT(predict_gpu_propagate_s(*f.condensed), few);

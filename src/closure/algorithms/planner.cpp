@@ -35,13 +35,14 @@ Plan auto_plan(const PlanFacts& f) {
   double device_s = 1e30;  // no device considered
   // Only a GPU can win (cost_model.hpp), and only where the host takes long enough to pay
   // for its start-up (less what it has taken so far where a GPU is being opened anyway).
-  // Whether it is in the running is judged at its least (no block items); then its block
-  // items are counted, and the prediction needs the GPU's description, not a context.
+  // Whether it is in the running is judged at its least (no block items); the prediction
+  // then needs the GPU's description (not a context) and, where there is a GPU, its block
+  // items counted.
   CostInputs least = in;
   least.block_items = std::max<int64_t>(0, in.block_items);
   if (host_s >= kDeviceWorthLookingS && predict_gpu_propagate_s(least, f.gpu_opening) < host_s) {
-    if (in.block_items < 0) return needs(Plan::Need::kBlockItems);
     if (!f.gpu_looked_up) return needs(Plan::Need::kGpuDescription);
+    if (f.gpu && in.block_items < 0) return needs(Plan::Need::kBlockItems);
     if (f.gpu) device_s = predict_device_propagate_s(in, *f.gpu, f.gpu_opening);
   }
   const bool device = device_s < host_s;

@@ -40,7 +40,7 @@ struct PlanFacts {
 struct Plan {
   // What to learn before the plan is final: kNothing means `method` is the choice.
   // kBlockItems: the condensation's block items (CostInputs::block_items, a pass over its
-  // edges), counted only where the GPU is in the running.
+  // edges), counted only where a GPU is there and in the running.
   enum class Need { kNothing, kCondensation, kBlockItems, kGpuDescription } need = Need::kNothing;
   Method method = Method::kSparse;  // never kAuto
   std::string reason;               // "requested", or auto's reasoning with its figures
