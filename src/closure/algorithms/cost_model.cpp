@@ -292,13 +292,9 @@ bool gpu_may_win_as_read(const Graph& g, bool count_only, unsigned host_threads,
   in.host_threads = host_threads;
   in.vertices = in.components = n;
   in.edges = in.condensed_edges = g.edge_count();
-  // The block items, unknown before the ids are topological, taken as half the edges: between
-  // a history's (its merges, a few percent) and a random graph's (nearly every edge). Weighed
-  // with every edge an item, a random 1M-edge graph's GPU, opened at the start, was released
-  // as read on some runs, then opened again once the plan chose it (0.11 s of context on the
-  // critical path, auto 25% over the GPU named on the H200); with none, 1.5M disjoint pairs
-  // kept theirs, where the host wins by 2x.
-  in.block_items = int64_t(in.edges / 2);
+  // The GPU at its least, no block items (unknown before the ids are topological): the
+  // question is whether it may win.
+  in.block_items = 0;
   // The host must be predicted past both the start-up a device is worth and the GPU's
   // prediction (which the reach does not change). Where its count by columns stays under
   // that, no reach makes the GPU win; else each search stops at twice the reach at which
@@ -327,10 +323,13 @@ bool gpu_may_win_as_read(const Graph& g, bool count_only, unsigned host_threads,
       n, samples, cap, [&](vertex_t v) { return g.successors(v); }, &stopped);
   if (gpu_opening && stopped > 0)
     in.mean_reach += double(stopped) * double(n - cap) / double(samples);
-  // Opening already, it is kept unless the host is predicted under half the GPU's time: 16
-  // searches may all miss the component most vertices' rows run into (the same random graph,
-  // its GPU released while the plan, weighing the condensation, chose it).
-  return predict_host_s(in) * (gpu_opening ? 2 : 1) >= needed;
+  // Opening already, it is kept unless the host is predicted under half the GPU's time where
+  // the cap stopped a search: the sample then reached into a component most vertices' rows may
+  // run into, and its mean is no bound (the same random graph, its GPU released while the
+  // plan, weighing the condensation, chose it). Where no search was stopped the sample's
+  // reach stands: 1.5M disjoint pairs (every search done at once) release theirs, the host
+  // winning by 2x.
+  return predict_host_s(in) * (gpu_opening && stopped > 0 ? 2 : 1) >= needed;
 }
 
 size_t decisive_reach(const CostInputs& in) {
