@@ -43,7 +43,7 @@ struct CostInputs {
   // the sweep loads a block ahead, their latency hidden); an edge inside its block costs
   // nothing beyond the block's step. A commit history's merges are a few a block, a dense
   // DAG's edges nearly all items. < 0: unknown, then every condensation edge (the device's
-  // prediction at its most); auto counts them only where the GPU is in the running
+  // prediction at its most); auto counts them only where a GPU is there and in the running
   // (count_block_items()).
   int64_t block_items = -1;
   bool completed = false;  // complete_cost_inputs() ran
