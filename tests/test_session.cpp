@@ -252,7 +252,9 @@ TEST(Session, AGpuOpeningAlreadyIsKeptUnlessTheHostSurelyWins) {
 // The random graph above is a class, not an instance: the GPU machines' awk drew a different
 // 1M-edge graph each time, and weighed with half the edges as block items, 3 of these 12
 // seeds released their GPU as read (the plan then chose it: auto 23% over the GPU named on
-// the H100 machine). Each must keep it.
+// the H100 machine); with a cap at the GPU's own prediction, seed 9 kept it or not as the
+// opening's time so far moved by 0.04 s (a sanitized build flipped it). Each must keep it,
+// however long the reading took.
 TEST(Session, AGpuOpeningIsKeptOnEveryRandomGraphOfThatClass) {
   for (uint64_t seed = 1; seed <= 12; ++seed) {
     std::mt19937_64 rng(seed);
@@ -260,7 +262,9 @@ TEST(Session, AGpuOpeningIsKeptOnEveryRandomGraphOfThatClass) {
     std::vector<Edge> edges;
     for (int i = 0; i < 1'000'000; ++i) edges.emplace_back(pick(rng), pick(rng));
     const Graph random(1'000'000, std::move(edges));
-    EXPECT_TRUE(gpu_may_win_as_read(random, true, 16, GpuOpening(0.09))) << "seed " << seed;
+    for (double elapsed : {0.0, 0.05, 0.09, 0.2})
+      EXPECT_TRUE(gpu_may_win_as_read(random, true, 16, GpuOpening(elapsed)))
+          << "seed " << seed << ", opening for " << elapsed << " s";
   }
 }
 

@@ -61,7 +61,7 @@ def columns(r, p, threads):
     threads = 1 if visits * words < (1 << 22) else max(1, threads)
     live = r["live"] or max(1, r["C"] // 10)
     s = 256  # column_count.cpp: kWidestSlice, then kSliceBytes (32 MB)
-    while s > 16 and -(-words_per_row // s) < 4 * max(1, threads):
+    while threads > 1 and s > 16 and -(-words_per_row // s) < 4 * threads:
         s //= 2
     while s > 8 and (live + 2) * s * 4 > (32 << 20):
         s //= 2

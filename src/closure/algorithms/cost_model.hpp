@@ -51,7 +51,8 @@ struct CostInputs {
 
 // A GPU being opened on speculation when auto predicts (from the process's start for a large
 // file, or once the graph was read), and for how long so far: that much of its start-up is
-// paid whatever auto chooses; the rest is waited for only if the GPU is chosen.
+// paid whatever auto chooses; the rest is waited for only if the GPU is chosen (infinite:
+// opened already, its start-up all paid).
 struct GpuOpening {
   explicit GpuOpening(double elapsed) : elapsed_s(elapsed) {}
   double elapsed_s = 0;

@@ -2,8 +2,9 @@
 // plan() picks the closure's method, plan_engine() what answers reachability questions on
 // a graph (its closure or an index). Neither opens nor computes anything; when one needs a
 // fact it does not have yet (the condensation's size and sampled reach, a GPU's
-// description, the component count), its plan says so, and its caller (compute_closure,
-// the query pipeline) gathers that fact and asks again. Tests call them without a device.
+// description, the sweep's block items, the component count), its plan says so, and its
+// caller (compute_closure, the query pipeline) gathers that fact and asks again. Tests call
+// them without a device.
 #pragma once
 
 #include <cstddef>

@@ -2,6 +2,7 @@
 #include <algorithm>
 #include <chrono>
 #include <cmath>
+#include <limits>
 
 #include "closure/algorithms/chain_count.hpp"
 #include "closure/algorithms/column_count.hpp"
@@ -116,6 +117,8 @@ ocl::Runtime* MethodContext::open_device() {
 
 std::optional<GpuOpening> MethodContext::gpu_opening() const {
   if (!gpu_speculated) return std::nullopt;
+  // Opened already (auto waited for it to describe it): its whole start-up is paid.
+  if (runtime) return GpuOpening(std::numeric_limits<double>::infinity());
   return GpuOpening(seconds_since(gpu_opening_since));
 }
 
