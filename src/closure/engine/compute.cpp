@@ -23,12 +23,12 @@ CostInputs cost_inputs(const MethodContext& c) {
 // when the GPU wins, since creating NVIDIA's and tearing it down costs more than many
 // host runs take).
 std::optional<ocl::DeviceInfo> describe_gpu(MethodContext& c) {
-  if (c.gpu_speculated) c.open_device();
+  if (c.gpu_speculated()) c.open_device();
   if (c.runtime) {
     if (c.runtime->device().is_gpu) return c.runtime->device();
     return std::nullopt;
   }
-  if (!c.gpu_speculated && ocl::gpu_may_be_present())
+  if (!c.gpu_speculated() && ocl::gpu_may_be_present())
     for (const auto& d : ocl::list_devices())
       if (d.is_gpu) return d;
   return std::nullopt;
@@ -52,15 +52,15 @@ void speculate_or_release_as_read(MethodContext& c) {
   if (!c.options.speculate_gpu) return;
   const bool may_win = gpu_may_win_as_read(c.graph, !c.options.propagate.rows_needed,
                                            thread_budget(), c.gpu_opening());
-  if (may_win && !c.gpu_speculated) {
+  if (may_win && !c.gpu_speculated()) {
     c.options.speculate_gpu();
     c.gpu_opening_since = std::chrono::steady_clock::now();
   }
-  if (!may_win && c.gpu_speculated && c.options.release_unused_device) {
+  if (!may_win && c.gpu_speculated() && c.options.release_unused_device) {
     trace("gpu released: the host wins as read");
     c.options.release_unused_device();
   }
-  c.gpu_speculated = may_win;
+  if (!may_win) c.gpu_opening_since.reset();
 }
 
 // Counting alone: the chain cover (its chains are the cost model's input, its work the
@@ -69,8 +69,18 @@ void speculate_or_release_as_read(MethodContext& c) {
 void cover_chains_where_they_may_pay(MethodContext& c) {
   const CostInputs& in = *c.costs;
   if (chain_cover_may_pay(in,
-                          c.gpu_speculated ? predict_gpu_propagate_s(in, c.gpu_opening()) : 1e30))
+                          c.gpu_speculated() ? predict_gpu_propagate_s(in, c.gpu_opening()) : 1e30))
     c.cover_chains();
+}
+
+// The sweep's block items: those of its blocks where a GPU opening on speculation had them
+// made already (at the prefetch the model counts), else counted.
+uint64_t block_items(const MethodContext& c) {
+  const auto& prep = c.propagation_prep;
+  if (prep && !prep->blocks.masks.empty() &&
+      size_t(prep->params.chain_prefetch) == ChainedBlocks::kFirst)
+    return prep->blocks.ext_items.size();
+  return count_block_items(c.condensed->dag);
 }
 
 // Asks the planner until its plan is final, gathering each fact it asks for.
@@ -96,7 +106,7 @@ Plan final_plan(MethodContext& c) {
         facts.gpu_opening = c.gpu_opening();
         break;
       case Plan::Need::kBlockItems:
-        c.costs->block_items = int64_t(count_block_items(c.condensed->dag));
+        c.costs->block_items = int64_t(block_items(c));
         facts.condensed = c.costs;
         facts.gpu_opening = c.gpu_opening();
         trace("block items counted");
@@ -104,7 +114,7 @@ Plan final_plan(MethodContext& c) {
       case Plan::Need::kGpuDescription:
         // A GPU opened on speculation is still opening: the sweep's host work fills the
         // wait, lost only if the host is chosen after all.
-        if (c.gpu_speculated) prepare_propagation(c);
+        if (c.gpu_speculated()) prepare_propagation(c);
         facts.gpu = describe_gpu(c);
         facts.gpu_looked_up = true;
         facts.gpu_opening = c.gpu_opening();
@@ -155,15 +165,14 @@ double host_limit(const ComputeOptions& o, double most_needed) {
 Closure compute_closure(const Graph& g, const ComputeOptions& o, ComputeReport* report_out) {
   ComputeReport report;
   MethodContext c(g, o, report);
-  c.gpu_speculated = o.gpu_opening_since.has_value();
-  if (o.gpu_opening_since) c.gpu_opening_since = *o.gpu_opening_since;
+  c.gpu_opening_since = o.gpu_opening_since;
   if (o.open_device_first) c.open_device();
   const Plan p = final_plan(c);
   report.reason = p.reason;
   report.device = "host";
   c.method = with_device(c, p.method);
   // A GPU opened on speculation and not used is torn down while the host computes.
-  if (c.gpu_speculated && c.method != Method::kPropagate && o.release_unused_device) {
+  if (c.gpu_speculated() && c.method != Method::kPropagate && o.release_unused_device) {
     trace("gpu released: the plan runs on the host");
     o.release_unused_device();
   }

@@ -31,8 +31,9 @@ struct MethodContext {
   double condense_s = 0;
   // The cost model's inputs, when auto gathered them to plan (sparse's count reads them).
   std::optional<CostInputs> costs;
-  bool gpu_speculated = false;  // options.speculate_gpu was called (or the session's was)
-  std::chrono::steady_clock::time_point gpu_opening_since;  // when that opening began
+  // When options.speculate_gpu was called (or the session's opening began), if it was.
+  std::optional<std::chrono::steady_clock::time_point> gpu_opening_since;
+  bool gpu_speculated() const { return gpu_opening_since.has_value(); }
   // That opening and how long it has taken so far, if any (the cost model's GpuOpening).
   std::optional<GpuOpening> gpu_opening() const;
   // propagate's host work, done while the device opens (prepare_device_propagation).

@@ -116,10 +116,10 @@ ocl::Runtime* MethodContext::open_device() {
 }
 
 std::optional<GpuOpening> MethodContext::gpu_opening() const {
-  if (!gpu_speculated) return std::nullopt;
+  if (!gpu_opening_since) return std::nullopt;
   // Opened already (auto waited for it to describe it): its whole start-up is paid.
   if (runtime) return GpuOpening(std::numeric_limits<double>::infinity());
-  return GpuOpening(seconds_since(gpu_opening_since));
+  return GpuOpening(seconds_since(*gpu_opening_since));
 }
 
 void MethodContext::cover_chains() {
