@@ -261,6 +261,92 @@ TEST(ChainCount, GenerationIdsOnThreadsAreThoseOfOneThread) {
   }
 }
 
+// Covered in stretches on threads and joined, the cover is still a cover (each component
+// reaching the one before it on its chain, the weights running sums), and counts the same
+// with sweep_slots()'s rows: histories, random graphs with cycles (weighted), and more
+// stretches than components. One stretch is the one pass, chain for chain.
+TEST(ChainCount, ACoverInStretchesIsACoverAndCountsTheSame) {
+  std::vector<std::pair<Graph, uint64_t>> graphs;
+  for (uint64_t seed : {1, 2}) {
+    Graph g = commit_history_dag(20000 + 101 * seed, seed);
+    const uint64_t expect = closure_sparse(g).pair_count();
+    graphs.emplace_back(std::move(g), expect);
+  }
+  std::mt19937_64 rng(20261206);
+  for (size_t n : {1, 2, 5, 33, 97, 700}) {
+    Graph g = random_cyclic_graph(rng, n);
+    const Condensed c = condensed_of(g);
+    const uint64_t expect = cross_pairs(g, c);
+    graphs.emplace_back(std::move(g), expect);
+  }
+  for (const auto& [g, expect] : graphs) {
+    const Condensed c = condensed_of(g);
+    const size_t C = c.sizes.size(), most = C + 1;
+    const SweepSlots slots = sweep_slots(c.dag);
+    const std::optional<ChainCover> one = cover_of(c.dag, c.sizes, most).cover;
+    ASSERT_TRUE(one);
+    for (size_t stretches : {size_t{1}, size_t{2}, size_t{3}, size_t{7}, C + 5}) {
+      const std::optional<ChainCover> cover =
+          cover_by_chains_in_stretches(c.dag, c.sizes, most, stretches);
+      ASSERT_TRUE(cover) << C << " components, " << stretches << " stretches";
+      if (C <= 1000) expect_valid_cover(c, *cover);
+      if (stretches == 1) {
+        EXPECT_EQ(cover->chain, one->chain);
+        EXPECT_EQ(cover->through, one->through);
+        EXPECT_EQ(cover->first, one->first);
+      }
+      for (unsigned threads : {1u, 3u})
+        EXPECT_EQ(count_closure_by_chains(c.dag, c.sizes, *cover, slots, threads), expect)
+            << C << " components, " << stretches << " stretches, " << threads << " threads";
+    }
+  }
+}
+
+// A history's stretches join their chains: some run through two stretches or more (each
+// stretch alone would start its own), never fewer than the one pass's; a bound under the
+// joined chains stops the cover, one at them does not.
+TEST(ChainCount, StretchesOfAHistoryJoinTheirChains) {
+  const Condensed c = condensed_of(commit_history_dag(20000, 4));
+  const size_t C = c.sizes.size();
+  const std::optional<ChainCover> one = cover_of(c.dag, {}, C).cover;
+  const std::optional<ChainCover> joined = cover_by_chains_in_stretches(c.dag, {}, C, 7);
+  ASSERT_TRUE(one && joined);
+  std::vector<std::vector<bool>> in_stretch(joined->chains(), std::vector<bool>(7, false));
+  for (size_t p = 0; p < 7; ++p)  // stretch p: [C p / 7, C (p + 1) / 7)
+    for (size_t v = C * p / 7; v < C * (p + 1) / 7; ++v) in_stretch[joined->chain[v]][p] = true;
+  size_t across = 0, widest = 0;
+  for (const auto& stretches : in_stretch) {
+    const size_t n = size_t(std::count(stretches.begin(), stretches.end(), true));
+    across += n > 1;
+    widest = std::max(widest, n);
+  }
+  EXPECT_GE(across, 5u);  // 9 at this seed; none without the join
+  EXPECT_GE(widest, 2u);
+  EXPECT_GE(joined->chains(), one->chains());
+  EXPECT_FALSE(cover_by_chains_in_stretches(c.dag, {}, joined->chains() - 1, 7));
+  EXPECT_TRUE(cover_by_chains_in_stretches(c.dag, {}, joined->chains(), 7));
+}
+
+// prepare_chain_count() in stretches takes the live rows' slots on a thread beside them:
+// sweep_slots()'s, and the count is the one pass's.
+TEST(ChainCount, PreparedInStretchesCountsAsOnePass) {
+  const Condensed c = condensed_of(commit_history_dag(30000, 6));
+  const size_t most = most_chains_worth_counting(c.sizes.size());
+  const std::optional<ChainCounting> one = prepare_chain_count(c.dag, {}, most, 1);
+  ASSERT_TRUE(one);
+  for (size_t stretches : {2, 5}) {
+    std::optional<ChainCounting> many;
+    with_thread_budget(3, [&] { many = prepare_chain_count(c.dag, {}, most, stretches); });
+    ASSERT_TRUE(many) << stretches;
+    const SweepSlots want = sweep_slots(many->ids.dag);
+    EXPECT_EQ(many->slots.slot, want.slot);
+    EXPECT_EQ(many->slots.slots, want.slots);
+    EXPECT_EQ(count_closure_by_chains(*many), count_closure_by_chains(*one)) << stretches;
+  }
+  // Past the bound, the stretches stop and so does the pass beside them.
+  EXPECT_FALSE(prepare_chain_count(c.dag, {}, one->cover.chains() / 2, 5));
+}
+
 // The cost model weighs the chains once the cover has counted them: on a 10M-commit
 // history's inputs (1,880 chains, as measured) the count by chains is the host's best and
 // is named; with the chains unknown it is never predicted.

@@ -15,6 +15,7 @@
 //    (a slice needs no other), summed.
 #pragma once
 
+#include <algorithm>
 #include <cstddef>
 #include <cstdint>
 #include <optional>
@@ -47,6 +48,27 @@ inline constexpr size_t kTrackedChains = 64;
 // std::move(sweep).finish() is sweep_slots(dag).
 std::optional<ChainCover> cover_by_chains(const CsrDag& dag, std::span<const uint32_t> sizes,
                                           SlotSweep& sweep, size_t most_chains);
+
+// The same cover made in `stretches` stretches of ids at once, on threads: each stretch
+// covered as a DAG of its own (its successors below it left out), then joined from the
+// lowest stretch up, where a stretch's chain continues the chain below whose top its first
+// component has for a successor (the longest such), else is a chain of its own. A stretch's
+// rows know nothing of the components below it, so the joined cover has more chains than
+// one pass's (10M commits in 9 stretches: see docs/benchmarks-gpu.md, "Counting by chains").
+// nullopt past most_chains, or where a stretch's cover stops. No slots are taken:
+// sweep_slots(dag) gives them.
+std::optional<ChainCover> cover_by_chains_in_stretches(const CsrDag& dag,
+                                                       std::span<const uint32_t> sizes,
+                                                       size_t most_chains, size_t stretches);
+
+// The stretches prepare_chain_count() covers C components in with `threads` threads: one
+// a thread but one (the live rows' pass runs beside them), each of 2^20 components at
+// least (every stretch's start adds chains: a history's width at that point, less joins).
+inline constexpr size_t kLeastCoverStretch = size_t{1} << 20;
+inline size_t cover_stretches(size_t components, unsigned threads) {
+  if (threads < 3) return 1;
+  return std::max<size_t>(1, std::min<size_t>(threads - 1, components / kLeastCoverStretch));
+}
 
 // Sum over components c of size(c) x (sum of size(d) over d in R(c)), R(c) the strict
 // closure's row (sizes empty: every size 1): count_closure_by_columns()'s sum. threads 0:
@@ -86,8 +108,9 @@ struct ChainCounting {
   SweepSlots slots;
   ChainCover cover;
 };
+// stretches: cover_by_chains_in_stretches()'s, 0 for cover_stretches() of the thread budget.
 std::optional<ChainCounting> prepare_chain_count(const CsrDag& dag, std::span<const uint32_t> sizes,
-                                                 size_t most_chains);
+                                                 size_t most_chains, size_t stretches = 0);
 uint64_t count_closure_by_chains(const ChainCounting& prepared, unsigned threads = 0);
 
 // Both in one: what `closure G` counts by chains. The counted chains in *chains when given.

@@ -8,6 +8,7 @@
 #include <span>
 #include <vector>
 
+#include "closure/algorithms/chain_count.hpp"
 #include "closure/algorithms/column_count.hpp"
 #include "closure/algorithms/row_estimate.hpp"
 #include "closure/bitmatrix.hpp"
@@ -445,7 +446,11 @@ double predict_host_column_count_s(const CostInputs& in) {
 }
 
 double predict_chain_cover_s(const CostInputs& in) {
-  return double(in.components + in.condensed_edges) * (kChainPassesS + kChainCoverS) +
+  // Past 2^21 components with three threads or more the cover runs in stretches on threads
+  // (cover_stretches()), its pass shared among them; the live rows' pass runs beside.
+  const size_t stretches = cover_stretches(in.components, in.host_threads);
+  return double(in.components + in.condensed_edges) *
+             (kChainPassesS + kChainCoverS / host_thread_gain_uncapped(unsigned(stretches))) +
          predict_host_linear_s(in);
 }
 
