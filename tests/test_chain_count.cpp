@@ -303,8 +303,8 @@ TEST(ChainCount, ACoverInStretchesIsACoverAndCountsTheSame) {
 }
 
 // A history's stretches join their chains: some run through two stretches or more (each
-// stretch alone would start its own), never fewer than the one pass's; a bound under the
-// joined chains stops the cover, one at them does not.
+// stretch alone would start its own), and here no fewer than the one pass's; a bound under
+// the joined chains stops the cover, one at them does not.
 TEST(ChainCount, StretchesOfAHistoryJoinTheirChains) {
   const Condensed c = condensed_of(commit_history_dag(20000, 4));
   const size_t C = c.sizes.size();
@@ -325,6 +325,41 @@ TEST(ChainCount, StretchesOfAHistoryJoinTheirChains) {
   EXPECT_GE(joined->chains(), one->chains());
   EXPECT_FALSE(cover_by_chains_in_stretches(c.dag, {}, joined->chains() - 1, 7));
   EXPECT_TRUE(cover_by_chains_in_stretches(c.dag, {}, joined->chains(), 7));
+}
+
+// The join takes the longest chain whose top is a successor: 0 -> 6 and 0 -> 11, where
+// the lower stretch [6, 12) holds the path 6 -> ... -> 10 (5 vertices up to its top 6) and
+// 11 alone; 0 continues the path (6 vertices through it), not 11's chain (2).
+TEST(ChainCount, AStretchJoinsTheLongestChainWhoseTopIsASuccessor) {
+  const CsrDag dag{{0, 2, 2, 2, 2, 2, 2, 3, 4, 5, 6, 6, 6}, {6, 11, 7, 8, 9, 10}};
+  const std::optional<ChainCover> cover = cover_by_chains_in_stretches(dag, {}, 12, 2);
+  ASSERT_TRUE(cover);
+  EXPECT_EQ(cover->chain[0], cover->chain[6]);
+  EXPECT_EQ(cover->through[0], 6u);
+  EXPECT_NE(cover->chain[0], cover->chain[11]);
+  EXPECT_EQ(cover->chains(), 7u);  // the path and 0; 11; 1..5 alone
+}
+
+// A stretch whose own cover gives up ends the whole: a path of 2,000 then 2,000 components
+// without edges, in 2 stretches under a bound of 100 chains (the path's stretch needs 1,
+// the other 2,000), by either entry; an order that is not topological is refused.
+TEST(ChainCount, AStretchThatGivesUpStopsTheCover) {
+  constexpr size_t kPath = 2000, C = 2 * kPath;
+  CsrDag dag;
+  dag.offsets.assign(C + 1, 0);
+  for (size_t c = 0; c < C; ++c) {
+    if (c + 1 < kPath) dag.targets.push_back(vertex_t(c + 1));
+    dag.offsets[c + 1] = dag.targets.size();
+  }
+  EXPECT_FALSE(cover_by_chains_in_stretches(dag, {}, 100, 2));
+  with_thread_budget(3, [&] { EXPECT_FALSE(prepare_chain_count(dag, {}, 100, 2)); });
+  ASSERT_TRUE(cover_by_chains_in_stretches(dag, {}, C, 2));
+  EXPECT_EQ(cover_by_chains_in_stretches(dag, {}, C, 2)->chains(), kPath + 1);
+  const CsrDag backwards{{0, 0, 1}, {0}};  // 1 -> 0
+  const CsrDag beyond{{0, 1, 1}, {7}};     // 0 -> 7, of 2 components
+  for (const CsrDag* bad : {&backwards, &beyond})
+    for (size_t stretches : {1, 2})
+      EXPECT_THROW(cover_by_chains_in_stretches(*bad, {}, 10, stretches), InternalError);
 }
 
 // prepare_chain_count() in stretches takes the live rows' slots on a thread beside them:

@@ -219,14 +219,22 @@ std::optional<ChainCover> cover_by_chains(const CsrDag& dag, std::span<const uin
 namespace {
 
 // Stretch [a, b) of the ids as a DAG of its own: its rows with only the successors below b
-// (the stretches below are covered on other threads), renumbered from 0.
+// (the stretches below are covered on other threads), renumbered from 0. Throws
+// InternalError unless every edge c -> d of the stretch has c < d < C (the join reads the
+// successors beyond it).
 CsrDag stretch_dag(const CsrDag& dag, size_t a, size_t b) {
+  const size_t C = dag.offsets.size() - 1;
   CsrDag out;
   out.offsets.resize(b - a + 1);
   out.offsets[0] = 0;
   for (size_t c = a; c < b; ++c) {
     uint64_t n = 0;
-    for (uint64_t e = dag.offsets[c]; e < dag.offsets[c + 1]; ++e) n += dag.targets[e] < b;
+    for (uint64_t e = dag.offsets[c]; e < dag.offsets[c + 1]; ++e) {
+      const size_t d = dag.targets[e];
+      if (d <= c || d >= C)
+        throw InternalError("chains: the condensation is not in topological order");
+      n += d < b;
+    }
     out.offsets[c - a + 1] = out.offsets[c - a] + n;
   }
   out.targets.resize(out.offsets.back());
@@ -626,7 +634,12 @@ std::optional<ChainCounting> prepare_chain_count(const CsrDag& dag, std::span<co
           out.slots = std::move(sweep).finish();
         },
         [&] {
-          cover = cover_by_chains_in_stretches(ids, out.ids.sizes, most_chains, P);
+          try {
+            cover = cover_by_chains_in_stretches(ids, out.ids.sizes, most_chains, P);
+          } catch (...) {
+            stopped = true;
+            throw;
+          }
           if (!cover) stopped = true;
         });
   }

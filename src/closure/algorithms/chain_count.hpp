@@ -6,11 +6,13 @@
 // by about 2,000 chains: a row of 2,000 numbers against 312,500 words of bits.
 //
 // Two passes, in reverse topological order (ids descending) over the live rows of
-// sweep_slots() (column_count.hpp; the cover takes their slots as it goes):
+// sweep_slots() (column_count.hpp; the one-pass cover takes their slots as it goes):
 //  - cover_by_chains: each component extends a chain whose last component (its top) it
 //    reaches, else starts one. Whether it reaches a top is read from rows kept over the 64
 //    chains extended last (kTrackedChains; older chains are forgotten, which at worst
-//    starts a chain that a full row would have extended): one sequential pass.
+//    starts a chain that a full row would have extended): one sequential pass; on a large
+//    condensation with threads to spare, one a stretch of ids, joined after
+//    (cover_by_chains_in_stretches), the live rows' slots taken beside.
 //  - count_closure_by_chains: the rows over every chain, in slices of chains on threads
 //    (a slice needs no other), summed.
 #pragma once

@@ -38,9 +38,10 @@ using LastReaders = std::vector<uint32_t, UninitializedAllocator<uint32_t>>;
 LastReaders last_readers(const CsrDag& dag);
 
 // sweep_slots()'s assignment one row at a time, from the highest down: row c frees the
-// slots of the rows it reads last, then takes one if a later row reads it. The chain cover
-// runs it as it goes (cover_by_chains): its own pass over the rows and edges was 0.12-0.15 s
-// of 10M commits' 0.2-0.25 s of live rows (2-core).
+// slots of the rows it reads last, then takes one if a later row reads it. The one-pass
+// chain cover runs it as it goes (cover_by_chains): its own pass over the rows and edges was
+// 0.12-0.15 s of 10M commits' 0.2-0.25 s of live rows (2-core); a cover in stretches runs
+// it on a thread beside them (prepare_chain_count).
 class SlotSweep {
  public:
   explicit SlotSweep(const CsrDag& dag);
