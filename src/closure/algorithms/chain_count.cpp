@@ -126,7 +126,15 @@ size_t longest_reached_top(const uint32_t* __restrict cur, const uint32_t* __res
 // parent is on, as the long chains are the lines. A 1M-commit history in breadth-first ids
 // took 425 chains so, against 1,134 taking the top with the fewest predecessors and 3,393
 // the lowest id.)
-uint32_t longest_reached_chain(const CsrDag& dag, size_t c, const ChainCover& cover,
+// Where a cover is written: per component its chain and running sum (C long, the caller's:
+// a stretch's cover writes into the joined cover's arrays), per chain its first component.
+struct CoverOut {
+  uint32_t* chain;
+  uint32_t* through;
+  std::vector<uint32_t>& first;
+};
+
+uint32_t longest_reached_chain(const CsrDag& dag, size_t c, const CoverOut& cover,
                                const std::vector<uint32_t>& top, const uint32_t* cur,
                                const std::vector<uint32_t>& top_through,
                                const std::vector<uint32_t>& column_chain) {
@@ -143,15 +151,15 @@ uint32_t longest_reached_chain(const CsrDag& dag, size_t c, const ChainCover& co
 
 }  // namespace
 
-std::optional<ChainCover> cover_by_chains(const CsrDag& dag, std::span<const uint32_t> sizes,
-                                          SlotSweep& sweep, size_t most_chains) {
+namespace {
+
+// cover_by_chains() into `cover`; false where it stops.
+bool cover_into(const CsrDag& dag, std::span<const uint32_t> sizes, SlotSweep& sweep,
+                size_t most_chains, const CoverOut& cover) {
   const SweepSlots& slots = sweep.taken();
   const size_t C = dag.offsets.empty() ? 0 : dag.offsets.size() - 1;
   // The sweep's last readers checked the order (every edge c -> d with c < d < C).
   if (slots.slot.size() != C) throw InternalError("chains: the slots are another graph's");
-  ChainCover cover;
-  cover.chain.assign(C, 0);
-  cover.through.assign(C, 0);
   std::vector<uint32_t> top;           // per chain, its last component
   std::vector<uint32_t> chain_column;  // per chain, its tracked column or kNone
   std::vector<uint32_t> column_chain(kTrackedChains, kNone);
@@ -184,10 +192,10 @@ std::optional<ChainCover> cover_by_chains(const CsrDag& dag, std::span<const uin
     uint32_t chain = longest_reached_chain(dag, c, cover, top, cur, top_through, column_chain);
     const uint32_t size = sizes.empty() ? 1 : sizes[c];
     if (chain == kNone) {
-      if (cover.first.size() >= most_chains) return std::nullopt;
+      if (cover.first.size() >= most_chains) return false;
       if (cover.first.size() >= kTrackedChains) {
         zeroed += sweep.taken().slots;
-        if (zeroed > zeroing) return std::nullopt;
+        if (zeroed > zeroing) return false;
       }
       chain = uint32_t(cover.first.size());
       cover.first.push_back(uint32_t(c));
@@ -212,6 +220,20 @@ std::optional<ChainCover> cover_by_chains(const CsrDag& dag, std::span<const uin
     prev = cur;
   }
   if (cover.first.size() > kTrackedChains + zeroing / std::max<size_t>(1, slots.slots))
+    return false;
+  return true;
+}
+
+}  // namespace
+
+std::optional<ChainCover> cover_by_chains(const CsrDag& dag, std::span<const uint32_t> sizes,
+                                          SlotSweep& sweep, size_t most_chains) {
+  const size_t C = dag.offsets.empty() ? 0 : dag.offsets.size() - 1;
+  ChainCover cover;
+  cover.chain.assign(C, 0);
+  cover.through.assign(C, 0);
+  if (!cover_into(dag, sizes, sweep, most_chains,
+                  CoverOut{cover.chain.data(), cover.through.data(), cover.first}))
     return std::nullopt;
   return cover;
 }
@@ -249,17 +271,19 @@ CsrDag stretch_dag(const CsrDag& dag, size_t a, size_t b) {
 // the join adds, per chain, the joined chain it continues and the vertices below it there.
 struct StretchCover {
   size_t begin = 0, end = 0;
-  ChainCover cover;
-  std::vector<uint32_t> top;
+  std::vector<uint32_t> first;  // per chain of the stretch, its first component (the stretch's id)
+  std::vector<uint32_t> top;    // per chain of the stretch, its last component (the same)
   std::vector<uint32_t> joined, below;
 };
 
 // The stretches' chains joined from the lowest stretch (the highest ids) up, as one pass
 // would have extended them by a successor that is a top (longest_reached_chain()'s first
-// rule); returns the joined chains' first components, descending. (Searching 128
-// components below for a top reached, its second rule, joined 3 more chains of 387 on a
-// 1M-commit history in 8 stretches: a stretch's chains there are not one pass's.)
-std::vector<uint32_t> join_stretches(const CsrDag& dag, std::vector<StretchCover>& parts) {
+// rule), `cover` holding each stretch's own chains and sums; returns the joined chains'
+// first components, descending. (Searching 128 components below for a top reached, its
+// second rule, joined 3 more chains of 387 on a 1M-commit history in 8 stretches: a
+// stretch's chains there are not one pass's.)
+std::vector<uint32_t> join_stretches(const CsrDag& dag, const ChainCover& cover,
+                                     std::vector<StretchCover>& parts) {
   std::vector<uint32_t> first, top, top_through;  // per joined chain
   std::vector<size_t> begins;
   for (const StretchCover& s : parts) begins.push_back(s.begin);
@@ -268,17 +292,16 @@ std::vector<uint32_t> join_stretches(const CsrDag& dag, std::vector<StretchCover
   };
   for (size_t p = parts.size(); p-- > 0;) {
     StretchCover& s = parts[p];
-    const size_t K = s.cover.chains();
+    const size_t K = s.first.size();
     s.joined.resize(K);
     s.below.resize(K);
     for (size_t k = 0; k < K; ++k) {
-      const size_t f = s.begin + s.cover.first[k];
+      const size_t f = s.begin + s.first[k];
       uint32_t onto = kNone, longest = 0;
       for (uint64_t e = dag.offsets[f]; e < dag.offsets[f + 1]; ++e) {
         const size_t d = dag.targets[e];
         if (d < s.end) continue;
-        const StretchCover& q = part_of(d);
-        const uint32_t j = q.joined[q.cover.chain[d - q.begin]];
+        const uint32_t j = part_of(d).joined[cover.chain[d]];
         if (top[j] == d && (onto == kNone || top_through[j] > longest))
           onto = j, longest = top_through[j];
       }
@@ -292,7 +315,7 @@ std::vector<uint32_t> join_stretches(const CsrDag& dag, std::vector<StretchCover
       s.joined[k] = onto;
       s.below[k] = longest;
       top[onto] = uint32_t(s.begin + s.top[k]);
-      top_through[onto] = s.cover.through[s.top[k]] + longest;
+      top_through[onto] = cover.through[s.begin + s.top[k]] + longest;
     }
   }
   return first;
@@ -306,44 +329,40 @@ std::optional<ChainCover> cover_by_chains_in_stretches(const CsrDag& dag,
   const size_t C = dag.offsets.empty() ? 0 : dag.offsets.size() - 1;
   const size_t P = std::max<size_t>(1, std::min(stretches, C));
   std::vector<StretchCover> parts(P);
+  // Each stretch writes its own chains and sums into its part of the cover's arrays; the
+  // join renumbers them there.
+  ChainCover out;
+  out.chain.resize(C);
+  out.through.resize(C);
   std::atomic<bool> stopped{false};
   parallel_chunks(P, 1, [&](size_t p0, size_t p1) {
     for (size_t p = p0; p < p1 && !stopped; ++p) {
       StretchCover& s = parts[p];
       s.begin = C * p / P;
       s.end = C * (p + 1) / P;
-      std::optional<ChainCover> cover;
-      {
-        const CsrDag part = stretch_dag(dag, s.begin, s.end);
-        SlotSweep sweep(part);
-        cover =
-            cover_by_chains(part, sizes.empty() ? sizes : sizes.subspan(s.begin, s.end - s.begin),
-                            sweep, most_chains);
-      }
-      if (!cover) {
+      const CsrDag part = stretch_dag(dag, s.begin, s.end);
+      SlotSweep sweep(part);
+      const CoverOut into{out.chain.data() + s.begin, out.through.data() + s.begin, s.first};
+      if (!cover_into(part, sizes.empty() ? sizes : sizes.subspan(s.begin, s.end - s.begin), sweep,
+                      most_chains, into)) {
         stopped = true;
         continue;
       }
-      s.cover = std::move(*cover);
-      s.top.resize(s.cover.chains());
-      for (size_t c = s.end - s.begin; c-- > 0;) s.top[s.cover.chain[c]] = uint32_t(c);
+      s.top.resize(s.first.size());
+      for (size_t c = s.end; c-- > s.begin;) s.top[out.chain[c]] = uint32_t(c - s.begin);
     }
   });
   if (stopped) return std::nullopt;
-  ChainCover out;
-  out.first = join_stretches(dag, parts);
+  out.first = join_stretches(dag, out, parts);
   if (out.first.size() > most_chains) return std::nullopt;
-  out.chain.resize(C);
-  out.through.resize(C);
   parallel_chunks(P, 1, [&](size_t p0, size_t p1) {
     for (size_t p = p0; p < p1; ++p) {
-      StretchCover& s = parts[p];
+      const StretchCover& s = parts[p];
       for (size_t c = s.begin; c < s.end; ++c) {
-        const uint32_t k = s.cover.chain[c - s.begin];
+        const uint32_t k = out.chain[c];
         out.chain[c] = s.joined[k];
-        out.through[c] = s.cover.through[c - s.begin] + s.below[k];
+        out.through[c] += s.below[k];
       }
-      s = StretchCover{};
     }
   });
   return out;
