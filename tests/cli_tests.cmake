@@ -264,6 +264,12 @@ cli_test(error.propagate_count_needs_a_sweep --status 2 --stderr "unknown kernel
 cli_test(bench.propagate_sweeps_agree --stdout "^1 104178$" --
          bash -c "${CLOSURE_BIN} bench propagate ${CMAKE_CURRENT_SOURCE_DIR}/data/grail/go_sub_6793.gra --device cpu --repeat 1 --kernels count,count-inorder,count-blocked,chained,chained-inorder,blocked,plain16 | awk 'NR > 2 { print \$11 }' | sort -u | awk '{ n++\; v = \$1 } END { print n, v }'")
 cli_test(bench.scale_help_multiplies --stdout "Multiply" -- ${CLOSURE_BIN} bench closure --help)
+# The count by chains in one pass and in 2, 3 and 7 stretches: one cross-pair count (column 8),
+# that of `closure G` (every component of a history is one vertex, so all pairs cross).
+cli_test(bench.chains_stretches_agree --stdout "^1 yes$" --
+         bash -c "python3 ${CMAKE_SOURCE_DIR}/tools/gen_commit_dag.py 5000 3 > ${OUT}/h5000.txt && ${CLOSURE_BIN} bench chains ${OUT}/h5000.txt --stretches 1,2,3,7 --repeat 1 | awk 'NR > 1 { print \$8 }' | sort -u > ${OUT}/h5000.pairs && n=$(${CLOSURE_BIN} ${OUT}/h5000.txt 2>&1 | awk '/^closure / { print \$2 }') && echo $(wc -l < ${OUT}/h5000.pairs) $(grep -qx \"$n\" ${OUT}/h5000.pairs && echo yes)")
+cli_test(error.bench_chains_missing_file --status 3 --stderr "no-such-graph.txt" --
+         ${CLOSURE_BIN} bench chains ${GEN}/no-such-graph.txt)
 cli_test(progress.forced_shows_phases --stderr "closure: reading" --stderr "closure: computing" --
          env CLOSURE_PROGRESS_DELAY=0 ${CLOSURE_BIN} -q --progress ${G} -o ${OUT}/progress.txt)
 cli_test(progress.off_by_default_off_a_terminal --
@@ -379,6 +385,9 @@ bench_usage_test(gemm_params_typo gemm --gemm-params zz=1 --device host --n 8)
 bench_usage_test(propagate_repeat_zero propagate --repeat 0 ${DATA}/cycle.txt)
 bench_usage_test(propagate_slice_words_negative propagate --slice-words -1 ${DATA}/cycle.txt)
 bench_usage_test(read_input_format_typo read --input-format edgs ${DATA}/cycle.txt)
+bench_usage_test(chains_stretches_zero chains --stretches 0 ${DATA}/cycle.txt)
+bench_usage_test(chains_stretches_typo chains --stretches 1,x ${DATA}/cycle.txt)
+bench_usage_test(chains_repeat_zero chains --repeat 0 ${DATA}/cycle.txt)
 cli_test(error.bench_gemm_sweep_on_the_host --status 2 --stderr "--sweep needs an OpenCL device" --
          ${CLOSURE_BIN} bench gemm --sweep --device host --n 8)
 cli_test(error.bench_propagate_on_the_host --status 2 --stderr "needs an OpenCL device" --

@@ -13,6 +13,7 @@ void add_bench_command(CLI::App& bench_app) {
   add_bench_closure_command(*bench);
   add_bench_propagate_command(*bench);
   add_bench_read_command(*bench);
+  add_bench_chains_command(*bench);
   add_bench_index_command(*bench);
   add_bench_serve_command(*bench);
 }

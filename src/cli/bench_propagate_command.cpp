@@ -6,6 +6,7 @@
 #include <memory>
 #include <random>
 
+#include "cli/bench_timing.hpp"
 #include "cli/commands.hpp"
 #include "cli/common_options.hpp"
 #include "closure/engine/compute.hpp"
@@ -15,15 +16,6 @@
 
 namespace closure::cli {
 namespace {
-
-double median(std::vector<double> v) {
-  std::sort(v.begin(), v.end());
-  return v.empty() ? 0 : v[v.size() / 2];
-}
-
-double seconds_since(std::chrono::steady_clock::time_point t0) {
-  return std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
-}
 
 struct PropagateBenchFlags {
   std::vector<std::string> paths;

@@ -64,6 +64,7 @@ void add_bench_gemm_command(CLI::App& bench);
 void add_bench_bool_command(CLI::App& bench);
 void add_bench_propagate_command(CLI::App& bench);
 void add_bench_read_command(CLI::App& bench);
+void add_bench_chains_command(CLI::App& bench);
 void add_bench_index_command(CLI::App& bench);
 void add_bench_serve_command(CLI::App& bench);
 
