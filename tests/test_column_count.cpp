@@ -6,6 +6,7 @@
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <atomic>
 #include <random>
 #include <vector>
 
@@ -59,6 +60,27 @@ TEST(ColumnCount, SlotsHoldEveryRowUntilItsLastReader) {
 // last_readers() takes a row's lowest reader on threads, chunks meeting at a row by an
 // atomic minimum: rows read from many chunks (hubs near the bottom), from one, from none,
 // and by the row just above only, as one thread finds them in order.
+// The pass stops where another thread has given it up (prepare_chain_count()'s covers in
+// stretches stopping): 200,000 rows each read by the row two above it, every one stored
+// when the pass runs through, the lowest left without a slot when it was given up first.
+TEST(ColumnCount, ASweepGivenUpStopsEarly) {
+  constexpr size_t C = 200000;
+  CsrDag dag;
+  dag.offsets.assign(C + 1, 0);
+  for (size_t c = 0; c < C; ++c) {
+    if (c + 2 < C) dag.targets.push_back(vertex_t(c + 2));
+    dag.offsets[c + 1] = dag.targets.size();
+  }
+  std::atomic<bool> given_up{false};
+  const SweepSlots all = sweep_slots(dag, &given_up);
+  EXPECT_EQ(all.slot, sweep_slots(dag).slot);
+  EXPECT_NE(all.slot[2], SweepSlots::kNone);
+  given_up = true;
+  const SweepSlots part = sweep_slots(dag, &given_up);
+  EXPECT_EQ(part.slot[2], SweepSlots::kNone);
+  EXPECT_NE(part.slot[C - 1], SweepSlots::kNone);
+}
+
 TEST(ColumnCount, LastReadersOnThreadsAreTheLowestReaders) {
   std::mt19937_64 rng(5);
   constexpr size_t kRows = 400000;

@@ -643,24 +643,16 @@ std::optional<ChainCounting> prepare_chain_count(const CsrDag& dag, std::span<co
     // The live rows' pass is serial: on a thread beside the stretches' covers, given up
     // with them.
     std::atomic<bool> stopped{false};
-    run_pair(
-        [&] {
-          SlotSweep sweep(ids);
-          for (size_t c = C; c-- > 0;) {
-            if (c % 65536 == 0 && stopped.load(std::memory_order_relaxed)) return;
-            sweep.close(ids, c);
-          }
-          out.slots = std::move(sweep).finish();
-        },
-        [&] {
-          try {
-            cover = cover_by_chains_in_stretches(ids, out.ids.sizes, most_chains, P);
-          } catch (...) {
-            stopped = true;
-            throw;
-          }
-          if (!cover) stopped = true;
-        });
+    run_pair([&] { out.slots = sweep_slots(ids, &stopped); },
+             [&] {
+               try {
+                 cover = cover_by_chains_in_stretches(ids, out.ids.sizes, most_chains, P);
+               } catch (...) {
+                 stopped = true;
+                 throw;
+               }
+               if (!cover) stopped = true;
+             });
   }
   trace("chains: covered");
   if (!cover) return std::nullopt;

@@ -160,12 +160,15 @@ SlotSweep::SlotSweep(const CsrDag& dag) : last_reader_(last_readers(dag)) {
   out_.slot.assign(last_reader_.size(), SweepSlots::kNone);
 }
 
-SweepSlots sweep_slots(const CsrDag& dag) {
+SweepSlots sweep_slots(const CsrDag& dag, const std::atomic<bool>* given_up) {
   // Slots from the highest row down, each row freeing the slots of the rows it reads last,
   // found among its successors (no bucketing of rows by last reader: reuse_slots()'s
   // counting sort took three arrays of fresh pages at 10M rows).
   SlotSweep sweep(dag);
-  for (size_t c = dag.offsets.empty() ? 0 : dag.offsets.size() - 1; c-- > 0;) sweep.close(dag, c);
+  for (size_t c = dag.offsets.empty() ? 0 : dag.offsets.size() - 1; c-- > 0;) {
+    if (given_up && c % 65536 == 0 && given_up->load(std::memory_order_relaxed)) break;
+    sweep.close(dag, c);
+  }
   return std::move(sweep).finish();
 }
 

@@ -7,6 +7,7 @@
 // cache.
 #pragma once
 
+#include <atomic>
 #include <cstddef>
 #include <cstdint>
 #include <span>
@@ -28,8 +29,9 @@ struct SweepSlots {
   std::vector<uint32_t> slot;
   size_t slots = 0;
 };
-// Throws InternalError unless every edge c -> d has c < d (topological ids).
-SweepSlots sweep_slots(const CsrDag& dag);
+// Throws InternalError unless every edge c -> d has c < d (topological ids). given_up: a
+// flag another thread sets to end the pass early (its result then incomplete, to drop).
+SweepSlots sweep_slots(const CsrDag& dag, const std::atomic<bool>* given_up = nullptr);
 
 // Per row d, its lowest predecessor other than d - 1 (the sweep closes rows from the top
 // down), or SweepSlots::kNone: sweep_slots()'s first pass, on threads. Throws InternalError
