@@ -8,6 +8,7 @@
 #include <string>
 
 #include "closure/algorithms/scc.hpp"
+#include "closure/executor.hpp"
 
 namespace closure {
 namespace {
@@ -256,6 +257,65 @@ TEST(Scc, CondenseOfEveryShapeAgreesWithTheDefinitions) {
   }
   expect_condensation_by_definition(Graph(), "empty");
   expect_condensation_by_definition(path_graph(100'000, true), "a 100,000-vertex cycle");
+}
+
+// condense()'s order on a DAG, written plainly: Kahn's algorithm with a stack of ready
+// vertices, the sources pushed from the highest id down, a vertex's targets from its last
+// down (so the lowest is taken first). Returns each vertex's place.
+std::vector<vertex_t> plain_kahn_ids(const Graph& g) {
+  const size_t n = g.vertex_count();
+  std::vector<vertex_t> in(n, 0), place(n, 0), ready;
+  for (vertex_t u = 0; u < n; ++u)
+    for (vertex_t v : g.successors(u)) ++in[v];
+  for (size_t v = n; v-- > 0;)
+    if (in[v] == 0) ready.push_back(vertex_t(v));
+  vertex_t next = 0;
+  while (!ready.empty()) {
+    const vertex_t u = ready.back();
+    ready.pop_back();
+    place[u] = next++;
+    const auto succ = g.successors(u);
+    for (size_t i = succ.size(); i-- > 0;)
+      if (--in[succ[i]] == 0) ready.push_back(succ[i]);
+  }
+  return place;
+}
+
+// Past 2^20 edges with 4 threads or more, the in-degrees are counted on threads and the
+// sources found in chunks of 2^18 vertices: the condensation is the one a single thread
+// makes, id for id (a DAG of scattered ids, and one with a cycle, past three chunks), and
+// on the DAG the ids are plain Kahn's.
+TEST(Scc, CondenseOnThreadsIsCondenseOnOne) {
+  std::mt19937_64 rng(20261206);
+  const size_t n = (size_t{1} << 19) + 3;
+  std::vector<vertex_t> hidden(n);
+  for (vertex_t i = 0; i < n; ++i) hidden[i] = i;
+  std::shuffle(hidden.begin(), hidden.end(), rng);
+  std::vector<Edge> dag;
+  for (size_t k = 0; k < 3 * n; ++k) {
+    size_t a = rng() % n, b = rng() % n;
+    if (a == b) continue;
+    if (a > b) std::swap(a, b);
+    dag.emplace_back(hidden[a], hidden[b]);
+  }
+  std::vector<Edge> cyclic = dag;
+  cyclic.emplace_back(hidden[n - 1], hidden[n / 3]);
+  for (const std::vector<Edge>* list : {&dag, &cyclic}) {
+    const std::vector<Edge>& edges = *list;
+    const Graph g(n, std::vector<Edge>(edges));
+    ASSERT_GT(g.edge_count(), size_t{1} << 20);
+    Condensation one;
+    with_thread_budget(1, [&] { one = condense(g); });
+    if (list == &dag) ASSERT_EQ(one.scc.component_of, plain_kahn_ids(g));
+    for (unsigned threads : {4u, 8u}) {
+      Condensation many;
+      with_thread_budget(threads, [&] { many = condense(g); });
+      EXPECT_EQ(many.scc.component_of, one.scc.component_of) << threads << " threads";
+      EXPECT_EQ(many.scc.cyclic, one.scc.cyclic) << threads << " threads";
+      EXPECT_EQ(many.dag.offsets, one.dag.offsets) << threads << " threads";
+      EXPECT_EQ(many.dag.targets, one.dag.targets) << threads << " threads";
+    }
+  }
 }
 
 // Kahn's ready vertices are taken depth-first: on a tree with scattered ids, every subtree's

@@ -2,8 +2,10 @@
 #include "closure/algorithms/scc.hpp"
 
 #include <algorithm>
+#include <atomic>
 #include <limits>
 #include <span>
+#include <utility>
 
 #include "closure/executor.hpp"
 #include "closure/util/cancel.hpp"
@@ -264,6 +266,47 @@ struct KahnPass {
   std::vector<uint64_t> new_offsets;
 };
 
+// rank[v] += the edges into v. Serial below 4 threads or 2^20 edges; above, counted on
+// threads into the shared counters (relaxed atomic increments: on 2 cores they cost more
+// than the serial loop, which was 0.017 s of 10M commits' 0.2 s condensation on 16).
+void count_in_degrees(std::span<const vertex_t> targets, std::vector<vertex_t>& rank) {
+  if (thread_budget() < 4 || targets.size() < (size_t{1} << 20)) {
+    for (vertex_t v : targets) ++rank[v];
+    return;
+  }
+  parallel_chunks(targets.size(), size_t{1} << 18, [&](size_t b, size_t e) {
+    for (size_t i = b; i < e; ++i)
+      std::atomic_ref<vertex_t>(rank[targets[i]]).fetch_add(1, std::memory_order_relaxed);
+  });
+}
+
+// The vertices of in-degree 0 (rank 0), the highest id first, with room for every vertex
+// (Kahn's ready stack: its top the lowest source). Counted and written in chunks on threads.
+std::vector<vertex_t> sources_descending(std::span<const vertex_t> rank) {
+  const size_t n = rank.size();
+  constexpr size_t kChunk = size_t{1} << 18;
+  const size_t chunks = (n + kChunk - 1) / kChunk;
+  std::vector<size_t> at(chunks + 1, 0);  // chunk k's sources start at at[k + 1]'s sum after
+  parallel_chunks(chunks, 1, [&](size_t b, size_t e) {
+    for (size_t k = b; k < e; ++k)
+      at[k] = size_t(std::count(rank.begin() + int64_t(k * kChunk),
+                                rank.begin() + int64_t(std::min(n, (k + 1) * kChunk)), 0u));
+  });
+  size_t total = 0;  // the highest chunk's sources first
+  for (size_t k = chunks; k-- > 0;) total += std::exchange(at[k], total);
+  std::vector<vertex_t> ready;
+  detail::reserve_huge(ready, n);
+  ready.resize(total);
+  parallel_chunks(chunks, 1, [&](size_t b, size_t e) {
+    for (size_t k = b; k < e; ++k) {
+      size_t w = at[k];
+      for (size_t v = std::min(n, (k + 1) * kChunk); v-- > k * kChunk;)
+        if (rank[v] == 0) ready[w++] = vertex_t(v);
+    }
+  });
+  return ready;
+}
+
 // The ready vertices are taken last in, first out, so the order is depth-first: a vertex's
 // successors that it makes ready come right after it, the smallest id first, and a tree's
 // subtrees get consecutive ids, as Tarjan's DFS gives them (sparse stores such a row as one
@@ -280,11 +323,8 @@ KahnPass kahn_pass(const Graph& g) {
   KahnPass k;
   k.rank = detail::huge_filled<vertex_t>(n, 0);
   std::vector<vertex_t>& rank = k.rank;
-  for (vertex_t v : targets) ++rank[v];
-  std::vector<vertex_t> ready;
-  detail::reserve_huge(ready, n);
-  for (size_t v = n; v-- > 0;)
-    if (rank[v] == 0) ready.push_back(vertex_t(v));
+  count_in_degrees(targets, rank);
+  std::vector<vertex_t> ready = sources_descending(rank);
   detail::reserve_huge(k.order, n);
   k.new_offsets = detail::huge_filled<uint64_t>(n + 1, 0);
   while (!ready.empty()) {
