@@ -166,6 +166,53 @@ TEST(ReachIndex, GeneratedBenchmarkGraphsAgreeWithBfsOnSampledSources) {
   }
 }
 
+// A batch whose blocks of pairs are nearly all answered by a supportive component (sources
+// through a hub to sinks) asks that test first, and falls back to every test for the rest:
+// blocks of hub pairs with a few others among them (reachable along a side chain, and not),
+// then blocks of other pairs only (the batch turns back), against BFS; the hub's pairs must
+// be answered by the supportive bits (tally()), or the test would not exercise that path.
+TEST(ReachIndex, BatchesOfHubPairsAskTheSupportiveTestFirst) {
+  const vertex_t sources = 1500, sinks = 1500, side = 400, hub = sources + sinks;
+  std::vector<Edge> edges;
+  for (vertex_t s = 0; s < sources; ++s) edges.emplace_back(s, hub);
+  for (vertex_t t = sources; t < sources + sinks; ++t) edges.emplace_back(hub, t);
+  for (vertex_t c = hub + 1; c + 1 < hub + 1 + side; ++c) edges.emplace_back(c, c + 1);
+  edges.emplace_back(hub + 1, vertex_t(sources));  // the side chain's head reaches a sink
+  const Graph g(size_t(hub) + 1 + side, std::move(edges));
+  ReachIndex index(build_index(g));
+  Querier q(index);
+  std::mt19937_64 rng(606);
+  std::vector<vertex_t> us, vs;
+  auto any = [&] { return vertex_t(rng() % g.vertex_count()); };
+  // One pair in 40 is not a source's and a sink's: a random pair, the hub and itself (not
+  // reachable: no cycle, though its own supportive bit is on both sides), or two of the side
+  // chain (reachable, not through the hub).
+  auto other = [&](size_t i) { return i % 40 == 7 || i % 120 == 27 || i % 120 == 67; };
+  for (size_t i = 0; i < 6000; ++i) {
+    if (i % 40 == 7) {
+      us.push_back(any()), vs.push_back(any());
+    } else if (i % 120 == 27) {
+      us.push_back(hub), vs.push_back(hub);
+    } else if (i % 120 == 67) {
+      const vertex_t c = hub + 1 + vertex_t(rng() % (side - 1));
+      us.push_back(c), vs.push_back(c + 1 + vertex_t(rng() % (hub + side - c)));
+    } else {
+      us.push_back(vertex_t(rng() % sources)), vs.push_back(vertex_t(sources + rng() % sinks));
+    }
+  }
+  QueryStats hub_pairs;
+  for (size_t i = 0; i < 200; ++i)
+    if (!other(i)) q.tally(us[i], vs[i], hub_pairs);
+  ASSERT_EQ(hub_pairs.supportive, hub_pairs.queries);
+  for (size_t i = 0; i < 3000; ++i) us.push_back(any()), vs.push_back(any());
+  for (vertex_t c = hub + 1; c + 2 < hub + side; c += 3) us.push_back(c), vs.push_back(c + 2);
+  const auto reach = bfs_all(g);
+  std::unique_ptr<bool[]> out(new bool[us.size()]);
+  q.reaches_many(us.data(), vs.data(), us.size(), out.get());
+  for (size_t i = 0; i < us.size(); ++i)
+    ASSERT_EQ(out[i], bool(reach[us[i]][vs[i]])) << i << ": " << us[i] << " -> " << vs[i];
+}
+
 TEST(ReachIndex, BatchesOnIndexesPastTheCacheEqualBfs) {
   // reaches_many requests the keys ahead only past 1,024 vertices (32 KiB of keys): the
   // batches there, on sampled sources' every target in a scrambled order, against BFS (the
