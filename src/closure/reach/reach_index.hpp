@@ -290,8 +290,10 @@ class Querier {
   }
   // out[i] = reaches(us[i], vs[i]) for i < n (every id below the vertex count). Answers the
   // same as one call per pair, but on an index whose keys outgrow the cache asks for each
-  // pair's two keys several pairs ahead, so the independent queries' cache misses overlap:
-  // on large indexes most of a lone query's time is waiting for those two random reads.
+  // pair's two keys several pairs ahead, so the independent queries' cache misses overlap
+  // (on large indexes most of a lone query's time is waiting for those two random reads),
+  // and where a block of pairs is nearly all answered by a supportive component, asks that
+  // test first in the next block.
   void reaches_many(const vertex_t* us, const vertex_t* vs, size_t n, bool* out);
   const QueryStats& stats() const { return stats_; }
   void reset_stats() { stats_ = {}; }
