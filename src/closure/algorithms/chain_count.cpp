@@ -569,9 +569,12 @@ Ids sort_by_generation(Ids& gen, uint32_t highest) {
   const uint32_t low_mask = (uint32_t{1} << shift) - 1;
   Ids at;  // at[p * B + b]: stretch p's ids of bucket b
   detail::resize_huge(at, P * B);
-  parallel_chunks(at.size(), size_t{1} << 20, [&](size_t a, size_t b) {
-    std::fill(at.begin() + int64_t(a), at.begin() + int64_t(b), 0);
-  });
+  if (P == 1)
+    std::fill(at.begin(), at.end(), 0);
+  else
+    parallel_chunks(at.size(), size_t{1} << 20, [&](size_t a, size_t b) {
+      std::fill(at.begin() + int64_t(a), at.begin() + int64_t(b), 0);
+    });
   auto stretch = [&](size_t p, auto&& visit) {
     for (size_t c = C * p / P; c < C * (p + 1) / P; ++c) {
       const uint32_t key = highest - gen[c];
@@ -633,6 +636,10 @@ void lengths_to_offsets(std::span<uint64_t> offsets) {
   const size_t n = offsets.size() - 1;
   constexpr size_t kChunk = size_t{1} << 18;
   const size_t chunks = (n + kChunk - 1) / kChunk;
+  if (chunks <= 1) {
+    for (size_t i = 0; i < n; ++i) offsets[i + 1] += offsets[i];
+    return;
+  }
   std::vector<uint64_t> base(chunks + 1, 0);
   parallel_chunks(chunks, 1, [&](size_t a, size_t b) {
     for (size_t k = a; k < b; ++k)
