@@ -559,13 +559,15 @@ using Ids = std::vector<uint32_t, UninitializedAllocator<uint32_t>>;
 Ids sort_by_generation(Ids& gen, uint32_t highest) {
   const size_t C = gen.size(), G = size_t(highest) + 1;
   // A stretch of 2^18 ids at least (below, one thread: a 200k-commit history's sort on 3
-  // took longer, its work a fraction of a millisecond), and at most 256 stretches: with
-  // G <= C, 2^shift is then at most 256 (a low part a byte).
+  // took longer, its work a fraction of a millisecond), and at most 128 stretches: with
+  // G <= C, buckets of 2^8 generations then always fit (128 (G / 256 + 1) <= C), so a
+  // generation's low part is a byte.
   constexpr size_t kLeastStretch = size_t{1} << 18;
-  const size_t P = std::clamp<size_t>(std::min<size_t>(thread_budget(), C / kLeastStretch), 1, 256);
+  const size_t P = std::clamp<size_t>(std::min<size_t>(thread_budget(), C / kLeastStretch), 1, 128);
   unsigned shift = 0;
   while (P * (((G - 1) >> shift) + 1) > std::max(C, G)) ++shift;
   const size_t B = ((G - 1) >> shift) + 1;  // buckets
+  if (shift > 8) throw InternalError("chains: more generations than components");
   const uint32_t low_mask = (uint32_t{1} << shift) - 1;
   Ids at;  // at[p * B + b]: stretch p's ids of bucket b
   detail::resize_huge(at, P * B);
