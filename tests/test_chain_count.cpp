@@ -246,9 +246,10 @@ TEST(ChainCount, GenerationIdsAreTopologicalAndCarryTheSizes) {
 
 // Past 2^18 components a stretch, the sort by generation runs on threads, each placing its
 // own stretch of ids. Ties must keep their id order, so the relabelling is the one a single
-// thread makes, bit for bit: a 600,000-commit history (2 stretches), and a ladder of
-// 1,100,000 components, two a generation, which 3 and 8 threads sort in buckets of two
-// generations first (more stretches times generations than components).
+// thread makes, bit for bit: a 600,000-commit history (2 stretches), and a path of
+// 2,000,000 levels, every tenth of two components (2.2M components, 2M generations), which
+// 3 and 8 threads sort in buckets of 4 and 8 generations first (more stretches times
+// generations than components), each bucket then by 2 and 3 low bits.
 TEST(ChainCount, GenerationIdsOnThreadsAreThoseOfOneThread) {
   const Graph history = commit_history_dag(600000, 3);
   const Condensed c = condensed_of(history);
@@ -271,28 +272,33 @@ TEST(ChainCount, GenerationIdsOnThreadsAreThoseOfOneThread) {
   const std::optional<uint64_t> counted = count_closure_by_chains(one.dag, one.sizes, 4096);
   ASSERT_TRUE(counted.has_value());
   EXPECT_EQ(counted, count_closure_by_chains(c.dag, c.sizes, 4096));
-  for (unsigned threads : {2u, 3u}) {
+  {
     RelabelledDag many;
-    with_thread_budget(threads, [&] { many = generation_ids(c.dag, c.sizes); });
-    EXPECT_EQ(many.dag.offsets, one.dag.offsets) << threads << " threads";
-    EXPECT_EQ(many.dag.targets, one.dag.targets) << threads << " threads";
-    EXPECT_EQ(many.sizes, one.sizes) << threads << " threads";
+    with_thread_budget(2, [&] { many = generation_ids(c.dag, c.sizes); });
+    EXPECT_EQ(many.dag.offsets, one.dag.offsets);
+    EXPECT_EQ(many.dag.targets, one.dag.targets);
+    EXPECT_EQ(many.sizes, one.sizes);
   }
-  // The ladder: rungs 2i and 2i + 1 at one generation, each reaching both of the next
-  // rung's (some edges left out, so the rows differ), ids scattered by condense().
-  const size_t rungs = 550000;
+  // The path with ties: level i's components (one, or two where i % 10 == 3) each reach
+  // every component of level i + 1; ids scattered by condense().
+  const size_t levels = 2000000;
   std::vector<Edge> edges;
-  for (vertex_t i = 0; i + 1 < rungs; ++i)
-    for (vertex_t a : {0u, 1u})
-      for (vertex_t b : {0u, 1u})
-        if (a == b || (i * 7 + a) % 5 == 0) edges.emplace_back(2 * i + a, 2 * (i + 1) + b);
-  const Condensed ladder = condensed_of(Graph(2 * rungs, std::move(edges)));
-  with_thread_budget(1, [&] { one = generation_ids(ladder.dag, ladder.sizes); });
+  vertex_t next = 0, level_begin = 0;
+  for (size_t i = 0; i < levels; ++i) {
+    const vertex_t width = i % 10 == 3 ? 2 : 1, begin = next;
+    next += width;
+    if (i > 0)
+      for (vertex_t a = level_begin; a < begin; ++a)
+        for (vertex_t b = begin; b < next; ++b) edges.emplace_back(a, b);
+    level_begin = begin;
+  }
+  const Condensed ties = condensed_of(Graph(next, std::move(edges)));
+  with_thread_budget(1, [&] { one = generation_ids(ties.dag, ties.sizes); });
   for (unsigned threads : {3u, 8u}) {
     RelabelledDag many;
-    with_thread_budget(threads, [&] { many = generation_ids(ladder.dag, ladder.sizes); });
-    EXPECT_EQ(many.dag.offsets, one.dag.offsets) << threads << " threads, ladder";
-    EXPECT_EQ(many.dag.targets, one.dag.targets) << threads << " threads, ladder";
+    with_thread_budget(threads, [&] { many = generation_ids(ties.dag, ties.sizes); });
+    EXPECT_EQ(many.dag.offsets, one.dag.offsets) << threads << " threads, path with ties";
+    EXPECT_EQ(many.dag.targets, one.dag.targets) << threads << " threads, path with ties";
   }
 }
 

@@ -607,7 +607,8 @@ Ids sort_by_generation(Ids& gen, uint32_t highest) {
   // By bucket first (ids ascending within each), then each bucket by its keys' low bits.
   Ids by_bucket;
   detail::resize_huge(by_bucket, C);
-  std::vector<uint8_t> low(C);
+  std::vector<uint8_t, UninitializedAllocator<uint8_t>> low;  // each written before read
+  detail::resize_huge(low, C);
   parallel_chunks(P, 1, [&](size_t p0, size_t p1) {
     for (size_t p = p0; p < p1; ++p)
       stretch(p, [&](size_t c, uint32_t key, uint32_t& place) {

@@ -485,6 +485,7 @@ void Querier::reaches_many(const vertex_t* us, const vertex_t* vs, size_t n, boo
     const size_t e = std::min(n, i + kBlock);
     if (supportive_first) {
       const size_t hits = keyed_supportive_first(us, vs, i, e, n, out, ahead);
+      stats_.supportive_first += hits;
       supportive_first = hits * 16 >= (e - i) * 15;
     } else {
       const size_t hits = keyed_all_tests(us, vs, i, e, n, out, ahead);

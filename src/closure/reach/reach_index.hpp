@@ -246,14 +246,17 @@ class ReachIndex {
 // searches, and the queries of reaches_many() and reaches_component() (not those of
 // reaches(), whose loops would wait on the count); the other counts come from
 // Querier::tally(), which bench index calls outside its timing.
+// supportive_first: the pairs of reaches_many() answered by the supportive test asked first
+// (in the blocks it takes that loop), counted by the Querier like its searches.
 struct QueryStats {
   uint64_t queries = 0, same_component = 0, negative_cut = 0, positive_cut = 0, supportive = 0,
-           bloom = 0, searched = 0, search_visits = 0;
+           bloom = 0, searched = 0, search_visits = 0, supportive_first = 0;
   uint64_t without_search() const { return queries - searched; }
   QueryStats& operator+=(const QueryStats& s) {
     queries += s.queries, same_component += s.same_component, negative_cut += s.negative_cut;
     positive_cut += s.positive_cut, supportive += s.supportive, bloom += s.bloom;
     searched += s.searched, search_visits += s.search_visits;
+    supportive_first += s.supportive_first;
     return *this;
   }
 };
@@ -289,7 +292,8 @@ class Querier {
     return answer(cu, cv);
   }
   // out[i] = reaches(us[i], vs[i]) for i < n (every id below the vertex count). Answers the
-  // same as one call per pair, but on an index whose keys outgrow the cache asks for each
+  // same as one call per pair on a valid index (a forged file's contradictory tests may be
+  // read in another order), but on an index whose keys outgrow the cache asks for each
   // pair's two keys several pairs ahead, so the independent queries' cache misses overlap
   // (on large indexes most of a lone query's time is waiting for those two random reads),
   // and where a block of pairs is nearly all answered by a supportive component, asks that
