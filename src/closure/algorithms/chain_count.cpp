@@ -399,29 +399,36 @@ void one_successor_row(uint32_t* target, const uint32_t* src, size_t src_end, ui
   }
 }
 
-// Row c of several successors into `cur` (a scratch row), over `end` numbers; returns its
-// sum. The first successor with numbers here is copied (no zeroing first); the last one's
-// maximum also sums what it covers (a pass over the row less for each: merges are most of
-// the count's work).
+// Row c of several successors into `cur` (c's slot, or a scratch row), over `end` numbers;
+// returns its sum. The first successor with numbers here is copied (no zeroing first); the
+// last one's maximum also sums what it covers (a pass over the row less for each: merges are
+// most of the count's work). The successor whose row `cur` holds (c took its slot as its
+// last reader) is taken first, where its copy is no copy: built in a scratch row and copied
+// to the slot, 10M commits' stored merges copied 5.8 GB of numbers on 2 slices.
 uint64_t merged_row(const CsrDag& dag, size_t c, size_t top, size_t end, const ChainCover& cover,
                     size_t k0, size_t k1, const SweepSlots& s, const SliceRows& rows,
                     uint32_t* cur) {
   const uint64_t e0 = dag.offsets[c], e1 = dag.offsets[c + 1];
-  size_t reading = 0;  // successors with numbers here (the others' rows are zero)
-  for (uint64_t e = e0; e < e1; ++e) reading += dag.targets[e] <= top;
+  auto row_of = [&](size_t d) {
+    return d == c + 1 ? rows.prev : rows.stored.data() + size_t(s.slot[d]) * (k1 - k0);
+  };
+  size_t reading = 0;   // successors with numbers here (the others' rows are zero)
+  uint64_t first = e1;  // the successor whose row is in `cur`, if any
+  for (uint64_t e = e0; e < e1; ++e) {
+    const size_t d = dag.targets[e];
+    if (d > top) continue;
+    ++reading;
+    if (row_of(d) == cur) first = e;
+  }
   if (reading == 0) std::fill(cur, cur + end, 0u);
   uint64_t sum = 0;
   size_t seen = 0, summed_end = 0;  // the last successor's maximum summed cur[0, summed_end)
-  for (uint64_t e = e0; e < e1; ++e) {
-    const size_t d = dag.targets[e];
-    if (d > top) continue;  // its row and its own chain's number are zero here
-    const bool just_closed = d == c + 1;
-    const uint32_t* src =
-        just_closed ? rows.prev : rows.stored.data() + size_t(s.slot[d]) * (k1 - k0);
-    const size_t src_end = just_closed ? rows.prev_end : rows.stored_end[s.slot[d]];
+  auto take = [&](size_t d) {
+    const uint32_t* src = row_of(d);
+    const size_t src_end = d == c + 1 ? rows.prev_end : rows.stored_end[s.slot[d]];
     ++seen;
     if (seen == 1) {
-      std::copy(src, src + src_end, cur);
+      if (src != cur) std::copy(src, src + src_end, cur);
       std::fill(cur + src_end, cur + end, 0u);
     } else if (seen < reading) {
       max_words(cur, src, src_end);
@@ -436,7 +443,10 @@ uint64_t merged_row(const CsrDag& dag, size_t c, size_t top, size_t end, const C
       own = std::max(own, cover.through[d]);
       if (chain - k0 < summed_end) sum += own - was;
     }
-  }
+  };
+  if (first < e1) take(dag.targets[first]);
+  for (uint64_t e = e0; e < e1; ++e)
+    if (e != first && dag.targets[e] <= top) take(dag.targets[e]);
   return sum + sum_words(cur + summed_end, end - summed_end);
 }
 
@@ -481,11 +491,7 @@ uint64_t count_slice(const CsrDag& dag, std::span<const uint32_t> sizes, const C
       one_successor_row(target, src, src_end, src_sum, end, own, cover.through[d1], &sum);
       row = target;
     } else {
-      // Built in scratch: a slot c takes may still hold a successor's row being read.
-      uint32_t* cur = rows.scratch[rows.free_scratch].data();
-      sum = merged_row(dag, c, top, end, cover, k0, k1, s, rows, cur);
-      if (stored) std::copy(cur, cur + end, target);
-      row = stored ? target : cur;
+      sum = merged_row(dag, c, top, end, cover, k0, k1, s, rows, target);
     }
     pairs += sizes.empty() ? sum : sum * sizes[c];
     if (stored) {
