@@ -201,6 +201,44 @@ TEST(ChainCount, CountingAloneGoesByChainsOnAHistoryNotOnARandomGraph) {
   }
 }
 
+// A count whose condensation is large (2^20 components and edges) and reaches far leaves
+// the row estimate and the longest path to be gathered beside the chain cover: auto's
+// inputs come back deferred, not completed; the count (auto, by chains) is exact, as
+// columns count it. Bench's inputs (uncapped) and a graph that reaches little (600,000
+// disjoint edges) are completed at once.
+TEST(ChainCount, FarReachingCountsGatherTheirFinerInputsBesideTheCover) {
+  const Graph history = commit_history_dag(500000, 7);
+  const Condensed c = condensed_of(history);
+  const Condensation condensed = condense(history);
+  ASSERT_GE(condensed.component_count() + condensed.dag.targets.size(), kFinerInputsBesideFrom);
+  CostInputs in = gather_cost_inputs(history, condensed, true, 2);
+  ASSERT_GE(in.mean_reach, kFinerInputsBesideReach);
+  EXPECT_TRUE(in.deferred);
+  EXPECT_FALSE(in.completed);
+  EXPECT_LT(in.row_words, 0);
+  complete_cost_inputs(in, condensed);
+  EXPECT_TRUE(in.completed);
+  EXPECT_GE(in.row_words, 0);
+  EXPECT_GT(in.levels, 0u);
+  const CostInputs bench = gather_cost_inputs(history, condensed, true, 2, false);
+  EXPECT_FALSE(bench.deferred);
+  EXPECT_TRUE(bench.completed);
+
+  ComputeOptions o;
+  o.propagate.rows_needed = false;
+  ComputeReport report;
+  EXPECT_EQ(compute_closure(history, o, &report).pair_count(), count_closure_by_columns(c.dag, {}));
+  EXPECT_NE(report.reason.find(" chains over live rows"), std::string::npos) << report.reason;
+
+  std::vector<Edge> pairs;
+  for (vertex_t i = 0; i < 600000; ++i) pairs.emplace_back(2 * i, 2 * i + 1);
+  const Graph disjoint(1200000, std::move(pairs));
+  const Condensation d = condense(disjoint);
+  const CostInputs little = gather_cost_inputs(disjoint, d, true, 2);
+  EXPECT_FALSE(little.deferred);
+  EXPECT_TRUE(little.completed);
+}
+
 // The chains' stored rows are held to half the memory left after sparse's fixed part
 // (88 bytes a vertex and 12 an edge, propagation_runs.cpp): with room for only a
 // quarter of them the same history is counted by columns, to the same count.

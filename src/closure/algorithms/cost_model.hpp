@@ -47,6 +47,10 @@ struct CostInputs {
   // (count_block_items()).
   int64_t block_items = -1;
   bool completed = false;  // complete_cost_inputs() ran
+  // gather_cost_inputs() left the finer inputs to be gathered beside the chain cover (a
+  // count on a large condensation): the caller covers where chain_cover_may_pay(), then
+  // completes them (compute.cpp, cover_chains_where_they_may_pay()).
+  bool deferred = false;
 };
 
 // A GPU being opened on speculation when auto predicts (from the process's start for a large
@@ -73,6 +77,13 @@ double sample_mean_reach(const CsrDag& dag, size_t samples = 16, size_t cap = 0)
 // --predict` uses, so that its predictions are the model's, not a bound).
 CostInputs gather_cost_inputs(const Graph& g, const Condensation& condensed, bool count_only,
                               unsigned host_threads, bool capped = true);
+// Components and edges from which a count's finer inputs (the row estimate, the longest
+// path) are gathered on a thread beside the chain cover (a thread started for less costs
+// more than it saves).
+inline constexpr size_t kFinerInputsBesideFrom = size_t{1} << 20;
+// ... and the sampled mean reach from which gather_cost_inputs() leaves them to that.
+inline constexpr double kFinerInputsBesideReach = 1024;
+
 // The host's finer inputs (the row estimate, the longest path, the live rows) where
 // gather_cost_inputs left them out (its sample already reached the decisive reach); once.
 void complete_cost_inputs(CostInputs& in, const Condensation& condensed);

@@ -65,12 +65,15 @@ void speculate_or_release_as_read(MethodContext& c) {
 
 // Counting alone: the chain cover (its chains are the cost model's input, its work the
 // count's), unless the host's other counts, or a GPU already opening, are predicted under
-// the cover's own passes.
+// the cover's own passes. Inputs deferred by gather_cost_inputs() are gathered beside the
+// cover (cover_chains()), or now where it is not made, and completed: the plan then reads
+// the same inputs as where they were gathered first.
 void cover_chains_where_they_may_pay(MethodContext& c) {
   const CostInputs& in = *c.costs;
   if (chain_cover_may_pay(in,
                           c.gpu_speculated() ? predict_gpu_propagate_s(in, c.gpu_opening()) : 1e30))
     c.cover_chains();
+  if (c.costs->deferred) complete_cost_inputs(*c.costs, *c.condensed);
 }
 
 // The sweep's block items: those of its blocks where a GPU opening on speculation had them

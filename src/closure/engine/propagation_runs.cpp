@@ -23,10 +23,6 @@ namespace {
 // columns unplanned: about 0.2 ms on the 2-core machine.
 constexpr uint64_t kUnplannedSweepWords = uint64_t{1} << 20;
 
-// Components and edges from which a count's planning runs beside the chain cover (a thread
-// started for less costs more than it saves).
-constexpr size_t kPlanBesideCoverFrom = size_t{1} << 20;
-
 // Bytes the sparse method holds besides its reach rows, for n vertices and m edges (every
 // component counted as a vertex): SCC arrays and Tarjan's stacks (~30n), the
 // condensation's CSR (8n + 8m while deduplicating), the rows' headers and the threaded
@@ -135,7 +131,7 @@ void MethodContext::cover_chains() {
   // (10M commits: 0.08 s of planning after a 0.35 s cover, 2-core).
   const bool beside =
       costs && costs->count_only && costs->row_words < 0 &&
-      condensed->component_count() + condensed->dag.targets.size() >= kPlanBesideCoverFrom;
+      condensed->component_count() + condensed->dag.targets.size() >= kFinerInputsBesideFrom;
   if (beside)
     run_pair([&] { estimate_rows_and_levels(*costs, *condensed); }, cover);
   else
