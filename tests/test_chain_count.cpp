@@ -201,11 +201,11 @@ TEST(ChainCount, CountingAloneGoesByChainsOnAHistoryNotOnARandomGraph) {
   }
 }
 
-// A count whose condensation is large (2^20 components and edges) and reaches far leaves
-// the row estimate and the longest path to be gathered beside the chain cover: auto's
-// inputs come back deferred, not completed; the count (auto, by chains) is exact, as
-// columns count it. Bench's inputs (uncapped) and a graph that reaches little (600,000
-// disjoint edges) are completed at once.
+// A count whose condensation is large (kFinerInputsBesideFrom components and edges) and
+// reaches far leaves the row estimate and the longest path to be gathered beside the chain
+// cover: auto's inputs come back deferred, not completed; the count (auto, by chains) is
+// exact, as columns count it. Bench's inputs (uncapped) and a graph that reaches little
+// (600,000 disjoint edges) are completed at once.
 TEST(ChainCount, FarReachingCountsGatherTheirFinerInputsBesideTheCover) {
   const Graph history = commit_history_dag(500000, 7);
   const Condensed c = condensed_of(history);
