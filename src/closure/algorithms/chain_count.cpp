@@ -577,12 +577,9 @@ Ids sort_by_generation(Ids& gen, uint32_t highest) {
   const uint32_t low_mask = (uint32_t{1} << shift) - 1;
   Ids at;  // at[p * B + b]: stretch p's ids of bucket b
   detail::resize_huge(at, P * B);
-  if (P == 1)
-    std::fill(at.begin(), at.end(), 0);
-  else
-    parallel_chunks(at.size(), size_t{1} << 20, [&](size_t a, size_t b) {
-      std::fill(at.begin() + int64_t(a), at.begin() + int64_t(b), 0);
-    });
+  parallel_chunks(at.size(), size_t{1} << 20, [&](size_t a, size_t b) {
+    std::fill(at.begin() + int64_t(a), at.begin() + int64_t(b), 0);
+  });
   auto stretch = [&](size_t p, auto&& visit) {
     for (size_t c = C * p / P; c < C * (p + 1) / P; ++c) {
       const uint32_t key = highest - gen[c];
@@ -592,10 +589,11 @@ Ids sort_by_generation(Ids& gen, uint32_t highest) {
   parallel_chunks(P, 1, [&](size_t p0, size_t p1) {
     for (size_t p = p0; p < p1; ++p) stretch(p, [](size_t, uint32_t, uint32_t& count) { ++count; });
   });
-  std::vector<uint32_t> bucket_begin(B + 1, uint32_t(C));
+  // Where each bucket begins, for the second pass (none where every bucket is one generation).
+  std::vector<uint32_t> bucket_begin(shift ? B + 1 : 0, uint32_t(C));
   uint32_t next = 0;  // bucket by bucket, the stretches in order within each
   for (size_t b = 0; b < B; ++b) {
-    bucket_begin[b] = next;
+    if (shift) bucket_begin[b] = next;
     for (size_t p = 0; p < P; ++p) next += std::exchange(at[p * B + b], next);
   }
   Ids order;

@@ -286,7 +286,7 @@ std::vector<vertex_t> sources_descending(std::span<const vertex_t> rank) {
   const size_t n = rank.size();
   constexpr size_t kChunk = size_t{1} << 18;
   const size_t chunks = (n + kChunk - 1) / kChunk;
-  std::vector<size_t> at(chunks + 1, 0);  // chunk k's sources start at at[k + 1]'s sum after
+  std::vector<size_t> at(chunks + 1, 0);  // chunk k's sources: their count, then their place
   parallel_chunks(chunks, 1, [&](size_t b, size_t e) {
     for (size_t k = b; k < e; ++k)
       at[k] = size_t(std::count(rank.begin() + int64_t(k * kChunk),
