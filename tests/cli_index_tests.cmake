@@ -107,3 +107,20 @@ cli_test(reach.line_break_label_refused --status 2 --stderr "holds a line break,
          ${CLOSURE_BIN} reach ${CMAKE_CURRENT_BINARY_DIR}/reach-line-break.dot c)
 cli_test(reach.line_break_label_in_json --stdout "\"a\\\\nb\"" --
          ${CLOSURE_BIN} reach ${CMAKE_CURRENT_BINARY_DIR}/reach-line-break.dot c --json)
+# Binary pairs (--pairs-format u32): 8 bytes a pair in, one byte an answer out (0 no, 1 yes,
+# 2 u unknown, 3 v unknown), the same verdicts as the lines; refused with names, a closure,
+# --json or a terminal on stdout.
+cli_test(index.query_pairs_u32_answers_bytes --stdout "^ *1 +0 +0 +2 +3 *$" --stdout "^status 3$" --
+         bash -c "printf '0 1\\n1 2\\n' > ${IDX}/u32g.txt && ${CLOSURE_BIN} index -q ${IDX}/u32g.txt -o ${IDX}/u32g.idx && printf '\\000\\000\\000\\000\\002\\000\\000\\000\\002\\000\\000\\000\\000\\000\\000\\000\\001\\000\\000\\000\\001\\000\\000\\000\\005\\000\\000\\000\\000\\000\\000\\000\\000\\000\\000\\000\\377\\377\\377\\377' > ${IDX}/u32q.bin && ${CLOSURE_BIN} query -q ${IDX}/u32g.idx --pairs ${IDX}/u32q.bin --pairs-format u32 > ${IDX}/u32a.bin\; echo status \$? && od -An -tu1 ${IDX}/u32a.bin")
+cli_test(index.query_pairs_u32_same_as_lines --stdout "^same$" --
+         python3 ${CMAKE_CURRENT_SOURCE_DIR}/cli/pairs_u32_same_as_lines.py ${CLOSURE_BIN} ${IDX})
+cli_test(index.query_pairs_u32_torn_file --status 3 --stderr "not a whole number of 8-byte pairs" --
+         bash -c "printf '0 1\\n' > ${IDX}/u32t.txt && ${CLOSURE_BIN} index -q ${IDX}/u32t.txt -o ${IDX}/u32t.idx && printf '\\000\\000\\000\\000\\001\\000\\000' > ${IDX}/u32t.bin && ${CLOSURE_BIN} query -q ${IDX}/u32t.idx --pairs ${IDX}/u32t.bin --pairs-format u32 | wc -c | grep -qx 0 && exit \${PIPESTATUS[0]}")
+cli_test(index.query_pairs_u32_named_index --status 2 --stderr "have names" --
+         bash -c "${CLOSURE_BIN} index -q ${DATA}/names.txt -o ${IDX}/u32n.idx && printf '\\000\\000\\000\\000\\001\\000\\000\\000' | ${CLOSURE_BIN} query -q ${IDX}/u32n.idx --pairs - --pairs-format u32 > /dev/null")
+cli_test(index.query_pairs_u32_needs_an_index --status 2 --stderr "answered from an index" --
+         bash -c "printf '\\000\\000\\000\\000\\001\\000\\000\\000' | ${CLOSURE_BIN} query ${DATA}/diamond.txt --engine closure --pairs - --pairs-format u32 > /dev/null")
+cli_test(index.query_pairs_u32_not_json --status 2 --stderr "not JSON" --
+         bash -c "${CLOSURE_BIN} query ${IDX}/u32n.idx --pairs /dev/null --pairs-format u32 --json > /dev/null")
+cli_test(index.query_pairs_u32_not_to_a_terminal --stdout "^status 2$" --stdout "redirect standard output" --
+         bash -c "script -qec '${CLOSURE_BIN} query ${DATA}/diamond.txt --pairs /dev/null --pairs-format u32' /dev/null\; echo status \$?")

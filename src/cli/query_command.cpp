@@ -19,6 +19,7 @@
 #include <sstream>
 
 #include "app/tool/index_queries.hpp"
+#include "app/tool/pair_ids.hpp"
 #include "app/tool/pair_lines.hpp"
 #include "app/tool/reachability_queries.hpp"
 #include "app/tool/run_graph.hpp"
@@ -35,7 +36,7 @@ namespace {
 
 // What the command line gives: the runner keeps it beyond the parse.
 struct QueryFlags {
-  std::string input, u, v, pairs, engine = "auto";
+  std::string input, u, v, pairs, engine = "auto", pairs_format = "text";
   bool reflexive = false, json = false;
 };
 
@@ -46,6 +47,13 @@ void add_query_options(CLI::App& sub, QueryFlags& flags) {
   sub.add_option("u", flags.u, "Source vertex label");
   sub.add_option("v", flags.v, "Target vertex label");
   sub.add_option("--pairs", flags.pairs, "File of 'u v' lines to answer (- for stdin)");
+  sub.add_option("--pairs-format", flags.pairs_format,
+                 "text: 'u v' lines, answered by lines; u32: pairs of little-endian unsigned "
+                 "32-bit vertex numbers (8 bytes each), answered by one byte each on stdout (0 "
+                 "no, 1 yes, 2 u unknown, 3 v unknown), from an index whose vertices are "
+                 "numbered (docs/formats.md, \"Binary pairs\")")
+      ->check(CLI::IsMember({"text", "u32"}))
+      ->capture_default_str();
   sub.add_flag("--reflexive", flags.reflexive, "Every vertex reaches itself");
   sub.add_flag("--json", flags.json,
                "One JSON object per answer line: {\"u\", \"v\", \"reachable\"} or {\"u\", "
@@ -61,6 +69,18 @@ void add_query_options(CLI::App& sub, QueryFlags& flags) {
 bool questions_given_right(const QueryFlags& flags) {
   if (flags.pairs.empty() == flags.v.empty() || flags.u.empty() != flags.v.empty()) {
     std::fprintf(stderr, "closure query: give either U V or --pairs FILE\n");
+    return false;
+  }
+  if (flags.pairs_format == "u32" && (flags.pairs.empty() || flags.json)) {
+    std::fprintf(stderr, flags.json
+                             ? "closure query: --pairs-format u32 answers in bytes, not JSON\n"
+                             : "closure query: --pairs-format u32 needs --pairs FILE\n");
+    return false;
+  }
+  if (flags.pairs_format == "u32" && ::isatty(STDOUT_FILENO)) {
+    std::fprintf(stderr,
+                 "closure query: --pairs-format u32 writes its answers as bytes; redirect "
+                 "standard output to a file or a pipe\n");
     return false;
   }
   if (flags.input == "-" && flags.pairs == "-") {
@@ -227,7 +247,14 @@ QueryBatchStats answer_pair_stream(QueryEngine& engine, const QueryFlags& flags,
 int answer_pair_lines(QueryEngine& engine, const QueryFlags& flags, const PairsFile& file,
                       bool quiet) {
   QueryBatchStats stats;
-  if (engine.index_queries && !flags.json) {
+  if (flags.pairs_format == "u32") {
+    // Bytes in, bytes out: a numbered index only (pair_ids.hpp), so a closure is refused.
+    if (!engine.index_queries)
+      throw UsageError(
+          "--pairs-format u32 is answered from an index: give an index file from "
+          "`closure index`, or --engine index");
+    stats = reach::answer_pair_ids(*engine.index_queries, file.fd, flags.pairs, std::cout);
+  } else if (engine.index_queries && !flags.json) {
     // Plain answers from an index: blocks of lines, no per-line strings (pair_lines.hpp).
     stats = reach::answer_pair_lines(*engine.index_queries, file.fd, flags.pairs, std::cout);
   } else {

@@ -1,0 +1,109 @@
+// libFuzzer target for `query --pairs --pairs-format u32` input (pair_ids.hpp), differential:
+// any bytes, read as pairs of little-endian 32-bit vertex numbers from a memory file, must be
+// answered one byte each with the closure's verdict of the same vertices (0 no, 1 yes, 2 u
+// unknown, 3 v unknown), or refused before any answer when they are no whole number of
+// pairs; an index whose vertices have names refuses them. The graph is fixed and small: a
+// cycle, a self-loop, a DAG part, an isolated vertex, called 0..7. The first byte picks
+// reflexive answers, and whether each number is taken modulo 11 (mostly known vertices).
+#include <sys/mman.h>
+#include <unistd.h>
+
+#include <cstddef>
+#include <cstdint>
+#include <cstdlib>
+#include <cstring>
+#include <memory>
+#include <sstream>
+#include <string>
+#include <vector>
+
+#include "app/tool/index_queries.hpp"
+#include "app/tool/pair_ids.hpp"
+#include "app/tool/reachability_queries.hpp"
+#include "closure/algorithms/host_closure.hpp"
+#include "closure/errors.hpp"
+#include "closure/graph/input_error.hpp"
+#include "closure/reach/living_index.hpp"
+#include "closure/reach/reach_index.hpp"
+
+namespace {
+
+struct Fixture {
+  explicit Fixture(std::vector<std::string> labels)
+      : graph(8, {{0, 1}, {1, 2}, {2, 0}, {2, 3}, {3, 4}, {5, 5}, {6, 3}}, std::move(labels)) {}
+  closure::Graph graph;
+  closure::Closure closure = closure::closure_sparse(graph);
+  std::unique_ptr<closure::reach::LivingIndex> index =
+      std::make_unique<closure::reach::LivingIndex>(
+          std::make_shared<const closure::reach::ReachIndex>(closure::reach::build_index(graph)));
+};
+
+// The pairs answered from a memory file holding `in`; throws as answer_pair_ids() does.
+std::string by_ids(closure::reach::IndexQueries& queries, const std::string& in,
+                   std::string& written) {
+  const int fd = ::memfd_create("pairs", MFD_CLOEXEC);
+  if (fd < 0) std::abort();
+  if (!in.empty() && ::write(fd, in.data(), in.size()) != ssize_t(in.size())) std::abort();
+  ::lseek(fd, 0, SEEK_SET);
+  std::ostringstream out;
+  try {
+    closure::reach::answer_pair_ids(queries, fd, "q.u32", out);
+  } catch (...) {
+    ::close(fd);
+    written = out.str();
+    throw;
+  }
+  ::close(fd);
+  return out.str();
+}
+
+uint32_t u32_at(const std::string& s, size_t at) {
+  uint32_t x;
+  std::memcpy(&x, s.data() + at, 4);
+  return x;
+}
+
+}  // namespace
+
+extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
+  static const Fixture numbered({});
+  static const Fixture named({"a", "b", "c", "d", "e", "f", "g", "h"});
+  if (size == 0) return 0;
+  const bool reflexive = data[0] & 1;
+  std::string in(reinterpret_cast<const char*>(data + 1), size - 1);
+  if (data[0] & 2)
+    for (size_t at = 0; at + 4 <= in.size(); at += 4) {
+      const uint32_t x = u32_at(in, at) % 11;
+      std::memcpy(in.data() + at, &x, 4);
+    }
+  closure::reach::IndexQueries queries(*numbered.index, reflexive);
+  std::string written = "none";
+  if (in.size() % 8 != 0) {
+    try {
+      by_ids(queries, in, written);
+    } catch (const closure::InputError&) {
+      if (!written.empty()) std::abort();  // refused, but after answers
+      return 0;
+    }
+    std::abort();  // a torn pair answered
+  }
+  const std::string got = by_ids(queries, in, written);
+  closure::ReachabilityIndex from_closure(numbered.graph, numbered.closure, reflexive);
+  std::string want;
+  for (size_t at = 0; at + 8 <= in.size(); at += 8) {
+    const uint32_t u = u32_at(in, at), v = u32_at(in, at + 4);
+    const closure::QueryAnswer a = from_closure.answer(std::to_string(u), std::to_string(v));
+    want += a.status == closure::QueryAnswer::kReachable      ? '\1'
+            : a.status != closure::QueryAnswer::kUnknownLabel ? '\0'
+            : u >= 8                                          ? '\2'
+                                                              : '\3';
+  }
+  if (got != want) std::abort();
+  closure::reach::IndexQueries by_name(*named.index, reflexive);
+  try {
+    by_ids(by_name, in, written);
+    std::abort();  // numbers taken as a named index's vertices
+  } catch (const closure::UsageError&) {
+  }
+  return 0;
+}
