@@ -419,6 +419,9 @@ std::vector<uint32_t> component_sizes(const SccResult& scc) {
 }
 
 std::vector<uint32_t> weighted_sizes(const SccResult& scc) {
+  // As many components as vertices: each one vertex (a DAG's), said without the counts' pass
+  // (10M commits: 40 MB of fresh pages and a pass on the cover's thread, 0.03 s of 2 cores).
+  if (scc.component_count() == scc.component_of.size()) return {};
   std::vector<uint32_t> sizes = component_sizes(scc);
   if (std::none_of(sizes.begin(), sizes.end(), [](uint32_t s) { return s > 1; })) sizes.clear();
   return sizes;
