@@ -34,9 +34,9 @@ struct ChainCover {
   // Each written by the cover before it is read: fresh pages, first touched on threads (a
   // 10M-commit history's 80 MB were zeroed on one thread before the stretches began).
   using Numbers = std::vector<uint32_t, UninitializedAllocator<uint32_t>>;
-  Numbers chain;                  // per component, its chain
-  Numbers through;                // per component, the vertices of its chain up to it
-  std::vector<uint32_t> first;    // per chain, its first component (ids descending)
+  Numbers chain;                // per component, its chain
+  Numbers through;              // per component, the vertices of its chain up to it
+  std::vector<uint32_t> first;  // per chain, its first component (ids descending)
   size_t chains() const { return first.size(); }
 };
 
