@@ -12,10 +12,10 @@
 #include "closure/bitmatrix.hpp"
 #include "closure/errors.hpp"
 #include "closure/executor.hpp"
-#include "closure/util/huge_pages.hpp"
 #include "closure/or_words.hpp"
 #include "closure/popcount.hpp"
 #include "closure/util/atomic_min.hpp"
+#include "closure/util/huge_pages.hpp"
 #include "closure/util/reuse_slots.hpp"
 #include "closure/util/uninitialized_allocator.hpp"
 
@@ -138,7 +138,9 @@ uint64_t count_slice(const CsrDag& dag, const SweepSlots& s, std::span<const uin
 
 LastReaders last_readers(const CsrDag& dag) {
   const size_t C = dag.offsets.empty() ? 0 : dag.offsets.size() - 1;
-  LastReaders last(C);  // unwritten: filled on threads
+  LastReaders last;  // unwritten: filled on threads, on huge pages
+  detail::reserve_huge(last, C);
+  last.resize(C);
   constexpr size_t kGrain = size_t{1} << 16;
   parallel_chunks(C, kGrain, [&](size_t a, size_t b) {
     std::fill(last.begin() + int64_t(a), last.begin() + int64_t(b), SweepSlots::kNone);
