@@ -51,7 +51,8 @@ void add_query_options(CLI::App& sub, QueryFlags& flags) {
                  "text: 'u v' lines, answered by lines; u32: pairs of little-endian unsigned "
                  "32-bit vertex numbers (8 bytes each), answered by one byte each on stdout (0 "
                  "no, 1 yes, 2 u unknown, 3 v unknown), from an index whose vertices are "
-                 "numbered (docs/formats.md, \"Binary pairs\")")
+                 "numbered (on a graph, --engine auto builds one; docs/formats.md, \"Binary "
+                 "pairs\")")
       ->check(CLI::IsMember({"text", "u32"}))
       ->capture_default_str();
   sub.add_flag("--reflexive", flags.reflexive, "Every vertex reaches itself");
@@ -139,13 +140,19 @@ void say_index_chosen(const QueryableGraph& q, Engine requested, bool quiet) {
                double(q.engine.components), format_bytes(q.engine.closure_bytes).c_str());
 }
 
+// The engine asked for, where binary pairs make auto an index: they are answered from one
+// (pair_ids.hpp), and building it costs about as much as reading the graph.
+std::string engine_for(const QueryFlags& flags) {
+  return flags.pairs_format == "u32" && flags.engine == "auto" ? "index" : flags.engine;
+}
+
 // The pipeline's request for questions on a graph. The device opens only if the planner
 // picks the closure (an index needs none), first thing then when one is named, so that a
 // wrong name still fails before any computation.
 Request query_request(const QueryFlags& flags, const CommonOptions& common, Session& session) {
   Request r;
   r.what = Work::kAnswers;
-  r.engine = parse_engine(flags.engine);
+  r.engine = parse_engine(engine_for(flags));
   r.input = flags.input;
   r.read_options = read_options(common);
   r.compute = compute_options(common, session, DeviceOpening::kInChildren);
@@ -184,7 +191,10 @@ struct QueryEngine {
       refuse_closure_options(common, "the index " + flags.input);
       index = std::make_unique<reach::LivingIndex>(reach::load_living_index(std::move(input)));
     } else {
-      if (flags.engine == "index") refuse_closure_options(common, "--engine index");
+      if (engine_for(flags) == "index")
+        refuse_closure_options(common, flags.engine == "index"
+                                           ? "--engine index"
+                                           : "--pairs-format u32 (from an index)");
       auto progress = make_progress(common);
       Request request = query_request(flags, common, session);
       request.progress = progress.get();
