@@ -25,18 +25,9 @@
 #include "closure/graph/input_error.hpp"
 #include "closure/reach/living_index.hpp"
 #include "closure/reach/reach_index.hpp"
+#include "query_fixture.hpp"
 
 namespace {
-
-struct Fixture {
-  explicit Fixture(std::vector<std::string> labels)
-      : graph(8, {{0, 1}, {1, 2}, {2, 0}, {2, 3}, {3, 4}, {5, 5}, {6, 3}}, std::move(labels)) {}
-  closure::Graph graph;
-  closure::Closure closure = closure::closure_sparse(graph);
-  std::unique_ptr<closure::reach::LivingIndex> index =
-      std::make_unique<closure::reach::LivingIndex>(
-          std::make_shared<const closure::reach::ReachIndex>(closure::reach::build_index(graph)));
-};
 
 // The pairs answered from a memory file holding `in`; throws as answer_pair_ids() does.
 std::string by_ids(closure::reach::IndexQueries& queries, const std::string& in,
@@ -66,8 +57,8 @@ uint32_t u32_at(const std::string& s, size_t at) {
 }  // namespace
 
 extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
-  static const Fixture numbered({});
-  static const Fixture named({"a", "b", "c", "d", "e", "f", "g", "h"});
+  static const closure::fuzz::QueryFixture numbered({});
+  static const closure::fuzz::QueryFixture named({"a", "b", "c", "d", "e", "f", "g", "h"});
   if (size == 0) return 0;
   const bool reflexive = data[0] & 1;
   std::string in(reinterpret_cast<const char*>(data + 1), size - 1);

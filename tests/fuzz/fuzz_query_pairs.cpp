@@ -24,18 +24,9 @@
 #include "closure/algorithms/host_closure.hpp"
 #include "closure/reach/living_index.hpp"
 #include "closure/reach/reach_index.hpp"
+#include "query_fixture.hpp"
 
 namespace {
-
-struct Fixture {
-  explicit Fixture(std::vector<std::string> labels)
-      : graph(8, {{0, 1}, {1, 2}, {2, 0}, {2, 3}, {3, 4}, {5, 5}, {6, 3}}, std::move(labels)) {}
-  closure::Graph graph;
-  closure::Closure closure = closure::closure_sparse(graph);
-  std::unique_ptr<closure::reach::LivingIndex> index =
-      std::make_unique<closure::reach::LivingIndex>(
-          std::make_shared<const closure::reach::ReachIndex>(closure::reach::build_index(graph)));
-};
 
 std::string answered(const closure::BatchAnswerer& answer, size_t batch, const std::string& in) {
   std::istringstream input(in);
@@ -63,10 +54,11 @@ std::string by_blocks(closure::reach::IndexQueries& queries, const std::string& 
 }  // namespace
 
 extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
-  static const Fixture named({"a", "ab", "abc", "7", "b", "loop", "x\xc3\xa9", "lone"});
-  static const Fixture numbered({});
+  static const closure::fuzz::QueryFixture named(
+      {"a", "ab", "abc", "7", "b", "loop", "x\xc3\xa9", "lone"});
+  static const closure::fuzz::QueryFixture numbered({});
   if (size == 0) return 0;
-  const Fixture& f = data[0] & 0x80 ? numbered : named;
+  const closure::fuzz::QueryFixture& f = data[0] & 0x80 ? numbered : named;
   const bool reflexive = data[0] & 1;
   const size_t batch = 1 + ((data[0] >> 1) & 0x3f) % 9;
   const std::string in(reinterpret_cast<const char*>(data + 1), size - 1);
