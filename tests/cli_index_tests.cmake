@@ -119,6 +119,17 @@ cli_test(index.query_pairs_u32_graph_builds_an_index --stdout "^same$" --
          bash -c "printf '0 1\\n1 2\\n2 0\\n3 4\\n' > ${IDX}/u32h.txt && ${CLOSURE_BIN} index -q ${IDX}/u32h.txt -o ${IDX}/u32h.idx && printf '\\000\\000\\000\\000\\002\\000\\000\\000\\003\\000\\000\\000\\004\\000\\000\\000\\004\\000\\000\\000\\003\\000\\000\\000' > ${IDX}/u32h.bin && ${CLOSURE_BIN} query -q ${IDX}/u32h.txt --pairs ${IDX}/u32h.bin --pairs-format u32 > ${IDX}/u32h.a && ${CLOSURE_BIN} query -q ${IDX}/u32h.idx --pairs ${IDX}/u32h.bin --pairs-format u32 > ${IDX}/u32h.b && od -An -tu1 ${IDX}/u32h.a | grep -q '1 *1 *0' && cmp ${IDX}/u32h.a ${IDX}/u32h.b && echo same")
 cli_test(index.query_pairs_u32_torn_file --status 3 --stderr "not a whole number of 8-byte pairs" --
          bash -c "printf '0 1\\n' > ${IDX}/u32t.txt && ${CLOSURE_BIN} index -q ${IDX}/u32t.txt -o ${IDX}/u32t.idx && printf '\\000\\000\\000\\000\\001\\000\\000' > ${IDX}/u32t.bin && ${CLOSURE_BIN} query -q ${IDX}/u32t.idx --pairs ${IDX}/u32t.bin --pairs-format u32 | wc -c | grep -qx 0 && exit \${PIPESTATUS[0]}")
+# The answers' reader gone (a quick, quiet stop, even on endless pairs), a full disk (exit 4,
+# lines and bytes alike), a pipe torn within a pair (the whole pairs answered, exit 3), and
+# standard input a file already partly read (its rest is what counts).
+cli_test(index.query_pairs_u32_reader_gone --stdout "^10 status 0$" --
+         bash -c "printf '0 1\\n1 0\\n' > ${IDX}/u32z.txt && ${CLOSURE_BIN} index -q ${IDX}/u32z.txt -o ${IDX}/u32z.idx && n=\$(timeout 60 ${CLOSURE_BIN} query -q ${IDX}/u32z.idx --pairs /dev/zero --pairs-format u32 | head -c 10 | wc -c\; echo \" status \${PIPESTATUS[0]}\") && echo \$n")
+cli_test(index.query_pairs_full_disk --stdout "^4 4$" --stderr "cannot write the answers" --
+         bash -c "printf '0 1\\n1 0\\n' > ${IDX}/u32f.txt && ${CLOSURE_BIN} index -q ${IDX}/u32f.txt -o ${IDX}/u32f.idx && printf '0 1\\n' > ${IDX}/u32f.q && printf '\\000\\000\\000\\000\\001\\000\\000\\000' > ${IDX}/u32f.bin && (${CLOSURE_BIN} query -q ${IDX}/u32f.idx --pairs ${IDX}/u32f.q > /dev/full\; a=\$?\; ${CLOSURE_BIN} query -q ${IDX}/u32f.idx --pairs ${IDX}/u32f.bin --pairs-format u32 > /dev/full\; echo \$a \$?)")
+cli_test(index.query_pairs_u32_torn_pipe --stdout "^ *1 *$" --stdout "^status 3$" --stderr "ends with 1 byte that" --
+         bash -c "printf '0 1\\n1 0\\n' > ${IDX}/u32p.txt && ${CLOSURE_BIN} index -q ${IDX}/u32p.txt -o ${IDX}/u32p.idx && printf '\\000\\000\\000\\000\\001\\000\\000\\000\\003' | ${CLOSURE_BIN} query -q ${IDX}/u32p.idx --pairs - --pairs-format u32 > ${IDX}/u32p.a\; echo status \$? && od -An -tu1 ${IDX}/u32p.a")
+cli_test(index.query_pairs_u32_stdin_partly_read --stdout "^ *1 +0 *$" --
+         bash -c "printf '0 1\\n' > ${IDX}/u32s.txt && ${CLOSURE_BIN} index -q ${IDX}/u32s.txt -o ${IDX}/u32s.idx && printf '\\377\\377\\377\\377\\000\\000\\000\\000\\001\\000\\000\\000\\001\\000\\000\\000\\000\\000\\000\\000' > ${IDX}/u32s.bin && { dd bs=4 count=1 of=/dev/null 2>/dev/null\; ${CLOSURE_BIN} query -q ${IDX}/u32s.idx --pairs - --pairs-format u32\; } < ${IDX}/u32s.bin | od -An -tu1")
 cli_test(index.query_pairs_u32_named_index --status 2 --stderr "have names" --
          bash -c "${CLOSURE_BIN} index -q ${DATA}/names.txt -o ${IDX}/u32n.idx && printf '\\000\\000\\000\\000\\001\\000\\000\\000' | ${CLOSURE_BIN} query -q ${IDX}/u32n.idx --pairs - --pairs-format u32 > /dev/null")
 cli_test(index.query_pairs_u32_needs_an_index --status 2 --stderr "answered from an index" --

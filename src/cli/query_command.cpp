@@ -72,6 +72,12 @@ bool questions_given_right(const QueryFlags& flags) {
     std::fprintf(stderr, "closure query: give either U V or --pairs FILE\n");
     return false;
   }
+  if (flags.pairs_format == "u32" && flags.engine == "closure") {
+    std::fprintf(stderr,
+                 "closure query: --pairs-format u32 is answered from an index, not a closure: "
+                 "drop --engine closure\n");
+    return false;
+  }
   if (flags.pairs_format == "u32" && (flags.pairs.empty() || flags.json)) {
     std::fprintf(stderr, flags.json
                              ? "closure query: --pairs-format u32 answers in bytes, not JSON\n"
@@ -113,7 +119,7 @@ void open_pairs_file(const std::string& pairs, PairsFile& file) {
   }
   std::error_code ec;
   if (std::filesystem::is_directory(pairs, ec))
-    throw InputError(pairs, 0, "is a folder, not a file of 'u v' pairs");
+    throw InputError(pairs, 0, "is a folder, not a file of pairs");
   file.fd = ::open(pairs.c_str(), O_RDONLY | O_CLOEXEC);
   if (file.fd < 0) throw InputError(pairs, 0, std::string("cannot open: ") + std::strerror(errno));
 }
@@ -258,11 +264,9 @@ int answer_pair_lines(QueryEngine& engine, const QueryFlags& flags, const PairsF
                       bool quiet) {
   QueryBatchStats stats;
   if (flags.pairs_format == "u32") {
-    // Bytes in, bytes out: a numbered index only (pair_ids.hpp), so a closure is refused.
-    if (!engine.index_queries)
-      throw UsageError(
-          "--pairs-format u32 is answered from an index: give an index file from "
-          "`closure index`, or --engine index");
+    // Bytes in, bytes out: a numbered index only (pair_ids.hpp).
+    // Never a closure: auto is an index for them, --engine closure refused up front.
+    if (!engine.index_queries) throw InternalError("query: u32 pairs without an index");
     stats = reach::answer_pair_ids(*engine.index_queries, file.fd, flags.pairs, std::cout);
   } else if (engine.index_queries && !flags.json) {
     // Plain answers from an index: blocks of lines, no per-line strings (pair_lines.hpp).

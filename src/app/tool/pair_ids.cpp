@@ -87,12 +87,15 @@ size_t read_some(int fd, std::vector<char>& buf, size_t size, const std::string&
 
 // A regular file's size is known: one that is no whole number of pairs is refused before a
 // single answer is written (a pipe's is known only at its end).
+// What is left of it from the descriptor's offset (standard input may be a file partly read).
 void check_whole_pairs(int fd, const std::string& name) {
   struct stat st {};
   if (::fstat(fd, &st) != 0 || !S_ISREG(st.st_mode)) return;
-  if (uint64_t(st.st_size) % kPairBytes != 0)
+  const off_t at = ::lseek(fd, 0, SEEK_CUR);
+  const uint64_t left = uint64_t(st.st_size) - uint64_t(at > 0 && at <= st.st_size ? at : 0);
+  if (left % kPairBytes != 0)
     throw InputError(name, 0,
-                     "is " + std::to_string(st.st_size) +
+                     "is " + std::to_string(left) +
                          " bytes, not a whole number of 8-byte pairs (two little-endian "
                          "unsigned 32-bit vertex numbers each)");
 }
@@ -102,10 +105,9 @@ void check_whole_pairs(int fd, const std::string& name) {
 QueryBatchStats answer_pair_ids(IndexQueries& queries, int fd, const std::string& name,
                                 std::ostream& out) {
   if (!queries.numbered())
-    throw UsageError(name +
-                     ": binary pairs name vertices by number, and this index's vertices have "
-                     "names (or were appended by `closure serve`); give the pairs as 'u v' "
-                     "lines instead");
+    throw UsageError(
+        "binary pairs (--pairs-format u32) name vertices by number, and this index's vertices "
+        "have names (or were appended); give the pairs as 'u v' lines instead");
   check_whole_pairs(fd, name);
   std::vector<char> buf(kReadBytes);
   std::vector<PairVerdict> answers(kReadBytes / kPairBytes);
@@ -132,6 +134,7 @@ QueryBatchStats answer_pair_ids(IndexQueries& queries, int fd, const std::string
     });
     out.write(reinterpret_cast<const char*>(answers.data()), std::streamsize(n));
     out.flush();
+    check_answers_written(out);
     std::memmove(buf.data(), buf.data() + n * kPairBytes, size - n * kPairBytes);
     size -= n * kPairBytes;
   }
@@ -142,8 +145,8 @@ QueryBatchStats answer_pair_ids(IndexQueries& queries, int fd, const std::string
   }
   if (size != 0)
     throw InputError(name, 0,
-                     "ends with " + std::to_string(size) +
-                         " bytes that are not a whole 8-byte pair (after " +
+                     "ends with " + std::to_string(size) + (size == 1 ? " byte" : " bytes") +
+                         " that are not a whole 8-byte pair (after " +
                          std::to_string(stats.answered) + " pairs)");
   return stats;
 }

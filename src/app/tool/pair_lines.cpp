@@ -530,6 +530,7 @@ QueryBatchStats answer_pair_lines(IndexQueries& queries, int fd, const std::stri
     for (size_t i = 0; i < used; ++i)
       out.write(pieces[i].answers.text().data(), std::streamsize(pieces[i].answers.text().size()));
     out.flush();
+    check_answers_written(out);
   }
   QueryBatchStats stats;
   for (Piece& p : pieces) {

@@ -1,11 +1,24 @@
 // Label lookup and per-line answers for `closure query`.
 #include "app/tool/reachability_queries.hpp"
 
+#include <cerrno>
+#include <cstring>
+#include <string>
 #include <string_view>
 
+#include "closure/errors.hpp"
 #include "closure/graph/text_scan.hpp"
+#include "closure/io/atomic_file.hpp"
 
 namespace closure {
+
+void check_answers_written(std::ostream& out) {
+  if (out) return;
+  const int err = errno;  // the failed write's, as stdio and the stream leave it
+  if (err == EPIPE) throw OutputClosedError("the reader of the answers has gone");
+  throw ResourceError(std::string("cannot write the answers") +
+                      (err ? std::string(": ") + std::strerror(err) : std::string()));
+}
 
 ReachabilityIndex::ReachabilityIndex(const Graph& g, const Closure& c, bool reflexive)
     : closure_(c), reflexive_(reflexive) {
@@ -126,8 +139,11 @@ QueryBatchStats answer_lines(const AnswerBatch& answer_batch, size_t batch, bool
       if (!slot.empty()) flush();
       out.flush();
     }
+    check_answers_written(out);
   }
   flush();
+  out.flush();
+  check_answers_written(out);
   return stats;
 }
 

@@ -35,6 +35,12 @@ class ReachabilityIndex {
   std::unordered_map<std::string, vertex_t> id_of_;
 };
 
+// After answers are written to `out`: throws OutputClosedError where their reader has gone
+// (EPIPE; the CLI stops quietly, as on every stream output) and ResourceError where the
+// write failed otherwise (a full disk), so that a failed output neither answers on for
+// nobody nor ends with exit 0.
+void check_answers_written(std::ostream& out);
+
 struct QueryBatchStats {
   size_t answered = 0, reachable = 0, unknown = 0, malformed = 0;
   QueryBatchStats& operator+=(const QueryBatchStats& o) {
