@@ -1,8 +1,9 @@
 // libFuzzer target for `query --pairs --pairs-format u32` input (pair_ids.hpp), differential:
-// any bytes, read as pairs of little-endian 32-bit vertex numbers from a memory file, must be
-// answered one byte each with the closure's verdict of the same vertices (0 no, 1 yes, 2 u
-// unknown, 3 v unknown), or refused before any answer when they are no whole number of
-// pairs; an index whose vertices have names refuses them. The graph is fixed and small: a
+// any bytes, read as pairs of little-endian 32-bit vertex numbers from a memory file and from
+// a pipe, must be answered one byte each with the closure's verdict of the same vertices (0
+// no, 1 yes, 2 u unknown, 3 v unknown); bytes that are no whole number of pairs must be
+// refused, from the file before any answer, from the pipe after the whole pairs' answers; an
+// index whose vertices have names refuses them. The graph is fixed and small: a
 // cycle, a self-loop, a DAG part, an isolated vertex, called 0..7. The first byte picks
 // reflexive answers, and whether each number is taken modulo 11 (mostly known vertices).
 #include <sys/mman.h>
@@ -29,13 +30,9 @@
 
 namespace {
 
-// The pairs answered from a memory file holding `in`; throws as answer_pair_ids() does.
-std::string by_ids(closure::reach::IndexQueries& queries, const std::string& in,
-                   std::string& written) {
-  const int fd = ::memfd_create("pairs", MFD_CLOEXEC);
-  if (fd < 0) std::abort();
-  if (!in.empty() && ::write(fd, in.data(), in.size()) != ssize_t(in.size())) std::abort();
-  ::lseek(fd, 0, SEEK_SET);
+// The pairs answered from `fd` (closed here); throws as answer_pair_ids() does, `written`
+// then holding what was answered before.
+std::string answered(closure::reach::IndexQueries& queries, int fd, std::string& written) {
   std::ostringstream out;
   try {
     closure::reach::answer_pair_ids(queries, fd, "q.u32", out);
@@ -46,6 +43,25 @@ std::string by_ids(closure::reach::IndexQueries& queries, const std::string& in,
   }
   ::close(fd);
   return out.str();
+}
+
+// A memory file holding `in` (a regular file: its size is checked before any answer).
+int memory_file(const std::string& in) {
+  const int fd = ::memfd_create("pairs", MFD_CLOEXEC);
+  if (fd < 0) std::abort();
+  if (!in.empty() && ::write(fd, in.data(), in.size()) != ssize_t(in.size())) std::abort();
+  ::lseek(fd, 0, SEEK_SET);
+  return fd;
+}
+
+// A pipe holding `in` (at most its 64 KiB buffer), its writing end closed: read as it comes,
+// a torn last pair found only at its end.
+int pipe_holding(const std::string& in) {
+  int fds[2];
+  if (::pipe(fds) != 0) std::abort();
+  if (!in.empty() && ::write(fds[1], in.data(), in.size()) != ssize_t(in.size())) std::abort();
+  ::close(fds[1]);
+  return fds[0];
 }
 
 uint32_t u32_at(const std::string& s, size_t at) {
@@ -68,19 +84,8 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
       std::memcpy(in.data() + at, &x, 4);
     }
   closure::reach::IndexQueries queries(*numbered.index, reflexive);
-  std::string written = "none";
-  if (in.size() % 8 != 0) {
-    try {
-      by_ids(queries, in, written);
-    } catch (const closure::InputError&) {
-      if (!written.empty()) std::abort();  // refused, but after answers
-      return 0;
-    }
-    std::abort();  // a torn pair answered
-  }
-  const std::string got = by_ids(queries, in, written);
   closure::ReachabilityIndex from_closure(numbered.graph, numbered.closure, reflexive);
-  std::string want;
+  std::string want;  // the whole pairs' verdicts
   for (size_t at = 0; at + 8 <= in.size(); at += 8) {
     const uint32_t u = u32_at(in, at), v = u32_at(in, at + 4);
     const closure::QueryAnswer a = from_closure.answer(std::to_string(u), std::to_string(v));
@@ -89,10 +94,26 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
             : u >= 8                                          ? '\2'
                                                               : '\3';
   }
-  if (got != want) std::abort();
+  const bool torn = in.size() % 8 != 0;
+  std::string written = "none";
+  // A file: refused before any answer where torn, else the closure's verdicts.
+  try {
+    if (answered(queries, memory_file(in), written) != want || torn) std::abort();
+  } catch (const closure::InputError&) {
+    if (!torn || !written.empty()) std::abort();
+  }
+  // A pipe: the whole pairs' verdicts, then (where torn) the refusal.
+  if (in.size() <= (size_t{60} << 10)) {
+    written = "none";
+    try {
+      if (answered(queries, pipe_holding(in), written) != want || torn) std::abort();
+    } catch (const closure::InputError&) {
+      if (!torn || written != want) std::abort();
+    }
+  }
   closure::reach::IndexQueries by_name(*named.index, reflexive);
   try {
-    by_ids(by_name, in, written);
+    answered(by_name, memory_file(in), written);
     std::abort();  // numbers taken as a named index's vertices
   } catch (const closure::UsageError&) {
   }
