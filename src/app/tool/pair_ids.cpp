@@ -6,11 +6,9 @@
 
 #include <algorithm>
 #include <bit>
-#include <cerrno>
 #include <cstdint>
 #include <cstring>
 #include <memory>
-#include <span>
 #include <vector>
 
 #include "closure/errors.hpp"
@@ -75,19 +73,9 @@ void answer_piece(Piece& piece, const char* in, size_t n, PairVerdict* answers) 
   }
 }
 
-// One read into buf[size, buf.size()); 0 at the end of the input.
-size_t read_some(int fd, std::vector<char>& buf, size_t size, const std::string& name) {
-  for (;;) {
-    const ssize_t r = ::read(fd, buf.data() + size, buf.size() - size);
-    if (r >= 0) return size_t(r);
-    if (errno != EINTR)
-      throw InputError(name, 0, std::string("read error: ") + std::strerror(errno));
-  }
-}
-
-// A regular file's size is known: one that is no whole number of pairs is refused before a
-// single answer is written (a pipe's is known only at its end).
-// What is left of it from the descriptor's offset (standard input may be a file partly read).
+// A regular file's size is known: one whose bytes left from the descriptor's offset (standard
+// input may be a file partly read) are no whole number of pairs is refused before a single
+// answer is written (a pipe's is known only at its end).
 void check_whole_pairs(int fd, const std::string& name) {
   struct stat st {};
   if (::fstat(fd, &st) != 0 || !S_ISREG(st.st_mode)) return;
@@ -115,7 +103,7 @@ QueryBatchStats answer_pair_ids(IndexQueries& queries, int fd, const std::string
   pieces[0].queries = &queries;
   size_t size = 0;  // buf[0, size): read, not yet answered (at most a partial pair)
   for (;;) {
-    const size_t got = read_some(fd, buf, size, name);
+    const size_t got = read_pairs_input(fd, buf.data() + size, buf.size() - size, name);
     if (got == 0) break;
     size += got;
     const size_t n = size / kPairBytes;

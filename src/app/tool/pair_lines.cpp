@@ -1,11 +1,8 @@
 // Block-wise answers to `--pairs` lines from an index.
 #include "app/tool/pair_lines.hpp"
 
-#include <unistd.h>
-
 #include <algorithm>
 #include <bit>
-#include <cerrno>
 #include <cstring>
 #include <functional>
 #include <memory>
@@ -423,16 +420,6 @@ void answer_block(IndexQueries& queries, Block& block, std::string_view input,
   stats.malformed += block.malformed.size();
 }
 
-// One read into buf[size, buf.size() - kReadSlack); 0 at the end of the input.
-size_t read_some(int fd, std::string& buf, size_t size, const std::string& name) {
-  for (;;) {
-    const ssize_t r = ::read(fd, buf.data() + size, buf.size() - kReadSlack - size);
-    if (r >= 0) return size_t(r);
-    if (errno != EINTR)
-      throw InputError(name, 0, std::string("read error: ") + std::strerror(errno));
-  }
-}
-
 // One piece of a buffer's lines [first, end), answered by one thread into its own answers
 // with its own querier (part 0 the caller's, the others twins over the same index).
 struct Piece {
@@ -507,7 +494,8 @@ QueryBatchStats answer_pair_lines(IndexQueries& queries, int fd, const std::stri
       }
       if (buf.size() - size < kReadBytes) buf.resize(2 * buf.size());
     }
-    const size_t got = read_some(fd, buf, size, name);
+    const size_t got =
+        read_pairs_input(fd, buf.data() + size, buf.size() - kReadSlack - size, name);
     more = got > 0;
     size += got;
     // Complete lines only, but everything at the end of the input.

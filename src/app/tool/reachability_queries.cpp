@@ -1,12 +1,15 @@
 // Label lookup and per-line answers for `closure query`.
 #include "app/tool/reachability_queries.hpp"
 
+#include <unistd.h>
+
 #include <cerrno>
 #include <cstring>
 #include <string>
 #include <string_view>
 
 #include "closure/errors.hpp"
+#include "closure/graph/input_error.hpp"
 #include "closure/graph/text_scan.hpp"
 #include "closure/io/atomic_file.hpp"
 
@@ -18,6 +21,15 @@ void check_answers_written(std::ostream& out) {
   if (err == EPIPE) throw OutputClosedError("the reader of the answers has gone");
   throw ResourceError(std::string("cannot write the answers") +
                       (err ? std::string(": ") + std::strerror(err) : std::string()));
+}
+
+size_t read_pairs_input(int fd, char* to, size_t room, const std::string& name) {
+  for (;;) {
+    const ssize_t r = ::read(fd, to, room);
+    if (r >= 0) return size_t(r);
+    if (errno != EINTR)
+      throw InputError(name, 0, std::string("read error: ") + std::strerror(errno));
+  }
 }
 
 ReachabilityIndex::ReachabilityIndex(const Graph& g, const Closure& c, bool reflexive)

@@ -41,6 +41,10 @@ class ReachabilityIndex {
 // nobody nor ends with exit 0.
 void check_answers_written(std::ostream& out);
 
+// One read of `--pairs` input from `fd` into [to, to + room), retried on EINTR; 0 at its end.
+// Throws InputError naming `name` on a read error.
+size_t read_pairs_input(int fd, char* to, size_t room, const std::string& name);
+
 struct QueryBatchStats {
   size_t answered = 0, reachable = 0, unknown = 0, malformed = 0;
   QueryBatchStats& operator+=(const QueryBatchStats& o) {
