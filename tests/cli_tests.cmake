@@ -325,6 +325,12 @@ cli_test(batch.resume_redoes_stale_results --stdout "^stale ok$" --
          bash -c "rm -rf ${GEN}/stale && mkdir -p ${GEN}/stale && cp ${DATA}/diamond.txt ${GEN}/stale/g.txt && b='${CLOSURE_BIN} batch -q ${GEN}/stale/g.txt --out ${GEN}/stale/out --resume' && $b | grep -q '0 resumed' && $b | grep -q '1 resumed' && echo '5 1' >> ${GEN}/stale/g.txt && $b | grep -q '0 resumed' && $b --reflexive | grep -q '0 resumed' && $b --reflexive | grep -q '1 resumed' && echo junk > ${GEN}/stale/out/g.txt.closure.txt && $b --reflexive | grep -q '0 resumed' && ! grep -q junk ${GEN}/stale/out/g.txt.closure.txt && echo 'stale ok'")
 cli_test(batch.out_is_the_input_folder --stdout "^2 files: 2 ok" --
          bash -c "rm -rf ${GEN}/same && mkdir -p ${GEN}/same && cp ${DATA}/diamond.txt ${DATA}/cycle.txt ${GEN}/same/ && ${CLOSURE_BIN} batch -q ${GEN}/same --out ${GEN}/same > /dev/null && ${CLOSURE_BIN} batch -q ${GEN}/same --out ${GEN}/same | tail -1")
+# Folders below an input folder that is the output folder (or lies inside it) are the
+# user's: searched, only the batch's own outputs there passed over (node-link's too).
+cli_test(batch.out_is_the_input_folder_with_subfolders --stdout "^3 files: 3 ok" --
+         bash -c "rm -rf ${GEN}/samesub && mkdir -p ${GEN}/samesub/sub/deeper && cp ${DATA}/diamond.txt ${GEN}/samesub/ && cp ${DATA}/cycle.txt ${GEN}/samesub/sub/ && cp ${DATA}/dag.gra ${GEN}/samesub/sub/deeper/ && ${CLOSURE_BIN} batch -q ${GEN}/samesub --out ${GEN}/samesub --output-format node-link > /dev/null && ${CLOSURE_BIN} batch -q ${GEN}/samesub --out ${GEN}/samesub --output-format node-link | tail -1")
+cli_test(batch.out_holds_the_input_folder --stdout "^2 files: 2 ok" --
+         bash -c "rm -rf ${GEN}/outer && mkdir -p ${GEN}/outer/in/sub && cp ${DATA}/diamond.txt ${GEN}/outer/in/ && cp ${DATA}/cycle.txt ${GEN}/outer/in/sub/ && ${CLOSURE_BIN} batch -q ${GEN}/outer/in --out ${GEN}/outer | tail -1")
 cli_test(batch.records_use_summary_names --stdout "\"vertices\":5,\"edges\":5,\"components\":5" --
          bash -c "rm -rf ${GEN}/names && ${CLOSURE_BIN} batch -q ${DATA}/diamond.txt --out ${GEN}/names > /dev/null && cat ${GEN}/names/diamond.txt.summary.json ${GEN}/names/summary.json")
 cli_test(batch.verify_inconclusive --status 5 --stdout "INCONCLUSIVE" --stdout "1 inconclusive" --

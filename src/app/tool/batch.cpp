@@ -37,26 +37,6 @@ double seconds_since(Clock::time_point t0) {
   return std::chrono::duration<double>(Clock::now() - t0).count();
 }
 
-std::string extension_for(OutputFormat f) {
-  switch (f) {
-    case OutputFormat::kEdges:
-      return ".closure.txt";
-    case OutputFormat::kMatrixMarket:
-      return ".closure.mtx";
-    case OutputFormat::kJson:
-      return ".closure.json";
-    case OutputFormat::kBinary:
-      return ".closure.bin";
-    case OutputFormat::kCsv:
-      return ".closure.csv";
-    case OutputFormat::kTsv:
-      return ".closure.tsv";
-    case OutputFormat::kNodeLink:
-      return ".closure.node-link.json";
-  }
-  return ".closure";
-}
-
 // The options that change a file's result (its closure file or its row). Not the method
 // or the device: every method gives the same closure.
 std::string options_key(const BatchOptions& o) {
@@ -108,18 +88,16 @@ struct ItemPaths {
 
 ItemPaths paths_of(const BatchOptions& o, const BatchItem& item) {
   const std::string stem = (fs::path(o.out_dir) / item.stem).string();
-  return {stem + ".summary.json", stem + extension_for(o.run.output_format)};
+  return {stem + ".summary.json", stem + batch_closure_suffix(o.run.output_format)};
 }
 
 // Once this input's closure is written in one format, the closures a batch wrote for it in
 // the others are out of date: removed, where a batch owns them (never a user's file).
 void remove_other_formats(const BatchOptions& o, const BatchItem& item, BatchOutDir& out) {
   const std::string stem = (fs::path(o.out_dir) / item.stem).string();
-  for (OutputFormat f :
-       {OutputFormat::kEdges, OutputFormat::kMatrixMarket, OutputFormat::kJson,
-        OutputFormat::kBinary, OutputFormat::kCsv, OutputFormat::kTsv, OutputFormat::kNodeLink}) {
+  for (OutputFormat f : kBatchOutputFormats) {
     if (f == o.run.output_format) continue;
-    const std::string other = stem + extension_for(f);
+    const std::string other = stem + batch_closure_suffix(f);
     std::error_code ec;
     if (fs::is_regular_file(fs::symlink_status(other, ec)) && out.may_write(other))
       fs::remove(other, ec);

@@ -32,10 +32,14 @@ struct Found {
 };
 
 // Every regular file below `root` (not following folder links) that `filter` accepts, and
-// every entry that could not be examined, with its error.
+// every entry that could not be examined, with its error. A folder inside `out` is passed
+// over (`dags --out dags/results`: what a batch wrote, not inputs) unless `root` lies inside
+// `out` too (`dags --out dags`: then every folder below is the user's, and only the files
+// with a batch output's name are passed over, in `out` and below it).
 std::vector<Found> search_folder(const fs::path& root, const fs::path& out,
                                  const NameFilter& filter) {
   std::vector<Found> found;
+  const bool root_in_out = is_within(root, out);
   std::vector<fs::path> pending{root};
   while (!pending.empty()) {
     const fs::path dir = std::move(pending.back());
@@ -60,7 +64,7 @@ std::vector<Found> search_folder(const fs::path& root, const fs::path& out,
         continue;
       }
       if (fs::is_directory(target)) {
-        if (fs::is_symlink(link) || is_within(p, out)) continue;
+        if (fs::is_symlink(link) || (!root_in_out && is_within(p, out))) continue;
         pending.push_back(p);
       } else if (fs::is_regular_file(target)) {
         if (dir_is_out && is_batch_output_name(name)) continue;
@@ -77,10 +81,30 @@ std::vector<Found> search_folder(const fs::path& root, const fs::path& out,
 
 }  // namespace
 
+std::string batch_closure_suffix(OutputFormat format) {
+  switch (format) {
+    case OutputFormat::kEdges:
+      return ".closure.txt";
+    case OutputFormat::kMatrixMarket:
+      return ".closure.mtx";
+    case OutputFormat::kJson:
+      return ".closure.json";
+    case OutputFormat::kBinary:
+      return ".closure.bin";
+    case OutputFormat::kCsv:
+      return ".closure.csv";
+    case OutputFormat::kTsv:
+      return ".closure.tsv";
+    case OutputFormat::kNodeLink:
+      return ".closure.node-link.json";
+  }
+  return ".closure";
+}
+
 bool is_batch_output_name(const std::string& name) {
-  for (const char* suffix : {".summary.json", ".closure.txt", ".closure.mtx", ".closure.json",
-                             ".closure.bin", ".closure.csv", ".closure.tsv"})
-    if (name.ends_with(suffix)) return true;
+  if (name.ends_with(".summary.json")) return true;
+  for (OutputFormat f : kBatchOutputFormats)
+    if (name.ends_with(batch_closure_suffix(f))) return true;
   return name == "summary.csv" || name == "summary.json" || name.find(".tmp-") != std::string::npos;
 }
 

@@ -7,6 +7,7 @@
 #include <vector>
 
 #include "app/tool/batch_filter.hpp"
+#include "app/tool/closure_writer.hpp"
 
 namespace closure {
 
@@ -16,13 +17,21 @@ struct BatchItem {
   std::string error;  // non-empty: this entry cannot be processed (symlink loop, ...)
 };
 
-// Names the batch itself writes: NAME.summary.json, NAME.closure.{txt,mtx,json,bin},
-// summary.csv, summary.json, and AtomicFile temporaries (NAME.tmp-...).
+// Every format a batch writes closures in, and the suffix of the closure file it writes for
+// NAME in each (NAME.closure.txt, ...): one list, read by the search below as by the writer.
+inline constexpr OutputFormat kBatchOutputFormats[] = {
+    OutputFormat::kEdges, OutputFormat::kMatrixMarket, OutputFormat::kJson,    OutputFormat::kBinary,
+    OutputFormat::kCsv,   OutputFormat::kTsv,          OutputFormat::kNodeLink};
+std::string batch_closure_suffix(OutputFormat format);
+
+// Names the batch itself writes: NAME.summary.json, NAME + batch_closure_suffix() of each
+// format, summary.csv, summary.json, and AtomicFile temporaries (NAME.tmp-...).
 bool is_batch_output_name(const std::string& filename);
 
-// `out_dir` (may be empty) is never read back: a folder below an input folder is skipped
-// whole, and where the output folder is an input folder itself (`batch D --out D`), the
-// files there named as batch outputs are skipped. Folders are not followed through
+// `out_dir` (may be empty) is never read back: an output folder below an input folder is
+// skipped whole, and where the output folder is an input folder or holds one (`batch D
+// --out D`), the folders below are searched (they are the user's) and the files in and
+// below it named as batch outputs are skipped. Folders are not followed through
 // symbolic links (a link to an ancestor would loop). Hidden files (".name") and entries
 // that are neither files nor folders (FIFOs, sockets, devices) are skipped. Two inputs that
 // would share an output name are told apart by their argument's position. Throws
