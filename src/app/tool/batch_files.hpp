@@ -20,8 +20,9 @@ struct BatchItem {
 // Every format a batch writes closures in, and the suffix of the closure file it writes for
 // NAME in each (NAME.closure.txt, ...): one list, read by the search below as by the writer.
 inline constexpr OutputFormat kBatchOutputFormats[] = {
-    OutputFormat::kEdges, OutputFormat::kMatrixMarket, OutputFormat::kJson,    OutputFormat::kBinary,
-    OutputFormat::kCsv,   OutputFormat::kTsv,          OutputFormat::kNodeLink};
+    OutputFormat::kEdges,   OutputFormat::kMatrixMarket, OutputFormat::kJson,
+    OutputFormat::kBinary,  OutputFormat::kCsv,          OutputFormat::kTsv,
+    OutputFormat::kNodeLink};
 std::string batch_closure_suffix(OutputFormat format);
 
 // Names the batch itself writes: NAME.summary.json, NAME + batch_closure_suffix() of each
