@@ -496,6 +496,24 @@ TEST(GraphIoErrors, BinaryFileOnDisk) {
   }
 }
 
+TEST(GraphIoErrors, BinaryByteAfterSeveralStreamedBlocksNamesItsLineInTheWholeInput) {
+  // A gzip file (or a pipe) is read in blocks of whole lines, which the edge-list reader
+  // numbers itself; the binary byte found in a later read is on the line counted from the
+  // input's start (it had been counted from the start of the unread bytes: 805,697 here).
+  TempDir dir;
+  std::string text;
+  for (size_t i = 0; i < 5'000'000; ++i) text += "1 2\n";
+  text += "1 \x01\n";
+  try {
+    read_graph(dir.write_gz("late.txt.gz", text));
+    FAIL();
+  } catch (const InputError& e) {
+    EXPECT_EQ(e.line(), 5'000'001u) << e.what();
+    EXPECT_NE(e.message().find("binary data (byte 0x01 in column 3)"), std::string::npos)
+        << e.what();
+  }
+}
+
 TEST(GraphIoErrors, BinaryByteDeepInALargeFileIsFoundByTheParallelScan) {
   // Over 32 MB, the mapped file is scanned for binary bytes by all threads: the first bad
   // byte is still the one reported, with its line and column, and a clean file still reads.

@@ -46,8 +46,11 @@ class LineSource {
   bool take_all(std::string_view& text);
   // Streamed input: the next block of whole lines, about `want` bytes or more (a block always
   // ends at a line end or at the end of input); false at the end. Lines in it are not counted
-  // by line_number(): block readers number lines themselves.
+  // by line_number(): block readers number lines themselves, and tell add_block_lines() how
+  // many the block held before asking for the next, so that a binary byte found in the bytes
+  // read after it is given its line in the whole input (not in the read it came in).
   bool next_block(std::string_view& block, size_t want);
+  void add_block_lines(size_t lines) { block_lines_ += lines; }
 
   // Throws InputError when a regular file changed while it was read: it shrank under the
   // mapping (the SIGBUS guard saw it) or its size or modification time differ from when it
@@ -107,6 +110,7 @@ class LineSource {
   bool eof_ = false;
   bool started_ = false;
   size_t line_ = 0;
+  size_t block_lines_ = 0;  // lines of the blocks handed out (add_block_lines)
 };
 
 }  // namespace closure

@@ -561,6 +561,7 @@ void read_streamed(const ReadContext& cx, std::vector<Edge>& edges) {
     if (!chunk.to_labels()) cx.src.fail_at(line_base + chunk.lines, too_many_vertices());
     const std::vector<vertex_t> remap = cx.assembler.merge(chunk, line_base);
     line_base += chunk.lines;
+    cx.src.add_block_lines(chunk.lines);
     const size_t at = edges.size();
     edges.resize(at + chunk.edges.size() +
                  (cx.declared.undirected ? chunk.edges.size() - chunk.loops : 0));
