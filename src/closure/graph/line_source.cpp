@@ -348,8 +348,9 @@ void LineSource::check_bytes(size_t from, size_t to) const {
   }
   char hex[8];
   std::snprintf(hex, sizeof hex, "0x%02x", byte);
-  fail_at(line_ + block_lines_ + full + line, std::string("binary data (byte ") + hex + " in column " +
-                                   std::to_string(column) + "): not a text graph file");
+  fail_at(line_ + block_lines_ + full + line, std::string("binary data (byte ") + hex +
+                                                  " in column " + std::to_string(column) +
+                                                  "): not a text graph file");
 }
 
 bool LineSource::fill() {
