@@ -92,6 +92,16 @@ cli_test(output.matrix_market --stdout "^%%MatrixMarket matrix coordinate patter
 cli_test(output.json --stdout "\"pairs\":9" --stdout "\"1\":\\[\"2\",\"3\",\"4\",\"5\"\\]" --
          ${CLOSURE_BIN} -q ${DATA}/diamond.txt -o - --output-format json)
 cli_test(output.binary --stdout "^CLOSBIT1" -- ${CLOSURE_BIN} -q ${DATA}/diamond.txt -o - --output-format binary)
+# The formats' aliases (formats.md) in any case, for run and batch alike; a wrong name lists
+# every name the command takes (run's "dot" too).
+cli_test(output.format_aliases_any_case --stdout "^%%MatrixMarket" --
+         ${CLOSURE_BIN} -q ${DATA}/diamond.txt -o - --output-format MTX)
+cli_test(output.format_alias_bin --stdout "^CLOSBIT1" --
+         ${CLOSURE_BIN} -q ${DATA}/diamond.txt -o - --output-format bin)
+cli_test(output.format_unknown_lists_dot --status 2 --stderr "unknown output format 'mtxx' .*node-link, dot" --
+         ${CLOSURE_BIN} -q ${DATA}/diamond.txt -o - --output-format mtxx)
+cli_test(batch.format_alias --stdout "^batch-alias-ok$" --
+         bash -c "rm -rf ${OUT}/balias && ${CLOSURE_BIN} batch -q ${DATA}/diamond.txt --out ${OUT}/balias --output-format Matrix-Market > /dev/null && head -1 ${OUT}/balias/diamond.txt.closure.mtx | grep -q MatrixMarket && echo batch-alias-ok")
 cli_test(output.too_large --status 4 --stderr "pass --force" --no-file ${OUT}/big.txt --
          ${CLOSURE_BIN} -q ${DATA}/diamond.txt -o ${OUT}/big.txt --max-output 10)
 cli_test(output.forced --closure ${OUT}/forced.txt ${DATA}/diamond.closure.txt --

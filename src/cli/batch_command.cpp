@@ -106,7 +106,7 @@ void add_batch_options(CLI::App& sub, BatchFlags& flags) {
   auto* verify = sub.add_flag("--verify", flags.verify, "Verify every closure against Boost.Graph");
   sub.add_flag("--summary-only", flags.no_closures, "Write only the summary table, no closures");
   sub.add_option("--output-format", flags.output_format, "One of: " + output_format_choices())
-      ->check(CLI::IsMember(output_format_names()));
+      ->transform(output_format_checked(/*dot_allowed=*/false));
   sub.add_flag("--reflexive", flags.reflexive, "Add every (v,v)");
   sub.add_flag("--force", flags.force, "Write closures larger than --max-output");
   sub.add_option("--max-output", flags.max_output,

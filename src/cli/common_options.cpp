@@ -218,7 +218,20 @@ CLI::Option* add_output_format_option(CLI::App& sub, std::string& format) {
   return sub
       .add_option("--output-format", format,
                   output_spec_choices() + " (default: from -o's extension, else edges)")
-      ->check(CLI::IsMember(output_spec_names()));
+      ->transform(output_format_checked(/*dot_allowed=*/true));
+}
+
+CLI::Validator output_format_checked(bool dot_allowed) {
+  return CLI::Validator(
+      [dot_allowed](std::string& value) {
+        try {
+          value = canonical_output_spec_name(value, dot_allowed);
+          return std::string();
+        } catch (const UsageError& e) {
+          return std::string(e.what());
+        }
+      },
+      "FORMAT");
 }
 
 void refuse_verify_options_without_verify(const CommonOptions& o, bool verify) {

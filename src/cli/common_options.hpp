@@ -55,6 +55,9 @@ CLI::Option* add_output_format_option(CLI::App& sub, std::string& format);
 // A CLI11 validator from a library check that throws UsageError: a bad value is refused at
 // parse time (exit 2, naming the option) with the check's own message.
 CLI::Validator usage_checked(void (*check)(const std::string&), const std::string& name);
+// --output-format's check: a format's name or alias in any case, kept as its canonical name
+// (canonical_output_spec_name); "dot" too where `dot_allowed`.
+CLI::Validator output_format_checked(bool dot_allowed);
 // --device with the one help text; every command with a device uses it.
 CLI::Option* add_device_option(CLI::App& sub, std::string& device);
 

@@ -4,6 +4,7 @@
 // component, so the two cannot disagree.
 #include "app/tool/closure_writer.hpp"
 
+#include <cctype>
 #include <algorithm>
 #include <charconv>
 #include <nlohmann/json.hpp>
@@ -44,14 +45,33 @@ std::string output_format_choices() {
   return out;
 }
 
-OutputFormat parse_output_format(std::string_view name) {
+static std::string lower_case(std::string_view text) {
+  std::string out(text);
+  for (char& c : out) c = char(std::tolower(static_cast<unsigned char>(c)));
+  return out;
+}
+
+OutputFormat parse_output_format(std::string_view text) {
+  const std::string name = lower_case(text);
   std::string names;
   for (const auto& f : output_formats()) {
     if (name == f.name || (!f.alias.empty() && name == f.alias)) return f.format;
     names += names.empty() ? "" : ", ";
     names += f.name;
   }
-  throw UsageError("unknown output format '" + std::string(name) + "' (" + names + ")");
+  throw UsageError("unknown output format '" + std::string(text) + "' (" + names + ")");
+}
+
+std::string canonical_output_spec_name(std::string_view text, bool dot_allowed) {
+  if (dot_allowed && lower_case(text) == "dot") return "dot";
+  try {
+    return std::string(output_format_name(parse_output_format(text)));
+  } catch (const UsageError&) {
+    if (!dot_allowed) throw;
+  }
+  std::string names;  // the data formats' names, then "dot"
+  for (const auto& n : output_spec_names()) names += (names.empty() ? "" : ", ") + n;
+  throw UsageError("unknown output format '" + std::string(text) + "' (" + names + ")");
 }
 
 std::string_view output_format_name(OutputFormat f) {

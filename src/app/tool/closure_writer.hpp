@@ -43,8 +43,11 @@ struct OutputFormatInfo {
 const std::vector<OutputFormatInfo>& output_formats();
 std::vector<std::string> output_format_names();  // canonical names, in table order
 std::string output_format_choices();             // the same as "edges, matrix-market, ..."
-// Throws UsageError listing the names.
+// A format's name or alias, in any case ("MTX"); throws UsageError listing the names.
 OutputFormat parse_output_format(std::string_view name);
+// The canonical name of an --output-format text (parse_output_format's rule; "dot" too where
+// `dot_allowed`), which the options keep so that later rules read one spelling.
+std::string canonical_output_spec_name(std::string_view text, bool dot_allowed);
 std::string_view output_format_name(OutputFormat f);
 
 // A closure output: its format and whether it is gzip-compressed.
