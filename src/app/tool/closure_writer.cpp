@@ -4,8 +4,8 @@
 // component, so the two cannot disagree.
 #include "app/tool/closure_writer.hpp"
 
-#include <cctype>
 #include <algorithm>
+#include <cctype>
 #include <charconv>
 #include <nlohmann/json.hpp>
 #include <stdexcept>
