@@ -192,9 +192,10 @@ std::vector<std::string> written_labels(const Graph& g, OutputFormat f) {
       // "u v" lines cannot carry a label with a blank in it (DOT allows "a b"): say so
       // rather than write a file that reads back differently.
       if (label.empty() || label.find_first_of(" \t\r\n") != std::string::npos)
-        throw UsageError(
-            "vertex label '" + label + "' contains whitespace, which an edge list cannot hold",
-            Advice::kQuotingFormat);
+        throw UsageError("vertex label '" + label +
+                             "' is empty or contains whitespace, which an edge list " +
+                             "cannot hold",
+                         Advice::kQuotingFormat);
       const bool escape = label[0] == '#' || label[0] == '%' ||
                           (label[0] == '\\' && label.size() > 1 &&
                            (label[1] == '#' || label[1] == '%' || label[1] == '\\'));
