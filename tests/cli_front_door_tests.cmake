@@ -65,6 +65,11 @@ cli_test(front_door.output_over_limit_that_fits_says_force --status 4 --stderr "
 # nothing there, so they are refused rather than silently ignored.
 cli_test(front_door.query_index_refuses_closure_options --status 2 --stderr "would change nothing" --
          bash -c "${CLOSURE_BIN} index -q ${DATA}/cycle.txt -o ${FD}/c.idx && ${CLOSURE_BIN} query ${FD}/c.idx 1 2 --method square --kernel-params tile_n=4")
+# Nor --engine closure (no graph to close) or how to read a graph (no text to parse).
+cli_test(front_door.query_index_refuses_engine_closure --status 2 --stderr "is an index file, which answers from the index" --
+         bash -c "${CLOSURE_BIN} index -q ${DATA}/cycle.txt -o ${FD}/c2.idx && ${CLOSURE_BIN} query ${FD}/c2.idx 1 2 --engine closure")
+cli_test(front_door.query_index_refuses_read_options --status 2 --stderr "not a graph to read, so --input-format --header --delimiter would change nothing" --
+         bash -c "${CLOSURE_BIN} index -q ${DATA}/cycle.txt -o ${FD}/c3.idx && ${CLOSURE_BIN} query ${FD}/c3.idx 1 2 -f csv --header --delimiter :")
 cli_test(front_door.query_engine_index_refuses_device --status 2 --stderr "--engine index answers without computing" --
          ${CLOSURE_BIN} query ${DATA}/cycle.txt 1 2 --engine index --device cpu)
 

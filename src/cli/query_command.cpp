@@ -136,6 +136,23 @@ void refuse_closure_options(const CommonOptions& common, const std::string& what
                      "--engine closure)");
 }
 
+// An index file is no graph to close nor text to parse: --engine closure, and the options
+// that say how to read a graph, are refused rather than ignored (as the closure's options).
+void refuse_what_an_index_file_ignores(const QueryFlags& flags, const CommonOptions& common) {
+  if (flags.engine == "closure")
+    throw UsageError(flags.input + " is an index file, which answers from the index; " +
+                     "--engine closure needs the graph it was built from");
+  std::string given;
+  if (read_options(common).format != InputFormat::kAuto) given += " --input-format";
+  if (common.header) given += " --header";
+  if (common.no_header) given += " --no-header";
+  if (!common.delimiter.empty()) given += " --delimiter";
+  if (!given.empty())
+    throw UsageError(flags.input + " is an index file, not a graph to read, so" + given +
+                     " would change nothing; drop them");
+  refuse_closure_options(common, "the index " + flags.input);
+}
+
 // When auto chose an index, stderr says why and how to keep or avoid one.
 void say_index_chosen(const QueryableGraph& q, Engine requested, bool quiet) {
   if (quiet || requested != Engine::kAuto || q.engine.engine != Engine::kIndex) return;
@@ -194,7 +211,7 @@ struct QueryEngine {
   void open(const QueryFlags& flags, const CommonOptions& common, Session& session) {
     InputSource input(flags.input);
     if (reach::is_index(input)) {
-      refuse_closure_options(common, "the index " + flags.input);
+      refuse_what_an_index_file_ignores(flags, common);
       index = std::make_unique<reach::LivingIndex>(reach::load_living_index(std::move(input)));
     } else {
       if (engine_for(flags) == "index")
