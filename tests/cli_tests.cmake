@@ -141,6 +141,14 @@ cli_test(batch.rows_and_names --stdout "^batch rows ok$" --
 cli_test(batch.resume --stdout "2 resumed" --
          bash -c "${CLOSURE_BIN} batch ${DATA}/diamond.txt ${DATA}/dag.gra --out ${OUT}/resume -q && ${CLOSURE_BIN} batch ${DATA}/diamond.txt ${DATA}/dag.gra --out ${OUT}/resume --resume -q")
 
+# closure's own binary files given as a graph are named for what they are, from a file, a
+# gzip file or a pipe alike, by every command that reads a graph (not "binary data").
+cli_test(input.index_file_as_a_graph --status 3 --stderr "a reachability index written by .closure index., not a graph: only .closure query. reads it" --
+         bash -c "${CLOSURE_BIN} index -q ${DATA}/cycle.txt -o ${OUT}/asgraph.idx && ${CLOSURE_BIN} reach ${OUT}/asgraph.idx 1")
+cli_test(input.index_file_piped_as_a_graph --status 3 --stderr "<stdin>: a reachability index" --
+         bash -c "${CLOSURE_BIN} index -q ${DATA}/cycle.txt -o ${OUT}/piped.idx && gzip -c ${OUT}/piped.idx | gunzip | ${CLOSURE_BIN} -q -")
+cli_test(input.binary_closure_as_a_graph --status 3 --stderr "a closure written as a binary bit matrix" --
+         bash -c "${CLOSURE_BIN} -q ${DATA}/cycle.txt -o ${OUT}/asgraph.bin && ${CLOSURE_BIN} reduce ${OUT}/asgraph.bin")
 # Bad input: exit status 3, the file and line named, no output file left behind.
 foreach(case "missing_column.txt:2: expected two columns"
              "non_numeric.gra:4: expected (a )?successor"

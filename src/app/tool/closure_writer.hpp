@@ -14,6 +14,7 @@
 
 #include "closure/algorithms/closure.hpp"
 #include "closure/graph/graph.hpp"
+#include "closure/graph/tool_file_magic.hpp"
 
 namespace closure {
 
@@ -167,7 +168,8 @@ inline uint64_t write_closure(const std::string& path, const Graph& g, const Clo
   return write_closure(path, g, c, OutputSpec{f, false}, reflexive, progress);
 }
 
-// The binary format's magic, first 8 bytes of the file.
-inline constexpr char kBinaryMagic[8] = {'C', 'L', 'O', 'S', 'B', 'I', 'T', '1'};
+// The binary format's magic, first 8 bytes of the file (graph/tool_file_magic.hpp, by which
+// the readers name a binary closure given to them as a graph).
+inline constexpr const char (&kBinaryMagic)[8] = kBinaryClosureMagic;
 
 }  // namespace closure

@@ -17,6 +17,7 @@
 #include <new>
 
 #include "closure/executor.hpp"
+#include "closure/graph/tool_file_magic.hpp"
 
 namespace closure {
 
@@ -337,6 +338,8 @@ void LineSource::check_bytes(size_t from, size_t to) const {
     if (!found) return;
   }
   if (!find_binary_byte(std::string_view(data_ + from, to - from), line, column, byte)) return;
+  if (consumed_base_ == 0 && end_ >= 8)
+    if (const char* kind = tool_file_kind(std::string_view(data_, 8))) fail_at(0, kind);
   const std::string_view before(data_ + pos_, from - pos_);
   size_t full = 0;
   if (!before.empty()) {
