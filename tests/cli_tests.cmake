@@ -353,6 +353,14 @@ cli_test(batch.records_use_summary_names --stdout "\"vertices\":5,\"edges\":5,\"
          bash -c "rm -rf ${GEN}/names && ${CLOSURE_BIN} batch -q ${DATA}/diamond.txt --out ${GEN}/names > /dev/null && cat ${GEN}/names/diamond.txt.summary.json ${GEN}/names/summary.json")
 cli_test(batch.verify_inconclusive --status 5 --stdout "INCONCLUSIVE" --stdout "1 inconclusive" --
          bash -c "${CLOSURE_BIN} batch -q ${GEN}/matching.txt --out ${GEN}/inconclusive --verify --verify-sources 2 --verify-memory 1")
+foreach(seed "-1" "18446744073709551616" "0x10")
+  cli_test(verify.seed_not_whole_number_${seed} --status 2 --stderr "is not a whole number from 0 to 18446744073709551615" --
+           ${CLOSURE_BIN} verify ${DATA}/cycle.txt --seed ${seed})
+endforeach()
+cli_test(verify.seed_largest --stdout "^MATCH$" --
+         ${CLOSURE_BIN} verify ${DATA}/cycle.txt --seed 18446744073709551615)
+cli_test(verify.memory_zero_refused --status 2 --stderr "--verify-memory 0: .*give at least 1 byte" --
+         ${CLOSURE_BIN} verify ${DATA}/cycle.txt --verify-memory 0)
 cli_test(verify.inconclusive --status 5 --stdout "^INCONCLUSIVE$" --stderr "2 pairs expected" --
          ${CLOSURE_BIN} verify ${GEN}/matching.txt --verify-memory 1 --sources 2)
 cli_test(verify.json_inconclusive --status 5 --stdout "\"verdict\": \"INCONCLUSIVE\"" --stdout "\"match\": false" --

@@ -245,7 +245,8 @@ void add_bench_bool_command(CLI::App& bench) {
   cmd->add_option("--full-check-max", o->full_check_max_n,
                   "Largest n checked in full; above it, 48 random rows are recomputed on the host")
       ->check(CLI::Range(size_t{0}, kMaxBoolBenchN));
-  cmd->add_option("--seed", o->seed, "Seed of the random operands (fresh inputs: vary it)");
+  cmd->add_option("--seed", o->seed, "Seed of the random operands (fresh inputs: vary it)")
+      ->check(unsigned_decimal());
   cmd->add_flag("--sweep", o->sweep,
                 "Sweep the valid parameter space first, use the winners and write them as rows "
                 "of the tuning overlay (--tuning-file)");

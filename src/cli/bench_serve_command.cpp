@@ -5,6 +5,7 @@
 
 #include "bench/serve_load.hpp"
 #include "cli/commands.hpp"
+#include "cli/common_options.hpp"
 
 namespace closure::cli {
 
@@ -56,6 +57,7 @@ void add_bench_serve_command(CLI::App& bench) {
                 "(indexes with identity labels only; the default)")
       ->excludes(labels);
   sub->add_option("--seed", flags->o.seed, "Seed of the random labels and kinds (repeatable runs)")
+      ->check(unsigned_decimal())
       ->capture_default_str();
   sub->add_flag("--json", flags->json, "The figures as JSON");
   sub->add_flag("-q,--quiet", flags->o.quiet, "No progress lines on stderr");

@@ -5,6 +5,7 @@
 
 #include <algorithm>
 #include <cerrno>
+#include <charconv>
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
@@ -177,6 +178,20 @@ ComputeOptions compute_options(const CommonOptions& o, Session& session, DeviceO
   return c;
 }
 
+CLI::Validator unsigned_decimal() {
+  return CLI::Validator(
+      [](std::string& value) {
+        uint64_t n = 0;
+        const char* end = value.data() + value.size();
+        const auto [at, ec] = std::from_chars(value.data(), end, n);
+        return !value.empty() && value[0] != '+' && ec == std::errc() && at == end
+                   ? std::string()
+                   : "'" + value + "' is not a whole number from 0 to " +
+                         std::to_string(UINT64_MAX);
+      },
+      "UINT");
+}
+
 CLI::Validator at_least_one_source() {
   return CLI::Validator(
       [](std::string& value) {
@@ -240,9 +255,15 @@ void refuse_verify_options_without_verify(const CommonOptions& o, bool verify) {
 }
 
 size_t verify_memory(const CommonOptions& o) {
-  return o.verify_memory.empty() ? 0 : size_t(as_usage_error("--verify-memory", [&] {
-    return parse_byte_size(o.verify_memory);
-  }));
+  if (o.verify_memory.empty()) return 0;  // the default: a quarter of physical memory
+  const size_t bytes =
+      size_t(as_usage_error("--verify-memory", [&] { return parse_byte_size(o.verify_memory); }));
+  // 0 would read as the default, a full comparison: said, not taken silently.
+  if (bytes == 0)
+    throw UsageError("--verify-memory " + o.verify_memory +
+                     ": Boost.Graph needs some memory; give at least 1 byte (1 forces the "
+                     "sampled check), or leave it out for a quarter of physical memory");
+  return bytes;
 }
 
 std::unique_ptr<ProgressLine> make_progress(const CommonOptions& o) {

@@ -98,6 +98,9 @@ ComputeOptions compute_options(const CommonOptions& o, Session& session,
 // (UsageError naming the option).
 ReadOptions read_options(const CommonOptions& o);
 
+// A 64-bit unsigned option's text as written: decimal digits only, within range (CLI11's own
+// conversion reads "-1" and any overflow as 2^64 - 1, and "010" as octal). For seeds.
+CLI::Validator unsigned_decimal();
 // For --verify-sources / --sources: 0 sources would check nothing and must not say MATCH.
 CLI::Validator at_least_one_source();
 size_t verify_memory(const CommonOptions& o);  // 0: the default budget

@@ -22,6 +22,7 @@ Runner add_verify_command(CLI::App& command, CommonOptions& common) {
       ->check(at_least_one_source())
       ->capture_default_str();
   sub->add_option("--seed", flags->seed, "Seed that picks the sampled sources")
+      ->check(unsigned_decimal())
       ->capture_default_str();
   sub->add_flag("--json", flags->json, "Print the summary as JSON on stdout");
   return [flags, &common](Session& session) -> int {
