@@ -157,9 +157,15 @@ class _Labels:
 
     def index(self, label) -> int:
         if self.identity:
-            if isinstance(label, (int, _np.integer)) and not isinstance(label, bool):
-                if 0 <= label < len(self.vertices):
-                    return int(label)
+            # Python's equality, as the dict below keeps it for other labels: 1.0 (and True)
+            # is the vertex 1.
+            if isinstance(label, (int, float, _np.integer, _np.floating)):
+                try:
+                    i = int(label)
+                except (OverflowError, ValueError):  # inf, nan
+                    raise _UnknownLabel(label) from None
+                if i == label and 0 <= i < len(self.vertices):
+                    return i
             raise _UnknownLabel(label)
         try:
             return self._lookup()[label]
@@ -368,6 +374,15 @@ def _networkx_digraph(vertices: _np.ndarray, us: _np.ndarray, vs: _np.ndarray):
     return g
 
 
+def _path_text(path) -> str:
+    """os.fspath(path), refusing an embedded NUL as open() does: the C++ side would end the
+    name there and read or write another file."""
+    text = _os.fspath(path)
+    if "\0" in (text if isinstance(text, str) else text.decode("utf-8", "surrogateescape")):
+        raise ValueError("embedded null byte")
+    return text
+
+
 def read_graph(path: str | _os.PathLike, format: str = "auto", *, header: bool | None = None,
                delimiter: str | None = None) -> Graph:
     """Reads a graph file with the tool's readers: edge lists, CSV and TSV, GRAIL ``.gra``,
@@ -383,7 +398,7 @@ def read_graph(path: str | _os.PathLike, format: str = "auto", *, header: bool |
 
     Raises InputError (with ``file`` and ``line``) for malformed input, and InputError
     with ``line`` None when the file cannot be opened, as the CLI reports both."""
-    core, fmt, _records = _closure.read_graph(_os.fspath(path), format, header,
+    core, fmt, _records = _closure.read_graph(_path_text(path), format, header,
                                               "" if delimiter is None else delimiter)
     ints = core.integer_labels()
     labels = _Labels(ints) if ints is not None else _Labels(_object_array(core.labels()))

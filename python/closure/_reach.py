@@ -7,13 +7,14 @@ from __future__ import annotations
 
 import os
 import sys
+import threading
 
 import numpy as np
 
 from . import _closure
 # The package's conversions: closure/__init__.py imports this module once they exist.
 from . import (Graph, InputError, UsageError, _check_label_array, _facts_html, _is_pair,
-               _Labels, _networkx_digraph, _object_array, _pairs_frame, _pandas_pairs,
+               _Labels, _networkx_digraph, _object_array, _pairs_frame, _pandas_pairs, _path_text,
                _tuple_columns, _UnknownLabel, _warn_converted_per_call, as_graph)
 
 
@@ -266,6 +267,15 @@ class Index:
         self._labels = labels
         self.reflexive = bool(reflexive)
         self._unsaveable = unsaveable
+        # add_edges() from several threads, one at a time: each matches the vertices the
+        # core numbered during its own call to its labels (a rebuild runs without the GIL).
+        self._append_lock = threading.Lock()
+
+    def __copy__(self):
+        # A shallow copy would share the core but not the labels: an append through one would
+        # leave the other's labels behind its vertices (as pickling and deepcopy, refused).
+        raise TypeError("a closure.Index cannot be copied; build or load another (or save "
+                        "this one and load the file)")
 
     @property
     def vertices(self) -> np.ndarray:
@@ -367,17 +377,18 @@ class Index:
                                  f"index, not {x!r} ({type(x).__name__})") from None
 
         # Edge by edge, u then v: the order in which the index numbers new vertices.
-        names_u, names_v = [], []
-        for u, v in zip(us, vs):
-            names_u.append(name(u))
-            names_v.append(name(v))
-        before = self._core.vertex_count
-        report = self._core.add_edges(names_u, names_v)
-        after = self._core.vertex_count
-        if after > before:
-            added = [fresh[self._core.label(i)] for i in range(before, after)]
-            self._labels = self._labels.extended(added)
-        return report
+        with self._append_lock:
+            names_u, names_v = [], []
+            for u, v in zip(us, vs):
+                names_u.append(name(u))
+                names_v.append(name(v))
+            before = self._core.vertex_count
+            report = self._core.add_edges(names_u, names_v)
+            after = self._core.vertex_count
+            if after > before:
+                added = [fresh[self._core.label(i)] for i in range(before, after)]
+                self._labels = self._labels.extended(added)
+            return report
 
     def save(self, path: str | os.PathLike) -> int:
         """Writes the index file that ``closure index`` writes (``closure query FILE u v``
@@ -391,7 +402,7 @@ class Index:
         whose str() forms collide (1 and "1")."""
         if self._unsaveable:
             raise ValueError(self._unsaveable)
-        return self._core.save(os.fspath(path))
+        return self._core.save(_path_text(path))
 
     def __repr__(self) -> str:
         kind = "reflexive" if self.reflexive else "strict"
@@ -430,7 +441,7 @@ def load_index(path: str | os.PathLike, reflexive: bool = False) -> Index:
     --append``, with the layer of added vertices and edges the last writes) and checks it:
     header, sizes, checksum and every offset a query follows. Raises InputError with the
     CLI's message when the file is missing, damaged, truncated or not an index."""
-    core = _closure.load_index(os.fspath(path))
+    core = _closure.load_index(_path_text(path))
     ints = core.integer_labels()
     labels = _Labels(ints) if ints is not None else _IndexLabels(core)
     return Index(core, labels, reflexive)

@@ -67,3 +67,19 @@ def test_grail_graph(path):
     for v in rng.sample(list(nxg.nodes), min(200, nxg.number_of_nodes())):
         want = nx.descendants(nxg, v) | ({v} if v in cycles else set())
         assert set(c.successors(v).tolist()) == want
+
+
+def test_a_path_with_a_null_byte_is_refused(tmp_path):
+    # As open() refuses it: the C++ side would end the name at the NUL and use another file.
+    good = tmp_path / "g.txt"
+    good.write_text("1 2\n")
+    bad = str(good) + "\0junk"
+    for call in (lambda: closure.read_graph(bad), lambda: closure.transitive_closure(bad),
+                 lambda: closure.build_index(bad), lambda: closure.load_index(bad)):
+        with pytest.raises(ValueError, match="embedded null byte"):
+            call()
+    index = closure.build_index(str(good))
+    with pytest.raises(ValueError, match="embedded null byte"):
+        index.save(str(tmp_path / "a") + "\0b.idx")
+    assert not (tmp_path / "a").exists()
+

@@ -367,6 +367,42 @@ def test_queries_from_threads_while_appending():
     assert index.vertex_count == 100 + 200 + 1 + 10
 
 
+def test_appends_from_two_threads_keep_every_label():
+    # Each call matches the vertices the core numbered during it to its own labels: two
+    # threads appending at once had mixed them up (wrong answers, labels lost, KeyError).
+    import threading
+
+    index = closure.build_index([(i, i + 1) for i in range(2000)])
+    errors = []
+
+    def append(kind):
+        for i in range(150):
+            try:
+                index.add_edges([(f"a{i}", 0)] if kind == 0 else [(f"b{i}", f"sink{i}")])
+            except Exception as e:  # noqa: BLE001 -- any escape is the failure reported
+                errors.append(repr(e))
+
+    threads = [threading.Thread(target=append, args=(k,)) for k in (0, 1)]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join()
+    assert errors == []
+    assert index.vertex_count == len(index.vertices) == 2001 + 150 * 3
+    for i in range(150):
+        assert index.reaches(f"a{i}", 2000) and index.reaches(f"b{i}", f"sink{i}")
+        assert not index.reaches(f"b{i}", 2000) and not index.reaches(f"sink{i}", f"b{i}")
+
+
+def test_an_index_is_not_copied():
+    # A shallow copy would share the core but not the labels (pickle and deepcopy refuse).
+    import copy
+
+    index = closure.build_index([(0, 1)])
+    with pytest.raises(TypeError, match="cannot be copied"):
+        copy.copy(index)
+
+
 # --- the command-line tool ------------------------------------------------------------
 
 def cli_answers(path, pairs, tmp_path):

@@ -331,3 +331,17 @@ def test_integer_labels_of_a_file_are_ints_up_to_int64(tmp_path):
     g = closure.read_graph(p)
     assert g.vertices.dtype == object
     assert g.vertices.tolist() == ["4000000000", "3", "9223372036854775808"]
+
+
+@pytest.mark.parametrize("edges", [[(0, 1), (1, 2)], [(5, 1), (1, 2)]])
+def test_a_whole_float_or_a_bool_is_the_int_vertex_on_every_graph(edges):
+    # Labels keep Python's equality (1.0 == True == 1), as networkx's nodes do: on vertices
+    # 0..n-1 too, whose lookup is arithmetic, not a dict (it had taken ints only there).
+    c, ix = closure.transitive_closure(edges), closure.build_index(edges)
+    g = nx.DiGraph(edges)
+    for u in (1.0, np.float64(1.0), True, np.int32(1)):
+        assert (u, 2) in c and (u, 2) in ix and c.reaches(u, 2) and ix.reaches(u, 2)
+        assert nx.has_path(g, u, 2)
+    for u in (1.5, float("nan"), float("inf"), -1.0):
+        assert (u, 2) not in c and (u, 2) not in ix
+
