@@ -30,6 +30,8 @@ add_test(NAME cli.opencl_not_linked COMMAND bash -c
 cli_test(no_graph --status 2 --stderr "no graph given" -- ${CLOSURE_BIN})
 cli_test(bad_method --status 2 -- ${CLOSURE_BIN} ${DATA}/diamond.txt --method fastest)
 cli_test(bad_device --status 2 --stderr "out of range" -- ${CLOSURE_BIN} ${DATA}/diamond.txt --device 99)
+cli_test(bad_device_index_past_64_bits --status 2 --stderr "device index 99999999999999999999 out of range" --
+         ${CLOSURE_BIN} ${DATA}/diamond.txt --device 99999999999999999999 -m propagate)
 # The device opens on a background thread while the graph is read; its errors still
 # reach the user as usage errors, with any method.
 cli_test(bad_device_opened_while_reading --status 2 --stderr "no OpenCL device matches 'nosuch'" --

@@ -7,6 +7,7 @@
 #include <algorithm>
 #include <atomic>
 #include <cctype>
+#include <cstdint>
 #include <cstdlib>
 #include <cstring>
 #include <stdexcept>
@@ -125,7 +126,9 @@ std::optional<DeviceInfo> choose_device(const std::string& flag) {
     throw UsageError("no OpenCL " + spec + " device found (see `closure devices`)");
   }
   if (std::all_of(spec.begin(), spec.end(), [](unsigned char c) { return std::isdigit(c); })) {
-    const size_t i = std::stoul(spec);
+    // Digits past any device count (stoul would throw out_of_range beyond 2^64) are out of
+    // range like any other index too large.
+    const size_t i = spec.size() <= 9 ? std::stoul(spec) : SIZE_MAX;
     if (i < devices.size()) return devices[i];
     throw UsageError("device index " + spec + " out of range: " + std::to_string(devices.size()) +
                      " OpenCL device(s) found");
