@@ -356,7 +356,11 @@ def _table_columns(columns, source, target) -> tuple:
     the table the graph came in as (a DataFrame's source and target columns, named
     Series); else "source" and "target" (networkx's from_pandas_edgelist defaults)."""
     default = columns or ("source", "target")
-    return (default[0] if source is None else source, default[1] if target is None else target)
+    names = (default[0] if source is None else source, default[1] if target is None else target)
+    if names[0] == names[1]:  # a dict of two equal keys would keep one column: the targets
+        raise ValueError(f"the source and target columns must have two names, not {names[0]!r} "
+                         "twice")
+    return names
 
 
 def _pairs_frame(us: _np.ndarray, vs: _np.ndarray, source: str, target: str):

@@ -422,6 +422,9 @@ def build_index(graph, reflexive: bool = False, *, supportive: int = 32,
     then take the graph's labels. ``supportive``: components (0..32) given exact
     reachability bits (the CLI's ``--supportive``). Runs without the GIL; Ctrl-C stops
     the strongly-connected-components pass (the labelling after it runs to its end)."""
+    if (isinstance(supportive, (bool, np.bool_)) or not isinstance(supportive, (int, np.integer))
+            or not 0 <= supportive <= 32):
+        raise UsageError(f"supportive must be 0..32 (an int), not {supportive!r}")
     g = as_graph(graph, format, vertices, source=source, target=target, header=header,
                  delimiter=delimiter)
     names, unsaveable = None, None
@@ -432,7 +435,7 @@ def build_index(graph, reflexive: bool = False, *, supportive: int = 32,
             names = None
             unsaveable = ("cannot save this index: two labels have the same str() form "
                           "(such as 1 and '1'), which an index file could not tell apart")
-    core = _closure.build_index(g._core, names, supportive)
+    core = _closure.build_index(g._core, names, int(supportive))
     return Index(core, g._labels, reflexive, unsaveable)
 
 

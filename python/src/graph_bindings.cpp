@@ -160,18 +160,9 @@ void bind_graph(py::module_& m) {
       .def(
           "labels",
           [](const Graph& g) {
-            // Labels are bytes; one that is not UTF-8 becomes a str with its bad bytes as
-            // lone surrogates (PEP 383's surrogateescape, as os.fsdecode does), so distinct
-            // labels stay distinct and label.encode("utf-8", "surrogateescape") gives the
-            // bytes back, where a plain conversion would raise UnicodeDecodeError.
+            // label_text(): one that is not UTF-8 has its bad bytes as lone surrogates.
             py::list out(g.labels().size());
-            for (size_t i = 0; i < g.labels().size(); ++i) {
-              const std::string l = g.labels()[i];
-              PyObject* text =
-                  PyUnicode_DecodeUTF8(l.data(), Py_ssize_t(l.size()), "surrogateescape");
-              if (!text) throw py::error_already_set();
-              out[i] = py::reinterpret_steal<py::object>(text);
-            }
+            for (size_t i = 0; i < g.labels().size(); ++i) out[i] = label_text(g.labels()[i]);
             return out;
           },
           "The input's labels (empty when the vertices are unlabelled 0..n-1).")

@@ -78,8 +78,10 @@ uint64_t component_count(const PyIndex& self) {
   return self.index->base().view().components + uint64_t(self.layer_components);
 }
 
-std::unique_ptr<PyIndex> build(const Graph& g, std::optional<std::vector<std::string>> names,
+std::unique_ptr<PyIndex> build(const Graph& g, std::optional<py::sequence> name_list,
                                uint32_t supportive) {
+  std::optional<std::vector<std::string>> names;
+  if (name_list) names = label_bytes_list(*name_list);
   if (supportive > reach::kMaxSupportive)
     throw UsageError("supportive must be 0.." + std::to_string(reach::kMaxSupportive) + ", not " +
                      std::to_string(supportive));
@@ -141,8 +143,8 @@ uint64_t save(const PyIndex& self, const std::string& path) {
 
 // Adds the edges us[i] -> vs[i] by label (unknown labels become new vertices): all or
 // nothing. Rebuilds keep the base's supportive components.
-py::dict add_edges(PyIndex& self, const std::vector<std::string>& us,
-                   const std::vector<std::string>& vs) {
+py::dict add_edges(PyIndex& self, const py::sequence& us_given, const py::sequence& vs_given) {
+  const std::vector<std::string> us = label_bytes_list(us_given), vs = label_bytes_list(vs_given);
   if (us.size() != vs.size()) throw UsageError("add_edges: us and vs must be of equal length");
   std::vector<std::pair<std::string, std::string>> edges;
   edges.reserve(us.size());
@@ -191,7 +193,7 @@ py::array_t<int64_t> find_many(const PyIndex& self, const py::list& labels) {
   for (size_t i = 0; i < out.size(); ++i) {
     py::handle item = labels[i];
     if (!py::isinstance<py::str>(item)) continue;
-    if (auto v = self.index->find(item.cast<std::string>())) out[i] = int64_t(*v);
+    if (auto v = self.index->find(label_bytes(item))) out[i] = int64_t(*v);
   }
   return to_numpy(std::move(out));
 }
@@ -236,9 +238,10 @@ void bind_index(py::module_& m) {
            "bytes.")
       .def(
           "find",
-          [](const PyIndex& self, const std::string& label) -> std::optional<int64_t> {
+          [](const PyIndex& self, const py::str& label) -> std::optional<int64_t> {
+            const std::string name = label_bytes(label);
             auto lock = read_lock(self);
-            if (auto v = self.index->find(label)) return int64_t(*v);
+            if (auto v = self.index->find(name)) return int64_t(*v);
             return std::nullopt;
           },
           py::arg("label"), "The vertex id a name denotes, or None.")
@@ -249,21 +252,22 @@ void bind_index(py::module_& m) {
           [](const PyIndex& self, int64_t v) {
             auto lock = read_lock(self);
             self.check(v);
-            return self.index->label(vertex_t(v));
+            return label_text(self.index->label(vertex_t(v)));
           },
           py::arg("v"), "Vertex v's name.")
       .def(
           "labels",
           [](const PyIndex& self) {
             auto lock = read_lock(self);
-            std::vector<std::string> out(self.vertex_count());
-            for (size_t v = 0; v < out.size(); ++v) out[v] = self.index->label(vertex_t(v));
+            py::list out(self.vertex_count());
+            for (size_t v = 0; v < self.vertex_count(); ++v)
+              out[v] = label_text(self.index->label(vertex_t(v)));
             return out;
           },
           "Every vertex's name, in vertex order.");
 
   m.def("build_index", &build, py::arg("graph"), py::arg("names") = py::none(),
-        py::arg("supportive") = 64,
+        py::arg("supportive") = reach::kMaxSupportive,
         "The index of a Graph; names (one str per vertex) are stored when the graph has "
         "no labels of its own.");
   m.def(

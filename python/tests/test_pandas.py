@@ -184,3 +184,13 @@ for call in (c.pairs, c.to_scipy, c.to_pandas, c.to_networkx):
     for line, what in zip(lines, ("pairs()", "to_scipy()", "to_pandas()", "to_networkx()")):
         assert line.startswith(f"refused Closure.{what} of 1999996635 pairs needs about "), line
         assert "is available" in line and "closure.descendants" in line and "--" not in line
+
+
+def test_one_name_for_both_columns_is_refused():
+    # A DataFrame of two equal keys keeps one column (the targets): said, not lost.
+    c = closure.transitive_closure([(0, 1)])
+    with pytest.raises(ValueError, match="two names, not 'u' twice"):
+        c.to_pandas("u", "u")
+    with pytest.raises(ValueError, match="two names"):
+        closure.as_graph([(0, 1)]).to_pandas("u", "u")
+

@@ -360,6 +360,35 @@ def test_supportive_beyond_32_is_refused():
         closure.build_index(nx.DiGraph([(0, 1)]), supportive=33)
 
 
+@pytest.mark.parametrize("bad", [-1, 2**64, float("nan"), 1.0, True, "4", None])
+def test_supportive_that_is_not_an_int_in_range_is_a_usage_error(bad):
+    # Refused as 33 is, not by the binding's own TypeError (which named another default).
+    with pytest.raises(closure.UsageError, match="supportive must be 0..32"):
+        closure.build_index(nx.DiGraph([(0, 1)]), supportive=bad)
+
+
+def test_labels_that_are_not_utf8_are_found(tmp_path):
+    # A name read from bytes that are not UTF-8 is a str with lone surrogates (PEP 383): it
+    # must find its vertex in a built and in a loaded index, and be appended as such; the
+    # file holds the bytes (the CLI answers on them).
+    ix = closure.build_index([("\udcff", "a"), ("a", "b")])
+    assert ix.reaches("\udcff", "b") and ("\udcff", "b") in ix
+    ix.save(tmp_path / "s.idx")
+    loaded = closure.load_index(tmp_path / "s.idx")
+    assert ("\udcff", "b") in loaded and loaded.reaches("\udcff", "b")
+    assert loaded.reaches_many(["\udcff"], ["b"]).tolist() == [True]
+    assert "\udcff" in loaded.vertices.tolist()
+    assert ("\udcfd", "b") not in loaded
+    with pytest.raises(KeyError):
+        loaded.reaches("\udcfd", "b")
+    loaded.add_edges([("\udcfe", "\udcff")])
+    assert loaded.reaches("\udcfe", "b")
+    loaded.save(tmp_path / "s2.idx")
+    cli = [str(BUILD_DIR / "closure"), "query", str(tmp_path / "s2.idx"), b"\xfe", "b"]
+    out = subprocess.run(cli, capture_output=True, check=True).stdout
+    assert out.endswith(b" yes\n")
+
+
 @pytest.mark.parametrize("seed", range(3))
 def test_index_on_larger_graphs(seed):
     """Enough vertices that the labels cannot decide every query and the pruned search
