@@ -330,6 +330,8 @@ HttpResponse Service::route(const HttpRequest& request, Endpoint& endpoint) {
 }
 
 HttpResponse Service::append(const HttpRequest& request) {
+  if (!journal_ && is_index_)
+    return json_error(409, "this service was started --read-only: it refuses appends");
   if (!journal_)
     return json_error(409,
                       "this service answers a graph file, which it cannot grow: build an "

@@ -215,6 +215,9 @@ def slow():
 def reload():
     idx = chain_index("rel", 100)
     s = Server(idx, "--read-only")
+    status, a = s.ask("POST", "/edges", json.dumps([["x", "c0"]]))
+    if status != 409 or "--read-only" not in json.dumps(a):
+        fail(f"an append to a --read-only index: {status} {a}")
     errors, answered, stop = [], [0], threading.Event()
 
     def load():
