@@ -101,6 +101,24 @@ TEST(ComputeMethods, DenseMethodsRefuseWhatDoesNotFitAndNameTheSize) {
   EXPECT_EQ(compute_closure(g, o).pair_count(), uint64_t(200000) * 199999 / 2);
 }
 
+TEST(ComputeMethods, DenseMethodsOnTheHostCountTheirWorkingCopies) {
+  // On the host engine a dense method's working copies are host memory: squaring peaks near
+  // 8 matrices, recursive near 6. A limit of 5 matrices is refused before any work (2.5
+  // had been counted, and the run had failed partway where memory was really that short).
+  std::vector<Edge> chain;
+  for (vertex_t v = 0; v + 1 < 2048; ++v) chain.emplace_back(v, v + 1);
+  const Graph g(2048, chain);
+  const size_t matrix = size_t(2048) * 2048 / 8;
+  for (Method m : {Method::kSquare, Method::kCondense, Method::kRecursive}) {
+    ComputeOptions o;
+    o.method = m;
+    o.host_memory_limit = (m == Method::kRecursive ? 5 : 7) * matrix;
+    EXPECT_THROW(compute_closure(g, o), OutOfMemoryError) << method_name(m);
+    o.host_memory_limit = 9 * matrix;
+    EXPECT_EQ(compute_closure(g, o).pair_count(), uint64_t(2048) * 2047 / 2) << method_name(m);
+  }
+}
+
 TEST(ComputeMethods, MethodNamesRoundTrip) {
   for (Method m :
        {Method::kAuto, Method::kSquare, Method::kCondense, Method::kRecursive, Method::kSparse})
