@@ -44,6 +44,31 @@ std::vector<WordRange> even_columns(size_t C, size_t parts) {
   return out;
 }
 
+// Host memory the panel squaring holds on this rank at its peak, in panels of C x |J_r|
+// bits: on the host engine the panel, the next one, a received panel and the engine's
+// copies of both operands, the broadcast's bytes and the layout changes of a round
+// (measured, `/usr/bin/time` under mpirun -np 2, 12,000 and 24,000 components: 9.6-10.8
+// panels over the process's own 25 MB); with a device, the host keeps the panel, the
+// bytes, a received panel and a round's copies back (counted, not measured).
+constexpr double kHostPanelsOnHost = 11, kHostPanelsWithDevice = 6;
+
+// Refused with the sizes before the first round (every rank agrees through collectively()),
+// where running out of memory partway had said only "an allocation failed".
+void check_panels_fit(const Request& o, Communicator& comm, size_t C,
+                      const std::vector<WordRange>& ranges, const ocl::Runtime* rt) {
+  size_t widest = 0;
+  for (const WordRange& r : ranges) widest = std::max<size_t>(widest, r.words());
+  const double panel = double(C) * double(widest) * sizeof(word_t);
+  const double need = (rt ? kHostPanelsWithDevice : kHostPanelsOnHost) * panel;
+  const double limit = host_limit(o.compute);
+  if (need > limit)
+    throw OutOfMemoryError("the squaring of " + std::to_string(C) + " components over " +
+                               std::to_string(comm.size()) + " ranks needs about " +
+                               format_bytes(need) + " of host memory on each rank (panels of " +
+                               format_bytes(panel) + "); " + format_bytes(limit) + " is available",
+                           Advice::kSparseMethod);
+}
+
 // The dense methods: the products on this rank's device if it has one, else the host.
 RankWork square_range(const Request& o, Communicator& comm, const CsrDag& dag,
                       std::span<const uint32_t> sizes, const std::vector<WordRange>& ranges) {
@@ -53,6 +78,7 @@ RankWork square_range(const Request& o, Communicator& comm, const CsrDag& dag,
   collectively(comm, [&] {
     if (!rt && o.compute.lazy_runtime) rt = o.compute.lazy_runtime();
     params = dense_params(o.compute, rt);
+    check_panels_fit(o, comm, dag.offsets.size() - 1, ranges, rt);
   });
   w.where = rt ? rt->device().name : "host";
   PanelSquaringStats stats;
