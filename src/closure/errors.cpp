@@ -45,7 +45,8 @@ constexpr AdviceTexts kAdviceTexts[] = {
      "verify from fewer sources, or on a machine with more memory"},
     {Advice::kWithoutClosure,
      "to answer reachability without the closure, build an index (reach::build_index) "
-     "and query it, or search with reach::descendants",
+     "and query it (reach::Querier), or list what a vertex reaches with "
+     "reach::LivingQuerier::descendants",
      "to answer reachability without the closure: `closure index @ -o @.idx`, then `closure "
      "query @.idx U V` (or `closure reach @ U`)",
      "to answer reachability without the closure: idx = closure.build_index(graph), "
