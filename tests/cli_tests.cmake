@@ -351,6 +351,12 @@ cli_test(batch.out_is_the_input_folder_with_subfolders --stdout "^3 files: 3 ok"
          bash -c "rm -rf ${GEN}/samesub && mkdir -p ${GEN}/samesub/sub/deeper && cp ${DATA}/diamond.txt ${GEN}/samesub/ && cp ${DATA}/cycle.txt ${GEN}/samesub/sub/ && cp ${DATA}/dag.gra ${GEN}/samesub/sub/deeper/ && ${CLOSURE_BIN} batch -q ${GEN}/samesub --out ${GEN}/samesub --output-format node-link > /dev/null && ${CLOSURE_BIN} batch -q ${GEN}/samesub --out ${GEN}/samesub --output-format node-link | tail -1")
 cli_test(batch.out_holds_the_input_folder --stdout "^2 files: 2 ok" --
          bash -c "rm -rf ${GEN}/outer && mkdir -p ${GEN}/outer/in/sub && cp ${DATA}/diamond.txt ${GEN}/outer/in/ && cp ${DATA}/cycle.txt ${GEN}/outer/in/sub/ && ${CLOSURE_BIN} batch -q ${GEN}/outer/in --out ${GEN}/outer | tail -1")
+# --threads other than the hardware's: the batch forks its workers outside any thread arena
+# (inside one it had ended TBB and crashed with SIGSEGV at the end, exit 139).
+foreach(threads 1 3)
+  cli_test(batch.threads_${threads} --stdout "^2 files: 2 ok" --
+           bash -c "rm -rf ${GEN}/bthreads${threads} && ${CLOSURE_BIN} batch -q ${DATA}/diamond.txt ${DATA}/cycle.txt --out ${GEN}/bthreads${threads} --threads ${threads} -j 2 | tail -1")
+endforeach()
 cli_test(batch.records_use_summary_names --stdout "\"vertices\":5,\"edges\":5,\"components\":5" --
          bash -c "rm -rf ${GEN}/names && ${CLOSURE_BIN} batch -q ${DATA}/diamond.txt --out ${GEN}/names > /dev/null && cat ${GEN}/names/diamond.txt.summary.json ${GEN}/names/summary.json")
 cli_test(batch.verify_inconclusive --status 5 --stdout "INCONCLUSIVE" --stdout "1 inconclusive" --

@@ -43,6 +43,16 @@ struct Command {
   Runner (*add)(CLI::App& sub, CommonOptions& common);  // a command run in a Session
   void (*add_plain)(CLI::App& sub);                     // one that runs in its callback
   unsigned shared;                                      // add_common_options's groups
+  // Its work runs in processes it forks (batch's workers): its runner runs outside the
+  // session's thread arena, since TBB can be ended before a fork only outside every arena
+  // (inside one, `--threads 1` crashed at the end of the batch), and it shares the budget
+  // out among its workers itself.
+  bool forks_workers = false;
+};
+struct CommandRunner {
+  CLI::App* sub;
+  Runner run;
+  bool forks_workers;
 };
 const Command kCommands[] = {
     {"run", "Close a graph (the default command: `closure FILE` is `closure run FILE`)",
@@ -57,7 +67,7 @@ const Command kCommands[] = {
      "Close many graph files (folders recursively), each in a worker process; summary.csv and "
      "summary.json in --out. Exit 4 if a file failed, else 1 on a mismatch, else 5 if a "
      "verification was inconclusive",
-     add_batch_command, nullptr, kClosureOptions | kVerifyOption},
+     add_batch_command, nullptr, kClosureOptions | kVerifyOption, /*forks_workers=*/true},
     {"index", "Build a reachability index file for fast queries (closure query FILE.idx u v)",
      add_index_command, nullptr, kReadOptions},
     {"reach", "List the vertices u reaches (descendants), or with --ancestors those reaching u",
@@ -185,12 +195,12 @@ int agree_under_mpi(Communicator* ranks, const std::string& request) {
 // Adds command `c` with its options to its shell `sub`: a runner for the commands that
 // run in a Session (appended to `runners`).
 void build_command(const Command& c, CLI::App& sub, CommonOptions& common,
-                   std::vector<std::pair<CLI::App*, Runner>>& runners) {
+                   std::vector<CommandRunner>& runners) {
   if (!c.add) return c.add_plain(sub);
   Runner r = c.add(sub, common);
   add_common_options(sub, common, c.shared);
   sub.footer(kExitStatusHelp);
-  runners.emplace_back(&sub, std::move(r));
+  runners.push_back({&sub, std::move(r), c.forks_workers});
 }
 
 }  // namespace
@@ -201,7 +211,7 @@ int run_cli(int argc, char** argv) {
   app.set_version_flag("--version", std::string("closure ") + CLOSURE_VERSION);
   app.require_subcommand(0, 1);
   CommonOptions common;
-  std::vector<std::pair<CLI::App*, Runner>> runners;
+  std::vector<CommandRunner> runners;
   CLI::App* run = app.add_subcommand(kCommands[0].name, kCommands[0].description);
   CLI::App* verify = nullptr;
   build_command(kCommands[0], *run, common, runners);
@@ -248,15 +258,16 @@ int run_cli(int argc, char** argv) {
     return report_failure(e);
   }
   const InputScope command_inputs;  // no output of this command may replace its inputs
-  for (auto& [sub, runner] : runners)
+  for (auto& [sub, runner, forks_workers] : runners)
     if (sub->parsed()) {
       // Before any collective: every rank runs this request, or every rank stops.
       if (const int status = agree_under_mpi(ranks, request_key(*sub)); status != kExitOk)
         return status;
       if (sub != run && sub != verify && ranks) return refuse_distributed(sub->get_name());
       if (sub == run && wants_exit_watcher(common, *run)) start_exit_watcher();
-      return guarded([&, &runner = runner] {
+      return guarded([&, &runner = runner, forks_workers = forks_workers] {
         Session session(session_options(common));
+        if (forks_workers) return runner(session);
         return session.run([&] { return runner(session); });
       });
     }

@@ -126,6 +126,7 @@ BatchOptions batch_options(const BatchFlags& flags, const CommonOptions& common,
   o.out_dir = flags.out;
   o.names = {flags.include, flags.exclude};
   o.jobs = flags.jobs;
+  o.threads = children.threads();  // --threads, else the hardware's: batch runs in no arena
   o.file_time_limit_s = flags.time_limit;
   o.resume = flags.resume;
   o.write_closures = !flags.no_closures;

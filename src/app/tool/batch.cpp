@@ -303,7 +303,8 @@ std::vector<BatchRow> run_batch(const BatchOptions& o,
   // Started lazily by submit(), so a batch whose entries all failed to list starts none.
   // The thread budget (closure/executor.hpp) is shared out: each of the --jobs workers
   // runs its products and propagation on its part, so the batch as a whole stays within it.
-  const unsigned worker_threads = std::max(1u, thread_budget() / std::max(1u, o.jobs));
+  const unsigned budget = o.threads ? o.threads : thread_budget();
+  const unsigned worker_threads = std::max(1u, budget / std::max(1u, o.jobs));
   WorkerPool pool(
       o.jobs,
       [&](size_t i) {

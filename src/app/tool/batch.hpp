@@ -21,6 +21,7 @@ struct BatchOptions {
   Request run;                     // everything but input and output
   bool write_closures = true;      // false: only the summary table
   unsigned jobs = 1;               // files processed at once (each in its own process)
+  unsigned threads = 0;            // host threads shared out among the jobs (0: thread_budget())
   double file_time_limit_s = 0;    // a file taking longer fails ("timed out"); 0: no limit
   // Skip files whose record is intact and still matches: the same input (size, mtime,
   // content hash), the same result-changing options, the closure file unchanged.
