@@ -357,6 +357,10 @@ foreach(threads 1 3)
   cli_test(batch.threads_${threads} --stdout "^2 files: 2 ok" --
            bash -c "rm -rf ${GEN}/bthreads${threads} && ${CLOSURE_BIN} batch -q ${DATA}/diamond.txt ${DATA}/cycle.txt --out ${GEN}/bthreads${threads} --threads ${threads} -j 2 | tail -1")
 endforeach()
+# A file that fails on a later run loses the closure of its earlier content, which its
+# record (output null) no longer stands for.
+cli_test(batch.failed_rerun_removes_old_closure --stdout "^stale-closure-removed$" --
+         bash -c "rm -rf ${GEN}/refail && mkdir -p ${GEN}/refail/in && printf '1 2\\n2 3\\n' > ${GEN}/refail/in/a.txt && ${CLOSURE_BIN} batch -q ${GEN}/refail/in --out ${GEN}/refail/out > /dev/null && test -s ${GEN}/refail/out/a.txt.closure.txt && printf '1 2\\n2 x y z\\n' > ${GEN}/refail/in/a.txt && ( ${CLOSURE_BIN} batch -q ${GEN}/refail/in --out ${GEN}/refail/out > /dev/null 2>&1\; test \$? = 4 ) && test ! -e ${GEN}/refail/out/a.txt.closure.txt && grep -q '\"output\":null' ${GEN}/refail/out/a.txt.summary.json && echo stale-closure-removed")
 cli_test(batch.records_use_summary_names --stdout "\"vertices\":5,\"edges\":5,\"components\":5" --
          bash -c "rm -rf ${GEN}/names && ${CLOSURE_BIN} batch -q ${DATA}/diamond.txt --out ${GEN}/names > /dev/null && cat ${GEN}/names/diamond.txt.summary.json ${GEN}/names/summary.json")
 cli_test(batch.verify_inconclusive --status 5 --stdout "INCONCLUSIVE" --stdout "1 inconclusive" --

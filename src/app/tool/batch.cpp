@@ -91,12 +91,15 @@ ItemPaths paths_of(const BatchOptions& o, const BatchItem& item) {
   return {stem + ".summary.json", stem + batch_closure_suffix(o.run.output_format)};
 }
 
-// Once this input's closure is written in one format, the closures a batch wrote for it in
-// the others are out of date: removed, where a batch owns them (never a user's file).
-void remove_other_formats(const BatchOptions& o, const BatchItem& item, BatchOutDir& out) {
+// Once this input's closure is written in one format (`kept`), the closures a batch wrote
+// for it in the others are out of date; once it failed (no `kept`), all of them are, the
+// one in this format too (its record says no output): removed, where a batch owns them
+// (never a user's file).
+void remove_out_of_date_closures(const BatchOptions& o, const BatchItem& item, BatchOutDir& out,
+                                 std::optional<OutputFormat> kept) {
   const std::string stem = (fs::path(o.out_dir) / item.stem).string();
   for (OutputFormat f : kBatchOutputFormats) {
-    if (f == o.run.output_format) continue;
+    if (f == kept) continue;
     const std::string other = stem + batch_closure_suffix(f);
     std::error_code ec;
     if (fs::is_regular_file(fs::symlink_status(other, ec)) && out.may_write(other))
@@ -171,10 +174,12 @@ std::string process_item(const BatchOptions& o, const BatchItem& item, const std
       const FileDigest d = digest_file(p.output);
       rec.output = FileKey{d.size, 0, d.hash};
       rec.output_name = fs::path(p.output).filename().string();
-      remove_other_formats(o, item, out);
+      remove_out_of_date_closures(o, item, out, o.run.output_format);
     }
   } catch (const std::exception& e) {
     row.error = said_to(e, Audience::kCli);
+    // A closure of this input's earlier content must not stand beside a failed record.
+    remove_out_of_date_closures(o, item, out, std::nullopt);
     if (row.facts_known && o.write_closures)
       row.error = fs::path(p.output).filename().string() + " not written: " + row.error;
   }
