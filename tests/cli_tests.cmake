@@ -361,6 +361,10 @@ endforeach()
 # record (output null) no longer stands for.
 cli_test(batch.failed_rerun_removes_old_closure --stdout "^stale-closure-removed$" --
          bash -c "rm -rf ${GEN}/refail && mkdir -p ${GEN}/refail/in && printf '1 2\\n2 3\\n' > ${GEN}/refail/in/a.txt && ${CLOSURE_BIN} batch -q ${GEN}/refail/in --out ${GEN}/refail/out > /dev/null && test -s ${GEN}/refail/out/a.txt.closure.txt && printf '1 2\\n2 x y z\\n' > ${GEN}/refail/in/a.txt && ( ${CLOSURE_BIN} batch -q ${GEN}/refail/in --out ${GEN}/refail/out > /dev/null 2>&1\; test \$? = 4 ) && test ! -e ${GEN}/refail/out/a.txt.closure.txt && grep -q '\"output\":null' ${GEN}/refail/out/a.txt.summary.json && echo stale-closure-removed")
+# A symbolic link to a file in an input folder is named as the link, not as its target:
+# two links to one file, one into a subfolder and one out of the folder each get their own.
+cli_test(batch.links_named_as_links --stdout "^links-named-ok$" --
+         bash -c "rm -rf ${GEN}/blink && mkdir -p ${GEN}/blink/in/sub ${GEN}/blink/other && cp ${DATA}/diamond.txt ${GEN}/blink/in/a.txt && ln -s a.txt ${GEN}/blink/in/l1.txt && ln -s a.txt ${GEN}/blink/in/l2.txt && cp ${DATA}/cycle.txt ${GEN}/blink/in/sub/real.txt && ln -s sub/real.txt ${GEN}/blink/in/latest.txt && cp ${DATA}/cycle.txt ${GEN}/blink/other/o.txt && ln -s ../other/o.txt ${GEN}/blink/in/out.txt && ${CLOSURE_BIN} batch -q ${GEN}/blink/in --out ${GEN}/blink/out | tail -1 | grep -q '^6 files: 6 ok' && cd ${GEN}/blink/out && test -s l1.txt.closure.txt && test -s l2.txt.closure.txt && test -s latest.txt.closure.txt && test -s out.txt.closure.txt && test -s sub/real.txt.closure.txt && test ! -e 1_a.txt.summary.json && echo links-named-ok")
 cli_test(batch.records_use_summary_names --stdout "\"vertices\":5,\"edges\":5,\"components\":5" --
          bash -c "rm -rf ${GEN}/names && ${CLOSURE_BIN} batch -q ${DATA}/diamond.txt --out ${GEN}/names > /dev/null && cat ${GEN}/names/diamond.txt.summary.json ${GEN}/names/summary.json")
 cli_test(batch.verify_inconclusive --status 5 --stdout "INCONCLUSIVE" --stdout "1 inconclusive" --

@@ -129,10 +129,16 @@ std::vector<BatchItem> collect_batch_items(const std::vector<std::string>& paths
       found.push_back(
           {root.string(), root.filename().string(), "cannot read: " + status_ec.message()});
     } else if (fs::is_directory(st)) {
+      // Output names follow the paths as found (lexically): a symbolic link to a file is
+      // named as the link, not as its target (fs::relative resolves it: two links to one
+      // file had shared one name, refusing the batch, and `latest.txt -> sub/real.txt` had
+      // been written under sub/).
+      fs::path base = root.lexically_normal();
+      if (!base.has_filename()) base = base.parent_path();
       for (const Found& f : search_folder(root, out, filter)) {
-        std::error_code rel_ec;
-        std::string stem = fs::relative(f.path, root, rel_ec).string();
-        if (rel_ec || stem.empty() || stem == ".") stem = f.path.filename().string();
+        std::string stem = f.path.lexically_normal().lexically_relative(base).string();
+        if (stem.empty() || stem == "." || stem.starts_with(".."))
+          stem = f.path.filename().string();
         found.push_back({f.path.string(), stem, f.error});
       }
     } else {
