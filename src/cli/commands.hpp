@@ -27,7 +27,8 @@ inline constexpr const char* kExitStatusHelp =
     "Exit status: 0 ok (also when the reader of a pipe output stops early), 1 verification\n"
     "mismatch, 2 usage (bad option, refused combination or output target), 3 bad input\n"
     "(FILE:LINE named), 4 anything else (memory, device, I/O, internal error), 5 verification\n"
-    "inconclusive (a sampled check compared too few pairs). Never 128 or more.";
+    "inconclusive (a sampled check compared too few pairs). Never 128 or more, unless\n"
+    "Ctrl-C or SIGTERM stops it: it then ends by that signal (130, 143 in a shell).";
 
 // Builds the app, parses argv (inserting the default subcommand) and runs the command.
 int run_cli(int argc, char** argv);
