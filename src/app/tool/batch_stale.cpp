@@ -3,8 +3,9 @@
 
 #include <algorithm>
 #include <filesystem>
+#include <string_view>
 #include <system_error>
-#include <unordered_set>
+#include <unordered_map>
 
 #include "app/tool/batch_record.hpp"
 #include "closure/util/small_file.hpp"
@@ -26,6 +27,27 @@ bool is_gone(const std::string& path) {
   return fs::symlink_status(path, ec).type() == fs::file_type::not_found;
 }
 
+// The output name a record stands for: its path below `out_dir` less ".summary.json".
+std::string record_stem(const fs::path& record, const std::string& out_dir) {
+  std::string rel = record.lexically_normal()
+                        .lexically_relative(fs::path(out_dir).lexically_normal())
+                        .generic_string();
+  rel.resize(rel.size() - std::string_view(".summary.json").size());
+  return rel;
+}
+
+// Removes a batch's record and the closure file it names; whether the record went.
+bool remove_record(const fs::path& record, const BatchRecord& rec, const BatchOutDir& out) {
+  // The closure file first: for an older folder, may_write recognises it by this record.
+  if (rec.output && !rec.output_name.empty() && rec.output_name.find('/') == std::string::npos) {
+    const std::string closure = (record.parent_path() / rec.output_name).string();
+    std::error_code rm_ec;
+    if (out.may_write(closure)) fs::remove(closure, rm_ec);
+  }
+  std::error_code rm_ec;
+  return fs::remove(record, rm_ec);
+}
+
 }  // namespace
 
 std::vector<std::string> remove_stale_records(const std::vector<std::string>& paths,
@@ -36,10 +58,12 @@ std::vector<std::string> remove_stale_records(const std::vector<std::string>& pa
     std::error_code ec;
     if (fs::is_directory(p, ec)) folders.emplace_back(p);
   }
+  // Only named files: a deleted one is refused, not stale; but one may be read under another
+  // name than before (two inputs of one name, the first no longer given), so --out is
+  // searched all the same.
   std::vector<std::string> removed;
-  if (folders.empty()) return removed;  // only named files: a deleted one is refused, not stale
-  std::unordered_set<std::string> current;
-  for (const auto& item : items) current.insert(item.input);
+  std::unordered_map<std::string, std::string> current;  // input -> its output name now
+  for (const auto& item : items) current.emplace(item.input, item.stem);
 
   std::error_code ec;
   std::vector<fs::path> records;
@@ -50,20 +74,21 @@ std::vector<std::string> remove_stale_records(const std::vector<std::string>& pa
     std::string text;
     if (read_small_file(record.string(), kMaxRecordBytes, text) != SmallFileStatus::kOk) continue;
     const auto rec = parse_record(text);
-    if (!rec || current.count(rec->row.file) || !is_gone(rec->row.file)) continue;
+    if (!rec) continue;
+    if (const auto now = current.find(rec->row.file); now != current.end()) {
+      // An input read now under another name (`N_` prefixes shift when an input with the
+      // same name is deleted from an earlier argument): its record under the old name would
+      // stand beside the new one, and go stale. Removed, unreported: it is redone now.
+      if (record_stem(record, out_dir) != now->second && out.may_write(record.string()))
+        remove_record(record, *rec, out);
+      continue;
+    }
+    if (!is_gone(rec->row.file)) continue;
     if (std::none_of(folders.begin(), folders.end(),
                      [&](const fs::path& f) { return lies_below(rec->row.file, f); }))
       continue;
     if (!out.may_write(record.string())) continue;  // not a batch's: never removed
-    // The closure file first: for an older folder, may_write recognises it by this record.
-    if (rec->output && !rec->output_name.empty() &&
-        rec->output_name.find('/') == std::string::npos) {
-      const std::string closure = (record.parent_path() / rec->output_name).string();
-      std::error_code rm_ec;
-      if (out.may_write(closure)) fs::remove(closure, rm_ec);
-    }
-    std::error_code rm_ec;
-    if (fs::remove(record, rm_ec)) removed.push_back(rec->row.file);
+    if (remove_record(record, *rec, out)) removed.push_back(rec->row.file);
   }
   std::sort(removed.begin(), removed.end());
   return removed;

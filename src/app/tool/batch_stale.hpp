@@ -16,7 +16,9 @@ namespace closure {
 // path lies below one of the folder arguments in `paths` (as spelt there, so a record made
 // from another working folder or another argument is never touched), is none of `items`,
 // and does not exist. Its closure file goes with it. Returns the inputs whose records were
-// removed, sorted. Never throws: what cannot be examined or removed is left.
+// removed, sorted. Also removes, unreported, a record of one of `items` under another name
+// than the item's now (it is redone under the new one). Never throws: what cannot be
+// examined or removed is left.
 std::vector<std::string> remove_stale_records(const std::vector<std::string>& paths,
                                               const std::vector<BatchItem>& items,
                                               const std::string& out_dir, const BatchOutDir& out);
