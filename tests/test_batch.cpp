@@ -110,6 +110,29 @@ TEST(Batch, AFileOverTheTimeLimitIsKilledAndTheOthersComplete) {
   fs::remove_all(dir);
 }
 
+TEST(Batch, AnEarlierRunsSummariesAreGoneWhileTheFilesRun) {
+  // A batch stopped partway must not leave an older run's summaries beside its new records:
+  // they are removed before the first file runs, and written again at the end.
+  const fs::path dir = fresh_dir("summaries");
+  fs::create_directories(dir / "in");
+  three_graphs(dir / "in");
+  BatchOptions o = options_for(dir / "in", dir / "out");
+  run_batch(o);
+  ASSERT_TRUE(fs::exists(dir / "out" / "summary.csv"));
+  ASSERT_TRUE(fs::exists(dir / "out" / "summary.json"));
+  const fs::path out = dir / "out";
+  o.runner = [out](const Request& run) -> RunSummary {
+    if (fs::exists(out / "summary.csv") || fs::exists(out / "summary.json"))
+      throw std::runtime_error("an older summary is still there");
+    return run_graph(run);
+  };
+  const auto rows = run_batch(o);
+  for (const auto& r : rows) EXPECT_TRUE(r.ok()) << r.error;
+  EXPECT_TRUE(fs::exists(out / "summary.csv"));
+  EXPECT_TRUE(fs::exists(out / "summary.json"));
+  fs::remove_all(dir);
+}
+
 TEST(Batch, ExceptionsAndOutOfMemoryInAFileAreFailedRecords) {
   const fs::path dir = fresh_dir("throw");
   fs::create_directories(dir / "in");

@@ -317,6 +317,13 @@ std::vector<BatchRow> run_batch(const BatchOptions& o,
         return process_item(o, items[i], options, out);
       },
       o.file_time_limit_s);
+  // The summaries are the last finished batch's: gone while this one runs, so that one
+  // stopped partway leaves its records alone, not an older run's figures beside them.
+  for (const std::string& summary : {csv_path, json_path}) {
+    std::error_code ec;
+    if (fs::is_regular_file(fs::symlink_status(summary, ec)) && out.may_write(summary))
+      fs::remove(summary, ec);
+  }
   dispatch(pool, items, settle);
   write_summaries(rows, csv_path, json_path, o.out_dir, out);
   return rows;
