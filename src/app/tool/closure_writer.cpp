@@ -5,14 +5,15 @@
 #include "app/tool/closure_writer.hpp"
 
 #include <algorithm>
-#include <cctype>
 #include <charconv>
 #include <nlohmann/json.hpp>
+#include <optional>
 #include <stdexcept>
 
 #include "closure/bitmatrix.hpp"
 #include "closure/errors.hpp"
 #include "closure/executor.hpp"
+#include "closure/graph/text_scan.hpp"
 #include "closure/io/atomic_file.hpp"
 #include "closure/io/byte_sink.hpp"
 #include "closure/io/dot_text.hpp"
@@ -45,33 +46,25 @@ std::string output_format_choices() {
   return out;
 }
 
-static std::string lower_case(std::string_view text) {
-  std::string out(text);
-  for (char& c : out) c = char(std::tolower(static_cast<unsigned char>(c)));
-  return out;
+// The format `text` names (a name or an alias, case aside), if any.
+static std::optional<OutputFormat> find_output_format(std::string_view text) {
+  for (const auto& f : output_formats())
+    if (text::iequals(text, f.name) || (!f.alias.empty() && text::iequals(text, f.alias)))
+      return f.format;
+  return std::nullopt;
 }
 
 OutputFormat parse_output_format(std::string_view text) {
-  const std::string name = lower_case(text);
-  std::string names;
-  for (const auto& f : output_formats()) {
-    if (name == f.name || (!f.alias.empty() && name == f.alias)) return f.format;
-    names += names.empty() ? "" : ", ";
-    names += f.name;
-  }
-  throw UsageError("unknown output format '" + std::string(text) + "' (" + names + ")");
+  if (const auto f = find_output_format(text)) return *f;
+  throw UsageError("unknown output format '" + std::string(text) + "' (" + output_format_choices() +
+                   ")");
 }
 
 std::string canonical_output_spec_name(std::string_view text, bool dot_allowed) {
-  if (dot_allowed && lower_case(text) == "dot") return "dot";
-  try {
-    return std::string(output_format_name(parse_output_format(text)));
-  } catch (const UsageError&) {
-    if (!dot_allowed) throw;
-  }
-  std::string names;  // the data formats' names, then "dot"
-  for (const auto& n : output_spec_names()) names += (names.empty() ? "" : ", ") + n;
-  throw UsageError("unknown output format '" + std::string(text) + "' (" + names + ")");
+  if (dot_allowed && text::iequals(text, "dot")) return "dot";
+  if (const auto f = find_output_format(text)) return std::string(output_format_name(*f));
+  throw UsageError("unknown output format '" + std::string(text) + "' (" + output_format_choices() +
+                   (dot_allowed ? ", dot)" : ")"));
 }
 
 std::string_view output_format_name(OutputFormat f) {
