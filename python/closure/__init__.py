@@ -382,7 +382,7 @@ def _path_text(path) -> str:
     """os.fspath(path), refusing an embedded NUL as open() does: the C++ side would end the
     name there and read or write another file."""
     text = _os.fspath(path)
-    if "\0" in (text if isinstance(text, str) else text.decode("utf-8", "surrogateescape")):
+    if (b"\0" if isinstance(text, bytes) else "\0") in text:
         raise ValueError("embedded null byte")
     return text
 
