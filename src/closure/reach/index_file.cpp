@@ -12,16 +12,12 @@
 #include <cstring>
 #include <vector>
 
-#include "closure/graph/tool_file_magic.hpp"
 #include "closure/io/atomic_file.hpp"
 #include "closure/reach/index_layer.hpp"
 #include "closure/reach/name_table.hpp"
 #include "closure/util/huge_pages.hpp"
 
 namespace closure::reach {
-
-// The readers name an index given as a graph by these bytes (graph/tool_file_magic.hpp).
-static_assert(std::equal(kIndexMagic, kIndexMagic + 8, kIndexFileMagic));
 
 namespace {
 

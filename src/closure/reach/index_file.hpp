@@ -25,12 +25,14 @@
 
 #include "closure/graph/input_error.hpp"
 #include "closure/graph/input_source.hpp"
+#include "closure/graph/tool_file_magic.hpp"
 #include "closure/reach/living_index.hpp"
 #include "closure/reach/reach_index.hpp"
 
 namespace closure::reach {
 
-inline constexpr char kIndexMagic[8] = {'C', 'L', 'O', 'S', 'R', 'I', 'D', 'X'};
+// graph/tool_file_magic.hpp, by which the readers name an index given to them as a graph.
+inline constexpr const char (&kIndexMagic)[8] = kIndexFileMagic;
 // 2: Bloom filters replaced the levels; 3: a name hash table replaced the sorted names;
 // 4: a layer of appended vertices and edges may follow (closure index --append)
 inline constexpr uint32_t kIndexVersion = 4;
