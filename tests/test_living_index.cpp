@@ -224,6 +224,10 @@ TEST(LivingIndex, HostileLayersAreRefused) {
   EXPECT_THROW(decode(with(16, 99, 8)), IndexFileError);                // label bytes
   EXPECT_THROW(decode(with(24, 1, 8)), IndexFileError);                 // reserved
   EXPECT_THROW(decode(with(32 + 8, 7, 8)), IndexFileError);             // offsets
+  // An offset past the names, before a later one says so: refused before any name is read
+  // (a forged checksum's file crashed with SIGBUS reading 64 MiB past its mapping).
+  EXPECT_THROW(decode(with(32 + 8, 3, 8)), IndexFileError);
+  EXPECT_THROW(decode(with(32 + 8, uint64_t{1} << 26, 8)), IndexFileError);
   const size_t pairs = 32 + 3 * 8;
   EXPECT_THROW(decode(with(pairs, 0, 4)), IndexFileError);       // an edge from a base vertex
   EXPECT_THROW(decode(with(pairs + 4, 99, 4)), IndexFileError);  // a target beyond

@@ -88,7 +88,9 @@ IndexLayer decode_layer(const unsigned char* bytes, uint64_t size, uint64_t base
   if (offsets[0] != 0 || offsets[k] != label_bytes) throw fail("bad layer label offsets");
   const char* names = reinterpret_cast<const char*>(bytes + names_at);
   for (uint64_t i = 0; i < k; ++i) {
-    if (offsets[i] > offsets[i + 1]) throw fail("bad layer label offsets");
+    // Ascending and within the names (a forged checksum must not send a read past them).
+    if (offsets[i] > offsets[i + 1] || offsets[i + 1] > label_bytes)
+      throw fail("bad layer label offsets");
     std::string name(names + offsets[i], offsets[i + 1] - offsets[i]);
     if (name.empty() || layer.find(name)) throw fail("a layer label is empty or repeated");
     layer.add_vertex(std::move(name));
