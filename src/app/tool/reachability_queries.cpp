@@ -93,12 +93,11 @@ std::string_view next_field(std::string_view line, size_t& at) {
 
 // The one reader of `--pairs` input: answers go out in input order, malformed lines as
 // FILE:LINE messages in their place; questions are answered `batch` at a time, and also
-// whenever no more input is buffered if `flush_when_idle` (a user typing pairs sees each
-// answer at once, a file is still answered in batches).
+// whenever no more input is buffered (a user typing pairs, or a program that writes a pair
+// and waits, sees each answer at once; a file is still answered in batches of its buffer).
 template <class AnswerBatch>
-QueryBatchStats answer_lines(const AnswerBatch& answer_batch, size_t batch, bool flush_when_idle,
-                             std::istream& in, const std::string& name, std::ostream& out,
-                             LineFormat format) {
+QueryBatchStats answer_lines(const AnswerBatch& answer_batch, size_t batch, std::istream& in,
+                             const std::string& name, std::ostream& out, LineFormat format) {
   QueryBatchStats stats;
   // Lines are kept in order: either a ready answer (malformed) or a question's index.
   std::vector<std::string> ready;
@@ -147,7 +146,7 @@ QueryBatchStats answer_lines(const AnswerBatch& answer_batch, size_t batch, bool
     // After any line (a comment or a malformed one too): with nothing more buffered, answer
     // what is pending and push it out, so whoever is typing, or a program driving us
     // through a pipe, sees the answers before sending more.
-    if (flush_when_idle && in.rdbuf()->in_avail() <= 0) {
+    if (in.rdbuf()->in_avail() <= 0) {
       if (!slot.empty()) flush();
       out.flush();
     }
@@ -163,9 +162,9 @@ QueryBatchStats answer_lines(const AnswerBatch& answer_batch, size_t batch, bool
 
 QueryBatchStats answer_pairs(const ReachabilityIndex& index, std::istream& in,
                              const std::string& name, std::ostream& out) {
-  // Batches of 2^20 let the closure answer on the device in one launch per slice.
-  return answer_lines([&](const Questions& q) { return index.answer_many(q); }, size_t{1} << 20,
-                      false, in, name, out, LineFormat::kPlain);
+  // Batches of up to 2^20 let the closure answer on the device in one launch per slice.
+  return answer_lines([&](const Questions& q) { return index.answer_many(q); }, size_t{1} << 20, in,
+                      name, out, LineFormat::kPlain);
 }
 
 QueryBatchStats answer_pairs(const PairAnswerer& answer, std::istream& in, const std::string& name,
@@ -178,12 +177,12 @@ QueryBatchStats answer_pairs(const PairAnswerer& answer, std::istream& in, const
     for (const auto& [u, v] : q) answers.push_back(answer(u, v));
     return answers;
   };
-  return answer_lines(one_by_one, 1, false, in, name, out, format);
+  return answer_lines(one_by_one, 1, in, name, out, format);
 }
 
 QueryBatchStats answer_pairs(const BatchAnswerer& answer_many, size_t batch, std::istream& in,
                              const std::string& name, std::ostream& out, LineFormat format) {
-  return answer_lines(answer_many, batch, true, in, name, out, format);
+  return answer_lines(answer_many, batch, in, name, out, format);
 }
 
 }  // namespace closure
