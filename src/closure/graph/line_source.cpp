@@ -205,6 +205,7 @@ LineSource::LineSource(InputSource&& input) : name_(input.name()) {
 }
 
 void LineSource::open(int& fd, const std::string& prefix, bool gzip, bool stream_ended) {
+  gzip_ = gzip;
   if (S_ISREG(opened_.st_mode)) watch_fd_ = ::fcntl(fd, F_DUPFD_CLOEXEC, 0);
   // A regular file that is not gzip is mapped whole: no copies, and the parallel edge-list
   // reader can hand its parts to threads. (Size 0 may be a /proc file: streamed.)
@@ -339,7 +340,7 @@ void LineSource::check_bytes(size_t from, size_t to) const {
   }
   if (!find_binary_byte(std::string_view(data_ + from, to - from), line, column, byte)) return;
   if (consumed_base_ == 0 && end_ >= 8)
-    if (const char* kind = tool_file_kind(std::string_view(data_, 8))) fail_at(0, kind);
+    if (const char* kind = tool_file_kind(std::string_view(data_, 8), gzip_)) fail_at(0, kind);
   const std::string_view before(data_ + pos_, from - pos_);
   size_t full = 0;
   if (!before.empty()) {

@@ -109,6 +109,7 @@ class LineSource {
   size_t known_size_ = 0;
   bool eof_ = false;
   bool started_ = false;
+  bool gzip_ = false;  // inflated from gzip
   size_t line_ = 0;
   size_t block_lines_ = 0;  // lines of the blocks handed out (add_block_lines)
 };

@@ -12,9 +12,13 @@ inline constexpr char kIndexFileMagic[8] = {'C', 'L', 'O', 'S', 'R', 'I', 'D', '
 inline constexpr char kBinaryClosureMagic[8] = {'C', 'L', 'O', 'S', 'B', 'I', 'T', '1'};
 
 // What a file whose first bytes are `first` is, as a message's subject, where it is one of
-// these; else nullptr.
-inline const char* tool_file_kind(std::string_view first) {
+// these; else nullptr. `gzip`: they are the file's bytes inflated (an index is read only as
+// written, so even `closure query` takes a compressed one for a graph).
+inline const char* tool_file_kind(std::string_view first, bool gzip = false) {
   if (first.size() < 8) return nullptr;
+  if (std::memcmp(first.data(), kIndexFileMagic, 8) == 0 && gzip)
+    return "a gzip-compressed reachability index, not a graph: `closure query` reads an index "
+           "only uncompressed, as `closure index` wrote it (gunzip it first)";
   if (std::memcmp(first.data(), kIndexFileMagic, 8) == 0)
     return "a reachability index written by `closure index`, not a graph: only `closure query` "
            "reads it (give this command the graph it was built from)";
