@@ -18,7 +18,8 @@ Runner add_verify_command(CLI::App& command, CommonOptions& common) {
   auto flags = std::make_shared<Flags>();
   auto* sub = &command;
   sub->add_option("graph", flags->input, "Graph file")->required();
-  sub->add_option("--sources", flags->sources, "BFS sources for the sampled check")
+  // --verify-sources as run and batch spell it, which the inconclusive verdict's hint names.
+  sub->add_option("--sources,--verify-sources", flags->sources, "BFS sources for the sampled check")
       ->check(at_least_one_source())
       ->capture_default_str();
   sub->add_option("--seed", flags->seed, "Seed that picks the sampled sources")
