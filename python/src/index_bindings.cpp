@@ -151,9 +151,7 @@ py::dict add_edges(PyIndex& self, const py::sequence& us_given, const py::sequen
   for (size_t i = 0; i < us.size(); ++i) edges.emplace_back(us[i], vs[i]);
   const reach::AppendReport report = run_interruptible([&] {
     std::unique_lock<std::shared_mutex> lock(self.mutex);
-    reach::AppendOptions options;
-    options.build.supportive = self.index->base().view().supportive;
-    const reach::AppendReport r = self.index->add_edges(edges, options);
+    const reach::AppendReport r = self.index->add_edges(edges);  // keeps the base's supportive
     // The old querier refers to the index as it was (a rebuilt base, a longer layer).
     self.querier = std::make_unique<reach::LivingQuerier>(*self.index);
     self.layer_components = -1;

@@ -28,22 +28,20 @@ int append_to_index(const Flags& flags, const CommonOptions& common) {
   const ReadResult read = read_command_input(common, flags.input, flags.output, summary);
   const double parse_s = summary.parse_s;
   const Graph& g = read.graph;
-  std::vector<std::string> isolated;
+  // Every label first, in the graph's order (its first appearance in the file), so that new
+  // vertices are numbered as a rebuild from both files, or Python's add_edges, numbers them.
+  std::vector<std::string> labels(g.vertex_count());
+  for (vertex_t u = 0; u < g.vertex_count(); ++u) labels[u] = g.label(u);
   std::vector<std::pair<std::string, std::string>> edges;
   edges.reserve(g.edge_count());
-  std::vector<uint8_t> touched(g.vertex_count(), 0);
   for (vertex_t u = 0; u < g.vertex_count(); ++u)
-    for (vertex_t v : g.successors(u)) {
-      edges.emplace_back(g.label(u), g.label(v));
-      touched[u] = touched[v] = 1;
-    }
-  for (vertex_t u = 0; u < g.vertex_count(); ++u)
-    if (!touched[u]) isolated.push_back(g.label(u));
+    for (vertex_t v : g.successors(u)) edges.emplace_back(labels[u], labels[v]);
   reach::AppendOptions options;
-  options.build.supportive = flags.supportive;
+  // A rebuild keeps the index's supportive components unless --supportive says otherwise.
+  if (flags.supportive_given) options.build.supportive = flags.supportive;
   t0 = Clock::now();
   const uint64_t vertices_before = index.vertex_count();
-  index.add_vertices(isolated);
+  index.add_vertices(labels);
   reach::AppendReport report = index.add_edges(edges, options);
   if (flags.merge && !index.layer().empty()) {
     index.merge(options.build);
@@ -94,6 +92,7 @@ Runner add_index_command(CLI::App& command, CommonOptions& common) {
   struct Flags {
     std::string input, output, append;
     uint32_t supportive = reach::kMaxSupportive;
+    bool supportive_given = false;
     bool json = false, merge = false;
   };
   auto flags = std::make_shared<Flags>();
@@ -110,12 +109,15 @@ Runner add_index_command(CLI::App& command, CommonOptions& common) {
                   "building one; answers equal an index rebuilt from both graphs");
   sub->add_flag("--merge", flags->merge,
                 "With --append: fold the appended layer into a rebuilt base before writing");
-  sub->add_option("--supportive", flags->supportive,
-                  "Supportive components with exact reachability bits (0-32)")
-      ->check(CLI::Range(0u, reach::kMaxSupportive))
-      ->capture_default_str();
+  auto* supportive =
+      sub->add_option("--supportive", flags->supportive,
+                      "Supportive components with exact reachability bits (0-32; with --append: "
+                      "a rebuild's, by default the index's own)")
+          ->check(CLI::Range(0u, reach::kMaxSupportive))
+          ->capture_default_str();
   sub->add_flag("--json", flags->json, "Print the summary as JSON on stdout");
-  return [flags, &common](Session&) -> int {
+  return [flags, supportive, &common](Session&) -> int {
+    flags->supportive_given = supportive->count() > 0;
     try {
       if (flags->merge && flags->append.empty())
         throw UsageError("--merge needs --append INDEX (a fresh index has no layer)");

@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # index --append, every kind of edge, four rounds: the answers to every pair of labels equal
 # those of `closure index` over the base graph plus every appended file, through the file.
+# New vertices numbered by first appearance; a rebuild keeps the supportive count.
 # Usage: index_append.sh CLOSURE_BIN WORK_DIR   (prints "same")
 set -euo pipefail
 bin=$1 dir=$2
@@ -37,4 +38,22 @@ for k in 0 1 2 3; do
   "$bin" query -q rebuilt.idx --pairs pairs.txt > b.txt || [ $? -eq 3 ]
   cmp a.txt b.txt
 done
+# New vertices are numbered in the order they first appear in the appended file, as a rebuild
+# numbers them: merged, a numbered graph's index still takes binary pairs (4 0 is vertex 4's).
+printf '0 1\n1 2\n' > nb.txt
+printf '3 0\n4 0\n3 5\n' > nn.txt
+"$bin" index -q nb.txt -o nb.idx
+"$bin" index -q --append nb.idx nn.txt -o nm.idx --merge
+python3 -c "import struct,sys;sys.stdout.buffer.write(struct.pack('<4I',4,0,5,1))" > q.u32
+[ "$("$bin" query -q nm.idx --pairs q.u32 --pairs-format u32 | od -An -tu1 | tr -s ' ')" = " 1 0" ]
+# A rebuild keeps the index's supportive components (the header's word at byte 40), unless
+# --supportive says otherwise.
+printf 'a b\nb c\nc d\n' > sd.txt
+printf 'n1 n0\nb n1\n' > so.txt
+supportive() { python3 -c "import struct,sys;print(struct.unpack_from('<I',open(sys.argv[1],'rb').read(),40)[0])" "$1"; }
+"$bin" index -q sd.txt -o s2.idx --supportive 2
+"$bin" index -q --append s2.idx so.txt -o s2b.idx
+[ "$(supportive s2b.idx)" = 2 ]
+"$bin" index -q --append s2.idx so.txt -o s3b.idx --supportive 3
+[ "$(supportive s3b.idx)" = 3 ]
 echo same

@@ -151,7 +151,9 @@ void LivingIndex::rebuild(const std::vector<Edge>& old_edges, const BuildOptions
     labels.insert(labels.end(), layer_.names.begin(), layer_.names.end());
   }
   const Graph g(total, std::move(e), std::move(labels));
-  auto rebuilt = std::make_shared<const ReachIndex>(build_index(g, options));
+  BuildOptions build = options;
+  if (build.supportive == kBaseSupportive) build.supportive = x.supportive;
+  auto rebuilt = std::make_shared<const ReachIndex>(build_index(g, build));
   IndexLayer fresh;
   fresh.base_vertices = total;
   // The commit point: nothing above may have changed this object.

@@ -28,13 +28,23 @@
 
 namespace closure::reach {
 
+// BuildOptions::supportive of a rebuild that keeps the base's count (what a file's index was
+// built with), the default of every append and merge: an index built with --supportive 5
+// stays so through appends, whichever entry point made them.
+inline constexpr uint32_t kBaseSupportive = UINT32_MAX;
+inline BuildOptions keeping_base_supportive() {
+  BuildOptions o;
+  o.supportive = kBaseSupportive;
+  return o;
+}
+
 struct AppendOptions {
   // The layer is merged into a rebuilt base once its vertices and edges exceed this share
   // of the base's vertices (and merge_minimum): it bounds what a query from the layer
   // searches.
   double merge_fraction = 1.0 / 16;
   uint64_t merge_minimum = 4096;
-  BuildOptions build;
+  BuildOptions build = keeping_base_supportive();
 };
 
 struct AppendReport {
@@ -72,7 +82,7 @@ class LivingIndex {
   // Adds the labels not yet known as vertices without edges.
   void add_vertices(const std::vector<std::string>& labels);
   // Folds the layer into a rebuilt base now (the file then holds a plain index).
-  void merge(const BuildOptions& options = {});
+  void merge(const BuildOptions& options = keeping_base_supportive());
   // Writes base + layer through AtomicFile; returns the bytes written. Time proportional to
   // the file: the base's arrays are copied, not rebuilt.
   uint64_t write(const std::string& path) const;
