@@ -113,6 +113,9 @@ cli_test(query.yes --stdout "^1 5 yes$" -- ${CLOSURE_BIN} query ${DATA}/diamond.
 cli_test(query.no --stdout "^5 1 no$" -- ${CLOSURE_BIN} query ${DATA}/diamond.txt 5 1)
 cli_test(query.names --stdout "^alice alice yes$" -- ${CLOSURE_BIN} query ${DATA}/names.txt alice alice)
 cli_test(query.unknown --status 3 --stdout "unknown vertex 'zed'" -- ${CLOSURE_BIN} query ${DATA}/names.txt alice zed)
+# A program that writes a pair and waits gets its answer, whatever the engine.
+cli_test(query.pairs_answered_as_read --stdout "^answered as read$" --
+         bash ${CMAKE_CURRENT_SOURCE_DIR}/cli/pairs_answered_as_read.sh ${CLOSURE_BIN} ${DATA})
 cli_test(query.pairs --stdout "^eve frank yes$" --stdout "^frank eve no$" --stdout "unknown vertex 'nobody'"
          --stdout ":4: expected two labels" --status 3 --
          bash -c "printf 'eve frank\\nfrank eve\\nnobody eve\\njunk\\n' | ${CLOSURE_BIN} query ${DATA}/names.txt --pairs -")
@@ -149,6 +152,11 @@ cli_test(input.index_file_as_a_graph --status 3 --stderr "a reachability index w
          bash -c "${CLOSURE_BIN} index -q ${DATA}/cycle.txt -o ${OUT}/asgraph.idx && ${CLOSURE_BIN} reach ${OUT}/asgraph.idx 1")
 cli_test(input.index_file_piped_as_a_graph --status 3 --stderr "<stdin>: a reachability index" --
          bash -c "${CLOSURE_BIN} index -q ${DATA}/cycle.txt -o ${OUT}/piped.idx && gzip -c ${OUT}/piped.idx | gunzip | ${CLOSURE_BIN} -q -")
+cli_test(input.gzip_index_to_query --status 3 --stderr "a gzip-compressed reachability index, not a graph: .closure query. reads an index only uncompressed" --
+         bash -c "${CLOSURE_BIN} index -q ${DATA}/cycle.txt -o ${OUT}/gz.idx && gzip -c ${OUT}/gz.idx > ${OUT}/gz.idx.gz && ${CLOSURE_BIN} query ${OUT}/gz.idx.gz 1 2")
+# Edge lists closure writes read back as written; detection's refusals and a format named.
+cli_test(input.edge_list_round_trip --stdout "^edge lists ok$" --
+         bash ${CMAKE_CURRENT_SOURCE_DIR}/cli/edge_list_round_trip.sh ${CLOSURE_BIN} ${OUT}/edge-round-trip)
 cli_test(input.binary_closure_as_a_graph --status 3 --stderr "a closure written as a binary bit matrix" --
          bash -c "${CLOSURE_BIN} -q ${DATA}/cycle.txt -o ${OUT}/asgraph.bin && ${CLOSURE_BIN} reduce ${OUT}/asgraph.bin")
 # Bad input: exit status 3, the file and line named, no output file left behind.

@@ -9,10 +9,12 @@
 #include <nlohmann/json.hpp>
 #include <optional>
 #include <stdexcept>
+#include <type_traits>
 
 #include "closure/bitmatrix.hpp"
 #include "closure/errors.hpp"
 #include "closure/executor.hpp"
+#include "closure/graph/read_graph.hpp"
 #include "closure/graph/text_scan.hpp"
 #include "closure/io/atomic_file.hpp"
 #include "closure/io/byte_sink.hpp"
@@ -229,10 +231,28 @@ struct Frame {
   uint64_t vertices = 0, pairs = 0;
   std::string_view what;  // "closure", "reduction": Matrix Market's comment, DOT's graph name
   bool reflexive = false;
+  // The first row that has a pair, and its first target (vertices: none), where the format
+  // asks for it (kNeedsFirstPair).
+  vertex_t first_source = 0, first_target = 0;
 };
 
-Frame frame_of(const PairRows& rows) {
-  return {rows.vertex_count(), rows.pair_count(), rows.what(), rows.reflexive()};
+// `first_pair`: find the first pair (a pass over the rows up to it).
+Frame frame_of(const PairRows& rows, bool first_pair) {
+  Frame f{rows.vertex_count(), rows.pair_count(), rows.what(), rows.reflexive()};
+  f.first_source = vertex_t(f.vertices);
+  if (first_pair && f.pairs > 0) {
+    rows.prepare();
+    std::vector<vertex_t> succ;
+    for (vertex_t u = 0; u < f.vertices; ++u) {
+      rows.row(u, succ);
+      if (!succ.empty()) {
+        f.first_source = u;
+        f.first_target = succ.front();
+        break;
+      }
+    }
+  }
+  return f;
 }
 
 template <class Out>
@@ -266,6 +286,7 @@ struct TextFormat {
   template <class Out>
   void tail(Out&) const {}
   static constexpr bool kFirstPairDiffers = false;
+  static constexpr bool kNeedsFirstPair = false;  // Frame::first_source for the head
 };
 
 // Edge lists, CSV and TSV: "u v" per pair (',' or a tab for CSV and TSV, which start with
@@ -282,10 +303,16 @@ class DelimitedFormat : public TextFormat {
   Piece piece(vertex_t v) const { return labels_[v]; }
   // The shortest a piece of a label of `shortest` bytes can be: escaping only adds bytes.
   static std::string smallest_piece(size_t shortest) { return std::string(shortest, 'x'); }
+  static constexpr bool kNeedsFirstPair = true;
   template <class Out>
-  void head(Out& out, const Frame&) const {
+  void head(Out& out, const Frame& f) const {
     if (format_ == OutputFormat::kCsv) out.append("source,target\n");
     if (format_ == OutputFormat::kTsv) out.append("source\ttarget\n");
+    if (format_ == OutputFormat::kEdges && f.first_source < f.vertices &&
+        needs_marker(f.first_source, f.first_target, f.pairs)) {
+      out.append(kEdgeListMarker);
+      out.push_back('\n');
+    }
   }
   template <class Out>
   void source(Out& out, Piece u) const {
@@ -299,6 +326,18 @@ class DelimitedFormat : public TextFormat {
   }
 
  private:
+  // Whether the first line "u v" would read back as something else (read_graph.hpp).
+  // A header row is guessed only above other lines, of numbers only.
+  bool needs_marker(vertex_t u, vertex_t v, uint64_t pairs) const {
+    const auto number = [](const std::string& s) {
+      uint64_t x;
+      return text::parse_unsigned(s, x) == text::NumberStatus::kOk;
+    };
+    bool others_numbers = pairs > 1 && labels_.size() > 2;
+    for (vertex_t w = 0; w < labels_.size() && others_numbers; ++w)
+      others_numbers = w == u || w == v || number(labels_[w]);
+    return edge_list_needs_marker(labels_[u], labels_[v], others_numbers);
+  }
   OutputFormat format_;
   char delimiter_;
   std::vector<std::string> labels_;
@@ -408,6 +447,7 @@ class NodeLinkFormat : public TextFormat {
   // Digits: labels are written as numbers (unquoted) when every one is a decimal integer.
   static std::string smallest_piece(size_t shortest) { return std::string(shortest, '1'); }
   static constexpr bool kFirstPairDiffers = true;
+  static constexpr bool kNeedsFirstPair = true;
   template <class Out>
   void head(Out& out, const Frame&) const {
     out.append("{\"directed\":true,\"multigraph\":false,\"graph\":{},\"nodes\":[");
@@ -632,9 +672,11 @@ uint64_t binary_bytes(const Graph& g) {
 
 uint64_t output_bytes(const Graph& g, const Closure& c, const OutputSpec& spec, bool reflexive) {
   if (!spec.dot && spec.format == OutputFormat::kBinary) return binary_bytes(g);
-  const Frame frame = frame_of(ClosureRows(c, reflexive));
-  return with_text_format(
-      &g, spec, [&](const auto& fmt) -> uint64_t { return text_bytes(fmt, frame, c, reflexive); });
+  return with_text_format(&g, spec, [&](const auto& fmt) -> uint64_t {
+    using Format = std::decay_t<decltype(fmt)>;
+    const Frame frame = frame_of(ClosureRows(c, reflexive), Format::kNeedsFirstPair);
+    return text_bytes(fmt, frame, c, reflexive);
+  });
 }
 
 uint64_t output_bytes(const Graph& g, const Closure& c, OutputFormat f, bool reflexive) {
@@ -738,19 +780,15 @@ void put_rows(Sink& out, const PairRows& rows, size_t n, const Tick& tick,
 // apart by put_rows.
 template <class Format>
 void write_text(Sink& out, const Format& fmt, const PairRows& rows, const Tick& tick) {
-  const Frame frame = frame_of(rows);
+  const Frame frame = frame_of(rows, Format::kNeedsFirstPair);
   const size_t n = rows.vertex_count();
   fmt.head(out, frame);
   for (vertex_t v = 0; v < n; ++v) fmt.vertex(out, v);
   fmt.middle(out, frame);
   // Rows are formatted apart, so a format whose first pair of all differs needs the first
-  // row that has a pair found first.
-  size_t first = n;
-  if constexpr (Format::kFirstPairDiffers) {
-    rows.prepare();
-    std::vector<vertex_t> succ;
-    for (first = 0; first < n && (rows.row(vertex_t(first), succ), succ.empty());) ++first;
-  }
+  // row that has a pair found first (the frame's).
+  static_assert(!Format::kFirstPairDiffers || Format::kNeedsFirstPair);
+  const size_t first = frame.first_source;
   put_rows(out, rows, n, tick,
            [&](vertex_t u, const std::vector<vertex_t>& succ, std::string& text) {
              fmt.row_open(text, u);

@@ -12,6 +12,16 @@
 
 namespace closure::detail {
 
+// Weights and timestamps: any number std::from_chars reads (1, -2.5, 1e-3, inf).
+bool is_column_number(std::string_view s) {
+  double d;
+  const char* b = s.data();
+  if (!s.empty() && s[0] == '+') ++b;
+  auto [ptr, ec] = std::from_chars(b, s.data() + s.size(), d);
+  return ptr == s.data() + s.size() && b != ptr &&
+         (ec == std::errc() || ec == std::errc::result_out_of_range);
+}
+
 namespace {
 
 enum : unsigned char { kText = 0, kBlank = 1, kEol = 2 };
@@ -65,16 +75,6 @@ inline const char* past_line_end(const char* p, const char* end) {
     ++p;
   }
   return p;
-}
-
-// Weights and timestamps: any number std::from_chars reads (1, -2.5, 1e-3, inf).
-bool is_number(std::string_view s) {
-  double d;
-  const char* b = s.data();
-  if (!s.empty() && s[0] == '+') ++b;
-  auto [ptr, ec] = std::from_chars(b, s.data() + s.size(), d);
-  return ptr == s.data() + s.size() && b != ptr &&
-         (ec == std::errc() || ec == std::errc::result_out_of_range);
 }
 
 // Skips networkx's attribute dict (text::python_dict_end) at `p`, to the end of its line.
@@ -140,7 +140,7 @@ struct ExtraColumns {
     }
     while (x.p < end && cls(*x.p) == kText) ++x.p;
     const std::string_view extra(c0, static_cast<size_t>(x.p - c0));
-    if (!declared && !is_number(extra)) {
+    if (!declared && !is_column_number(extra)) {
       x.error = "column " + std::to_string(x.columns) + " " + text::quote(extra) +
                 " is not a number: columns after 'source target' must be weights or " +
                 "timestamps" + not_a_number_hint(extra);

@@ -1,6 +1,10 @@
 // Internal: one reader per input format, each consuming a LineSource positioned at the start.
 #pragma once
 
+#include <string>
+#include <string_view>
+#include <vector>
+
 #include "closure/graph/line_source.hpp"
 #include "closure/graph/read_graph.hpp"
 
@@ -17,6 +21,12 @@ ReadResult read_adjacency_list(LineSource& src);
 // A usual column title ("source", "target", "from", "node1", ...), case aside.
 bool is_header_word(std::string_view w);
 ReadResult read_delimited(LineSource& src, char delimiter, HeaderRow header = HeaderRow::kGuess);
+// A delimited row's fields (quotes as CSV's, blanks around fields dropped); false, with
+// `error`, on a quote that does not close.
+bool split_fields(std::string_view line, char delimiter, std::vector<std::string>& fields,
+                  std::string& error);
+// A weight or timestamp column: any number std::from_chars reads (1, -2.5, 1e-3, inf).
+bool is_column_number(std::string_view s);
 
 // A declared vertex count, checked against kMaxVertices; `what` names the field in messages.
 size_t checked_vertex_count(LineSource& src, std::string_view token, std::string_view what);

@@ -20,9 +20,7 @@
 #include "closure/graph/text_scan.hpp"
 
 namespace closure::detail {
-namespace {
 
-// Splits `line` into fields; false (with `error`) on a quote that does not close.
 bool split_fields(std::string_view line, char delimiter, std::vector<std::string>& fields,
                   std::string& error) {
   fields.clear();
@@ -77,6 +75,8 @@ bool split_fields(std::string_view line, char delimiter, std::vector<std::string
     ++i;  // the delimiter
   }
 }
+
+namespace {
 
 bool is_number(std::string_view s) {
   uint64_t v;

@@ -173,6 +173,33 @@ char glued_dict_delimiter(std::string_view s) {
   return punct && word.find(d) < brace - 1 ? d : 0;
 }
 
+// How a first data line with a comma reads that first_data_line_has_comma() left to the
+// edge list ("Ann Lee,Bob", "Paris,FR Lyon,FR"): each reading is valid when it gives two
+// labels and, past them, only numbers (weights). Valid only as CSV, or both ways with a
+// quoted first field: CSV; else valid both ways: ambiguous, refused with the two readings
+// rather than guessed (each guess read some files silently wrong).
+enum class CommaLine { kEdges, kCsv, kAmbiguous };
+CommaLine comma_line_reading(std::string_view line) {
+  if (line.find(',') == std::string_view::npos) return CommaLine::kEdges;
+  auto valid = [](const std::vector<std::string_view>& fields) {
+    if (fields.size() < 2 || fields[0].empty() || fields[1].empty()) return false;
+    return std::all_of(fields.begin() + 2, fields.end(), detail::is_column_number);
+  };
+  std::vector<std::string> csv;
+  std::string error;
+  const bool csv_split = detail::split_fields(line, ',', csv, error);
+  const bool as_csv = csv_split && valid(std::vector<std::string_view>(csv.begin(), csv.end()));
+  std::vector<std::string_view> words;
+  text::Tokens tokens(line);
+  for (std::string_view w; tokens.next(w);) words.push_back(w);
+  // networkx's "a b {'weight': 1, 'c': 2}": an edge and its attribute dict, commas and all.
+  if (words.size() >= 3 && words[2].front() == '{') return CommaLine::kEdges;
+  const bool as_edges = valid(words);
+  // A quoted first field is CSV's quoting: "\"b jr\",c" is b jr -> c.
+  if (as_csv && as_edges && !line.starts_with('"')) return CommaLine::kAmbiguous;
+  return as_csv ? CommaLine::kCsv : CommaLine::kEdges;
+}
+
 InputFormat sniff(std::string_view s) {
   if (s.starts_with("\xEF\xBB\xBF")) s.remove_prefix(3);
   const std::string_view head = text::trim(s.substr(0, s.find_first_of("\r\n")));
@@ -181,12 +208,27 @@ InputFormat sniff(std::string_view s) {
   if (looks_like_dot(s)) return InputFormat::kDot;
   if (looks_like_dimacs(s)) return InputFormat::kDimacs;
   if (first_data_line_has_comma(s) || glued_dict_delimiter(s) == ',') return InputFormat::kCsv;
+  if (comma_line_reading(first_data_line(s)) == CommaLine::kCsv) return InputFormat::kCsv;
   return InputFormat::kEdgeList;
 }
 
-// Formats people feed to graph tools that this one does not read. Read as an edge list, each
-// would become a graph of tag soup with exit 0, so the edge-list reader refuses them first.
-void refuse_unsupported(LineSource& src, std::string_view head) {
+// Formats people feed to graph tools that this one does not read, by the first line that is
+// not blank: what it is, or nullptr. Read as an edge list, each would become a graph of tag
+// soup with exit 0, so the edge-list reader refuses them first.
+const char* unsupported_format(std::string_view first) {
+  if (first.starts_with("<")) return "XML (GraphML, GEXF?) is not a supported input format";
+  if (first.starts_with("{") || first.starts_with("["))
+    return "JSON is not a supported input format";
+  if (starts_with_icase(first, "*vertices") || starts_with_icase(first, "*network"))
+    return "Pajek .net is not a supported input format";
+  if (starts_with_icase(first, "graph [") || starts_with_icase(first, "graph[") ||
+      (starts_with_icase(first, "graph") && first.size() == 5))
+    return "GML is not a supported input format";
+  return nullptr;
+}
+
+// The first line of `head` that is not blank, trimmed, and its number (1-based).
+std::pair<size_t, std::string_view> first_nonblank_line(std::string_view head) {
   if (head.starts_with("\xEF\xBB\xBF")) head.remove_prefix(3);
   size_t line = 1;
   std::string_view first;
@@ -199,23 +241,65 @@ void refuse_unsupported(LineSource& src, std::string_view head) {
     at = eol + 1;
     ++line;
   }
-  const char* what = nullptr;
-  if (first.starts_with("<")) {
-    what = "XML (GraphML, GEXF?) is not a supported input format";
-  } else if (first.starts_with("{") || first.starts_with("[")) {
-    what = "JSON is not a supported input format";
-  } else if (starts_with_icase(first, "*vertices") || starts_with_icase(first, "*network")) {
-    what = "Pajek .net is not a supported input format";
-  } else if (starts_with_icase(first, "graph [") || starts_with_icase(first, "graph[") ||
-             (starts_with_icase(first, "graph") && first.size() == 5)) {
-    what = "GML is not a supported input format";
-  }
-  if (what != nullptr)
+  return {line, first};
+}
+
+void refuse_unsupported(LineSource& src, std::string_view head) {
+  const auto [line, first] = first_nonblank_line(head);
+  if (const char* what = unsupported_format(first))
     src.fail_at(line, std::string(what) +
                           "; convert it to an edge list ('source target' lines), DOT, DIMACS, "
                           "Matrix Market or GRAIL (docs/formats.md), e.g. with networkx: "
                           "nx.write_edgelist(G, 'g.txt', data=False)");
 }
+
+// A first data line that reads both as CSV and as an edge list (comma_line_reading()), in a
+// file whose format was left to detection: refused, naming both readings.
+void refuse_ambiguous_commas(LineSource& src, std::string_view head) {
+  const std::string_view data = first_data_line(head);
+  if (comma_line_reading(data) != CommaLine::kAmbiguous) return;
+  size_t line = 1;
+  for (size_t at = 0; at < size_t(data.data() - head.data()); ++at)
+    if (head[at] == '\n' || (head[at] == '\r' && (at + 1 == head.size() || head[at + 1] != '\n')))
+      ++line;
+  std::vector<std::string> csv;
+  std::string error;
+  detail::split_fields(data, ',', csv, error);
+  text::Tokens tokens(data);
+  std::string_view u, v;
+  tokens.next(u);
+  tokens.next(v);
+  src.fail_at(line, text::quote(data) + " reads as CSV (" + text::quote(csv[0]) + " -> " +
+                        text::quote(csv[1]) + ") and as an edge list (" + text::quote(u) + " -> " +
+                        text::quote(v) + "): name the format with --input-format csv or edges");
+}
+
+}  // namespace
+
+bool is_closure_edge_list(std::string_view head) {
+  if (head.starts_with("\xEF\xBB\xBF")) head.remove_prefix(3);
+  return head.starts_with(kEdgeListMarker);
+}
+
+bool edge_list_needs_marker(std::string_view source, std::string_view target,
+                            bool other_labels_are_numbers) {
+  const std::string line = std::string(source) + " " + std::string(target);
+  auto number = [](std::string_view s) {
+    uint64_t x;
+    return text::parse_unsigned(s, x) == text::NumberStatus::kOk;
+  };
+  // Read back, the file would be another format, refused as one, or its first edge a header.
+  return source.starts_with("\xEF\xBB\xBF") || sniff(line) != InputFormat::kEdgeList ||
+         unsupported_format(line) != nullptr || glued_dict_delimiter(line) != 0 ||
+         comma_line_reading(line) != CommaLine::kEdges ||
+         // DOT's "digraph" and "{" may stand on two lines
+         text::iequals(source, "strict") || text::iequals(source, "graph") ||
+         text::iequals(source, "digraph") ||
+         (detail::is_header_word(source) && detail::is_header_word(target)) ||
+         (!number(source) && !number(target) && other_labels_are_numbers);
+}
+
+namespace {
 
 // What a format's reader does with a delimiter or a header choice; refusals name both.
 bool is_delimited(InputFormat f) {
@@ -224,10 +308,17 @@ bool is_delimited(InputFormat f) {
 
 ReadResult parse(LineSource& src, const std::string& path, const ReadOptions& options) {
   const std::string_view head = src.peek(kSniffBytes);
-  if (src.at_end_of_data() && text::trim(head).empty())
+  // Blank as far as sniffed, and nothing beyond (a mapped file's first 64 KiB may be blank
+  // lines before its graph).
+  if (text::trim(head).empty() && src.peek(head.size() + 1).size() == head.size())
     src.fail_at(0, "empty file: expected a graph");
-  InputFormat format = options.format;
-  if (format == InputFormat::kAuto) format = detect_format(path, head);
+  // An edge list closure wrote, marked where its first edge alone would read otherwise.
+  const bool marked = options.format == InputFormat::kAuto && is_closure_edge_list(head);
+  InputFormat format = marked ? InputFormat::kEdgeList : options.format;
+  const HeaderRow header =
+      marked && options.header == HeaderRow::kGuess ? HeaderRow::kAbsent : options.header;
+  const bool detected = options.format == InputFormat::kAuto && !marked;
+  if (detected) format = detect_format(path, head);
   if (options.delimiter != 0) {
     // Text of lines is split on the delimiter named; a file of another kind is refused.
     if (format == InputFormat::kEdgeList) format = InputFormat::kCsv;
@@ -240,17 +331,20 @@ ReadResult parse(LineSource& src, const std::string& path, const ReadOptions& op
     detected.format = format;
     check_read_options(detected);
   }
-  // XML and JSON hold commas too: refused with the hint before a CSV reader sees them.
-  if (format == InputFormat::kEdgeList || format == InputFormat::kCsv ||
-      format == InputFormat::kTsv)
+  // XML and JSON hold commas too: refused with the hint before a CSV reader sees them. A
+  // format named is read as named.
+  if (detected && (format == InputFormat::kEdgeList || format == InputFormat::kCsv ||
+                   format == InputFormat::kTsv))
     refuse_unsupported(src, head);
+  if (detected && format == InputFormat::kEdgeList && extension(path) != "edgelist")
+    refuse_ambiguous_commas(src, head);
   // A delimiter this reader does not split on, glued to networkx's dicts: refused, never
   // read as vertices named "0;7;{'weight':" (',' is CSV; blanks and tabs are edge lists).
   const char split_on = options.delimiter != 0        ? options.delimiter
                         : format == InputFormat::kCsv ? ','
                         : format == InputFormat::kTsv ? '\t'
                                                       : 0;
-  if (const char d = glued_dict_delimiter(head);
+  if (const char d = marked ? 0 : glued_dict_delimiter(head);
       d != 0 && d != split_on &&
       (format == InputFormat::kEdgeList || format == InputFormat::kCsv ||
        format == InputFormat::kTsv))
@@ -261,7 +355,7 @@ ReadResult parse(LineSource& src, const std::string& path, const ReadOptions& op
                 Advice::kDelimiter, std::string(1, d));
   switch (format) {
     case InputFormat::kEdgeList:
-      return detail::read_edge_list(src, options.header);
+      return detail::read_edge_list(src, header);
     case InputFormat::kGra:
       return detail::read_gra(src);
     case InputFormat::kDimacs:
@@ -274,7 +368,7 @@ ReadResult parse(LineSource& src, const std::string& path, const ReadOptions& op
       return detail::read_adjacency_list(src);
     case InputFormat::kCsv:
     case InputFormat::kTsv:
-      return detail::read_delimited(src, split_on, options.header);
+      return detail::read_delimited(src, split_on, header);
     case InputFormat::kAuto:
       break;
   }

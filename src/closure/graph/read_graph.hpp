@@ -57,6 +57,19 @@ std::string_view format_name(InputFormat format);
 // content. Never returns kAuto; falls back to kEdgeList.
 InputFormat detect_format(const std::string& path, std::string_view first_bytes);
 
+// The first line of an edge list closure writes where its first edge alone would read as
+// something else (another format, a header row, a CSV row): a comment that tells the reader
+// to read every line as an edge, whatever it looks like (docs/formats.md, "Escapes").
+inline constexpr std::string_view kEdgeListMarker =
+    "# closure edge list: every line below is an edge";
+// Whether `head`, the first bytes of an input, starts with kEdgeListMarker.
+bool is_closure_edge_list(std::string_view head);
+// Whether an edge list whose first line is "source target" (as written: escaped) needs the
+// marker to read back as written; `other_labels_are_numbers`: every other vertex's label is
+// a number (then a first line of names would be guessed a header row above numbers).
+bool edge_list_needs_marker(std::string_view source, std::string_view target,
+                            bool other_labels_are_numbers);
+
 // Vertex counts beyond this are refused: a header such as `p sp 4000000000 1` must not make the
 // reader allocate gigabytes, and no closure method can handle so many vertices anyway (the
 // dense closure alone would need n*n/8 bytes).

@@ -1,0 +1,48 @@
+#!/usr/bin/env bash
+# Edge lists closure writes read back as written, whatever their first edge looks like (JSON,
+# XML, Pajek, DOT, a header row, a CSV row: the marker line), and detection's refusals:
+# a format named is read as named, a first line that is both a CSV row and an edge is
+# refused with both readings, and blank lines past the sniffed 64 KiB are not an empty file.
+# Usage: edge_list_round_trip.sh BIN DIR
+set -u
+bin=$1 dir=$2
+fail() { echo "FAILED: $*"; exit 1; }
+rm -rf "$dir" && mkdir -p "$dir" && cd "$dir" || exit 1
+marker='# closure edge list: every line below is an edge'
+# 1. First edges that detection alone would read as something else; each closure's edge
+# list (with its marker) reads back to the same closure, byte for byte.
+i=0
+for rows in '{a},b' '[x,y' '<init>,foo' '*Vertices,x' 'graph,[' 'digraph,{' 'source,target' \
+            'from,to' '"x,",y' 'p,q\n1,2\n2,3'; do
+  i=$((i + 1))
+  printf "source,target\n$rows\n" > in$i.csv
+  "$bin" in$i.csv -q -o c$i.txt || fail "case $i ($rows): writing failed"
+  [ "$(head -1 c$i.txt)" = "$marker" ] || fail "case $i ($rows): no marker: $(head -1 c$i.txt)"
+  "$bin" c$i.txt -q -o r$i.txt 2> err$i || fail "case $i ($rows): reading back: $(cat err$i)"
+  cmp -s c$i.txt r$i.txt || fail "case $i ($rows): read back differently"
+  gzip -c c$i.txt | "$bin" - -q -o - | cmp -s - c$i.txt || fail "case $i ($rows): through gzip"
+done
+# 2. A first edge that reads as one: no marker, the output as before.
+printf 'a b\nb c\n' > plain.txt
+"$bin" plain.txt -q -o plain.out.txt && [ "$(head -1 plain.out.txt)" = "a b" ] ||
+  fail "an ordinary first edge got a marker: $(head -1 plain.out.txt)"
+# 3. A format named is read as named, even where detection would refuse the file.
+printf '{a} b\n<x> y\n' > named.txt
+"$bin" named.txt -q 2> err.named && fail "detection should refuse a first line of JSON"
+grep -q "JSON is not a supported input format" err.named || fail "refusal: $(cat err.named)"
+[ "$("$bin" named.txt -f edges -q -o - | tail -1)" = "<x> y" ] || fail "-f edges was not read as named"
+# 4. A first line that is a CSV row and an edge alike: refused with both readings, exit 3;
+# named, it is read as named.
+printf 'Ann Lee,Bob\nCid Wu,Dan\n' > both.txt
+"$bin" both.txt -q 2> err.both; [ $? -eq 3 ] || fail "an ambiguous first line was read"
+grep -q "both.txt:1: 'Ann Lee,Bob' reads as CSV ('Ann Lee' -> 'Bob') and as an edge list ('Ann' -> 'Lee,Bob')" err.both ||
+  fail "ambiguity message: $(cat err.both)"
+[ "$("$bin" both.txt -f csv -q -o - --output-format csv | tail -1)" = "Cid Wu,Dan" ] || fail "-f csv"
+printf '"b jr",c\n' | "$bin" - -q -o - --output-format csv | grep -qx "b jr,c" || fail "a quoted field is CSV"
+printf 'Paris,FR Lyon,FR\n' | "$bin" - -q -o - | grep -qx "Paris,FR Lyon,FR" || fail "commas inside labels"
+# 5. Blank lines beyond the first 64 KiB sniffed, then the graph: read, not an empty file.
+python3 -c "open('blank.txt','w').write('\n' * 65536 + '1 2\n')"
+[ "$("$bin" blank.txt -q -o -)" = "1 2" ] || fail "64 KiB of blank lines then an edge"
+printf '\n \n' > empty.txt
+"$bin" empty.txt -q 2> err.empty; [ $? -eq 3 ] && grep -q "empty file" err.empty || fail "a blank file"
+echo "edge lists ok"
