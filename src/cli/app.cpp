@@ -80,8 +80,10 @@ const Command kCommands[] = {
      add_serve_command, nullptr, kReadOptions},
     {"devices", "List OpenCL devices (the index is what --device takes)", nullptr,
      add_devices_command, 0},
-    {"bench", "Benchmarks that print figures: bool, gemm, closure, propagate, read, index", nullptr,
-     add_bench_command, 0},
+    {"bench",
+     "Benchmarks that print figures: gemm, bool, dense, closure, propagate, read, chains, index, "
+     "serve",
+     nullptr, add_bench_command, 0},
 };
 
 // Edits (insertions, deletions, substitutions, swaps of neighbours) from a to b.
