@@ -22,6 +22,21 @@ for rows in '{a},b' '[x,y' '<init>,foo' '*Vertices,x' 'graph,[' 'digraph,{' 'sou
   cmp -s c$i.txt r$i.txt || fail "case $i ($rows): read back differently"
   gzip -c c$i.txt | "$bin" - -q -o - | cmp -s - c$i.txt || fail "case $i ($rows): through gzip"
 done
+# ... and first edges that start a DOT header continued on the next line after a comment.
+for rows in '//c x\ndigraph {' '/*a*/digraph g\n{ x' '/**/strict digraph\ng {'; do
+  i=$((i + 1))
+  printf "$rows\n" > in$i.txt
+  "$bin" in$i.txt -f edges -q -o c$i.txt || fail "case $i ($rows): writing failed"
+  "$bin" c$i.txt -q -o r$i.txt 2> err$i || fail "case $i ($rows): reading back: $(cat err$i)"
+  cmp -s c$i.txt r$i.txt || fail "case $i ($rows): read back differently"
+done
+# A label with a byte the reader splits fields on (a vertical tab, a form feed) is refused
+# before anything is written, as a blank is.
+for b in '\013' '\014'; do
+  printf "a${b}b,x\n" > blank.csv
+  "$bin" blank.csv --no-header -q -o vt.txt 2> err.vt; [ $? -eq 2 ] || fail "label with $b written"
+  [ -e vt.txt ] && fail "a partial file for the label with $b"
+done
 # 2. A first edge that reads as one: no marker, the output as before.
 printf 'a b\nb c\n' > plain.txt
 "$bin" plain.txt -q -o plain.out.txt && [ "$(head -1 plain.out.txt)" = "a b" ] ||
@@ -31,6 +46,9 @@ printf '{a} b\n<x> y\n' > named.txt
 "$bin" named.txt -q 2> err.named && fail "detection should refuse a first line of JSON"
 grep -q "JSON is not a supported input format" err.named || fail "refusal: $(cat err.named)"
 [ "$("$bin" named.txt -f edges -q -o - | tail -1)" = "<x> y" ] || fail "-f edges was not read as named"
+# ... and so is a format the file's extension names: pandas' to_csv(header=False) of "{a},b".
+printf '{a},b\nb,c\n' > brace.csv
+[ "$("$bin" brace.csv -q -o - | sed -n 2p)" = "{a} b" ] || fail "a .csv whose first label is {a}"
 # 4. A first line that is a CSV row and an edge alike: refused with both readings, exit 3;
 # named, it is read as named.
 printf 'Ann Lee,Bob\nCid Wu,Dan\n' > both.txt

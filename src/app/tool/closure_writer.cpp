@@ -184,9 +184,10 @@ std::vector<std::string> written_labels(const Graph& g, OutputFormat f) {
   }
   for (std::string& label : out) {
     if (f == OutputFormat::kEdges) {
-      // "u v" lines cannot carry a label with a blank in it (DOT allows "a b"): say so
+      // "u v" lines cannot carry a label with a blank in it (DOT allows "a b"), as the
+      // reader splits them (text::is_space: a vertical tab or a form feed too): say so
       // rather than write a file that reads back differently.
-      if (label.empty() || label.find_first_of(" \t\r\n") != std::string::npos)
+      if (label.empty() || std::any_of(label.begin(), label.end(), text::is_space))
         throw UsageError("vertex label '" + label +
                              "' is empty or contains whitespace, which an edge list " +
                              "cannot hold",

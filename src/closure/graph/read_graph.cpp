@@ -62,6 +62,20 @@ std::string extension(const std::string& path) {
   return dot == std::string::npos || dot == 0 ? std::string() : name.substr(dot + 1);
 }
 
+// The format a file's extension names, or kAuto (content decides).
+InputFormat format_of_name(const std::string& path) {
+  const std::string ext = extension(path);
+  if (ext == "gra") return InputFormat::kGra;
+  if (ext == "mtx" || ext == "mm") return InputFormat::kMatrixMarket;
+  if (ext == "dot" || ext == "gv") return InputFormat::kDot;
+  if (ext == "dimacs" || ext == "gr" || ext == "max" || ext == "col") return InputFormat::kDimacs;
+  if (ext == "csv") return InputFormat::kCsv;
+  if (ext == "tsv") return InputFormat::kTsv;
+  // networkx's write_edgelist examples name their files g.edgelist.
+  if (ext == "edgelist") return InputFormat::kEdgeList;
+  return InputFormat::kAuto;
+}
+
 // Skips whitespace and DOT comments; false if the text ends first.
 bool skip_dot_blank(std::string_view s, size_t& i) {
   bool line_start = true;
@@ -292,9 +306,9 @@ bool edge_list_needs_marker(std::string_view source, std::string_view target,
   return source.starts_with("\xEF\xBB\xBF") || sniff(line) != InputFormat::kEdgeList ||
          unsupported_format(line) != nullptr || glued_dict_delimiter(line) != 0 ||
          comma_line_reading(line) != CommaLine::kEdges ||
-         // DOT's "digraph" and "{" may stand on two lines
+         // DOT's "digraph" and "{" may stand on two lines, after comments
          text::iequals(source, "strict") || text::iequals(source, "graph") ||
-         text::iequals(source, "digraph") ||
+         text::iequals(source, "digraph") || source.starts_with("//") || source.starts_with("/*") ||
          (detail::is_header_word(source) && detail::is_header_word(target)) ||
          (!number(source) && !number(target) && other_labels_are_numbers);
 }
@@ -317,8 +331,10 @@ ReadResult parse(LineSource& src, const std::string& path, const ReadOptions& op
   InputFormat format = marked ? InputFormat::kEdgeList : options.format;
   const HeaderRow header =
       marked && options.header == HeaderRow::kGuess ? HeaderRow::kAbsent : options.header;
-  const bool detected = options.format == InputFormat::kAuto && !marked;
-  if (detected) format = detect_format(path, head);
+  // Sniffed from the content: neither named nor marked, nor given by the file's extension.
+  const bool detected =
+      options.format == InputFormat::kAuto && !marked && format_of_name(path) == InputFormat::kAuto;
+  if (options.format == InputFormat::kAuto && !marked) format = detect_format(path, head);
   if (options.delimiter != 0) {
     // Text of lines is split on the delimiter named; a file of another kind is refused.
     if (format == InputFormat::kEdgeList) format = InputFormat::kCsv;
@@ -332,12 +348,12 @@ ReadResult parse(LineSource& src, const std::string& path, const ReadOptions& op
     check_read_options(detected);
   }
   // XML and JSON hold commas too: refused with the hint before a CSV reader sees them. A
-  // format named is read as named.
+  // format named (or said by the extension: pandas writes "{a},b" rows into a .csv) is read
+  // as named.
   if (detected && (format == InputFormat::kEdgeList || format == InputFormat::kCsv ||
                    format == InputFormat::kTsv))
     refuse_unsupported(src, head);
-  if (detected && format == InputFormat::kEdgeList && extension(path) != "edgelist")
-    refuse_ambiguous_commas(src, head);
+  if (detected && format == InputFormat::kEdgeList) refuse_ambiguous_commas(src, head);
   // A delimiter this reader does not split on, glued to networkx's dicts: refused, never
   // read as vertices named "0;7;{'weight':" (',' is CSV; blanks and tabs are edge lists).
   const char split_on = options.delimiter != 0        ? options.delimiter
@@ -438,16 +454,8 @@ std::string_view format_name(InputFormat format) {
 }
 
 InputFormat detect_format(const std::string& path, std::string_view first_bytes) {
-  const std::string ext = extension(path);
-  if (ext == "gra") return InputFormat::kGra;
-  if (ext == "mtx" || ext == "mm") return InputFormat::kMatrixMarket;
-  if (ext == "dot" || ext == "gv") return InputFormat::kDot;
-  if (ext == "dimacs" || ext == "gr" || ext == "max" || ext == "col") return InputFormat::kDimacs;
-  if (ext == "csv") return InputFormat::kCsv;
-  if (ext == "tsv") return InputFormat::kTsv;
-  // networkx's write_edgelist examples name their files g.edgelist.
-  if (ext == "edgelist") return InputFormat::kEdgeList;
-  return sniff(first_bytes);
+  const InputFormat named = format_of_name(path);
+  return named != InputFormat::kAuto ? named : sniff(first_bytes);
 }
 
 ReadResult read_graph(const std::string& path, const ReadOptions& options) {
