@@ -97,6 +97,16 @@ std::string random_suffix() {
   return buf;
 }
 
+// The temporary beside `target`: "." + its name + ".tmp-" + `suffix`, its name cut short
+// where the whole would pass the longest name a folder holds (NAME_MAX, 255 bytes), so that
+// every name the file system takes can be written.
+std::string temporary_name(const std::string& target, const std::string& suffix) {
+  constexpr size_t kNameMax = 255;
+  const std::string tail = ".tmp-" + suffix;
+  const std::string base = base_of(target).substr(0, kNameMax - 1 - tail.size());
+  return folder_of(target) + "/." + base + tail;
+}
+
 // The process's umask without changing it (umask(2) would race with other threads):
 // Linux reports it in /proc/self/status; 022 where it does not.
 mode_t current_umask() {
@@ -205,7 +215,7 @@ AtomicFile::AtomicFile(std::string path, const std::string& within) : path_(std:
     if (fd_ < 0) {
       // No O_TMPFILE here (an old kernel, or a file system without it): a named temporary,
       // O_EXCL with a random name (mkstemp), removed on failure and on SIGINT/TERM/HUP.
-      tmp_name_ = folder + "/." + base_of(target_) + ".tmp-XXXXXX";
+      tmp_name_ = temporary_name(target_, "XXXXXX");
       fd_ = ::mkstemp(tmp_name_.data());
       if (fd_ < 0) throw io_error("cannot create a temporary file in", folder);
       ::fchmod(fd_, 0666 & ~current_umask());  // mkstemp makes 0600; a new file gets 0666-umask
@@ -271,7 +281,7 @@ void AtomicFile::commit() {
   }
   if (anonymous_) {
     // Give the nameless file an unguessable name beside the target, then rename it over.
-    tmp_name_ = folder_of(target_) + "/." + base_of(target_) + ".tmp-" + random_suffix();
+    tmp_name_ = temporary_name(target_, random_suffix());
     const std::string self = "/proc/self/fd/" + std::to_string(fd_);
     if (::linkat(AT_FDCWD, self.c_str(), AT_FDCWD, tmp_name_.c_str(), AT_SYMLINK_FOLLOW) != 0) {
       const int err = errno;
