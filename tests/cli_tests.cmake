@@ -143,6 +143,14 @@ cli_test(batch.mixed --status 4 --stdout "2 ok, 1 failed"
 # in CSV and JSON, no per-file lines without a terminal, deleted inputs' records removed.
 cli_test(batch.rows_and_names --stdout "^batch rows ok$" --
          bash ${CMAKE_CURRENT_SOURCE_DIR}/cli/batch_rows.sh ${CLOSURE_BIN} ${OUT}/batch-rows)
+# A full disk: every outcome still said, the batch's own files still its own (needs a tmpfs).
+add_test(NAME cli.batch.full_disk COMMAND bash ${CMAKE_CURRENT_SOURCE_DIR}/cli/batch_full_disk.sh
+                                          ${CLOSURE_BIN} ${OUT}/batch-full-disk)
+set_tests_properties(cli.batch.full_disk PROPERTIES SKIP_RETURN_CODE 77
+                     PASS_REGULAR_EXPRESSION "^batch on a full disk ok")
+# Names of up to 255 bytes (NAME_MAX) are written: the temporary beside them is cut short.
+cli_test(output.longest_names --stdout "^written$" --
+         bash -c "cd ${OUT} && n=$(printf 'b%.0s' $(seq 255)) && ${CLOSURE_BIN} -q ${DATA}/cycle.txt -o $n && ${CLOSURE_BIN} index -q ${DATA}/cycle.txt -o $(printf 'c%.0s' $(seq 251)).idx && test -s $n && echo written")
 cli_test(batch.resume --stdout "2 resumed" --
          bash -c "${CLOSURE_BIN} batch ${DATA}/diamond.txt ${DATA}/dag.gra --out ${OUT}/resume -q && ${CLOSURE_BIN} batch ${DATA}/diamond.txt ${DATA}/dag.gra --out ${OUT}/resume --resume -q")
 

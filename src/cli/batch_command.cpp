@@ -147,7 +147,7 @@ BatchOptions batch_options(const BatchFlags& flags, const CommonOptions& common,
 // file's error goes to stderr too, so a script that keeps only stderr (or a table sent to a
 // file) still learns why the status is not 0.
 int print_summary(const std::vector<BatchRow>& rows, const std::vector<std::string>& stale,
-                  const std::string& out) {
+                  const std::string& out, bool summaries_written) {
   size_t failed = 0, mismatched = 0, inconclusive = 0, skipped = 0;
   std::printf("%-50s %9s %10s %4s %12s %-9s %9s %-12s %s\n", "file", "vertices", "edges", "DAG",
               "pairs", "method", "seconds", "verify", "error");
@@ -173,12 +173,12 @@ int print_summary(const std::vector<BatchRow>& rows, const std::vector<std::stri
   }
   for (const auto& file : stale)
     std::printf("removed the record of %s: the input no longer exists\n", file.c_str());
-  std::printf(
-      "%zu %s: %zu ok, %zu failed, %zu mismatched, %zu inconclusive, %zu resumed; "
-      "summary in %s/summary.csv\n",
-      rows.size(), rows.size() == 1 ? "file" : "files",
-      rows.size() - failed - mismatched - inconclusive, failed, mismatched, inconclusive, skipped,
-      out.c_str());
+  const std::string where =
+      summaries_written ? "summary in " + out + "/summary.csv" : "no summary written in " + out;
+  std::printf("%zu %s: %zu ok, %zu failed, %zu mismatched, %zu inconclusive, %zu resumed; %s\n",
+              rows.size(), rows.size() == 1 ? "file" : "files",
+              rows.size() - failed - mismatched - inconclusive, failed, mismatched, inconclusive,
+              skipped, where.c_str());
   return failed         ? kExitFailure
          : mismatched   ? kExitMismatch
          : inconclusive ? kExitInconclusive
@@ -203,13 +203,18 @@ Runner add_batch_command(CLI::App& command, CommonOptions& common) {
     const bool quiet = common.quiet;
     double last_logged_s = 0;
     std::vector<std::string> stale;
+    std::string summaries_failed;
     const auto rows = run_batch(
         o,
         [tty, quiet, &last_logged_s](const BatchProgress& p) {
           if (!quiet) print_progress(p, tty, last_logged_s);
         },
-        &stale);
-    return print_summary(rows, stale, flags->out);
+        &stale, &summaries_failed);
+    const int status = print_summary(rows, stale, flags->out, summaries_failed.empty());
+    // Every file's outcome is out first; then why the summaries are not (a full disk).
+    if (summaries_failed.empty()) return status;
+    std::fprintf(stderr, "closure batch: %s\n", summaries_failed.c_str());
+    return kExitFailure;
   };
 }
 

@@ -193,11 +193,11 @@ void write_record(const ItemPaths& p, const BatchRecord& rec, BatchRow& row, Bat
   try {
     out.check_may_write(p.record);
     fs::create_directories(fs::path(p.record).parent_path());
+    out.claim(p.record);                  // before it is written, as the closure was (process_item)
+    if (rec.output) out.claim(p.output);  // the child's claim, in this process's list too
     AtomicFile f(p.record, out.dir());
     f.write(record_json(rec));
     f.commit();
-    out.claim(p.record);
-    if (rec.output) out.claim(p.output);
   } catch (const std::exception& e) {
     if (row.error.empty()) row.error = said_to(e, Audience::kCli);
   }
@@ -256,14 +256,14 @@ void dispatch(WorkerPool& pool, const std::vector<BatchItem>& items, Settle& set
 // summary.csv and summary.json, each written atomically and claimed as the batch's.
 void write_summaries(const std::vector<BatchRow>& rows, const std::string& csv_path,
                      const std::string& json_path, const std::string& out_dir, BatchOutDir& out) {
+  out.claim(csv_path);  // before each is written: a file the batch wrote is always its own
   AtomicFile csv(csv_path, out_dir);
   csv.write(batch_csv(rows));
   csv.commit();
-  out.claim(csv_path);
+  out.claim(json_path);
   AtomicFile js(json_path, out_dir);
   js.write(batch_json(rows));
   js.commit();
-  out.claim(json_path);
 }
 
 }  // namespace
@@ -277,7 +277,8 @@ std::vector<std::string> collect_batch_files(const std::vector<std::string>& pat
 
 std::vector<BatchRow> run_batch(const BatchOptions& o,
                                 const std::function<void(const BatchProgress&)>& progress,
-                                std::vector<std::string>* stale_removed) {
+                                std::vector<std::string>* stale_removed,
+                                std::string* summaries_failed) {
   const auto items = collect_batch_items(o.paths, o.out_dir, o.names);
   BatchOutDir out(o.out_dir);  // the lock, and what may be written there
   const std::string csv_path = (fs::path(o.out_dir) / "summary.csv").string();
@@ -325,7 +326,12 @@ std::vector<BatchRow> run_batch(const BatchOptions& o,
       fs::remove(summary, ec);
   }
   dispatch(pool, items, settle);
-  write_summaries(rows, csv_path, json_path, o.out_dir, out);
+  try {
+    write_summaries(rows, csv_path, json_path, o.out_dir, out);
+  } catch (const std::exception& e) {
+    if (!summaries_failed) throw;
+    *summaries_failed = said_to(e, Audience::kCli);
+  }
   return rows;
 }
 

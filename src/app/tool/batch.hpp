@@ -45,9 +45,12 @@ std::vector<std::string> collect_batch_files(const std::vector<std::string>& pat
 // per file, so the caller must not have opened an OpenCL device (BatchOptions::run's
 // compute options should open it lazily, which then happens in each child). First removes
 // the records in --out of inputs deleted from the folders it reads (batch_stale.hpp);
-// `stale_removed` (if set) receives those inputs' names.
+// `stale_removed` (if set) receives those inputs' names. Where summary.csv or summary.json
+// cannot be written (a full disk), `summaries_failed` (if set) receives why and the rows are
+// still returned, so that the caller reports every file's outcome; without it, that throws.
 std::vector<BatchRow> run_batch(const BatchOptions& options,
                                 const std::function<void(const BatchProgress&)>& progress = {},
-                                std::vector<std::string>* stale_removed = nullptr);
+                                std::vector<std::string>* stale_removed = nullptr,
+                                std::string* summaries_failed = nullptr);
 
 }  // namespace closure

@@ -121,10 +121,20 @@ void BatchOutDir::check_may_write(const std::string& path) const {
 void BatchOutDir::claim(const std::string& path) {
   std::string rel = relative(path);
   if (rel.find('\n') != std::string::npos) return;  // one name a line: such a name cannot be listed
-  if (!owned_.insert(rel).second) return;
+  if (owned_.count(rel)) return;
   rel.push_back('\n');
-  // One write of one short line in O_APPEND mode; a failure only loses the claim.
-  (void)!::write(list_fd_, rel.data(), rel.size());
+  // One write of one short line in O_APPEND mode, before the file is written: where it
+  // fails (a full disk), the file is not written, for a file the list does not name would be
+  // refused as the user's by every later run.
+  const ssize_t n = ::write(list_fd_, rel.data(), rel.size());
+  if (n != ssize_t(rel.size())) {
+    const std::string why = n < 0 ? std::strerror(errno) : "a short write";
+    if (n > 0) (void)!::write(list_fd_, "\n", 1);  // end the partial line: it names no file
+    throw ResourceError("batch: cannot note " + path + " as the batch's own in " +
+                        (fs::path(dir_) / ".closure-batch.owned").string() + ": " + why);
+  }
+  rel.pop_back();
+  owned_.insert(rel);
 }
 
 }  // namespace closure
