@@ -423,10 +423,16 @@ def _from_networkx(g) -> Graph:
             return Graph(core, _Labels.range(len(adj)))
     nodes = list(adj)
     n = len(nodes)
-    counts = _np.fromiter(map(len, adj.values()), dtype=_np.int64, count=n)
+    rows = adj.values()
+    if not isinstance(adj, dict):
+        # A view's len() of a row may not be its count (networkx 2.8's undirected view of a
+        # digraph counts a neighbour both ways twice): the rows are listed first.
+        rows = [list(row) for row in rows]
+    counts = _np.fromiter(map(len, rows), dtype=_np.int64, count=n)
     m = int(counts.sum())
-    edges = _itertools.chain.from_iterable(adj.values())
-    if nodes == list(range(n)) and all(type(v) is int for v in nodes[:1]):
+    edges = _itertools.chain.from_iterable(rows)
+    # Every node an int (not 1.0 or True, which stay the labels given, as list(G) has them).
+    if nodes == list(range(n)) and all(type(v) is int for v in nodes):
         labels = _Labels.range(n)
         targets = _np.fromiter(edges, dtype=_np.uint32, count=m)
     else:
@@ -485,7 +491,8 @@ def _from_scipy(a) -> Graph:
     if len(a.shape) != 2 or a.shape[0] != a.shape[1]:
         raise InputError(f"an adjacency matrix must be square; this one is {a.shape[0]} x "
                          f"{a.shape[1]}", "<scipy.sparse matrix>")
-    coo = a.tocoo()
+    coo = a.tocoo(copy=True)
+    coo.sum_duplicates()  # duplicate entries are one entry, their sum (1 and -1: no edge)
     nonzero = coo.data != 0  # explicitly stored zeros are not edges
     n = int(a.shape[0])
     return Graph(
@@ -519,7 +526,12 @@ def _occurring_labels(us: _np.ndarray, vs: _np.ndarray):
     both = _np.concatenate([us, vs])
     try:
         values, inverse = _np.unique(both, return_inverse=True)
-    except TypeError:
+        # Sorting groups equal labels only under a total order: frozensets (ordered by
+        # inclusion) or NaN inside tuples leave equal labels apart, which Python's equality
+        # (a set) then finds.
+        if both.dtype == object and len(set(values.tolist())) != len(values):
+            return _first_seen(us, vs)
+    except Exception:  # noqa: BLE001 -- 1 < "1" (TypeError), Decimal("NaN") < 1, ...
         if both.dtype != object:
             raise
         return _first_seen(us, vs)
@@ -648,7 +660,10 @@ def _list_pairs(items: list) -> tuple[_np.ndarray, _np.ndarray]:
         arr = _np.asarray(items) if items else _np.empty((0, 2), dtype=_np.int64)
     except (ValueError, TypeError):  # ragged
         arr = None
-    if arr is not None and arr.ndim == 2 and arr.shape[1] == 2 and arr.dtype.kind in "iufb":
+    # Ints, and floats that are whole (1.0 is the vertex 1): at C speed. Booleans and other
+    # floats stay the Python objects given, as networkx's nodes (2.5 is a vertex of its own).
+    if arr is not None and arr.ndim == 2 and arr.shape[1] == 2 and (
+            arr.dtype.kind in "iu" or arr.dtype.kind == "f" and _np.all(_np.mod(arr, 1) == 0)):
         return arr[:, 0], arr[:, 1]
     for i, p in enumerate(items):
         if not _is_pair(p):
@@ -685,9 +700,16 @@ def as_graph(graph, format: str = "auto", vertices=None, *, source=None, target=
       labels; nullable and Arrow integers as integers); a missing value is an InputError.
     """
     is_path = isinstance(graph, (str, _os.PathLike))
-    if (header is not None or delimiter is not None) and not is_path:
-        raise TypeError("header= and delimiter= say how to read a file; this is a "
+    if (header is not None or delimiter is not None or format != "auto") and not is_path:
+        raise TypeError("format=, header= and delimiter= say how to read a file; this is a "
                         f"{type(graph).__name__}")
+    nx = _sys.modules.get("networkx")
+    sparse = _sys.modules.get("scipy.sparse")
+    if vertices is not None and (
+            is_path or isinstance(graph, Graph) or nx is not None and isinstance(graph, nx.Graph)
+            or sparse is not None and sparse.issparse(graph)):
+        raise TypeError("vertices= lists the vertices of edges given as pairs; a "
+                        f"{type(graph).__name__} names its own")
     if isinstance(graph, Graph):
         return graph
     if source is not None or target is not None:
@@ -705,10 +727,8 @@ def as_graph(graph, format: str = "auto", vertices=None, *, source=None, target=
         return g
     if is_path:
         return read_graph(graph, format, header=header, delimiter=delimiter)
-    nx = _sys.modules.get("networkx")
     if nx is not None and isinstance(graph, nx.Graph):
         return _cached_from_networkx(graph)
-    sparse = _sys.modules.get("scipy.sparse")
     if sparse is not None and sparse.issparse(graph):
         return _from_scipy(graph)
     if isinstance(graph, tuple):
@@ -716,7 +736,9 @@ def as_graph(graph, format: str = "auto", vertices=None, *, source=None, target=
     if isinstance(graph, list):
         return _from_pairs(*_list_pairs(graph), vertices)
     if isinstance(graph, _np.ndarray):
-        arr = graph if len(graph) else _np.empty((0, 2), dtype=_np.int64)
+        arr = _np.asarray(graph)  # an np.matrix as the 2-D array it is
+        if arr.ndim == 1 and arr.size == 0:
+            arr = _np.empty((0, 2), dtype=_np.int64)
         if arr.ndim != 2 or arr.shape[1] != 2:
             raise InputError(f"an edge array must have shape (m, 2); this one has shape "
                              f"{arr.shape}", "<edge array>")

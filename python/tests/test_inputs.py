@@ -345,3 +345,57 @@ def test_a_whole_float_or_a_bool_is_the_int_vertex_on_every_graph(edges):
     for u in (1.5, float("nan"), float("inf"), -1.0):
         assert (u, 2) not in c and (u, 2) not in ix
 
+
+
+def test_labels_without_a_total_order_are_one_vertex_each_as_python_says():
+    # frozensets are ordered by inclusion only: sorting left equal labels apart.
+    a, b = frozenset({1}), frozenset({2})
+    c = closure.transitive_closure([(a, b), (b, a)])
+    assert c.pair_count == nx.transitive_closure(nx.DiGraph([(a, b), (b, a)])).number_of_edges()
+    assert c.reaches(a, a) and len(c.vertices) == 2
+    nan = (float("nan"),)  # one object: equal to itself by identity, as in a dict
+    assert closure.transitive_closure([(nan, (1,)), ((1,), nan)]).pair_count == 4
+    decimal = pytest.importorskip("decimal")
+    assert closure.transitive_closure([(decimal.Decimal("NaN"), 1)]).pair_count == 1
+
+
+def test_scipy_duplicate_entries_are_summed_before_their_nonzeros_are_edges():
+    sp = pytest.importorskip("scipy.sparse")
+    a = sp.coo_array(([1, -1, 1], ([0, 0, 1], [1, 1, 0])), shape=(2, 2))  # 0->1 sums to 0
+    assert closure.transitive_closure(a).pair_count == 1
+    assert closure.transitive_closure(a.tocsr()).pair_count == 1
+    assert a.nnz == 3  # the caller's matrix is left as it was
+
+
+def test_an_undirected_view_of_a_digraph_is_its_symmetric_digraph():
+    view = nx.DiGraph([(0, 1), (1, 0), (1, 2)]).to_undirected(as_view=True)
+    expect = nx.transitive_closure(nx.DiGraph(view.to_directed())).number_of_edges()
+    assert closure.transitive_closure(view).pair_count == expect
+
+
+def test_networkx_nodes_that_equal_0_to_n_minus_1_keep_their_types():
+    assert list(closure.transitive_closure(nx.DiGraph([(0, 1.0)])).vertices) == [0, 1.0]
+    g = nx.DiGraph()
+    g.add_nodes_from([0, True, 2])
+    assert [type(v) for v in closure.as_graph(g).vertices] == [int, bool, int]
+
+
+def test_pairs_of_other_floats_and_booleans_are_labels_as_networkx_nodes_are():
+    assert list(closure.transitive_closure([(1, 2.5)]).vertices) == [1, 2.5]
+    assert sorted(closure.transitive_closure([(True, False)]).vertices) == [False, True]
+    assert list(closure.transitive_closure([(1.0, 2.0)]).vertices) == [1, 2]  # whole: ints
+
+
+def test_edge_arrays_of_another_shape_are_an_input_error():
+    assert closure.transitive_closure(np.matrix([[0, 1], [1, 2]])).pair_count == 3
+    for bad in (np.array(5), np.empty((0, 3)), np.zeros((2, 3))):
+        with pytest.raises(closure.InputError):
+            closure.transitive_closure(bad)
+
+
+def test_format_and_vertices_where_they_mean_nothing_are_a_type_error():
+    with pytest.raises(TypeError):
+        closure.transitive_closure([(1, 2)], format="bogus")
+    with pytest.raises(TypeError):
+        closure.transitive_closure(nx.DiGraph([(1, 2)]), vertices=[9, 1, 2])
+    assert closure.transitive_closure([(1, 2)], format="auto").pair_count == 1
