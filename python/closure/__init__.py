@@ -159,7 +159,7 @@ class _Labels:
         if self.identity:
             # Python's equality, as the dict below keeps it for other labels: 1.0 (and True)
             # is the vertex 1.
-            if isinstance(label, (int, float, _np.integer, _np.floating)):
+            if isinstance(label, (int, float, _np.integer, _np.floating, _np.bool_)):
                 try:
                     i = int(label)
                 except (OverflowError, ValueError):  # inf, nan
@@ -179,7 +179,13 @@ class _Labels:
             arr = arr.reshape(-1)
         n = len(self.vertices)
         if arr.dtype.kind == "f" and self.vertices.dtype.kind in "iu":
-            arr = _check_label_array(arr, "the labels")  # np.loadtxt's whole floats
+            # np.loadtxt's whole floats are the ints; any other float (2.5, nan, or past 2^53,
+            # where a float names no one int) is a label no vertex has: KeyError, as in reaches.
+            whole = _np.isfinite(arr) & (_np.abs(arr) < 2.0**53)
+            whole[whole] = _np.mod(arr[whole], 1) == 0
+            if not whole.all():
+                raise _UnknownLabel(arr[_np.argmax(~whole)].item())
+            arr = arr.astype(_np.int64)
         if arr.dtype.kind in "iu" and self.vertices.dtype.kind in "iu":
             if self.vertices.dtype.kind == "u" and arr.dtype.kind == "i" and (arr < 0).any():
                 raise _UnknownLabel(arr[_np.argmax(arr < 0)].item())  # no vertex is negative

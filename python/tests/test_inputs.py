@@ -399,3 +399,14 @@ def test_format_and_vertices_where_they_mean_nothing_are_a_type_error():
     with pytest.raises(TypeError):
         closure.transitive_closure(nx.DiGraph([(1, 2)]), vertices=[9, 1, 2])
     assert closure.transitive_closure([(1, 2)], format="auto").pair_count == 1
+
+
+def test_labels_no_vertex_has_are_a_key_error_in_reaches_many_as_in_reaches():
+    c = closure.transitive_closure([(0, 1)])
+    ix = closure.build_index([(0, 1)])
+    for q in (c, ix):
+        for u in ([0.5], [float("nan")], [-1, 2**63]):
+            with pytest.raises(KeyError):
+                q.reaches_many(u, [0] * len(u))
+    assert c.reaches(np.True_, 1) == c.reaches_many([np.True_], [1])[0] == c.reaches(1, 1)
+    assert list(c.reaches_many(np.array([0.0]), np.array([1.0]))) == [True]  # whole floats
