@@ -91,6 +91,21 @@ def test_progress_callback():
         closure.transitive_closure(g, progress="yes")
 
 
+def test_progress_of_dense_methods_on_the_host_says_closure_after_components():
+    # A path (a DAG: Kahn's pass, no Tarjan) and a cycle (Tarjan's pass): the dense methods
+    # meter no rows, so the calls are ("closure", None) once the components are done.
+    path = np.array([(i, i + 1) for i in range(5999)])
+    for edges in (path, np.vstack([path, [(5999, 0)]])):
+        for method in ("square", "recursive"):
+            calls = []
+            closure.transitive_closure(edges, method=method, device="host",
+                                       progress=lambda phase, f: calls.append((phase, f)))
+            # Squaring 6,000 vertices takes a tenth of a second or more: it is called.
+            assert calls or method == "recursive", method
+            if calls:
+                assert calls[-1] == ("closure", None), (method, calls[-3:])
+
+
 def test_progress_callback_exception_stops_the_closure():
     g = progress_graph()
 

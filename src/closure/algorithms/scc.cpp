@@ -167,6 +167,9 @@ vertex_t tarjan(const Graph& g, std::span<const vertex_t> roots, std::vector<Tar
       ++found;
     }
   }
+  // Whole, whatever was counted (after Kahn's pass it visits only what that pass left): a
+  // progress line then moves on from "components".
+  meter_finish(meter, uint64_t(offsets.size() - 1) + targets.size());
   return found;
 }
 
@@ -344,6 +347,10 @@ KahnPass kahn_pass(const Graph& g) {
         __builtin_prefetch(&offsets[targets[i]]);
       }
   }
+  // Kahn's pass is the components' step of a DAG, counted whole once done (a step of a
+  // vertex and an edge at a time would cost its tight loop); where it leaves vertices,
+  // Tarjan's pass over them is the step, and counts itself.
+  if (k.order.size() == n) meter_finish(current_work_meter(), uint64_t(n) + targets.size());
   return k;
 }
 

@@ -53,5 +53,12 @@ inline void meter_start(WorkMeter* meter, uint64_t total) {
 inline void meter_add(WorkMeter* meter, uint64_t units) {
   if (meter) meter->add(units);
 }
+// The step of `total` units is done, whatever its loops counted (a pass that skipped work).
+inline void meter_finish(WorkMeter* meter, uint64_t total) {
+  if (meter) {
+    meter->start(total);
+    meter->add(total);
+  }
+}
 
 }  // namespace closure
