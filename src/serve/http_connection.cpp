@@ -31,6 +31,13 @@ std::chrono::steady_clock::duration to_duration(double seconds) {
       std::chrono::duration<double>(seconds));
 }
 
+// A header value without the blanks around it.
+beast::string_view text_trim(beast::string_view s) {
+  while (!s.empty() && (s.front() == ' ' || s.front() == '\t')) s.remove_prefix(1);
+  while (!s.empty() && (s.back() == ' ' || s.back() == '\t')) s.remove_suffix(1);
+  return s;
+}
+
 bool is_parse_error(const beast::error_code& ec) {
   return ec.category() == http::make_error_code(http::error::bad_method).category();
 }
@@ -165,8 +172,18 @@ void HttpConnection::read_header() {
 void HttpConnection::on_header(beast::error_code ec) {
   if (ec) return fail_read(ec);
   disarm_deadline();
-  if (parser_->is_done()) return answer(parser_->release());
   const auto& header = parser_->get();
+  // A transfer coding other than chunked alone ("gzip", "identity", "chunked, chunked",
+  // "gzip, chunked") leaves the body's end unknown, or to a coding not read here: 400 and
+  // close (RFC 9112, 6.3), else the body would be read as the next request.
+  if (header.count(http::field::transfer_encoding) != 0 &&
+      !(parser_->chunked() && header.count(http::field::transfer_encoding) == 1 &&
+        beast::iequals(text_trim(header[http::field::transfer_encoding]), "chunked"))) {
+    ++state_->counters.bad_requests;
+    return send(error_response(400, "bad request: only the chunked transfer coding is read"), 11,
+                false, false);
+  }
+  if (parser_->is_done()) return answer(parser_->release());
   // curl and others wait (about a second) for this before sending a large body.
   if (beast::iequals(header[http::field::expect], "100-continue")) {
     continue_.emplace(http::status::continue_, header.version());

@@ -160,6 +160,18 @@ def malformed():
         got = raw(s.port, data)
         if want and want not in got[:20]:
             fail(f"{data[:40]!r}: expected {want!r}, got {got[:80]!r}")
+    # A transfer coding other than chunked alone: 400 and closed, so that a request in its
+    # body is never run as the next one (request smuggling).
+    inner = (b'POST /edges HTTP/1.1\r\nHost: x\r\nContent-Length: 18\r\nConnection: close'
+             b'\r\n\r\n[["c1","smuggled"]]')
+    for coding in (b"gzip", b"identity", b"chunked, chunked", b"gzip, chunked"):
+        got = raw(s.port, b"POST /reaches HTTP/1.1\r\nHost: x\r\nTransfer-Encoding: " + coding +
+                  b"\r\n\r\n" + inner)
+        if not got.startswith(b"HTTP/1.1 400") or got.count(b"HTTP/1.1 ") != 1:
+            fail(f"Transfer-Encoding {coding!r}: {got[:200]!r}")
+    status, body = s.ask("GET", "/reaches?from=c1&to=smuggled")
+    if status != 200 or body.get("reaches") is not None:
+        fail(f"the smuggled append was run: /reaches answered {status} {body}")
     # Random bytes: some answer, never a dead process.
     rng = random.Random(7)
     for _ in range(200):
