@@ -3,7 +3,7 @@
 # loopback, bounded in count and time (the script's alarm stops it at 120 s).
 set(LIVE ${OUT}/living)
 file(MAKE_DIRECTORY ${LIVE})
-foreach(scenario kill9 malformed slow reload fulldisk term port)
+foreach(scenario kill9 malformed slow reload fulldisk term port twice)
   add_test(NAME cli.serve.${scenario}
            COMMAND python3 ${CMAKE_CURRENT_SOURCE_DIR}/cli/serve_faults.py $<TARGET_FILE:closure>
                    ${LIVE}/${scenario} ${scenario})

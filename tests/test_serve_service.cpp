@@ -58,6 +58,20 @@ TEST(Journal, ReplaysWhatWasAppendedAndCutsATornTail) {
   damaged[16 + 16] ^= 1;  // the first record's payload
   EXPECT_THROW(parse_journal(damaged, "j"), InputError);
   EXPECT_THROW(parse_journal("NOTAJOURNAL-----", "j"), InputError);
+  // A first record's size made larger than the file: its edges end where they did, before
+  // the size says, so the size is damaged and the records after it acknowledged: refused
+  // (cut off as a torn tail, they were lost).
+  std::string longer = whole;
+  const uint32_t past_the_end = uint32_t(whole.size());
+  std::memcpy(longer.data() + 16, &past_the_end, 4);
+  EXPECT_THROW(parse_journal(longer, "j"), InputError);
+  // The last record whole in length but not in its checksum: a torn write shows zeros at
+  // its end (cut off), anything else is damage (refused).
+  std::string zeroed = whole, flipped = whole;
+  zeroed.back() = '\0';
+  flipped.back() ^= 1;
+  EXPECT_EQ(parse_journal(zeroed, "j").records.size(), 1u);
+  EXPECT_THROW(parse_journal(flipped, "j"), InputError);
   // reset empties it; a reopen finds nothing.
   {
     JournalReplay r;
@@ -68,6 +82,30 @@ TEST(Journal, ReplaysWhatWasAppendedAndCutsATornTail) {
   JournalReplay r;
   Journal j(path, r);
   EXPECT_TRUE(r.records.empty());
+  ::unlink(path.c_str());
+}
+
+TEST(Journal, OneProcessAtATime) {
+  // A second holder of the journal (another `closure serve` of the index) is refused while
+  // the first holds it, and so is an index written over it (refuse_if_served); both may go
+  // on once the first has let go. A fold's new journal is held as the old one was.
+  const std::string index = temp_path("locked.idx"), path = index + ".journal";
+  ::unlink(path.c_str());
+  {
+    JournalReplay r;
+    Journal first(path, r);
+    first.append({{"a", "b"}});
+    JournalReplay r2;
+    EXPECT_THROW(Journal(path, r2), UsageError);
+    EXPECT_THROW(refuse_if_served(index), UsageError);
+    first.reset();
+    EXPECT_THROW(Journal(path, r2), UsageError);
+    EXPECT_THROW(refuse_if_served(index), UsageError);
+    EXPECT_NO_THROW(refuse_if_served(temp_path("never_served.idx")));
+  }
+  EXPECT_NO_THROW(refuse_if_served(index));
+  JournalReplay r;
+  EXPECT_NO_THROW(Journal(path, r));
   ::unlink(path.c_str());
 }
 

@@ -12,6 +12,7 @@
 #include "closure/reach/index_file.hpp"
 #include "closure/reach/reach_index.hpp"
 #include "closure/util/input_registry.hpp"
+#include "serve/journal.hpp"
 
 namespace closure::cli {
 namespace {
@@ -121,6 +122,8 @@ Runner add_index_command(CLI::App& command, CommonOptions& common) {
     try {
       if (flags->merge && flags->append.empty())
         throw UsageError("--merge needs --append INDEX (a fresh index has no layer)");
+      // Written over an index a `closure serve` holds, its next fold would undo this.
+      serve::refuse_if_served(flags->output);
       if (!flags->append.empty()) return append_to_index(*flags, common);
       using Clock = std::chrono::steady_clock;
       RunSummary summary;  // the read stage refuses a bad -o before reading

@@ -62,6 +62,12 @@ int serve(const ServeFlags& flags, const CommonOptions& common, Session& session
       [&service](const serve::HttpRequest& r) { return service.handle(r); }, service.transport());
   if (!flags.port_file.empty()) write_port_file(flags.port_file, server.port());
   const auto snapshot = service.snapshot();
+  // Said even with -q: bytes were removed from the journal on disk.
+  if (service.torn_tail_bytes())
+    std::fprintf(stderr,
+                 "closure serve: %s.journal: cut off an unfinished last record of %llu bytes (a "
+                 "crash while it was written, before it was acknowledged)\n",
+                 flags.input.c_str(), (unsigned long long)service.torn_tail_bytes());
   if (!common.quiet) {
     std::fprintf(stderr,
                  "closure serve: %s: %llu vertices (%llu in the layer)%s; listening on "

@@ -2,6 +2,7 @@
 #include "serve/journal.hpp"
 
 #include <fcntl.h>
+#include <sys/file.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -42,19 +43,35 @@ void write_all(int fd, const char* p, size_t n, const std::string& path) {
   }
 }
 
+// Opens the journal at `path` and locks it (flock, exclusive) for as long as this process
+// serves it: a second `closure serve` of the index, or an `index --append` in place, would
+// fold over appends the first has acknowledged. A fold replaces the file by one locked
+// before its rename, so the lock is checked to be on the file the path names now.
 int open_journal(const std::string& path) {
-  const int fd = ::open(path.c_str(), O_RDWR | O_CREAT | O_NOFOLLOW | O_CLOEXEC, 0644);
-  if (fd < 0) {
-    if (errno == ELOOP)
-      throw UsageError("the journal " + path + " is a symbolic link; refusing to follow it");
-    throw io_error("cannot open the journal", path);
+  for (;;) {
+    const int fd = ::open(path.c_str(), O_RDWR | O_CREAT | O_NOFOLLOW | O_CLOEXEC, 0644);
+    if (fd < 0) {
+      if (errno == ELOOP)
+        throw UsageError("the journal " + path + " is a symbolic link; refusing to follow it");
+      throw io_error("cannot open the journal", path);
+    }
+    struct stat st {
+    }, now{};
+    if (::fstat(fd, &st) != 0 || !S_ISREG(st.st_mode)) {
+      ::close(fd);
+      throw UsageError("the journal " + path + " is not a regular file");
+    }
+    if (::flock(fd, LOCK_EX | LOCK_NB) != 0) {
+      const int err = errno;
+      ::close(fd);
+      if (err == EWOULDBLOCK) throw journal_in_use(path);
+      errno = err;
+      throw io_error("cannot lock the journal", path);
+    }
+    if (::stat(path.c_str(), &now) == 0 && now.st_dev == st.st_dev && now.st_ino == st.st_ino)
+      return fd;
+    ::close(fd);  // replaced by a fold between the open and the lock: the new one
   }
-  struct stat st {};
-  if (::fstat(fd, &st) != 0 || !S_ISREG(st.st_mode)) {
-    ::close(fd);
-    throw UsageError("the journal " + path + " is not a regular file");
-  }
-  return fd;
 }
 
 void sync_folder_of(const std::string& path) {
@@ -65,6 +82,21 @@ void sync_folder_of(const std::string& path) {
 }
 
 }  // namespace
+
+UsageError journal_in_use(const std::string& journal) {
+  return UsageError("the journal " + journal +
+                    " is held by another process (a `closure serve` "
+                    "of this index): stop it first, or send the edges to it (POST /edges)");
+}
+
+void refuse_if_served(const std::string& index_path) {
+  const std::string journal = index_path + ".journal";
+  const int fd = ::open(journal.c_str(), O_RDONLY | O_NOFOLLOW | O_CLOEXEC);
+  if (fd < 0) return;  // none: no service of it has run here
+  const bool held = ::flock(fd, LOCK_SH | LOCK_NB) != 0 && errno == EWOULDBLOCK;
+  ::close(fd);
+  if (held) throw journal_in_use(journal);
+}
 
 std::string journal_record(const LabelPairs& edges) {
   std::string payload;
@@ -83,6 +115,25 @@ std::string journal_record(const LabelPairs& edges) {
   out.append(reinterpret_cast<const char*>(&sum), 8);
   return out + payload;
 }
+
+namespace {
+
+// Where `count` edges (u32 lengths, then the labels) end in the `have` bytes at p, or
+// UINT64_MAX where they run past them.
+uint64_t edges_end(const char* p, uint64_t have, uint32_t count) {
+  uint64_t i = 0;
+  for (uint32_t e = 0; e < count; ++e) {
+    uint32_t len[2];
+    if (have - i < 8) return UINT64_MAX;
+    std::memcpy(len, p + i, 8);
+    i += 8;
+    if (have - i < uint64_t(len[0]) + len[1]) return UINT64_MAX;
+    i += uint64_t(len[0]) + len[1];
+  }
+  return i;
+}
+
+}  // namespace
 
 JournalReplay parse_journal(const std::string& bytes, const std::string& name) {
   JournalReplay out;
@@ -112,13 +163,20 @@ JournalReplay parse_journal(const std::string& bytes, const std::string& name) {
     std::memcpy(&sum, bytes.data() + at + 8, 8);
     const uint64_t payload = head[0];
     if (payload > kMaxJournalRecordBytes) throw damaged(at, "impossible record size");
-    if (bytes.size() - at - 16 < payload) {  // cut short: the last write never finished
+    const char* p = bytes.data() + at + 16;
+    if (bytes.size() - at - 16 < payload) {
+      // Cut short: the last write never finished, so its edges run past the end too. Edges
+      // that end inside what is there, before the size says, are a damaged size instead,
+      // with acknowledged records after it.
+      if (edges_end(p, bytes.size() - at - 16, head[1]) < payload)
+        throw damaged(at, "the record's size disagrees with its edges");
       out.torn_tail_bytes = bytes.size() - at;
       break;
     }
-    const char* p = bytes.data() + at + 16;
     if (checksum(p, payload) != sum) {
-      if (at + 16 + payload == bytes.size()) {  // the last record, its bytes half-written
+      // The last record with its bytes not all written (a file system that extends a file
+      // before its data shows zeros there; a label never ends in one) is an unfinished write.
+      if (at + 16 + payload == bytes.size() && payload > 0 && p[payload - 1] == '\0') {
         out.torn_tail_bytes = bytes.size() - at;
         break;
       }
@@ -212,6 +270,7 @@ void Journal::reset() {
   ::unlink(fresh.c_str());
   const int fd = ::open(fresh.c_str(), O_RDWR | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0644);
   if (fd < 0) throw io_error("cannot start a new journal", fresh);
+  (void)::flock(fd, LOCK_EX | LOCK_NB);  // new, so no one else's: held before it is the journal
   const std::string h = header();
   try {
     write_all(fd, h.data(), h.size(), fresh);

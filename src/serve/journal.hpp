@@ -14,6 +14,8 @@
 #include <utility>
 #include <vector>
 
+#include "closure/errors.hpp"
+
 namespace closure::serve {
 
 using LabelPairs = std::vector<std::pair<std::string, std::string>>;
@@ -52,6 +54,12 @@ class Journal {
   int fd_ = -1;
   uint64_t records_ = 0, bytes_ = 0;
 };
+
+// Refuses (UsageError) where a `closure serve` of the index at `index_path` holds its journal:
+// the index written under it would be folded over by the service, losing what either added.
+void refuse_if_served(const std::string& index_path);
+// The refusal of a journal another process holds.
+UsageError journal_in_use(const std::string& journal);
 
 // The record's bytes (tests and the fuzzer build journals with it).
 std::string journal_record(const LabelPairs& edges);

@@ -193,6 +193,7 @@ Service::Service(ServiceOptions options) : options_(std::move(options)) {
     journal_ = std::make_unique<Journal>(options_.source + ".journal", replay);
   current_.store(load_source(replay.records));
   replayed_ = replay.records.size();
+  torn_tail_bytes_ = replay.torn_tail_bytes;
 }
 
 Service::~Service() = default;

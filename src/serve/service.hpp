@@ -56,6 +56,8 @@ class Service {
   const ServiceOptions& options() const { return options_; }
   uint64_t journal_records() const;
   uint64_t replayed_records() const { return replayed_; }
+  // Bytes of an unfinished last journal record cut off at start (never acknowledged).
+  uint64_t torn_tail_bytes() const { return torn_tail_bytes_; }
 
  private:
   HttpResponse route(const HttpRequest& request, Endpoint& endpoint);
@@ -68,7 +70,7 @@ class Service {
   std::atomic<std::shared_ptr<const Snapshot>> current_;
   std::mutex writer_;  // appends, folds and reloads, one at a time
   std::unique_ptr<Journal> journal_;
-  uint64_t replayed_ = 0;
+  uint64_t replayed_ = 0, torn_tail_bytes_ = 0;
   ServiceMetrics metrics_;
   TransportCounters transport_;
 };

@@ -328,5 +328,33 @@ def port():
     print("port: a taken port is refused with exit 4")
 
 
+def twice():
+    """One index, one service: a second `closure serve` of it, and `closure index` written
+    over it, are refused while the first runs (its fold would drop what they add); after
+    it stops both work, and nothing the first acknowledged is lost."""
+    idx = chain_index("twice", 20)
+    first = Server(idx)
+    status, _ = first.ask("POST", "/edges", json.dumps([["a1", "c19"]]))
+    second = subprocess.run([BIN, "serve", idx, "--port", "0", "-q"], capture_output=True,
+                            text=True, timeout=20)
+    new = os.path.join(WORK, "twice-new.txt")
+    with open(new, "w") as f:
+        f.write("b1 c19\n")
+    offline = subprocess.run([BIN, "index", "-q", "--append", idx, new, "-o", idx],
+                             capture_output=True, text=True, timeout=20)
+    if status != 200 or second.returncode != 2 or "held by another process" not in second.stderr:
+        fail(f"a second serve: exit {second.returncode}, {second.stderr!r}")
+    if offline.returncode != 2 or "held by another process" not in offline.stderr:
+        fail(f"index --append under a service: exit {offline.returncode}, {offline.stderr!r}")
+    if first.stop() != 0:
+        fail("the first service did not exit 0")
+    subprocess.run([BIN, "index", "-q", "--append", idx, new, "-o", idx], check=True, timeout=20)
+    out = subprocess.run([BIN, "query", "-q", idx, "--pairs", "-"], input="a1 c0\nb1 c0\n",
+                         capture_output=True, text=True, timeout=20)
+    if out.stdout != "a1 c0 yes\nb1 c0 yes\n":
+        fail(f"after the service: {out.stdout!r}")
+    print("twice: a second service and an append in place refused while one runs, none lost")
+
+
 {"port": port, "kill9": kill9, "malformed": malformed, "slow": slow, "reload": reload,
- "fulldisk": fulldisk, "term": term}[SCENARIO]()
+ "fulldisk": fulldisk, "term": term, "twice": twice}[SCENARIO]()
