@@ -49,6 +49,9 @@ grep -q "JSON is not a supported input format" err.named || fail "refusal: $(cat
 # ... and so is a format the file's extension names: pandas' to_csv(header=False) of "{a},b".
 printf '{a},b\nb,c\n' > brace.csv
 [ "$("$bin" brace.csv -q -o - | sed -n 2p)" = "{a} b" ] || fail "a .csv whose first label is {a}"
+# ... and a quoted first field's '{' is a label's, never networkx's dict glued to a delimiter.
+printf '"x","{cur}"\n"c","d"\n' > quoted.csv
+[ "$("$bin" quoted.csv -q -o - | grep -c '^x {cur}$')" = 1 ] || fail "a quoted {cur} in a .csv"
 # 4. A first line that is a CSV row and an edge alike: refused with both readings, exit 3;
 # named, it is read as named.
 printf 'Ann Lee,Bob\nCid Wu,Dan\n' > both.txt

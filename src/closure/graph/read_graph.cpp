@@ -183,7 +183,9 @@ char glued_dict_delimiter(std::string_view s) {
   const size_t brace = word.find('{');
   if (brace == std::string_view::npos || brace < 3) return 0;  // "u D v D {" at least
   const char d = word[brace - 1];
-  const bool punct = (d >= '!' && d <= '/') || (d >= ':' && d <= '@') || d == '|' || d == '~';
+  // Not a quote: CSV's own ("x","{cur}" is the label {cur}).
+  const bool punct = ((d >= '!' && d <= '/') || (d >= ':' && d <= '@') || d == '|' || d == '~') &&
+                     d != '"' && d != '\'';
   return punct && word.find(d) < brace - 1 ? d : 0;
 }
 
