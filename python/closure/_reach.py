@@ -352,7 +352,10 @@ class Index:
                              "str() form (such as 1 and '1'), which its names could not tell "
                              "apart")
         us, vs = _edge_columns(edges)
-        integer = isinstance(self._labels, _Labels) and self._labels.vertices.dtype.kind in "iu"
+        # Every label an int, in an int64 array or (past int64: 2**64) an object one.
+        integer = isinstance(self._labels, _Labels) and (
+            self._labels.vertices.dtype.kind in "iu" or self._labels.vertices.dtype == object
+            and all(map(_is_int, self._labels.vertices.tolist())))
         fresh = {}  # name -> the label of a vertex the index may not hold yet
 
         def name(x) -> str:

@@ -457,3 +457,15 @@ def test_cli_append_output_loads_with_the_same_answers(tmp_path, kind):
         got = cli_answers(py_path, sample, tmp_path)
         assert got == [loaded.reaches(u, v) for u, v in sample]
         base_path = py_path  # the next round appends to the Python-written file
+
+
+def test_a_new_decimal_str_is_an_int_on_an_index_of_ints_past_int64_too():
+    # 2**64 makes the labels an object array; every one is still an int, so "7" is 7.
+    ix = closure.build_index([(0, 1)])
+    ix.add_edges([(2**64, 0)])
+    ix.add_edges([("7", 0)])
+    assert list(ix.vertices) == [0, 1, 2**64, 7]
+    assert ix.reaches(7, 1) and ix.reaches("7", 1)
+    names = closure.build_index([("a", "b")])
+    names.add_edges([("7", "a")])
+    assert list(names.vertices) == ["a", "b", "7"]
