@@ -9,6 +9,7 @@
 #include "app/tool/closure_writer.hpp"
 #include "closure/graph/read_graph.hpp"
 #include "closure/io/byte_sink.hpp"
+#include "fuzz_reader.hpp"
 
 namespace {
 
@@ -21,14 +22,9 @@ bool kept_as_is(const std::string& label) {
 }  // namespace
 
 extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
-  closure::ReadResult r;
-  try {
-    r = closure::read_graph_from_string(std::string_view(reinterpret_cast<const char*>(data), size),
-                                        closure::InputFormat::kAuto, "fuzz");
-  } catch (const closure::InputError&) {
-    return 0;
-  }
-  const closure::Graph& g = r.graph;
+  const std::optional<closure::ReadResult> r = closure::fuzz::read_any(data, size);
+  if (!r) return 0;
+  const closure::Graph& g = r->graph;
   const auto edges = g.edges();
   closure::StringSink sink;
   closure::write_pairs(sink, g, closure::EdgeRows(g.vertex_count(), edges, "g"),

@@ -13,6 +13,7 @@
 #include "closure/errors.hpp"
 #include "closure/graph/read_graph.hpp"
 #include "closure/io/byte_sink.hpp"
+#include "fuzz_reader.hpp"
 
 namespace {
 
@@ -25,14 +26,9 @@ std::set<std::pair<std::string, std::string>> labelled(const closure::Graph& g) 
 }  // namespace
 
 extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
-  closure::ReadResult r;
-  try {
-    r = closure::read_graph_from_string(std::string_view(reinterpret_cast<const char*>(data), size),
-                                        closure::InputFormat::kAuto, "fuzz");
-  } catch (const closure::InputError&) {
-    return 0;
-  }
-  const closure::Graph& g = r.graph;
+  const std::optional<closure::ReadResult> r = closure::fuzz::read_any(data, size);
+  if (!r) return 0;
+  const closure::Graph& g = r->graph;
   const auto edges = g.edges();
   if (edges.empty()) return 0;  // an edge list of no edges is an empty file
   closure::StringSink sink;

@@ -5,6 +5,7 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <optional>
 #include <string_view>
 
 #include "closure/graph/read_graph.hpp"
@@ -20,6 +21,17 @@ inline void read_as(const uint8_t* data, size_t size, InputFormat format,
     volatile size_t sink = r.graph.vertex_count() + r.graph.edge_count() + r.edge_records;
     (void)sink;
   } catch (const InputError&) {
+  }
+}
+
+// The graph any reader accepts in the input (the format detected), or none: the writers'
+// round-trip targets start from it.
+inline std::optional<ReadResult> read_any(const uint8_t* data, size_t size) {
+  try {
+    return read_graph_from_string(std::string_view(reinterpret_cast<const char*>(data), size),
+                                  InputFormat::kAuto, "fuzz");
+  } catch (const InputError&) {
+    return std::nullopt;
   }
 }
 
