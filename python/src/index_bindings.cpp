@@ -135,6 +135,10 @@ uint64_t save(const PyIndex& self, const std::string& path) {
       std::shared_lock<std::shared_mutex> lock(self.mutex);
       return self.index->write(path);  // base + layer (a plain index without a layer)
     });
+  } catch (const FileSystemError& e) {
+    // OSError(errno, message, path): Python picks the subclass (FileNotFoundError, ...).
+    PyErr_SetObject(PyExc_OSError, py::make_tuple(e.error_number(), e.what(), e.path()).ptr());
+    throw py::error_already_set();
   } catch (const ResourceError& e) {  // the file system's refusal: an OSError in Python
     PyErr_SetString(PyExc_OSError, e.what());
     throw py::error_already_set();

@@ -3,6 +3,7 @@ networkx (and the closure) on random graphs with cycles, self-loops and isolated
 with integer, shuffled-integer and string labels; index files round-trip, and damaged ones
 raise InputError with the CLI's message."""
 
+import errno
 import os
 import pathlib
 import random
@@ -473,8 +474,9 @@ def test_index_labels_that_collide_as_str(tmp_path):
 
 def test_index_save_refused_by_the_file_system(tmp_path):
     index = closure.build_index(nx.DiGraph([(0, 1)]))
-    with pytest.raises(OSError):
+    with pytest.raises(FileNotFoundError) as e:  # errno and the path, as open() gives them
         index.save(tmp_path / "missing" / "x.idx")
+    assert e.value.errno == errno.ENOENT and e.value.filename == str(tmp_path / "missing")
 
 
 def cli_query_message(path):

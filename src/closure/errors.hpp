@@ -124,6 +124,21 @@ class ResourceError : public Error {
       : Error(ErrorKind::kResource, what, advice, std::move(subject)) {}
 };
 
+// A file system call's refusal (no such folder, no space, no permission): its errno and the
+// path it was about, for callers that report them as the system does (Python's OSError
+// subclasses: FileNotFoundError, PermissionError, ...).
+class FileSystemError : public ResourceError {
+ public:
+  FileSystemError(const std::string& what, int err, std::string path)
+      : ResourceError(what), err_(err), path_(std::move(path)) {}
+  int error_number() const { return err_; }
+  const std::string& path() const { return path_; }
+
+ private:
+  int err_;
+  std::string path_;
+};
+
 // Memory that a method, a reader or a thread could not get; the message names what was
 // being built and how large.
 class OutOfMemoryError : public ResourceError {

@@ -72,8 +72,8 @@ void unregister_temporary(int slot) {
   g_claimed[slot].store(false, std::memory_order_release);
 }
 
-ResourceError io_error(const std::string& what, const std::string& path, int err = errno) {
-  return ResourceError(what + " " + path + ": " + std::strerror(err));
+FileSystemError io_error(const std::string& what, const std::string& path, int err = errno) {
+  return FileSystemError(what + " " + path + ": " + std::strerror(err), err, path);
 }
 
 std::string folder_of(const std::string& path) {
