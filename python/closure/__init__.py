@@ -873,7 +873,8 @@ class Closure:
         attributes, as G is at the time of this call) with the closure's pairs added as
         attribute-less edges where G has none: on a multigraph no parallel edge is added;
         on an undirected G, as networkx, every u-v within a connected component (u != v)
-        and no self-loop but G's own (every v-v when reflexive). For any other input: a
+        and no self-loop but G's own (every v-v when reflexive); ValueError where G's nodes
+        are no longer the closure's (G changed since). For any other input: a
         networkx.DiGraph over every vertex with exactly the pairs."""
         # networkx keeps each edge in two dicts: hundreds of bytes a pair.
         self._core.check_room(self.reflexive, 400, "Closure.to_networkx()")
@@ -881,6 +882,9 @@ class Closure:
         g = self._source
         if g is None:
             return _networkx_digraph(self.vertices, us, vs)
+        if len(g) != self.vertex_count or list(g) != self.vertices.tolist():
+            raise ValueError("the networkx graph's nodes changed since this closure was "
+                             "computed from it: compute the closure of the graph as it is now")
         tc = g.copy()
         if not g.is_directed() and not self.reflexive:
             keep = us != vs

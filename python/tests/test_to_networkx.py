@@ -73,3 +73,16 @@ def test_other_inputs_give_a_digraph():
 
     tc = closure.transitive_closure(np.array([[0, 1], [1, 2]])).to_networkx()
     assert type(tc) is nx.DiGraph and set(tc.edges()) == {(0, 1), (1, 2), (0, 2)}
+
+
+def test_a_source_graph_whose_nodes_changed_since_is_a_value_error():
+    for change in (lambda g: g.clear(), lambda g: g.remove_node(2), lambda g: g.add_node(9)):
+        g = nx.DiGraph([(1, 2), (2, 3)])
+        c = closure.transitive_closure(g)
+        change(g)
+        with pytest.raises(ValueError):
+            c.to_networkx()
+    g = nx.DiGraph([(1, 2), (2, 3)])
+    c = closure.transitive_closure(g)
+    g.nodes[1]["color"] = "red"  # attributes as G is now: still the same nodes
+    assert c.to_networkx().nodes[1]["color"] == "red"
