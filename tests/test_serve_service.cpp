@@ -72,6 +72,13 @@ TEST(Journal, ReplaysWhatWasAppendedAndCutsATornTail) {
   flipped.back() ^= 1;
   EXPECT_EQ(parse_journal(zeroed, "j").records.size(), 1u);
   EXPECT_THROW(parse_journal(flipped, "j"), InputError);
+  // Zeros where a crash left the last write: its head kept and its payload zeros, cut short
+  // or whole, or zeros where a record would begin.
+  const size_t last = whole.size() - journal_record({{"x", "y"}}).size();
+  std::string cut = whole.substr(0, last + 16) + std::string(3, '\0');
+  EXPECT_EQ(parse_journal(cut, "j").records.size(), 1u);
+  for (size_t zeros : {1, 16, 30})
+    EXPECT_EQ(parse_journal(whole + std::string(zeros, '\0'), "j").records.size(), 2u) << zeros;
   // reset empties it; a reopen finds nothing.
   {
     JournalReplay r;

@@ -152,7 +152,14 @@ JournalReplay parse_journal(const std::string& bytes, const std::string& name) {
     throw InputError(name, 0, "not a closure journal (no CLOSRJNL header, or another version)");
   }
   size_t at = kHeaderBytes;
+  // A write cut short by a crash ends the file; a file system that had extended the file
+  // before its data shows zeros there, where a record's last byte (a label's) never is one.
+  const bool zero_end = bytes.back() == '\0';
   while (at < bytes.size()) {
+    if (zero_end && bytes.find_first_not_of('\0', at) == std::string::npos) {
+      out.torn_tail_bytes = bytes.size() - at;  // zeros from a record's start to the end
+      break;
+    }
     if (bytes.size() - at < 16) {
       out.torn_tail_bytes = bytes.size() - at;
       break;
@@ -168,7 +175,7 @@ JournalReplay parse_journal(const std::string& bytes, const std::string& name) {
       // Cut short: the last write never finished, so its edges run past the end too. Edges
       // that end inside what is there, before the size says, are a damaged size instead,
       // with acknowledged records after it.
-      if (edges_end(p, bytes.size() - at - 16, head[1]) < payload)
+      if (!zero_end && edges_end(p, bytes.size() - at - 16, head[1]) < payload)
         throw damaged(at, "the record's size disagrees with its edges");
       out.torn_tail_bytes = bytes.size() - at;
       break;
@@ -176,7 +183,7 @@ JournalReplay parse_journal(const std::string& bytes, const std::string& name) {
     if (checksum(p, payload) != sum) {
       // The last record with its bytes not all written (a file system that extends a file
       // before its data shows zeros there; a label never ends in one) is an unfinished write.
-      if (at + 16 + payload == bytes.size() && payload > 0 && p[payload - 1] == '\0') {
+      if (at + 16 + payload == bytes.size() && zero_end) {
         out.torn_tail_bytes = bytes.size() - at;
         break;
       }

@@ -328,16 +328,13 @@ class DelimitedFormat : public TextFormat {
 
  private:
   // Whether the first line "u v" would read back as something else (read_graph.hpp).
-  // A header row is guessed only above other lines, of numbers only.
+  // A header row is guessed only above other lines of numbers: possible where another
+  // vertex's label is a number (whether it has a pair or not: cheaper than finding out).
   bool needs_marker(vertex_t u, vertex_t v, uint64_t pairs) const {
-    const auto number = [](const std::string& s) {
-      uint64_t x;
-      return text::parse_unsigned(s, x) == text::NumberStatus::kOk;
-    };
-    bool others_numbers = pairs > 1 && labels_.size() > 2;
-    for (vertex_t w = 0; w < labels_.size() && others_numbers; ++w)
-      others_numbers = w == u || w == v || number(labels_[w]);
-    return edge_list_needs_marker(labels_[u], labels_[v], others_numbers);
+    bool numbers_below = false;
+    for (vertex_t w = 0; w < labels_.size() && pairs > 1 && !numbers_below; ++w)
+      numbers_below = w != u && w != v && edge_list_number(labels_[w]);
+    return edge_list_needs_marker(labels_[u], labels_[v], numbers_below);
   }
   OutputFormat format_;
   char delimiter_;

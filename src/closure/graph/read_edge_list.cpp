@@ -291,11 +291,7 @@ class Assembler {
   size_t vertex_count() const { return labels_.size(); }
 
  private:
-  static bool is_number_label(const std::string& s) {
-    uint64_t v;
-    return !s.empty() && (s.size() == 1 || s[0] != '0') &&
-           text::parse_unsigned(s, v) == text::NumberStatus::kOk;
-  }
+  static bool is_number_label(const std::string& s) { return edge_list_number(s); }
   // With attributes on either line (networkx's dict, a weight such as 0.5), the
   // adjacency-list reader would make them vertices: the hint names what to fix instead.
   std::pair<std::string, Advice> shape_message(size_t columns, uint8_t attributes) const {

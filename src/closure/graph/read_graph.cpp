@@ -191,9 +191,11 @@ char glued_dict_delimiter(std::string_view s) {
 
 // How a first data line with a comma reads that first_data_line_has_comma() left to the
 // edge list ("Ann Lee,Bob", "Paris,FR Lyon,FR"): each reading is valid when it gives two
-// labels and, past them, only numbers (weights). Valid only as CSV, or both ways with a
-// quoted first field: CSV; else valid both ways: ambiguous, refused with the two readings
-// rather than guessed (each guess read some files silently wrong).
+// labels and, past them, only numbers (weights). Valid both ways: ambiguous, refused with
+// the two readings rather than guessed (each guess read some files silently wrong), unless
+// the first field is quoted (CSV). Valid one way only: the edge list, whose reader refuses
+// what it cannot read ("1 2 0,5": a decimal comma's weight; "a b x,y": networkx's
+// data=["label"]; "a b,c d" with no .csv name).
 enum class CommaLine { kEdges, kCsv, kAmbiguous };
 CommaLine comma_line_reading(std::string_view line) {
   if (line.find(',') == std::string_view::npos) return CommaLine::kEdges;
@@ -211,9 +213,9 @@ CommaLine comma_line_reading(std::string_view line) {
   // networkx's "a b {'weight': 1, 'c': 2}": an edge and its attribute dict, commas and all.
   if (words.size() >= 3 && words[2].front() == '{') return CommaLine::kEdges;
   const bool as_edges = valid(words);
+  if (!as_csv || !as_edges) return CommaLine::kEdges;
   // A quoted first field is CSV's quoting: "\"b jr\",c" is b jr -> c.
-  if (as_csv && as_edges && !line.starts_with('"')) return CommaLine::kAmbiguous;
-  return as_csv ? CommaLine::kCsv : CommaLine::kEdges;
+  return line.starts_with('"') ? CommaLine::kCsv : CommaLine::kAmbiguous;
 }
 
 InputFormat sniff(std::string_view s) {
@@ -297,22 +299,29 @@ bool is_closure_edge_list(std::string_view head) {
   return head.starts_with(kEdgeListMarker);
 }
 
-bool edge_list_needs_marker(std::string_view source, std::string_view target,
-                            bool other_labels_are_numbers) {
+bool edge_list_number(std::string_view label) {
+  uint64_t x;
+  return !label.empty() && (label.size() == 1 || label[0] != '0') &&
+         text::parse_unsigned(label, x) == text::NumberStatus::kOk;
+}
+
+bool edge_list_needs_marker(std::string_view source, std::string_view target, bool numbers_below) {
   const std::string line = std::string(source) + " " + std::string(target);
-  auto number = [](std::string_view s) {
-    uint64_t x;
-    return text::parse_unsigned(s, x) == text::NumberStatus::kOk;
-  };
+  // Its leading word: "digraph//x" or "graph/*" begins a DOT header whose "{" may follow on
+  // a later line, after the comment.
+  const std::string_view word = source.substr(
+      0,
+      std::min(source.size(), source.find_first_not_of("abcdefghijklmnopqrstuvwxyz"
+                                                       "ABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_")));
   // Read back, the file would be another format, refused as one, or its first edge a header.
   return source.starts_with("\xEF\xBB\xBF") || sniff(line) != InputFormat::kEdgeList ||
          unsupported_format(line) != nullptr || glued_dict_delimiter(line) != 0 ||
          comma_line_reading(line) != CommaLine::kEdges ||
          // DOT's "digraph" and "{" may stand on two lines, after comments
-         text::iequals(source, "strict") || text::iequals(source, "graph") ||
-         text::iequals(source, "digraph") || source.starts_with("//") || source.starts_with("/*") ||
+         text::iequals(word, "strict") || text::iequals(word, "graph") ||
+         text::iequals(word, "digraph") || source.starts_with("//") || source.starts_with("/*") ||
          (detail::is_header_word(source) && detail::is_header_word(target)) ||
-         (!number(source) && !number(target) && other_labels_are_numbers);
+         (!edge_list_number(source) && !edge_list_number(target) && numbers_below);
 }
 
 namespace {

@@ -65,10 +65,13 @@ inline constexpr std::string_view kEdgeListMarker =
 // Whether `head`, the first bytes of an input, starts with kEdgeListMarker.
 bool is_closure_edge_list(std::string_view head);
 // Whether an edge list whose first line is "source target" (as written: escaped) needs the
-// marker to read back as written; `other_labels_are_numbers`: every other vertex's label is
-// a number (then a first line of names would be guessed a header row above numbers).
-bool edge_list_needs_marker(std::string_view source, std::string_view target,
-                            bool other_labels_are_numbers);
+// marker to read back as written; `numbers_below`: a label of another vertex is a number
+// (edge_list_number()), so a first line of names may stand above lines of numbers only,
+// which the reader guesses a header row.
+bool edge_list_needs_marker(std::string_view source, std::string_view target, bool numbers_below);
+// Whether an edge list's reader takes `label` for a number: canonical unsigned decimal (no
+// sign, no leading zero but "0") below 2^64.
+bool edge_list_number(std::string_view label);
 
 // Vertex counts beyond this are refused: a header such as `p sp 4000000000 1` must not make the
 // reader allocate gigabytes, and no closure method can handle so many vertices anyway (the
