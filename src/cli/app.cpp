@@ -76,7 +76,8 @@ const Command kCommands[] = {
      add_reduce_command, nullptr, kReadOptions},
     {"serve",
      "Answer reachability over HTTP/JSON from a long-lived process; appends go to a journal "
-     "beside the index (docs/formats.md, \"closure serve\")",
+     "beside the index, held while it runs: one service an index, and no closure index written "
+     "onto it (docs/formats.md, \"closure serve\")",
      add_serve_command, nullptr, kReadOptions},
     {"devices", "List OpenCL devices (the index is what --device takes)", nullptr,
      add_devices_command, 0},
