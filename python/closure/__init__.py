@@ -115,6 +115,10 @@ class _Labels:
     labels, a dict otherwise."""
 
     def __init__(self, vertices: _np.ndarray):
+        # Shared by every Graph, Closure and Index made from it, and handed out as their
+        # .vertices: read-only, so that no caller's write changes another's labels, or the
+        # labels apart from the lookups built from them.
+        vertices.flags.writeable = False
         self.vertices = vertices
         n = len(vertices)
         self.identity = vertices.dtype.kind in "iu" and (
@@ -205,11 +209,14 @@ class _Labels:
                 raise _UnknownLabel(arr[_np.argmax(bad)].item())
             return self._sorter[pos_clipped].astype(_np.uint32)
         lookup = self._lookup()
+        labels = arr.tolist()
         try:
-            return _np.fromiter(map(lookup.__getitem__, arr.tolist()), dtype=_np.uint32,
+            return _np.fromiter(map(lookup.__getitem__, labels), dtype=_np.uint32,
                                 count=len(arr))
         except KeyError as e:
             raise _UnknownLabel(e.args[0]) from None
+        except TypeError:  # an unhashable label ([0], {"a"}): no vertex's, as in reaches()
+            raise _UnknownLabel(next(x for x in labels if not _hashable(x))) from None
 
     def labels(self, indices: _np.ndarray) -> _np.ndarray:
         return indices.astype(_np.int64) if self.identity else self.vertices[indices]
@@ -234,6 +241,14 @@ class _Labels:
             out._dict = dict(self._dict)
             out._dict.update((x, len(old) + i) for i, x in enumerate(items))
         return out
+
+
+def _hashable(x) -> bool:
+    try:
+        hash(x)
+        return True
+    except TypeError:
+        return False
 
 
 def _object_array(items) -> _np.ndarray:
@@ -384,13 +399,15 @@ def _networkx_digraph(vertices: _np.ndarray, us: _np.ndarray, vs: _np.ndarray):
     return g
 
 
-def _path_text(path) -> str:
-    """os.fspath(path), refusing an embedded NUL as open() does: the C++ side would end the
-    name there and read or write another file."""
-    text = _os.fspath(path)
-    if (b"\0" if isinstance(text, bytes) else "\0") in text:
+def _path_text(path) -> bytes:
+    """The path's bytes (os.fsencode: a name that is not UTF-8, as os.listdir gives it, too),
+    refusing an embedded NUL as open() does: the C++ side would end the name there and read
+    or write another file. "-" is a file of that name, as open("-") has it, not the CLI's
+    standard input or output."""
+    text = _os.fsencode(path)
+    if b"\0" in text:
         raise ValueError("embedded null byte")
-    return text
+    return b"./-" if text == b"-" else text
 
 
 def read_graph(path: str | _os.PathLike, format: str = "auto", *, header: bool | None = None,
@@ -513,7 +530,7 @@ def _from_pairs(us: _np.ndarray, vs: _np.ndarray, vertices) -> Graph:
     us, vs = _common_integers(us, vs, "the sources and the targets")
     if vertices is not None:
         labels = _labels_of(list(vertices)) if not isinstance(vertices, _np.ndarray) else (
-            _Labels(vertices))
+            _Labels(vertices.copy()))  # the caller's array stays the caller's
         labels.check_distinct()
         try:
             sources, targets = labels.indices(us), labels.indices(vs)
@@ -1008,9 +1025,10 @@ class _ProgressLine:
 def _threads(threads) -> int:
     if threads is None:
         return 0
-    if isinstance(threads, bool) or not isinstance(threads, int) or not 1 <= threads <= 4096:
+    if (isinstance(threads, (bool, _np.bool_)) or not isinstance(threads, (int, _np.integer))
+            or not 1 <= threads <= 4096):
         raise ValueError(f"threads must be an integer from 1 to 4096, not {threads!r}")
-    return threads
+    return int(threads)
 
 
 def devices() -> list[dict]:

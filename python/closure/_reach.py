@@ -5,6 +5,7 @@ labels handled as :class:`closure.Closure` handles them. See docs/python.md."""
 
 from __future__ import annotations
 
+import errno
 import os
 import sys
 import threading
@@ -15,7 +16,7 @@ from . import _closure
 # The package's conversions: closure/__init__.py imports this module once they exist.
 from . import (Graph, InputError, UsageError, _check_label_array, _facts_html, _is_pair,
                _Labels, _networkx_digraph, _object_array, _pairs_frame, _pandas_pairs, _path_text,
-               _tuple_columns, _UnknownLabel, _warn_converted_per_call, as_graph)
+               _table_columns, _tuple_columns, _UnknownLabel, _warn_converted_per_call, as_graph)
 
 
 def _search(reverse, graph, u, format, vertices, source, target, header,
@@ -132,7 +133,7 @@ def transitive_reduction(graph, *, format: str = "auto", vertices=None, source=N
         return _networkx_digraph(g.vertices, us, vs)
     pairs = _pandas_pairs(graph, source, target)
     if pairs is not None:
-        return _pairs_frame(us, vs, *pairs[2])
+        return _pairs_frame(us, vs, *_table_columns(pairs[2], None, None))
     return us, vs
 
 
@@ -151,6 +152,7 @@ class _IndexLabels:
     def vertices(self) -> np.ndarray:
         if self._vertices is None:
             self._vertices = _object_array(self._core.labels())
+            self._vertices.flags.writeable = False  # as _Labels' arrays
         return self._vertices
 
     def __len__(self) -> int:
@@ -405,7 +407,11 @@ class Index:
         whose str() forms collide (1 and "1")."""
         if self._unsaveable:
             raise ValueError(self._unsaveable)
-        return self._core.save(_path_text(path))
+        target = _path_text(path)
+        if os.path.isdir(target):  # as open() refuses a folder
+            raise IsADirectoryError(errno.EISDIR, "cannot write an index onto a folder",
+                                    os.fsdecode(target))
+        return self._core.save(target)
 
     def __repr__(self) -> str:
         kind = "reflexive" if self.reflexive else "strict"

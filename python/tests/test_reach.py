@@ -581,3 +581,54 @@ def test_ctrl_c_interrupts_reaches_many():
     words = out.split()
     assert words[0] == "interrupted"
     assert float(words[1]) - sent < 5.0
+
+
+def test_paths_that_are_not_utf8_and_a_file_named_dash(tmp_path):
+    # os.listdir's surrogateescape names are paths like any other; "-" is a file so named.
+    name = tmp_path / os.fsdecode(b"g\xff.txt")
+    name.write_text("a b\nb c\n")
+    g = closure.read_graph(name)
+    assert g.edge_count == 2
+    index = closure.build_index(g)
+    assert index.save(tmp_path / os.fsdecode(b"i\xff.idx")) > 0
+    assert closure.load_index(tmp_path / os.fsdecode(b"i\xff.idx")).reaches("a", "c")
+    here = os.getcwd()
+    try:
+        os.chdir(tmp_path)
+        index.save("-")
+        assert (tmp_path / "-").stat().st_size > 0
+    finally:
+        os.chdir(here)
+
+
+def test_save_onto_a_folder_is_is_a_directory_error(tmp_path):
+    with pytest.raises(IsADirectoryError):
+        closure.build_index([("a", "b")]).save(tmp_path)
+
+
+def test_unhashable_labels_are_unknown_to_reaches_many_as_to_reaches():
+    c = closure.transitive_closure([(0, 1), (1, 2)])
+    ix = closure.build_index([("a", "b")])
+    for call in (lambda: c.reaches_many([[0]], [1]), lambda: ix.reaches_many([["a"]], ["b"]),
+                 lambda: c.index_of([[0], [1]]), lambda: c.reaches([0], 1)):
+        with pytest.raises(KeyError):
+            call()
+
+
+def test_vertices_are_read_only_and_a_given_array_is_copied():
+    given = np.array(["a", "b", "c"], dtype=object)
+    g = closure.as_graph([("a", "b"), ("b", "c")], vertices=given)
+    given[:] = ["x", "y", "z"]
+    assert list(g.vertices) == ["a", "b", "c"] and list(closure.descendants(g, "a")) == ["b", "c"]
+    c, ix = closure.transitive_closure(g), closure.build_index(g)
+    for v in (g.vertices, c.vertices, ix.vertices):
+        with pytest.raises(ValueError):
+            v[0] = "q"
+
+
+def test_threads_takes_numpy_integers_and_a_reduction_of_one_named_column_twice_is_refused():
+    assert closure.transitive_closure([(0, 1)], threads=np.int64(2)).pair_count == 1
+    pd = pytest.importorskip("pandas")
+    s, d = pd.Series(["a", "b"], name="x"), pd.Series(["b", "c"], name="x")
+    with pytest.raises(ValueError):
+        closure.transitive_reduction((s, d))
