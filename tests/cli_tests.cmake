@@ -395,6 +395,13 @@ foreach(seed "-1" "18446744073709551616" "0x10")
 endforeach()
 cli_test(verify.seed_largest --stdout "^MATCH$" --
          ${CLOSURE_BIN} verify ${DATA}/cycle.txt --seed 18446744073709551615)
+# CLI11's strtoull took -1 as 2^64 - 1: "all sources", MATCH. Decimal within range only.
+foreach(bad -1 18446744073709551616)
+  cli_test(verify.sources_${bad}_refused --status 2 --stderr "--sources: '${bad}' is not a whole number" --
+           ${CLOSURE_BIN} verify ${DATA}/cycle.txt --sources=${bad})
+  cli_test(run.verify_sources_${bad}_refused --status 2 --stderr "--verify-sources: '${bad}' is not a whole number" --
+           ${CLOSURE_BIN} ${DATA}/cycle.txt --verify --verify-sources=${bad})
+endforeach()
 cli_test(verify.memory_zero_refused --status 2 --stderr "--verify-memory 0: .*give at least 1 byte" --
          ${CLOSURE_BIN} verify ${DATA}/cycle.txt --verify-memory 0)
 cli_test(verify.inconclusive --status 5 --stdout "^INCONCLUSIVE$" --stderr "2 pairs expected" --

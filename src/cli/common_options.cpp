@@ -193,9 +193,12 @@ CLI::Validator unsigned_decimal() {
 }
 
 CLI::Validator at_least_one_source() {
+  // Decimal first: CLI11's conversion (strtoull) takes -1 as 2^64 - 1, "all sources".
   return CLI::Validator(
       [](std::string& value) {
-        return value.find_first_not_of("0+") == std::string::npos
+        std::string bad = unsigned_decimal()(value);
+        if (!bad.empty()) return bad;
+        return value.find_first_not_of('0') == std::string::npos
                    ? std::string(
                          "must be at least 1: a sampled check from no source checks nothing")
                    : std::string();
