@@ -402,6 +402,11 @@ foreach(bad -1 18446744073709551616)
   cli_test(run.verify_sources_${bad}_refused --status 2 --stderr "--verify-sources: '${bad}' is not a whole number" --
            ${CLOSURE_BIN} ${DATA}/cycle.txt --verify --verify-sources=${bad})
 endforeach()
+# --json beside an output that is standard output by another name: refused as -o - is.
+cli_test(run.json_beside_dev_stdout_refused --status 2 --stderr "--json and -o /dev/stdout would both write to standard output" --
+         bash -c "${CLOSURE_BIN} ${DATA}/cycle.txt -o /dev/stdout --json > ${OUT}/json-stdout.txt")
+cli_test(reduce.json_beside_the_redirected_file_refused --status 2 --stderr "would both write to standard output" --
+         bash -c "${CLOSURE_BIN} reduce ${DATA}/cycle.txt -o ${OUT}/json-same.txt --json > ${OUT}/json-same.txt")
 cli_test(verify.memory_zero_refused --status 2 --stderr "--verify-memory 0: .*give at least 1 byte" --
          ${CLOSURE_BIN} verify ${DATA}/cycle.txt --verify-memory 0)
 cli_test(verify.inconclusive --status 5 --stdout "^INCONCLUSIVE$" --stderr "2 pairs expected" --

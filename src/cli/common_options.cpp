@@ -1,7 +1,7 @@
 // Shared flags and the device opening that every command does the same way.
 #include "cli/common_options.hpp"
 
-#include <unistd.h>
+#include <sys/stat.h>
 
 #include <algorithm>
 #include <cerrno>
@@ -176,6 +176,18 @@ ComputeOptions compute_options(const CommonOptions& o, Session& session, DeviceO
       std::fprintf(stderr, "closure: warning: %s\n", w.said_to(Audience::kCli).c_str());
     };
   return c;
+}
+
+void refuse_json_beside_output(bool json, const std::string& output, const char* what) {
+  if (!json || output.empty()) return;
+  struct stat out {
+  }, named{};
+  const bool same =
+      output == "-" || (::fstat(STDOUT_FILENO, &out) == 0 && ::stat(output.c_str(), &named) == 0 &&
+                        out.st_dev == named.st_dev && out.st_ino == named.st_ino);
+  if (same)
+    throw UsageError("--json and -o " + output + " would both write to standard output; write " +
+                     "the " + what + " to another file or drop --json");
 }
 
 CLI::Validator unsigned_decimal() {

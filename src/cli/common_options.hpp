@@ -107,6 +107,11 @@ size_t verify_memory(const CommonOptions& o);  // 0: the default budget
 // The progress line for this run, or null when none is to be shown.
 std::unique_ptr<ProgressLine> make_progress(const CommonOptions& o);
 
+// Refuses --json beside an output that is standard output too: "-", or a name of the file
+// or stream standard output is (/dev/stdout, /dev/fd/1, the file it is redirected to),
+// where the closure and the summary would be mixed or one written over the other.
+// `what`: "closure" or "reduction", for the message.
+void refuse_json_beside_output(bool json, const std::string& output, const char* what);
 // Refuses `output` before any work, as run does (check_output_target: a folder, the input
 // itself, a hard-linked file, ...); an empty output is none.
 void refuse_output_target(const std::string& input, const std::string& output);

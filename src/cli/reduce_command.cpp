@@ -38,10 +38,7 @@ Runner add_reduce_command(CLI::App& command, CommonOptions& common) {
     try {
       refuse_output_target(flags->input, flags->output);
       const bool to_file = !flags->json || (!flags->output.empty() && flags->output != "-");
-      if (flags->json && flags->output == "-")
-        throw UsageError(
-            "--json and -o - would both write to standard output; write the "
-            "reduction to a file or drop --json");
+      refuse_json_beside_output(flags->json, flags->output, "reduction");
       // The one rule of -o: the name (or --output-format) picks the format, as for run.
       const OutputSpec spec =
           requested_output_spec(flags->output.empty() ? "-" : flags->output, flags->output_format);

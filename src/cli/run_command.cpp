@@ -26,10 +26,7 @@ void check_output_flags(const RunFlags& f) {
     throw UsageError("-o was given an empty path (use - for standard output)");
   if (!f.output_format.empty() && !has_output)
     throw UsageError("--output-format needs -o (the summary's format is --json)");
-  if (f.json && f.output == "-")
-    throw UsageError(
-        "--json and -o - would both write to standard output; write the closure "
-        "to a file or drop --json");
+  refuse_json_beside_output(f.json, f.output, "closure");
 }
 
 }  // namespace
