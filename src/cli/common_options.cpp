@@ -2,6 +2,7 @@
 #include "cli/common_options.hpp"
 
 #include <sys/stat.h>
+#include <unistd.h>
 
 #include <algorithm>
 #include <cerrno>
