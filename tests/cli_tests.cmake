@@ -30,7 +30,10 @@ add_test(NAME cli.opencl_not_linked COMMAND bash -c
 cli_test(no_graph --status 2 --stderr "no graph given" -- ${CLOSURE_BIN})
 cli_test(bad_method --status 2 -- ${CLOSURE_BIN} ${DATA}/diamond.txt --method fastest)
 cli_test(bad_device --status 2 --stderr "out of range" -- ${CLOSURE_BIN} ${DATA}/diamond.txt --device 99)
-cli_test(bad_device_index_past_64_bits --status 2 --stderr "device index 99999999999999999999 out of range" --
+# A device the environment names is refused naming the environment, not an option not given.
+cli_test(bad_device_from_the_environment --status 2 --stderr "CLOSURE_DEVICE=nonsense: no OpenCL device matches" --
+         env CLOSURE_DEVICE=nonsense ${CLOSURE_BIN} ${DATA}/diamond.txt -m square)
+cli_test(bad_device_index_past_64_bits --status 2 --stderr "--device 99999999999999999999: device index out of range" --
          ${CLOSURE_BIN} ${DATA}/diamond.txt --device 99999999999999999999 -m propagate)
 # The device opens on a background thread while the graph is read; its errors still
 # reach the user as usage errors, with any method.
@@ -287,7 +290,7 @@ cli_test(summary.square_counts_sccs --stdout "\"components\": 4" --
          ${CLOSURE_BIN} ${DATA}/cycle.txt --json --method square --device host)
 # bench closure checks --device in a child (a GPU driver loaded in the parent does not
 # survive the fork of the method's child); a bad name is still a usage error.
-cli_test(error.bench_closure_bad_device --status 2 --stderr "--device: no OpenCL device matches" --
+cli_test(error.bench_closure_bad_device --status 2 --stderr "^closure: --device nosuch: no OpenCL device matches" --
          ${CLOSURE_BIN} bench closure ${DATA}/cycle.txt --device nosuch --no-boost)
 cli_test(bench.closure_on_a_named_device --stdout "propagate .* ok" --
          ${CLOSURE_BIN} bench closure ${DATA}/cycle.txt --device cpu --methods propagate --no-boost)

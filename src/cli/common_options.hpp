@@ -7,6 +7,7 @@
 #include <memory>
 #include <optional>
 #include <string>
+#include <string_view>
 
 #include "app/tool/progress.hpp"
 #include "app/tool/run_graph.hpp"
@@ -75,6 +76,9 @@ auto as_usage_error(const std::string& option, F&& parse) -> decltype(parse()) {
   try {
     return parse();
   } catch (const UsageError& e) {
+    // A message that names its source already (--device X, $CLOSURE_DEVICE=X) as it is.
+    const std::string_view what = e.what();
+    if (what.starts_with(option) || what.starts_with('$')) throw;
     throw UsageError(option + ": " + e.what());
   }
 }

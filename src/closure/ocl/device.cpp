@@ -101,6 +101,11 @@ static std::string lower(std::string s) {
 std::optional<DeviceInfo> choose_device(const std::string& flag) {
   std::string spec = flag;
   if (spec.empty()) spec = config::text(kDeviceEnv);
+  // Who named it, for a refusal: the environment where it says this (a session passes its
+  // value on when no option was given), else the option.
+  const std::string env = config::text(kDeviceEnv);
+  const std::string named =
+      !env.empty() && env == spec ? std::string("$") + kDeviceEnv + "=" + spec : "--device " + spec;
   spec = lower(spec);
   if (spec == "host") return std::nullopt;
   if (!spec.empty() && spec != "auto" && drivers_skipped_for_memory())
@@ -123,20 +128,24 @@ std::optional<DeviceInfo> choose_device(const std::string& flag) {
   }
   if (spec == "gpu" || spec == "cpu") {
     if (auto d = first(spec == "gpu")) return d;
-    throw UsageError("no OpenCL " + spec + " device found (see `closure devices`)");
+    throw UsageError(named + ": no OpenCL " + spec + " device found (see `closure devices`)");
   }
   if (std::all_of(spec.begin(), spec.end(), [](unsigned char c) { return std::isdigit(c); })) {
     // Digits past any device count (stoul would throw out_of_range beyond 2^64) are out of
     // range like any other index too large.
     const size_t i = spec.size() <= 9 ? std::stoul(spec) : SIZE_MAX;
     if (i < devices.size()) return devices[i];
-    throw UsageError("device index " + spec + " out of range: " + std::to_string(devices.size()) +
-                     " OpenCL device(s) found");
+    throw UsageError(named + ": device index out of range: " + std::to_string(devices.size()) +
+                     " OpenCL device(s) found" +
+                     (devices.empty() ? std::string(" (use host)")
+                                      : " (use 0 to " + std::to_string(devices.size() - 1) +
+                                            ", gpu, cpu, host or part of a device name)"));
   }
   for (const auto& d : devices)
     if (lower(d.name).find(spec) != std::string::npos) return d;
-  throw UsageError("no OpenCL device matches '" + spec +
-                   "' (use an index, gpu, cpu, host or part of a device name)");
+  throw UsageError(
+      named + ": no OpenCL device matches '" + spec +
+      "' (use an index, gpu, cpu, host or part of a device name; see `closure devices`)");
 }
 
 }  // namespace closure::ocl
