@@ -290,6 +290,13 @@ cli_test(summary.square_counts_sccs --stdout "\"components\": 4" --
          ${CLOSURE_BIN} ${DATA}/cycle.txt --json --method square --device host)
 # bench closure checks --device in a child (a GPU driver loaded in the parent does not
 # survive the fork of the method's child); a bad name is still a usage error.
+# Bench options that leave no row to measure are refused, as --no-host on the host path is.
+cli_test(error.bench_gemm_only_device_codes_on_the_host --status 2 --stderr "leave nothing to measure" --
+         ${CLOSURE_BIN} bench gemm --n 16 --device host --only myGEMM2)
+cli_test(error.bench_bool_no_products_alone --status 2 --stderr "--no-products without --sweep or --closure" --
+         ${CLOSURE_BIN} bench bool --sizes 64 --repeat 1 --no-products)
+cli_test(error.bench_propagate_empty_kernel_name --status 2 --stderr "--kernels: an empty kernel name" --
+         bash -c "${CLOSURE_BIN} bench propagate ${DATA}/cycle.txt --repeat 1 --kernels ''")
 cli_test(error.bench_closure_bad_device --status 2 --stderr "^closure: --device nosuch: no OpenCL device matches" --
          ${CLOSURE_BIN} bench closure ${DATA}/cycle.txt --device nosuch --no-boost)
 cli_test(bench.closure_on_a_named_device --stdout "propagate .* ok" --

@@ -166,6 +166,8 @@ std::vector<ClosureBenchRow> run_closures(const BenchBoolOptions& o, ocl::Runtim
 }
 
 void run(const BenchBoolOptions& o) {
+  if (o.no_products && !o.sweep && o.closure_sizes.empty())
+    throw UsageError("--no-products without --sweep or --closure leaves nothing to measure");
   BoolCeilings measured;  // read first: a bad file is refused before any device opens
   if (!o.torch_times.empty()) read_torch_times(o.torch_times, measured);
   Session session(device_session_options(o.device));  // it alone chooses and opens the device

@@ -88,8 +88,11 @@ void bench_one(const PropagateBenchFlags& flags, ocl::Runtime& rt, double copy,
 }
 
 void run_bench_propagate(const PropagateBenchFlags& flags) {
-  for (const std::string& k : flags.kernels)  // typos first
+  for (const std::string& k : flags.kernels) {  // typos first
+    // An empty name is the library's default kernel; in this list it is a typo (a row of no name).
+    if (k.empty()) throw UsageError("--kernels: an empty kernel name");
     resolve_propagate_kernel(sweep_name(k), 32);
+  }
   // The session chooses and opens the device: a name that matches nothing is a usage error,
   // as in every command.
   Session session(device_session_options(flags.device.empty() ? "gpu" : flags.device));

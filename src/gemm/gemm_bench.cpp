@@ -209,6 +209,24 @@ void check_gemm_bench_options(const GemmBenchOptions& options, bool has_device) 
     }
   if (options.sweep && !has_device)
     throw UsageError("--sweep needs an OpenCL device (it times myGEMM_tuned)");
+  // A table of no row is refused, as --no-host on the host path is: --only naming device
+  // codes without a device, or host loops with --no-host.
+  auto wanted = [&](const std::string& name) {
+    return options.only.empty() ||
+           std::find(options.only.begin(), options.only.end(), name) != options.only.end();
+  };
+  bool host_row = false, device_row = options.sweep;
+  for (HostLoop loop : kHostLoops) host_row = host_row || wanted(host_loop_name(loop));
+  for (const auto& code : codes) {
+    const bool host_code = std::any_of(std::begin(kHostLoops), std::end(kHostLoops),
+                                       [&](HostLoop l) { return code == host_loop_name(l); });
+    device_row = device_row || (!host_code && wanted(code));
+  }
+  if (!(options.host_loops && host_row) && !(has_device && device_row))
+    throw UsageError(std::string("these options leave nothing to measure (") +
+                     (has_device ? "--only names only host loops, which --no-host skips"
+                                 : "no OpenCL device for the device codes --only names") +
+                     ")");
 }
 
 bool gemm_bench_samples_reference(size_t n) {
