@@ -240,6 +240,20 @@ int run_cli(int argc, char** argv) {
     build_command(c, *sub, common, runners);
     if (std::string(c.name) == "verify") verify = sub;
   }
+  // `bench gem`: the benchmark named back with the ones there are (CLI11 says only "A
+  // subcommand is required").
+  if (args.size() > 1 && args[0] == "bench" && args[1].rfind('-', 0) != 0) {
+    CLI::App* bench = app.get_subcommand("bench");
+    std::string names;
+    bool known = false;
+    for (const CLI::App* b : bench->get_subcommands({})) {
+      known = known || b->get_name() == args[1];
+      names += (names.empty() ? "" : ", ") + b->get_name();
+    }
+    if (!known)
+      return report_failure(
+          UsageError("bench: unknown benchmark '" + args[1] + "'; the benchmarks: " + names));
+  }
   Communicator* ranks = distributed_communicator();
   // bench runs inside the parse (its subcommands' callbacks): refused before it, once the
   // ranks agree that they were all given bench.
