@@ -297,7 +297,7 @@ cli_test(error.bench_bool_no_products_alone --status 2 --stderr "--no-products w
          ${CLOSURE_BIN} bench bool --sizes 64 --repeat 1 --no-products)
 cli_test(error.bench_propagate_empty_kernel_name --status 2 --stderr "--kernels: an empty kernel name" --
          bash -c "${CLOSURE_BIN} bench propagate ${DATA}/cycle.txt --repeat 1 --kernels ''")
-cli_test(error.bench_unknown_benchmark --status 2 --stderr "unknown benchmark 'gem'; the benchmarks: gemm, bool" --
+cli_test(error.bench_unknown_benchmark --status 2 --stderr "unknown benchmark 'gem'. the benchmarks: gemm, bool" --
          ${CLOSURE_BIN} bench gem)
 cli_test(error.bench_closure_bad_device --status 2 --stderr "^closure: --device nosuch: no OpenCL device matches" --
          ${CLOSURE_BIN} bench closure ${DATA}/cycle.txt --device nosuch --no-boost)
