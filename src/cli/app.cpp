@@ -197,6 +197,20 @@ int agree_under_mpi(Communicator* ranks, const std::string& request) {
 
 // Adds command `c` with its options to its shell `sub`: a runner for the commands that
 // run in a Session (appended to `runners`).
+// `bench gem`: the benchmark named back with the ones there are (CLI11 says only "A
+// subcommand is required").
+void refuse_unknown_benchmark(CLI::App& app, const std::vector<std::string>& args) {
+  if (args.size() < 2 || args[1].rfind('-', 0) == 0) return;
+  std::string names;
+  bool known = false;
+  for (const CLI::App* b : app.get_subcommand("bench")->get_subcommands({})) {
+    known = known || b->get_name() == args[1];
+    names += (names.empty() ? "" : ", ") + b->get_name();
+  }
+  if (!known)
+    throw UsageError("bench: unknown benchmark '" + args[1] + "'; the benchmarks: " + names);
+}
+
 void build_command(const Command& c, CLI::App& sub, CommonOptions& common,
                    std::vector<CommandRunner>& runners) {
   if (!c.add) return c.add_plain(sub);
@@ -240,19 +254,10 @@ int run_cli(int argc, char** argv) {
     build_command(c, *sub, common, runners);
     if (std::string(c.name) == "verify") verify = sub;
   }
-  // `bench gem`: the benchmark named back with the ones there are (CLI11 says only "A
-  // subcommand is required").
-  if (args.size() > 1 && args[0] == "bench" && args[1].rfind('-', 0) != 0) {
-    CLI::App* bench = app.get_subcommand("bench");
-    std::string names;
-    bool known = false;
-    for (const CLI::App* b : bench->get_subcommands({})) {
-      known = known || b->get_name() == args[1];
-      names += (names.empty() ? "" : ", ") + b->get_name();
-    }
-    if (!known)
-      return report_failure(
-          UsageError("bench: unknown benchmark '" + args[1] + "'; the benchmarks: " + names));
+  try {
+    if (!args.empty() && args[0] == "bench") refuse_unknown_benchmark(app, args);
+  } catch (const std::exception& e) {
+    return report_failure(e);
   }
   Communicator* ranks = distributed_communicator();
   // bench runs inside the parse (its subcommands' callbacks): refused before it, once the
