@@ -297,6 +297,12 @@ cli_test(error.bench_bool_no_products_alone --status 2 --stderr "--no-products w
          ${CLOSURE_BIN} bench bool --sizes 64 --repeat 1 --no-products)
 cli_test(error.bench_propagate_empty_kernel_name --status 2 --stderr "--kernels: an empty kernel name" --
          bash -c "${CLOSURE_BIN} bench propagate ${DATA}/cycle.txt --repeat 1 --kernels ''")
+# bench closure: --scale scales random-dag:N:M too, and --memory-cap holds the matrix
+# methods to it (refused with their sizes), as its --help says.
+cli_test(bench.closure_scale_applies_to_random_dags --stdout "random-dag:1k:2k +500 +1000 " --
+         ${CLOSURE_BIN} bench closure --generated random-dag:1k:2k --scale 0.5 --repeat 1 --device host --no-boost --no-classic --methods sparse)
+cli_test(bench.closure_memory_cap_holds_the_matrix_methods --stdout "square .*failed: square on 4000 vertices needs about" --
+         ${CLOSURE_BIN} bench closure --generated random-dag:4k:8k --repeat 1 --device host --no-boost --no-classic --methods square --memory-cap 0.001)
 cli_test(error.bench_unknown_benchmark --status 2 --stderr "unknown benchmark 'gem'. the benchmarks: gemm, bool" --
          ${CLOSURE_BIN} bench gem)
 cli_test(error.bench_closure_bad_device --status 2 --stderr "^closure: --device nosuch: no OpenCL device matches" --

@@ -60,9 +60,7 @@ uint64_t virtual_size() {
 }
 
 std::string gib(uint64_t bytes) {
-  char buf[32];
-  std::snprintf(buf, sizeof buf, "%.2f GB", double(bytes) / double(uint64_t{1} << 30));
-  return buf;
+  return format_bytes(double(bytes));  // 1.0 MB, not "0.00 GB" for a small cap
 }
 
 // The forked child's side of run_in_child: the cap, the runs, the report down the pipe.
@@ -246,9 +244,14 @@ void bench_product(HostClosureBenchRow& row, const Graph& g, const std::string& 
         so.device = options.device;
         so.quiet = true;
         auto session = std::make_shared<Session>(so);
-        return std::function<uint64_t()>([&g, m, session] {
+        // The cap as the methods' memory limit: a method the memory guard says cannot fit is
+        // refused with its sizes, as the CLI's --memory-cap refuses it (the address-space
+        // limit is off for these: OpenCL drivers reserve far more than they use).
+        const size_t cap = options.memory_cap_bytes;
+        return std::function<uint64_t()>([&g, m, session, cap] {
           ComputeOptions o;
           o.method = m;
+          o.host_memory_limit = cap;
           o.lazy_runtime = [session] { return session->runtime(); };
           return compute_closure(g, o).pair_count();
         });

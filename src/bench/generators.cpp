@@ -285,7 +285,11 @@ std::vector<std::string> expand_generated_specs(const std::vector<std::string>& 
 NamedGraph generated_graph(const std::string& spec, double scale) {
   check_generated_spec(spec);
   if (const Issue4Row* row = find_issue4(spec)) return build_issue4(*row, scale);
-  const auto [n, m] = random_dag_sizes(spec);
+  // --scale applies to the sizes it states too (at least one vertex; at most every pair).
+  const auto [stated_n, stated_m] = random_dag_sizes(spec);
+  const size_t n = std::max<size_t>(1, size_t(std::llround(double(stated_n) * scale)));
+  const size_t m =
+      std::min<size_t>(forward_pairs(n), size_t(std::llround(double(stated_m) * scale)));
   check_generated_memory(spec, n, double(m));
   return {spec, random_dag(n, m, 1)};
 }
