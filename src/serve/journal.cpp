@@ -189,18 +189,18 @@ JournalReplay parse_journal(const std::string& bytes, const std::string& name) {
       }
       throw damaged(at, "checksum mismatch");
     }
+    // The edges' bounds are edges_end()'s, checked once: then every read below is inside.
+    if (edges_end(p, payload, head[1]) != payload)
+      throw damaged(at, "the record's edges disagree with its size");
     LabelPairs edges;
-    size_t i = 0;
-    for (uint32_t e = 0; e < head[1]; ++e) {
+    edges.reserve(head[1]);
+    for (uint64_t i = 0, e = 0; e < head[1]; ++e) {
       uint32_t len[2];
-      if (payload - i < 8) throw damaged(at, "edge count beyond the record");
       std::memcpy(len, p + i, 8);
       i += 8;
-      if (payload - i < uint64_t(len[0]) + len[1]) throw damaged(at, "label beyond the record");
       edges.emplace_back(std::string(p + i, len[0]), std::string(p + i + len[0], len[1]));
       i += uint64_t(len[0]) + len[1];
     }
-    if (i != payload) throw damaged(at, "bytes after the record's edges");
     out.records.push_back(std::move(edges));
     at += 16 + payload;
   }
