@@ -276,10 +276,12 @@ void refuse_unsupported(LineSource& src, std::string_view head) {
 void refuse_ambiguous_commas(LineSource& src, std::string_view head) {
   const std::string_view data = first_data_line(head);
   if (comma_line_reading(data) != CommaLine::kAmbiguous) return;
-  size_t line = 1;
-  for (size_t at = 0; at < size_t(data.data() - head.data()); ++at)
-    if (head[at] == '\n' || (head[at] == '\r' && (at + 1 == head.size() || head[at + 1] != '\n')))
-      ++line;
+  // The whole lines before it (its own blanks aside), then its own.
+  const std::string_view before = head.substr(0, size_t(data.data() - head.data()));
+  const size_t ended = before.find_last_of("\r\n");
+  const size_t line =
+      (ended == std::string_view::npos ? 0 : LineSource::count_lines(before.substr(0, ended + 1))) +
+      1;
   std::vector<std::string> csv;
   std::string error;
   detail::split_fields(data, ',', csv, error);
