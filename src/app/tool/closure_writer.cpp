@@ -242,8 +242,7 @@ Frame frame_of(const PairRows& rows, bool first_pair) {
   Frame f{rows.vertex_count(), rows.pair_count(), rows.what(), rows.reflexive()};
   f.first_source = vertex_t(f.vertices);
   if (first_pair && f.pairs > 0) {
-    rows.prepare();
-    std::vector<vertex_t> succ;
+    std::vector<vertex_t> succ;  // one thread: rows need no prepare() (the writer's, later)
     for (vertex_t u = 0; u < f.vertices; ++u) {
       rows.row(u, succ);
       if (!succ.empty()) {
