@@ -6,10 +6,9 @@
 #include <cstdlib>
 #include <string>
 
-#include "app/tool/closure_writer.hpp"
 #include "closure/graph/read_graph.hpp"
-#include "closure/io/byte_sink.hpp"
 #include "fuzz_reader.hpp"
+#include "fuzz_writer.hpp"
 
 namespace {
 
@@ -26,10 +25,7 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   if (!r) return 0;
   const closure::Graph& g = r->graph;
   const auto edges = g.edges();
-  closure::StringSink sink;
-  closure::write_pairs(sink, g, closure::EdgeRows(g.vertex_count(), edges, "g"),
-                       closure::OutputSpec{.dot = true});
-  const std::string& text = sink.text;
+  const std::string text = closure::fuzz::edges_written(g, closure::OutputSpec{.dot = true});
   closure::ReadResult back;
   try {
     back = closure::read_graph_from_string(text, closure::InputFormat::kDot, "fuzz.dot");

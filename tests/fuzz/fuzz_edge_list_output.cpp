@@ -9,11 +9,10 @@
 #include <string>
 #include <utility>
 
-#include "app/tool/closure_writer.hpp"
 #include "closure/errors.hpp"
 #include "closure/graph/read_graph.hpp"
-#include "closure/io/byte_sink.hpp"
 #include "fuzz_reader.hpp"
+#include "fuzz_writer.hpp"
 
 namespace {
 
@@ -29,18 +28,16 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   const std::optional<closure::ReadResult> r = closure::fuzz::read_any(data, size);
   if (!r) return 0;
   const closure::Graph& g = r->graph;
-  const auto edges = g.edges();
-  if (edges.empty()) return 0;  // an edge list of no edges is an empty file
-  closure::StringSink sink;
+  if (g.edge_count() == 0) return 0;  // an edge list of no edges is an empty file
+  std::string text;
   try {
-    closure::write_pairs(sink, g, closure::EdgeRows(g.vertex_count(), edges, "g"),
-                         closure::OutputSpec{closure::OutputFormat::kEdges, false});
+    text = closure::fuzz::edges_written(g, {closure::OutputFormat::kEdges, false});
   } catch (const closure::UsageError&) {
     return 0;  // a label with a blank: refused before writing
   }
   closure::ReadResult back;
   try {
-    back = closure::read_graph_from_string(sink.text, closure::InputFormat::kAuto, "fuzz.txt");
+    back = closure::read_graph_from_string(text, closure::InputFormat::kAuto, "fuzz.txt");
   } catch (const closure::InputError&) {
     std::abort();  // closure's own edge list must read back
   }
