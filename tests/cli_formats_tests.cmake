@@ -36,7 +36,7 @@ cli_test(output.dot_escapes --stdout "^  \"x\\\\\\\\\" -> \"a \\\\\"b\\\\\"\".$"
          bash -c "printf 'x\\\\,\"a \"\"b\"\"\"\\nx\\\\,\\377\\n' > ${DOTS}/esc.csv && ${CLOSURE_BIN} -q ${DOTS}/esc.csv -o ${DOTS}/esc.dot && cat ${DOTS}/esc.dot && ${CHECK_DOT} ${DOTS}/esc.dot")
 cli_test(output.dot_reduction --stdout "^digraph reduction \\{$" --stdout "^  \"1\" -> \"2\".$" --stdout "${RENDERED}" --
          bash -c "${CLOSURE_BIN} reduce -q ${DATA}/diamond.txt -o ${DOTS}/r.dot && cat ${DOTS}/r.dot && ! grep -q '\"1\" -> \"5\"' ${DOTS}/r.dot && ${CHECK_DOT} ${DOTS}/r.dot 1 2 3 4 5")
-cli_test(output.dot_condensation --stdout "^  \"1\" \\[shape=box, label=\"1\\\\n2\\\\n3\"\\].$" --stdout "\"components\": 4" --stdout "${RENDERED}" --
+cli_test(output.dot_condensation --stdout "^  \"1\" \\[shape=box, label=\"1\\\\n2\\\\n3\"\\].$" --stdout "\"components\": 4" --stdout "\"reduced_condensation_edges\": 3" --stdout "${RENDERED}" --
          bash -c "${CLOSURE_BIN} reduce ${DATA}/cycle.txt --condensation --json -o ${DOTS}/k.dot.gz && gzip -dc ${DOTS}/k.dot.gz && ${CHECK_DOT} ${DOTS}/k.dot.gz 1 4 5 6")
 cli_test(output.dot_condensation_needs_dot --status 2 --stderr "--condensation draws Graphviz DOT" --no-file ${DOTS}/k.txt --
          ${CLOSURE_BIN} reduce ${DATA}/cycle.txt --condensation -o ${DOTS}/k.txt)

@@ -147,6 +147,9 @@ cli_test(batch.mixed --status 4 --stdout "2 ok, 1 failed"
 cli_test(batch.rows_and_names --stdout "^batch rows ok$" --
          bash ${CMAKE_CURRENT_SOURCE_DIR}/cli/batch_rows.sh ${CLOSURE_BIN} ${OUT}/batch-rows)
 # A full disk: every outcome still said, the batch's own files still its own (needs a tmpfs).
+# --out naming a file (here the input itself) is the user's to change: usage, as -o is.
+cli_test(batch.out_naming_a_file_is_usage --status 2 --stderr "is not a folder" --
+         ${CLOSURE_BIN} batch ${DATA}/diamond.txt --out ${DATA}/diamond.txt)
 add_test(NAME cli.batch.full_disk COMMAND bash ${CMAKE_CURRENT_SOURCE_DIR}/cli/batch_full_disk.sh
                                           ${CLOSURE_BIN} ${OUT}/batch-full-disk)
 set_tests_properties(cli.batch.full_disk PROPERTIES SKIP_RETURN_CODE 77

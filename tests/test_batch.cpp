@@ -15,6 +15,7 @@
 #include "app/tool/batch.hpp"
 #include "app/tool/batch_files.hpp"
 #include "app/tool/batch_record.hpp"
+#include "closure/io/utf8.hpp"
 
 namespace closure {
 namespace {
@@ -311,8 +312,25 @@ TEST(Batch, RecordsRoundTripLabelsAndPathsWithEscapes) {
   const std::string table = batch_json({r.row});
   for (const char* key : {"\"vertices\"", "\"edges\"", "\"components\""})
     EXPECT_NE(table.find(key), std::string::npos) << key;
-  EXPECT_EQ(batch_csv({}),
-            "file,vertices,edges,components,dag,pairs,method,device,seconds,verify,error\n");
+  EXPECT_EQ(
+      batch_csv({}),
+      "file,vertices,edges,components,dag,pairs,method,device,seconds,verify,error,file_hex\n");
+}
+
+// A file name that is not UTF-8: the CSV stays UTF-8 text (U+FFFD in the name, as in
+// summary.json) and keeps the bytes in hex in its last column; other names leave it empty.
+TEST(Batch, CsvNamesThatAreNotUtf8) {
+  BatchRow odd;
+  odd.file = "d/x\xff.txt";
+  odd.vertices = 2;
+  BatchRow plain;
+  plain.file = "g.txt";
+  const std::string csv = batch_csv({odd, plain});
+  EXPECT_TRUE(is_utf8(csv));
+  EXPECT_NE(csv.find("d/x\xEF\xBF\xBD.txt,2,"), std::string::npos) << csv;
+  EXPECT_NE(csv.find(",642f78ff2e747874\n"), std::string::npos) << csv;
+  EXPECT_NE(csv.find("g.txt,0,"), std::string::npos) << csv;
+  EXPECT_EQ(csv.substr(csv.size() - 2), ",\n") << "a UTF-8 name's file_hex is empty";
 }
 
 TEST(Batch, AFailedRowHasNoFacts) {
@@ -334,7 +352,7 @@ TEST(Batch, AFailedRowHasNoFacts) {
   EXPECT_NE(json.find("\"dag\":true"), std::string::npos) << json;
   // The CSV spells booleans as the JSON does, and leaves unknown facts empty.
   const std::string csv = batch_csv({failed, good});
-  EXPECT_NE(csv.find("\nx.txt,,,,,,,,0.0000,-,x.txt:1: expected two columns\n"), std::string::npos)
+  EXPECT_NE(csv.find("\nx.txt,,,,,,,,0.0000,-,x.txt:1: expected two columns,\n"), std::string::npos)
       << csv;
   EXPECT_NE(csv.find("\ng.txt,3,0,0,true,0,sparse,,"), std::string::npos) << csv;
   // A failed record round-trips with its facts null; nulls are refused in a good record.

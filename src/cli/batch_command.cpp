@@ -12,6 +12,7 @@
 #include "cli/commands.hpp"
 #include "closure/io/byte_size.hpp"
 #include "closure/io/failure_text.hpp"
+#include "closure/io/utf8.hpp"
 
 namespace closure::cli {
 namespace {
@@ -154,7 +155,8 @@ int print_summary(const std::vector<BatchRow>& rows, const std::vector<std::stri
   for (const auto& r : rows) {
     // A failed file's facts are unknown: blank, not "0 ... no".
     auto fact = [&r](const std::string& v) { return r.facts_known ? v : std::string(); };
-    std::printf("%-50.50s %9s %10s %4s %12s %-9s %9.3f %-12s %s%s\n", r.file.c_str(),
+    // A name that is not UTF-8 shows U+FFFD, as the summaries do.
+    std::printf("%-50.50s %9s %10s %4s %12s %-9s %9.3f %-12s %s%s\n", utf8_replaced(r.file).c_str(),
                 fact(std::to_string(r.vertices)).c_str(), fact(std::to_string(r.edges)).c_str(),
                 fact(r.dag ? "yes" : "no").c_str(), fact(std::to_string(r.pairs)).c_str(),
                 fact(r.method).c_str(), r.seconds, r.verify.c_str(), r.error.c_str(),

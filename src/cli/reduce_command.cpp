@@ -68,7 +68,7 @@ Runner add_reduce_command(CLI::App& command, CommonOptions& common) {
         o["reduced_edges"] = reduced.size();
         if (flags->condensation) {
           o["components"] = drawn.components;
-          o["condensation_edges"] = drawn.edges;
+          o["reduced_condensation_edges"] = drawn.edges;  // as reduced_edges: drawn, reduced
         }
         if (!to_file) {
           auto& edges = o["reduction"] = nlohmann::ordered_json::array();

@@ -68,4 +68,23 @@ grep -q "removed the record of $dir/in/sub/b.edges: the input no longer exists" 
 [ -e "$dir/out/sub/b.edges.closure.txt" ] && fail "the stale closure is still there"
 grep -q "2 resumed" "$dir/log5" || fail "the others did not resume: $(cat "$dir/log5")"
 [ -f "$dir/out/a.txt.summary.json" ] || fail "a live record was removed"
+
+# 7. Two inputs of one name, then only the second: the first's record and closure stay (its
+# input still exists), and the second keeps the name its own record has.
+mkdir -p "$dir/one" "$dir/two"
+printf 'a b\n' > "$dir/one/g.txt"
+printf 'x y\n' > "$dir/two/g.txt"
+"$bin" batch -q "$dir/one/g.txt" "$dir/two/g.txt" --out "$dir/out-same" > /dev/null ||
+  fail "two inputs of one name"
+"$bin" batch -q "$dir/two/g.txt" --out "$dir/out-same" > "$dir/log6" || fail "the second alone"
+[ "$(cat "$dir/out-same/g.txt.closure.txt")" = "a b" ] ||
+  fail "the first input's closure was overwritten: $(cat "$dir/out-same/g.txt.closure.txt")"
+grep -q '"file":"'"$dir"'/one/g.txt"' "$dir/out-same/g.txt.summary.json" ||
+  fail "the first input's record was overwritten: $(cat "$dir/out-same/g.txt.summary.json")"
+[ "$(cat "$dir/out-same/2_g.txt.closure.txt")" = "x y" ] || fail "the second's closure is not under its name"
+# An input with no record yet takes the first free prefix.
+mkdir -p "$dir/three" && printf 'p q\n' > "$dir/three/g.txt"
+"$bin" batch -q "$dir/three/g.txt" --out "$dir/out-same" > /dev/null || fail "a third input"
+[ "$(cat "$dir/out-same/3_g.txt.closure.txt")" = "p q" ] || fail "the third is not under 3_g.txt"
+[ "$(cat "$dir/out-same/g.txt.closure.txt")" = "a b" ] || fail "the third overwrote the first"
 echo "batch rows ok"

@@ -279,8 +279,9 @@ std::vector<BatchRow> run_batch(const BatchOptions& o,
                                 const std::function<void(const BatchProgress&)>& progress,
                                 std::vector<std::string>* stale_removed,
                                 std::string* summaries_failed) {
-  const auto items = collect_batch_items(o.paths, o.out_dir, o.names);
+  auto items = collect_batch_items(o.paths, o.out_dir, o.names);
   BatchOutDir out(o.out_dir);  // the lock, and what may be written there
+  keep_names_of_kept_records(items, o.out_dir);
   const std::string csv_path = (fs::path(o.out_dir) / "summary.csv").string();
   const std::string json_path = (fs::path(o.out_dir) / "summary.json").string();
   out.check_may_write(csv_path);

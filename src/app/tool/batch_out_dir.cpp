@@ -52,6 +52,10 @@ bool written_by_a_batch(const std::string& path) {
 
 BatchOutDir::BatchOutDir(const std::string& dir) : dir_(dir) {
   std::error_code ec;
+  // --out naming something that is not a folder (the input itself, say) is the user's to
+  // change, as `-o` onto the input is: a usage error (2), not a failure to create (4).
+  if (fs::exists(dir, ec) && !fs::is_directory(dir, ec))
+    throw UsageError("batch: --out " + dir + " is not a folder; name a folder to write into");
   fs::create_directories(dir, ec);
   if (ec)
     throw ResourceError("batch: cannot create the output folder " + dir + ": " + ec.message());

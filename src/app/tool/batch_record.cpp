@@ -27,13 +27,16 @@ struct Bad {};
 // A file name is bytes; JSON strings are UTF-8. A name that is not UTF-8 is written twice:
 // readable under `key` (bytes replaced by U+FFFD, which loses them) and exactly, in hex,
 // under `key`_hex, which the record is matched by.
-void put_name(Json& o, const std::string& key, const std::string& name) {
-  o[key] = name;
-  if (is_utf8(name)) return;
+std::string hex_bytes(const std::string& name) {
   static const char* digits = "0123456789abcdef";
   std::string hex;
   for (unsigned char c : name) hex.append({digits[c >> 4], digits[c & 15]});
-  o[key + "_hex"] = hex;
+  return hex;
+}
+
+void put_name(Json& o, const std::string& key, const std::string& name) {
+  o[key] = name;
+  if (!is_utf8(name)) o[key + "_hex"] = hex_bytes(name);
 }
 
 std::string get_name(const Json& o, const std::string& key) {
@@ -226,18 +229,24 @@ static std::string csv_field(const std::string& s) {
 }
 
 std::string batch_csv(const std::vector<BatchRow>& rows) {
-  std::string out = "file,vertices,edges,components,dag,pairs,method,device,seconds,verify,error\n";
+  // A file name that is not UTF-8 shows U+FFFD, as in summary.json, and its bytes in hex in
+  // the last column (empty for every other name): raw bytes made the table unreadable as
+  // UTF-8 text, which CSV readers take it for.
+  std::string out =
+      "file,vertices,edges,components,dag,pairs,method,device,seconds,verify,error,file_hex\n";
   for (const auto& r : rows) {
     char secs[32];
     std::snprintf(secs, sizeof secs, "%.4f", r.seconds);
     // Empty where the facts are unknown; true/false as in summary.json.
     auto fact = [&r](const std::string& v) { return r.facts_known ? v : std::string(); };
-    out += csv_field(r.file);
+    const bool plain = is_utf8(r.file);
+    out += csv_field(plain ? r.file : utf8_replaced(r.file));
     for (const std::string& v :
          {fact(std::to_string(r.vertices)), fact(std::to_string(r.edges)),
           fact(std::to_string(r.components)), fact(r.dag ? "true" : "false"),
           fact(std::to_string(r.pairs)), fact(csv_field(r.method)), fact(csv_field(r.device)),
-          std::string(secs), r.verify, csv_field(r.error)}) {
+          std::string(secs), r.verify, csv_field(utf8_replaced(r.error)),
+          plain ? std::string() : hex_bytes(r.file)}) {
       out += ',';  // two appends: `"," + v` trips GCC 12's -Wrestrict false positive
       out += v;
     }

@@ -6,8 +6,10 @@
 #include <string_view>
 #include <system_error>
 #include <unordered_map>
+#include <unordered_set>
 
 #include "app/tool/batch_record.hpp"
+#include "closure/errors.hpp"
 #include "closure/util/small_file.hpp"
 
 namespace closure {
@@ -34,6 +36,33 @@ std::string record_stem(const fs::path& record, const std::string& out_dir) {
                         .generic_string();
   rel.resize(rel.size() - std::string_view(".summary.json").size());
   return rel;
+}
+
+// A record found under --out: where it lies, the output name it stands for, and what it says.
+struct FoundRecord {
+  fs::path path;
+  std::string stem;
+  BatchRecord record;
+};
+
+// Every intact record under `out_dir` (unreadable or unparsable ones are passed over).
+std::vector<FoundRecord> find_records(const std::string& out_dir) {
+  std::vector<FoundRecord> found;
+  std::error_code ec;
+  for (fs::recursive_directory_iterator it(out_dir, ec), end; !ec && it != end; it.increment(ec)) {
+    if (!it->is_regular_file(ec) || !it->path().filename().string().ends_with(".summary.json"))
+      continue;
+    std::string text;
+    if (read_small_file(it->path().string(), kMaxRecordBytes, text) != SmallFileStatus::kOk)
+      continue;
+    if (auto rec = parse_record(text))
+      found.push_back({it->path(), record_stem(it->path(), out_dir), std::move(*rec)});
+  }
+  return found;
+}
+
+bool same_input(const std::string& a, const std::string& b) {
+  return fs::path(a).lexically_normal() == fs::path(b).lexically_normal();
 }
 
 // Removes a batch's record and the closure file it names; whether the record went.
@@ -65,21 +94,14 @@ std::vector<std::string> remove_stale_records(const std::vector<std::string>& pa
   std::unordered_map<std::string, std::string> current;  // input -> its output name now
   for (const auto& item : items) current.emplace(item.input, item.stem);
 
-  std::error_code ec;
-  std::vector<fs::path> records;
-  for (fs::recursive_directory_iterator it(out_dir, ec), end; !ec && it != end; it.increment(ec))
-    if (it->is_regular_file(ec) && it->path().filename().string().ends_with(".summary.json"))
-      records.push_back(it->path());
-  for (const fs::path& record : records) {
-    std::string text;
-    if (read_small_file(record.string(), kMaxRecordBytes, text) != SmallFileStatus::kOk) continue;
-    const auto rec = parse_record(text);
-    if (!rec) continue;
+  for (const FoundRecord& found : find_records(out_dir)) {
+    const fs::path& record = found.path;
+    const BatchRecord* rec = &found.record;
     if (const auto now = current.find(rec->row.file); now != current.end()) {
       // An input read now under another name (`N_` prefixes shift when an input with the
       // same name is deleted from an earlier argument): its record under the old name would
       // stand beside the new one, and go stale. Removed, unreported: it is redone now.
-      if (record_stem(record, out_dir) != now->second && out.may_write(record.string()))
+      if (found.stem != now->second && out.may_write(record.string()))
         remove_record(record, *rec, out);
       continue;
     }
@@ -92,6 +114,45 @@ std::vector<std::string> remove_stale_records(const std::vector<std::string>& pa
   }
   std::sort(removed.begin(), removed.end());
   return removed;
+}
+
+void keep_names_of_kept_records(std::vector<BatchItem>& items, const std::string& out_dir) {
+  std::unordered_map<std::string, std::string> kept;   // name -> the input its record is of
+  std::unordered_map<std::string, std::string> named;  // input -> its record's name
+  for (const FoundRecord& found : find_records(out_dir)) {
+    kept.emplace(found.stem, found.record.row.file);
+    named.emplace(fs::path(found.record.row.file).lexically_normal().string(), found.stem);
+  }
+  if (kept.empty()) return;
+  std::unordered_set<std::string> used, read;
+  for (const BatchItem& item : items) {
+    used.insert(item.stem);
+    read.insert(fs::path(item.input).lexically_normal().string());
+  }
+  // Whether `stem` holds the record of an input that still exists and is not read now (one
+  // read now under another name gives its old name up: remove_stale_records removes it).
+  auto held = [&](const std::string& stem, const std::string& input) {
+    const auto it = kept.find(stem);
+    return it != kept.end() && !same_input(it->second, input) &&
+           !read.count(fs::path(it->second).lexically_normal().string()) && !is_gone(it->second);
+  };
+  for (BatchItem& item : items) {
+    if (!held(item.stem, item.input)) continue;
+    const auto own = named.find(fs::path(item.input).lexically_normal().string());
+    std::string stem;
+    if (own != named.end() && !used.count(own->second)) stem = own->second;
+    const fs::path name(item.stem);
+    for (int k = 2; stem.empty(); ++k) {
+      if (k > 1000)
+        throw UsageError("batch: no free output name for " + item.input + " in " + out_dir);
+      const std::string next =
+          (name.parent_path() / (std::to_string(k) + "_" + name.filename().string())).string();
+      if (!used.count(next) && !held(next, item.input)) stem = next;
+    }
+    used.erase(item.stem);
+    used.insert(stem);
+    item.stem = stem;
+  }
 }
 
 }  // namespace closure

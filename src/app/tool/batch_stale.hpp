@@ -23,4 +23,11 @@ std::vector<std::string> remove_stale_records(const std::vector<std::string>& pa
                                               const std::vector<BatchItem>& items,
                                               const std::string& out_dir, const BatchOutDir& out);
 
+// Gives each of `items` whose output name is taken under `out_dir` by the record of another
+// input that still exists (one not read this time, as `--exclude` or another command line
+// leaves out) another name: its own record's, where it has one that is free, else the first
+// free `N_` prefix from 2. Without it that record, which the batch promises to keep, was
+// overwritten by the other input's closure. Throws UsageError past 1,000 prefixes.
+void keep_names_of_kept_records(std::vector<BatchItem>& items, const std::string& out_dir);
+
 }  // namespace closure

@@ -3,6 +3,7 @@
 #pragma once
 
 #include <cstddef>
+#include <string>
 #include <string_view>
 
 namespace closure {
@@ -12,5 +13,9 @@ namespace closure {
 size_t utf8_sequence(std::string_view s, size_t i);
 // Whether all of `s` is valid UTF-8.
 bool is_utf8(std::string_view s);
+
+// `s` with each byte that starts no valid sequence replaced by U+FFFD: readable, not
+// reversible (for tables that name files; records keep the bytes beside, in hex).
+std::string utf8_replaced(std::string_view s);
 
 }  // namespace closure
