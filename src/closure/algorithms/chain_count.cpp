@@ -687,7 +687,9 @@ RelabelledDag generation_ids(const CsrDag& dag, std::span<const uint32_t> sizes)
     gen[c] = g;
     highest = std::max(highest, g);
   }
+  trace("chains: heights");
   const Ids order = sort_by_generation(gen, highest);
+  trace("chains: sorted by generation");
   const Ids& id = gen;
   // The rows in the new order, on threads: each new row's length, their sums, then the rows.
   RelabelledDag out;
@@ -734,16 +736,21 @@ std::optional<ChainCounting> prepare_chain_count(const CsrDag& dag, std::span<co
     // The live rows' pass is serial: on a thread beside the stretches' covers, given up
     // with them.
     std::atomic<bool> stopped{false};
-    run_pair([&] { out.slots = sweep_slots(ids, &stopped); },
-             [&] {
-               try {
-                 cover = cover_by_chains_in_stretches(ids, out.ids.sizes, most_chains, P);
-               } catch (...) {
-                 stopped = true;
-                 throw;
-               }
-               if (!cover) stopped = true;
-             });
+    run_pair(
+        [&] {
+          out.slots = sweep_slots(ids, &stopped);
+          trace("chains: live rows' slots");
+        },
+        [&] {
+          try {
+            cover = cover_by_chains_in_stretches(ids, out.ids.sizes, most_chains, P);
+          } catch (...) {
+            stopped = true;
+            throw;
+          }
+          if (!cover) stopped = true;
+          trace("chains: stretches covered");
+        });
   }
   trace("chains: covered");
   if (!cover) return std::nullopt;

@@ -10,6 +10,7 @@
 #include "closure/executor.hpp"
 #include "closure/util/cancel.hpp"
 #include "closure/util/huge_pages.hpp"
+#include "closure/util/trace.hpp"
 #include "closure/util/work_meter.hpp"
 
 namespace closure {
@@ -386,6 +387,7 @@ Graph condensation_dag(const Graph& g, const SccResult& scc) {
 Condensation condense(const Graph& g) {
   const size_t n = g.vertex_count();
   KahnPass k = kahn_pass(g);
+  trace("condense: kahn's pass");
   Condensation c;
   if (k.order.size() < n) {
     c.scc = components_after(g, k);
