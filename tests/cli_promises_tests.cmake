@@ -64,6 +64,9 @@ cli_test(promises.tuning_garbage_is_usage --status 2 --stderr "tuning overlay" -
          bash -c "echo 'bool nonsense' > ${PR}/tuning.txt && CLOSURE_TUNING=${PR}/tuning.txt ${CLOSURE_BIN} -q ${CHAIN} --method square")
 cli_test(promises.bool_params_garbage_is_usage --status 2 --stderr "CLOSURE_BOOL_PARAMS" --
          bash -c "CLOSURE_BOOL_PARAMS=garbage ${CLOSURE_BIN} -q ${CHAIN} --method square")
+# A default overlay path through a file ($HOME naming one) is no overlay, as a missing file is.
+cli_test(promises.tuning_default_path_through_a_file_is_none --stdout "^no-overlay-ok$" --
+         bash -c "touch ${PR}/home-file && env -u XDG_CACHE_HOME -u CLOSURE_TUNING HOME=${PR}/home-file POCL_CACHE_DIR=${PR}/pocl-cache ${CLOSURE_BIN} -q ${CHAIN} --method square && echo no-overlay-ok")
 # A device or FIFO as the tuning overlay is refused at once: no unbounded read, no hang.
 cli_test(promises.tuning_dev_zero_refused --status 2 --stderr "not a regular file" --
          bash -c "CLOSURE_TUNING=/dev/zero timeout 60 ${CLOSURE_BIN} -q ${CHAIN} --method square")

@@ -426,6 +426,19 @@ endforeach()
 # --json beside an output that is standard output by another name: refused as -o - is.
 cli_test(run.json_beside_dev_stdout_refused --status 2 --stderr "--json and -o /dev/stdout would both write to standard output" --
          bash -c "${CLOSURE_BIN} ${DATA}/cycle.txt -o /dev/stdout --json > ${OUT}/json-stdout.txt")
+# -o /dev/stdout (or /dev/fd/1) is the descriptor: written at its offset, not a replaced
+# file; what the shell wrote before stays, and >> appends.
+cli_test(output.dev_stdout_is_the_descriptor --stdout "^head 9 foot kept 10$" --
+         bash -c "(echo head && ${CLOSURE_BIN} ${DATA}/diamond.txt -q -o /dev/stdout && echo foot) > ${OUT}/fd1.txt && echo kept > ${OUT}/fd1b.txt && ${CLOSURE_BIN} ${DATA}/diamond.txt -q -o /dev/fd/1 >> ${OUT}/fd1b.txt && echo $(head -1 ${OUT}/fd1.txt) $(($(wc -l < ${OUT}/fd1.txt) - 2)) $(tail -1 ${OUT}/fd1.txt) $(head -1 ${OUT}/fd1b.txt) $(wc -l < ${OUT}/fd1b.txt)")
+# A file-size limit reached is the write's error (exit 4), not a death by SIGXFSZ (153).
+cli_test(output.file_size_limit_is_exit_4 --status 4 --stderr "cannot write .*File too large" --
+         bash -c "paste -d ' ' <(seq 0 999) <(seq 1 1000) > ${OUT}/chain1k.txt && ulimit -f 100 && exec ${CLOSURE_BIN} ${OUT}/chain1k.txt -q -o ${OUT}/fsize.txt")
+# A help longer than stdio's buffer into a full disk is exit 4 too, as a short one is.
+foreach(help "run --help" "batch --help" "--version")
+  string(REPLACE " " "_" tag "${help}")
+  cli_test(help.write_error${tag} --status 4 --stderr "cannot write standard output" --
+           bash -c "exec ${CLOSURE_BIN} ${help} > /dev/full")
+endforeach()
 cli_test(reduce.json_beside_the_redirected_file_refused --status 2 --stderr "would both write to standard output" --
          bash -c "${CLOSURE_BIN} reduce ${DATA}/cycle.txt -o ${OUT}/json-same.txt --json > ${OUT}/json-same.txt")
 cli_test(verify.memory_zero_refused --status 2 --stderr "--verify-memory 0: .*give at least 1 byte" --

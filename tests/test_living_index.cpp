@@ -165,6 +165,10 @@ TEST_P(LivingIndexRounds, EqualsARebuildAfterEveryRound) {
 INSTANTIATE_TEST_SUITE_P(Seeds, LivingIndexRounds,
                          ::testing::Combine(::testing::Values(1, 2, 3, 4), ::testing::Bool()));
 
+TEST(LivingIndex, ANullBaseIsAUsageError) {
+  EXPECT_THROW(LivingIndex(nullptr), UsageError);
+}
+
 TEST(LivingIndex, NewToOldEdgesStayInTheLayer) {
   Truth t;
   Pairs chain;

@@ -140,6 +140,46 @@ TEST(Session, AHostSessionComputesWithoutADevice) {
   }
 }
 
+// A library caller's thread count past the CLI's and Python's range is a UsageError (past
+// 65,536 TBB's arena had crashed the process); a moved-from closure is empty, pair counts
+// included; ids past the closure are a UsageError, not a read past its map.
+TEST(Session, ThreadsPastTheRangeAreAUsageError) {
+  SessionOptions wide;
+  wide.device = "host";
+  wide.threads = 100000;
+  EXPECT_THROW(Session{wide}, UsageError);
+  SessionOptions o;
+  o.device = "host";
+  Session s(o);
+  const Graph g(3, {{0, 1}, {1, 0}, {1, 2}});
+  Options many;
+  many.threads = kMostThreads + 1;
+  EXPECT_THROW(s.close(g, many), UsageError);
+  many.threads = kMostThreads;
+  EXPECT_EQ(s.close(g, many).pair_count(), 6u);
+}
+
+TEST(Session, AMovedFromClosureIsEmptyAndIdsAreChecked) {
+  SessionOptions o;
+  o.device = "host";
+  Session s(o);
+  const Graph g(3, {{0, 1}, {1, 0}, {1, 2}});
+  Closure c = s.close(g);
+  Closure d = std::move(c);
+  EXPECT_EQ(d.pair_count(), 6u);
+  EXPECT_EQ(c.vertex_count(), 0u);
+  EXPECT_EQ(c.pair_count(), 0u);
+  EXPECT_EQ(c.pair_count(true), 0u);
+  EXPECT_TRUE(c == Closure());
+  c = std::move(d);
+  EXPECT_EQ(c.pair_count(true), 7u);
+  EXPECT_THROW((void)Closure().reaches(0, 0), UsageError);
+  EXPECT_THROW((void)c.reaches(2, 3), UsageError);
+  std::vector<vertex_t> out;
+  EXPECT_THROW(c.successors(3, out), UsageError);
+  EXPECT_TRUE(c.reaches(0, 2));
+}
+
 TEST(Session, SpeculationIsOnlyForAutoWithNoDeviceNamed) {
   ScopedEnv env("CLOSURE_DEVICE", "");
   Session s;

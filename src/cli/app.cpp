@@ -4,7 +4,9 @@
 
 #include <algorithm>
 #include <cstdio>
+#include <cerrno>
 #include <cstring>
+#include <sstream>
 #include <string>
 #include <vector>
 
@@ -220,6 +222,22 @@ void build_command(const Command& c, CLI::App& sub, CommonOptions& common,
   runners.push_back({&sub, std::move(r), c.forks_workers});
 }
 
+// What CLI11 prints for a parse's end (--help, --version, a usage error), its exit status:
+// the help written in one checked write, as a closure is. Through std::cout, a failure
+// past stdio's 4 KiB buffer (the run command's help into /dev/full) left only ferror set,
+// and the final flush, the one judged (finish_output), found nothing left to fail: exit 0.
+int print_parse_exit(CLI::App& app, const CLI::ParseError& e) {
+  std::ostringstream out;
+  const int code = app.exit(e, out, std::cerr);
+  const std::string text = out.str();
+  errno = 0;
+  if (std::fwrite(text.data(), 1, text.size(), stdout) < text.size() && errno != EPIPE) {
+    std::fprintf(stderr, "closure: cannot write standard output: %s\n", std::strerror(errno));
+    return kExitFailure;
+  }
+  return code == 0 ? kExitOk : kExitUsage;
+}
+
 }  // namespace
 
 int run_cli(int argc, char** argv) {
@@ -275,7 +293,7 @@ int run_cli(int argc, char** argv) {
     const int status = agree_under_mpi(
         ranks, std::string("(a command line that does not parse: ") + e.what() + ")");
     if (status != kExitOk) return status;
-    return app.exit(e) == 0 ? kExitOk : kExitUsage;
+    return print_parse_exit(app, e);
   } catch (const std::exception& e) {
     return report_failure(e);
   }

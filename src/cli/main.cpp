@@ -31,6 +31,9 @@ int main(int argc, char** argv) {
   closure::trace("main");
   // A closed pipe is an EPIPE on write (a quiet stop), never a death by SIGPIPE (141).
   std::signal(SIGPIPE, SIG_IGN);
+  // A file-size limit (ulimit -f) reached is a write's EFBIG, said with its file (exit 4),
+  // never a death by SIGXFSZ (153) that a script cannot tell from a crash.
+  std::signal(SIGXFSZ, SIG_IGN);
   std::unique_ptr<closure::process::MpiSession> session;
   const int started = closure::cli::guarded([&] {
     session = closure::process::MpiSession::start_if_launched(&argc, &argv);

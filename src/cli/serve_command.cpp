@@ -41,8 +41,7 @@ int serve(const ServeFlags& flags, const CommonOptions& common, Session& session
   for (int s : {SIGTERM, SIGINT, SIGHUP, SIGUSR1}) sigaddset(&signals, s);
   pthread_sigmask(SIG_BLOCK, &signals, nullptr);
   // A file-size limit (ulimit -f) reached by the journal is an error to answer (507), not
-  // the end of the process.
-  ::signal(SIGXFSZ, SIG_IGN);
+  // the end of the process: main() ignores SIGXFSZ for every command.
 
   serve::ServiceOptions options;
   options.source = flags.input;

@@ -72,10 +72,11 @@ BatchOutDir::BatchOutDir(const std::string& dir) : dir_(dir) {
   }
   const std::string list = (fs::path(dir) / ".closure-batch.owned").string();
   std::string text;
-  const SmallFileStatus status = read_small_file(list, kMaxListBytes, text);
+  int error = 0;
+  const SmallFileStatus status = read_small_file(list, kMaxListBytes, text, &error);
   if (status != SmallFileStatus::kOk && status != SmallFileStatus::kMissing)
     throw ResourceError("batch: the ownership list " + list + " " +
-                        describe(status, kMaxListBytes));
+                        describe(status, kMaxListBytes, error));
   for (size_t at = 0; at < text.size();) {
     size_t end = text.find('\n', at);
     if (end == std::string::npos) end = text.size();

@@ -392,7 +392,31 @@ bool Closure::component_reaches(vertex_t c, vertex_t d) const {
   return std::binary_search(first, last, d);
 }
 
+Closure& Closure::operator=(Closure&& other) noexcept {
+  if (this == &other) return *this;
+  component_of_ = std::exchange(other.component_of_, {});
+  cyclic_ = std::exchange(other.cyclic_, {});
+  member_offsets_ = std::exchange(other.member_offsets_, {});
+  members_ = std::exchange(other.members_, {});
+  reach_ = std::exchange(other.reach_, Reach{SparseReach{}});
+  pairs_ = std::exchange(other.pairs_, 0);
+  self_pairs_ = std::exchange(other.self_pairs_, 0);
+  vertex_ordered_ = std::exchange(other.vertex_ordered_, false);
+  return *this;
+}
+
+namespace {
+// A library caller's id past the closure: a UsageError, not a read past the map.
+void check_vertex(vertex_t v, size_t n) {
+  if (v >= n)
+    throw UsageError("vertex " + std::to_string(v) + " is out of range: the closure has " +
+                     std::to_string(n) + " vertices");
+}
+}  // namespace
+
 bool Closure::reaches(vertex_t u, vertex_t v) const {
+  check_vertex(u, vertex_count());
+  check_vertex(v, vertex_count());
   return component_reaches(component_of_[u], component_of_[v]);
 }
 
@@ -434,6 +458,7 @@ void Closure::component_successors(vertex_t c, std::vector<vertex_t>& out) const
 }
 
 void Closure::successors(vertex_t u, std::vector<vertex_t>& out, bool reflexive) const {
+  check_vertex(u, vertex_count());
   const vertex_t c = component_of_[u];
   std::vector<vertex_t> comps;
   component_successors(c, comps);

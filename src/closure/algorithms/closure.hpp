@@ -102,6 +102,11 @@ class Closure {
   using Reach = std::variant<BitMatrix, SparseReach, RaggedReach, DeviceReach>;
 
   Closure() = default;
+  Closure(const Closure&) = default;
+  Closure& operator=(const Closure&) = default;
+  // A moved-from closure is empty, as Closure() is (its pair counts too).
+  Closure(Closure&& other) noexcept { *this = std::move(other); }
+  Closure& operator=(Closure&& other) noexcept;
 
   // From a component map, cyclic flags (one per component, nonzero = cyclic) and a dense
   // component_count x component_count reach matrix. Throws std::invalid_argument on
@@ -124,6 +129,7 @@ class Closure {
   size_t component_count() const { return cyclic_.size(); }
   Representation representation() const { return Representation(reach_.index()); }
 
+  // Both ids below vertex_count(), else UsageError (as successors()).
   bool reaches(vertex_t u, vertex_t v) const;
   // Number of pairs (u,v) in the closure; with reflexive, every (v,v) counts once.
   uint64_t pair_count(bool reflexive = false) const {

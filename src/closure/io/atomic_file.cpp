@@ -156,10 +156,29 @@ static OutputTarget classify_owned_output(const std::string& path, const std::st
   return {false, f + "/" + base_of(path)};
 }
 
+namespace {
+
+// The descriptor `path` names, lexically (/dev/stdout, /dev/stderr, /dev/fd/N,
+// /proc/self/fd/N), where this process holds it open; else -1.
+int named_descriptor(const std::string& path) {
+  int fd = -1;
+  if (path == "/dev/stdout") fd = STDOUT_FILENO;
+  if (path == "/dev/stderr") fd = STDERR_FILENO;
+  for (const std::string_view prefix : {"/dev/fd/", "/proc/self/fd/"})
+    if (path.starts_with(prefix) && path.size() > prefix.size() &&
+        path.size() - prefix.size() <= 9 &&
+        path.find_first_not_of("0123456789", prefix.size()) == std::string::npos)
+      fd = std::stoi(path.substr(prefix.size()));
+  return fd >= 0 && ::fcntl(fd, F_GETFD) >= 0 ? fd : -1;
+}
+
+}  // namespace
+
 OutputTarget classify_output(const std::string& path, const std::string& within) {
   if (path.empty()) throw UsageError("the output path is empty (use - for standard output)");
   if (!within.empty()) return classify_owned_output(path, within);
   if (path == "-") return {true, path};
+  if (const int fd = named_descriptor(path); fd >= 0) return {true, path, fd};
   struct stat st {};
   if (::stat(path.c_str(), &st) != 0) {
     struct stat link {};
@@ -195,6 +214,10 @@ AtomicFile::AtomicFile(std::string path, const std::string& within) : path_(std:
   target_ = target.path;
   if (path_ == "-") {
     fd_ = STDOUT_FILENO;
+  } else if (target.descriptor >= 0) {
+    fd_ = ::fcntl(target.descriptor, F_DUPFD_CLOEXEC, 0);  // its offset and flags, shared
+    if (fd_ < 0) throw io_error("cannot write to", path_);
+    owns_fd_ = true;
   } else if (stream_) {
     fd_ = ::open(path_.c_str(), O_WRONLY | O_NOCTTY | O_CLOEXEC);
     if (fd_ < 0) throw io_error("cannot open", path_);

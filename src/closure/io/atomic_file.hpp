@@ -10,6 +10,10 @@
 //   name just before the rename; where O_TMPFILE is unsupported, mkstemp (O_EXCL, a
 //   random name) and removal on SIGINT/SIGTERM/SIGHUP. A failed or interrupted run never
 //   leaves a truncated target.
+// - A name of a descriptor this process holds (/dev/stdout, /dev/stderr, /dev/fd/N,
+//   /proc/self/fd/N) is that descriptor, written as a stream at its own offset, whatever it
+//   is open on: `{ echo x; closure G -o /dev/stdout; } > f` keeps the x, and `>> f`
+//   appends (following the link to f and replacing it had lost what the shell wrote).
 // - A symbolic link at PATH is followed: its target's real path is replaced, the link
 //   stays (a dangling link is refused). A replaced file keeps its permission bits (a 0600
 //   file stays 0600) and, where allowed, its owner and group.
@@ -41,6 +45,7 @@ class OutputClosedError : public Error {
 struct OutputTarget {
   bool stream = false;  // stdout, FIFO, pipe, device: written directly, no size guard
   std::string path;     // the path to write (symlinks resolved for regular files)
+  int descriptor = -1;  // a name of this process's open descriptor: that one (a stream)
 };
 // Classifies `path` without opening it; throws UsageError for "" and for refused targets
 // (a dangling symlink, a hard-linked file, a folder).

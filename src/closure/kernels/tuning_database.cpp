@@ -53,10 +53,11 @@ std::string quoted_if_needed(const std::string& s) {
 constexpr size_t kMaxOverlayBytes = size_t{1} << 20;
 std::string read_file(const std::string& path) {
   std::string text;
-  const SmallFileStatus status = read_small_file(path, kMaxOverlayBytes, text);
+  int error = 0;
+  const SmallFileStatus status = read_small_file(path, kMaxOverlayBytes, text, &error);
   if (status != SmallFileStatus::kOk && status != SmallFileStatus::kMissing)
     throw UsageError(std::string("the tuning overlay ") + path + " (" + kTuningEnv + ", or " +
-                     "~/.cache/closure/tuning.txt) " + describe(status, kMaxOverlayBytes));
+                     "~/.cache/closure/tuning.txt) " + describe(status, kMaxOverlayBytes, error));
   return text;
 }
 

@@ -13,6 +13,7 @@ namespace closure::reach {
 LivingIndex::LivingIndex(std::shared_ptr<const ReachIndex> base, IndexLayer layer,
                          const std::string& file)
     : base_(std::move(base)), layer_(std::move(layer)) {
+  if (!base_) throw UsageError("LivingIndex: no base index given (a null pointer)");
   if (layer_.empty()) layer_.base_vertices = base_->vertex_count();
   if (layer_.base_vertices != base_->vertex_count())
     throw IndexFileError(file, "damaged index file: the layer does not fit its base");

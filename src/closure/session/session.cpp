@@ -16,6 +16,7 @@
 #include "closure/config.hpp"
 #include "closure/engine/compute.hpp"
 #include "closure/engine/methods.hpp"
+#include "closure/errors.hpp"
 #include "closure/ocl/device.hpp"
 #include "closure/session/communicator.hpp"
 #include "closure/session/device_opener.hpp"
@@ -28,7 +29,7 @@ std::string resolved_spec(const SessionOptions& o) {
 }
 
 unsigned resolved_threads(const SessionOptions& o) {
-  if (o.threads) return o.threads;
+  if (o.threads) return checked_threads(o.threads, "SessionOptions::threads");
   const unsigned hardware = std::max(1u, std::thread::hardware_concurrency());
   // Ranks on one host share its cores: each takes its part unless threads says otherwise.
   if (Communicator* ranks = distributed_communicator())
@@ -73,6 +74,13 @@ bool run_may_open_gpu(const SessionOptions& options, Method method, const std::s
   if (spec == "host") return false;
   if (!spec.empty() || method_entry(method).runs_on_device) return true;
   return method == Method::kAuto && !plain_file_under(input, kAutoModelFrom);
+}
+
+unsigned checked_threads(unsigned threads, const char* what) {
+  if (threads > kMostThreads)
+    throw UsageError(std::string(what) + " " + std::to_string(threads) + ": at most " +
+                     std::to_string(kMostThreads) + " host threads");
+  return threads;
 }
 
 Session::Session(SessionOptions options)

@@ -26,6 +26,12 @@ class Runtime;
 class DeviceOpener;
 struct ComputeOptions;
 
+// The most host threads a session or a call may name (the CLI's and Python's range too):
+// past 65,536 TBB's arena crashed the process; a number above this is a UsageError.
+inline constexpr unsigned kMostThreads = 4096;
+// `threads` where it is 0 or within kMostThreads; else throws UsageError naming `what`.
+unsigned checked_threads(unsigned threads, const char* what);
+
 struct SessionOptions {
   std::string device;    // --device / device=; "" = $CLOSURE_DEVICE, else the default
   unsigned threads = 0;  // host threads for all work; 0 = the hardware's (under mpirun, the
@@ -85,7 +91,7 @@ class Session {
   template <class F>
   auto run(unsigned threads, F&& body) -> std::invoke_result_t<F&> {
     using R = std::invoke_result_t<F&>;
-    const unsigned budget = threads ? threads : threads_;
+    const unsigned budget = threads ? checked_threads(threads, "threads") : threads_;
     if constexpr (std::is_void_v<R>) {
       with_thread_budget(budget, [&] { body(); });
     } else {

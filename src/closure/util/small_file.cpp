@@ -6,16 +6,26 @@
 #include <unistd.h>
 
 #include <cerrno>
+#include <cstring>
 
 namespace closure {
 
-SmallFileStatus read_small_file(const std::string& path, size_t max_bytes, std::string& out) {
+SmallFileStatus read_small_file(const std::string& path, size_t max_bytes, std::string& out,
+                                int* error) {
   out.clear();
+  int unused = 0;
+  int& err = error ? *error : unused;
+  err = 0;
   const int fd = ::open(path.c_str(), O_RDONLY | O_NONBLOCK | O_CLOEXEC);
-  if (fd < 0) return errno == ENOENT ? SmallFileStatus::kMissing : SmallFileStatus::kUnreadable;
+  if (fd < 0) {
+    err = errno;
+    return err == ENOENT || err == ENOTDIR ? SmallFileStatus::kMissing
+                                           : SmallFileStatus::kUnreadable;
+  }
   struct stat st {};
   SmallFileStatus status = SmallFileStatus::kOk;
   if (::fstat(fd, &st) != 0) {
+    err = errno;
     status = SmallFileStatus::kUnreadable;
   } else if (!S_ISREG(st.st_mode)) {
     status = SmallFileStatus::kNotRegular;
@@ -35,6 +45,7 @@ SmallFileStatus read_small_file(const std::string& path, size_t max_bytes, std::
       const ssize_t k = ::read(fd, out.data() + got, out.size() - got);
       if (k < 0 && errno == EINTR) continue;
       if (k < 0) {
+        err = errno;
         status = SmallFileStatus::kUnreadable;
         break;
       }
@@ -49,7 +60,7 @@ SmallFileStatus read_small_file(const std::string& path, size_t max_bytes, std::
   return status;
 }
 
-std::string describe(SmallFileStatus status, size_t max_bytes) {
+std::string describe(SmallFileStatus status, size_t max_bytes, int error) {
   switch (status) {
     case SmallFileStatus::kOk:
       return "was read";
@@ -60,7 +71,7 @@ std::string describe(SmallFileStatus status, size_t max_bytes) {
     case SmallFileStatus::kTooLarge:
       return "is larger than " + std::to_string(max_bytes) + " bytes";
     case SmallFileStatus::kUnreadable:
-      return "cannot be read";
+      return error ? std::string("cannot be read: ") + std::strerror(error) : "cannot be read";
   }
   return "cannot be read";
 }
