@@ -73,6 +73,10 @@ cli_test(promises.tuning_dev_zero_refused --status 2 --stderr "not a regular fil
 cli_test(promises.tuning_fifo_refused --status 2 --stderr "not a regular file" --
          bash -c "rm -f ${PR}/fifo && mkfifo ${PR}/fifo && CLOSURE_TUNING=${PR}/fifo timeout 60 ${CLOSURE_BIN} -q ${CHAIN} --method square")
 
+# Many threads under a small address space: a result or a message, never an abort.
+add_test(NAME cli.promises.threads_under_ulimit
+         COMMAND bash ${CMAKE_CURRENT_SOURCE_DIR}/cli/threads_under_ulimit.sh ${CLOSURE_BIN} ${PR}/threads-ulimit)
+set_tests_properties(cli.promises.threads_under_ulimit PROPERTIES PASS_REGULAR_EXPRESSION "threads under ulimit ok")
 # The memory promise at a few limits (tools and limits: tests/cli/memory_sweep.sh).
 add_test(NAME cli.promises.under_ulimit_sweep
          COMMAND bash ${CMAKE_CURRENT_SOURCE_DIR}/cli/memory_sweep.sh ${CLOSURE_BIN} ${PR}/sweep 60 100 200 400)

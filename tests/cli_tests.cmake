@@ -21,6 +21,9 @@ cli_test(opencl_off_devices_lists_the_host_alone --stdout "no OpenCL device" --
 cli_test(opencl_missing_runs_on_the_host --closure ${OUT}/no-opencl.txt ${DATA}/cycle.closure.txt --
          env CLOSURE_OPENCL_LIBRARY=/nonexistent/libOpenCL.so.1 ${CLOSURE_BIN} ${DATA}/cycle.txt
          --method propagate -q -o ${OUT}/no-opencl.txt)
+# A loader named but not opened (a mistyped path) is named where no device is listed.
+cli_test(opencl_mistyped_loader_is_named --stdout "^no OpenCL: CLOSURE_OPENCL_LIBRARY=/nonexistent/libOpenCL.so.1: " --
+         env CLOSURE_OPENCL_LIBRARY=/nonexistent/libOpenCL.so.1 ${CLOSURE_BIN} devices)
 cli_test(opencl_missing_gpu_named_is_usage --status 2 --stderr "no OpenCL gpu device found" --
          env CLOSURE_OPENCL_LIBRARY=/nonexistent/libOpenCL.so.1 ${CLOSURE_BIN} ${DATA}/cycle.txt
          --device gpu -q)
@@ -439,6 +442,9 @@ foreach(help "run --help" "batch --help" "--version")
   cli_test(help.write_error${tag} --status 4 --stderr "cannot write standard output" --
            bash -c "exec ${CLOSURE_BIN} ${help} > /dev/full")
 endforeach()
+# Out of descriptors opening an input is the process's resource (exit 4), not bad input (3).
+cli_test(input.out_of_descriptors_under_ulimit_is_exit_4 --status 4 --stderr "fd4.idx: cannot open: Too many open files" --
+         bash -c "${CLOSURE_BIN} index ${DATA}/cycle.txt -q -o ${OUT}/fd4.idx && (exec 3>&- 4>&- 5>&- 6>&- 7>&- 8>&- 9>&- < /dev/null && ulimit -n 4 && exec ${CLOSURE_BIN} query ${OUT}/fd4.idx --pairs ${DATA}/cycle.txt)")
 cli_test(reduce.json_beside_the_redirected_file_refused --status 2 --stderr "would both write to standard output" --
          bash -c "${CLOSURE_BIN} reduce ${DATA}/cycle.txt -o ${OUT}/json-same.txt --json > ${OUT}/json-same.txt")
 cli_test(verify.memory_zero_refused --status 2 --stderr "--verify-memory 0: .*give at least 1 byte" --

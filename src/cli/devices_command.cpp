@@ -1,9 +1,11 @@
 // `closure devices`: the OpenCL platforms and devices, with what matters for the kernels.
 #include <cstdio>
+#include <string>
 
 #include "cli/commands.hpp"
 #include "cli/common_options.hpp"
 #include "closure/ocl/device.hpp"
+#include "closure/ocl/opencl_library.hpp"
 
 namespace closure::cli {
 
@@ -29,6 +31,9 @@ void add_devices_command(CLI::App& command) {
     std::printf("%-3s %-40s %s\n", "-", "host",
                 chosen ? "--device host: C++ threads, no OpenCL"
                        : "C++ threads (the default: no OpenCL device)");
+    // A loader named but not opened (a mistyped path) is why no device is listed.
+    if (const std::string why = ocl::opencl_library_failure(); !why.empty())
+      std::printf("no OpenCL: %s\n", why.c_str());
   });
 }
 

@@ -25,6 +25,7 @@
 #include "app/tool/run_graph.hpp"
 #include "cli/commands.hpp"
 #include "closure/graph/input_error.hpp"
+#include "closure/graph/input_source.hpp"
 #include "closure/graph/line_source.hpp"
 #include "closure/graph/text_scan.hpp"
 #include "closure/io/json_text.hpp"
@@ -121,7 +122,7 @@ void open_pairs_file(const std::string& pairs, PairsFile& file) {
   if (std::filesystem::is_directory(pairs, ec))
     throw InputError(pairs, 0, "is a folder, not a file of pairs");
   file.fd = ::open(pairs.c_str(), O_RDONLY | O_CLOEXEC);
-  if (file.fd < 0) throw InputError(pairs, 0, std::string("cannot open: ") + std::strerror(errno));
+  if (file.fd < 0) throw_cannot_open(pairs, errno);
 }
 
 // Options that tune computing a closure mean nothing to an index: said, not ignored.

@@ -3,6 +3,7 @@
 #include "closure/executor.hpp"
 
 #include <sched.h>
+#include <sys/resource.h>
 #include <tbb/blocked_range.h>
 #include <tbb/global_control.h>
 #include <tbb/info.h>
@@ -11,7 +12,9 @@
 
 #include <algorithm>
 #include <atomic>
+#include <cstdint>
 #include <exception>
+#include <limits>
 #include <memory>
 #include <mutex>
 #include <new>
@@ -51,11 +54,29 @@ unsigned usable_cpus() {
   return n;
 }
 
+// The threads the address space holds. Under `ulimit -v` each host thread reserves a stack
+// and, once it allocates, a malloc arena of 64 MiB, all counted against the limit; a worker
+// TBB then fails to start ends the process in std::terminate inside its pool (exit 134:
+// --threads 64 under 800 MB), where running out of memory must be a message. So a budget
+// stays within half the limit at 72 MiB a thread; no limit, no cap. Read once.
+unsigned address_space_threads() {
+  static const unsigned n = [] {
+    rlimit limit{};
+    if (::getrlimit(RLIMIT_AS, &limit) != 0 || limit.rlim_cur == RLIM_INFINITY)
+      return std::numeric_limits<unsigned>::max();
+    constexpr uint64_t kThreadBytes = uint64_t{72} << 20;
+    return unsigned(std::clamp<uint64_t>(uint64_t(limit.rlim_cur) / 2 / kThreadBytes, 1,
+                                         std::numeric_limits<unsigned>::max()));
+  }();
+  return n;
+}
+
 }  // namespace
 
 void set_thread_budget(unsigned threads) {
   std::lock_guard lock(budget_mutex);
   budget_control.reset();  // one control at a time: TBB takes the smallest of those alive
+  if (threads != 0) threads = std::min(threads, address_space_threads());
   capped = threads != 0;
   if (threads == 0) return;  // no cap: the hardware's threads, or a session's
   budget_control = std::make_unique<tbb::global_control>(
@@ -64,6 +85,7 @@ void set_thread_budget(unsigned threads) {
 
 void with_thread_budget(unsigned threads, const std::function<void()>& body) {
   if (threads == 0) threads = std::max(1u, std::thread::hardware_concurrency());
+  threads = std::min(threads, address_space_threads());
   if (threads == std::max(1u, std::thread::hardware_concurrency()) && !capped &&
       outside_every_arena()) {
     // The hardware's width, no cap and no arena around: the body runs here, TBB untouched

@@ -8,10 +8,17 @@
 #include <cerrno>
 #include <cstring>
 
+#include "closure/errors.hpp"
 #include "closure/graph/input_error.hpp"
 #include "closure/util/input_registry.hpp"
 
 namespace closure {
+
+void throw_cannot_open(const std::string& name, int error) {
+  const std::string why = std::string("cannot open: ") + std::strerror(error);
+  if (error == EMFILE || error == ENFILE || error == ENOMEM) throw ResourceError(name + ": " + why);
+  throw InputError(name, 0, why);
+}
 
 InputSource::InputSource(const std::string& path)
     : path_(path), name_(path == "-" ? "<stdin>" : path) {
@@ -22,12 +29,12 @@ InputSource::InputSource(const std::string& path)
                        std::string("cannot read standard input: ") + std::strerror(errno));
   } else {
     fd_ = ::open(path.c_str(), O_RDONLY | O_CLOEXEC);
-    if (fd_ < 0) throw InputError(name_, 0, std::string("cannot open: ") + std::strerror(errno));
+    if (fd_ < 0) throw_cannot_open(name_, errno);
   }
   if (::fstat(fd_, &stat_) != 0) {
     const int e = errno;
     ::close(fd_);
-    throw InputError(name_, 0, std::string("cannot open: ") + std::strerror(e));
+    throw_cannot_open(name_, e);
   }
   if (S_ISDIR(stat_.st_mode)) {
     ::close(fd_);

@@ -13,6 +13,11 @@
 
 namespace closure {
 
+// An input that could not be opened: the file's fault (missing, unreadable: InputError, exit
+// 3), or the process's where it ran out of descriptors or memory (EMFILE, ENFILE, ENOMEM:
+// ResourceError, exit 4, as other resource failures). Either names the file and the reason.
+[[noreturn]] void throw_cannot_open(const std::string& name, int error);
+
 class InputSource {
  public:
   // Throws InputError (line 0) when the path cannot be opened or is a folder.

@@ -53,6 +53,7 @@ struct Table {
   decltype(&::name) name = &Missing<decltype(&::name)>::call;
 #include "closure/ocl/opencl_entries.inc"
 #undef CLOSURE_CL_ENTRY
+  bool loaded = false;  // the library opened
 };
 
 Table table_from(const char* soname) {
@@ -62,6 +63,7 @@ Table table_from(const char* soname) {
   // these definitions of the same names.
   void* lib = ::dlopen(soname, RTLD_NOW | RTLD_LOCAL);
   if (!lib) return t;
+  t.loaded = true;
 #define CLOSURE_CL_ENTRY(R, name, params, args) \
   if (void* f = ::dlsym(lib, #name)) t.name = reinterpret_cast<decltype(t.name)>(f);
 #include "closure/ocl/opencl_entries.inc"
@@ -69,10 +71,18 @@ Table table_from(const char* soname) {
   return t;
 }
 
+// The named library's dlopen failure, set once by table()'s first call (before `opened`).
+std::string named_failure;
+
 const Table& table() {
   static const Table t = [] {
     const std::string named = config::text(config::kOpenclLibrary);
     Table loaded = table_from(named.empty() ? "libOpenCL.so.1" : named.c_str());
+    if (!named.empty() && named != "off" && !loaded.loaded) {
+      const char* why = ::dlerror();
+      named_failure = std::string(config::kOpenclLibrary) + "=" + named + ": " +
+                      (why ? why : "cannot be opened");
+    }
     opened.store(true);
     return loaded;
   }();
@@ -83,6 +93,10 @@ const Table& table() {
 
 bool opencl_library_opened() {
   return opened.load();
+}
+
+std::string opencl_library_failure() {
+  return opened.load() ? named_failure : std::string();
 }
 
 namespace detail {

@@ -8,11 +8,18 @@
 // The functions are listed in opencl_entries.inc (tools/gen-opencl-entries.py writes it).
 #pragma once
 
+#include <string>
+
 namespace closure::ocl {
 
 // Whether this process made its first OpenCL call, which opens the loader (it then stays
 // open) or finds it missing.
 bool opencl_library_opened();
+
+// Where CLOSURE_OPENCL_LIBRARY named a library that could not be opened (a mistyped path),
+// "CLOSURE_OPENCL_LIBRARY=PATH: WHY" for the note that the host computes instead; else "".
+// Read after the first OpenCL call.
+std::string opencl_library_failure();
 
 namespace detail {
 

@@ -375,6 +375,10 @@ std::unique_ptr<ReachIndex> read_into_memory(int fd, uint64_t size, const std::s
   try {
     const IndexView v = check(bytes, size, path);
     return std::make_unique<ReachIndex>(v, base, size);
+  } catch (const std::bad_alloc&) {  // the keys made beside it: the index's, not a method's
+    ::munmap(base, size);
+    throw OutOfMemoryError("out of memory loading the index " + path + " (" +
+                           format_bytes(double(size)) + " and 64 bytes a vertex beside it)");
   } catch (...) {
     ::munmap(base, size);
     throw;
@@ -474,6 +478,11 @@ std::unique_ptr<ReachIndex> load_index_from_bytes(std::string_view bytes, const 
   try {
     const IndexView v = check(static_cast<const unsigned char*>(map), bytes.size(), name);
     return std::make_unique<ReachIndex>(v, map, bytes.size());
+  } catch (const std::bad_alloc&) {
+    ::munmap(map, bytes.size());
+    throw OutOfMemoryError("out of memory loading the index " + name + " (" +
+                           format_bytes(double(bytes.size())) +
+                           " and 64 bytes a vertex beside it)");
   } catch (...) {
     ::munmap(map, bytes.size());
     throw;

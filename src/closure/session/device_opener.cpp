@@ -6,6 +6,7 @@
 #include <vector>
 
 #include "closure/ocl/device.hpp"
+#include "closure/ocl/opencl_library.hpp"
 #include "closure/session/communicator.hpp"
 #include "closure/util/trace.hpp"
 
@@ -114,8 +115,11 @@ ocl::Runtime* DeviceOpener::get() {
   if (!pending_.valid()) load_gpu_drivers_only_if_gpu_only(spec_ == "gpu");
   runtime_ = pending_.valid() ? pending_.get() : open_runtime(spec_);  // rethrows
   if (!runtime_ && speculative_) return nullptr;  // no GPU: auto stays on the host, silently
-  if (!runtime_ && spec_ != "host" && !quiet_)
-    std::fprintf(stderr, "closure: no OpenCL device found; computing on the host\n");
+  if (!runtime_ && spec_ != "host" && !quiet_) {
+    const std::string why = ocl::opencl_library_failure();  // a mistyped loader, named
+    std::fprintf(stderr, "closure: no OpenCL device found%s%s; computing on the host\n",
+                 why.empty() ? "" : " (", why.empty() ? "" : (why + ")").c_str());
+  }
   return runtime_.get();
 }
 
