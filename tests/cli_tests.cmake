@@ -24,6 +24,8 @@ cli_test(opencl_missing_runs_on_the_host --closure ${OUT}/no-opencl.txt ${DATA}/
 # A loader named but not opened (a mistyped path) is named where no device is listed.
 cli_test(opencl_mistyped_loader_is_named --stdout "^no OpenCL: CLOSURE_OPENCL_LIBRARY=/nonexistent/libOpenCL.so.1: " --
          env CLOSURE_OPENCL_LIBRARY=/nonexistent/libOpenCL.so.1 ${CLOSURE_BIN} devices)
+cli_test(opencl_mistyped_loader_named_beside_a_device --status 2 --stderr "no OpenCL gpu device found .*CLOSURE_OPENCL_LIBRARY=/nonexistent/libOpenCL.so.1: " --
+         env CLOSURE_OPENCL_LIBRARY=/nonexistent/libOpenCL.so.1 ${CLOSURE_BIN} ${DATA}/cycle.txt --device gpu -q)
 cli_test(opencl_missing_gpu_named_is_usage --status 2 --stderr "no OpenCL gpu device found" --
          env CLOSURE_OPENCL_LIBRARY=/nonexistent/libOpenCL.so.1 ${CLOSURE_BIN} ${DATA}/cycle.txt
          --device gpu -q)
@@ -153,6 +155,10 @@ cli_test(batch.rows_and_names --stdout "^batch rows ok$" --
 # --out naming a file (here the input itself) is the user's to change: usage, as -o is.
 cli_test(batch.out_naming_a_file_is_usage --status 2 --stderr "is not a folder" --
          ${CLOSURE_BIN} batch ${DATA}/diamond.txt --out ${DATA}/diamond.txt)
+cli_test(batch.out_through_a_file_is_usage --status 2 --stderr "is not a folder" --
+         ${CLOSURE_BIN} batch ${DATA}/diamond.txt --out ${DATA}/diamond.txt/)
+cli_test(batch.out_empty_is_usage --status 2 --stderr "--out is empty" --
+         bash -c "exec ${CLOSURE_BIN} batch ${DATA}/diamond.txt --out ''")
 add_test(NAME cli.batch.full_disk COMMAND bash ${CMAKE_CURRENT_SOURCE_DIR}/cli/batch_full_disk.sh
                                           ${CLOSURE_BIN} ${OUT}/batch-full-disk)
 set_tests_properties(cli.batch.full_disk PROPERTIES SKIP_RETURN_CODE 77
@@ -433,6 +439,9 @@ cli_test(run.json_beside_dev_stdout_refused --status 2 --stderr "--json and -o /
 # file; what the shell wrote before stays, and >> appends.
 cli_test(output.dev_stdout_is_the_descriptor --stdout "^head 9 foot kept 10$" --
          bash -c "(echo head && ${CLOSURE_BIN} ${DATA}/diamond.txt -q -o /dev/stdout && echo foot) > ${OUT}/fd1.txt && echo kept > ${OUT}/fd1b.txt && ${CLOSURE_BIN} ${DATA}/diamond.txt -q -o /dev/fd/1 >> ${OUT}/fd1b.txt && echo $(head -1 ${OUT}/fd1.txt) $(($(wc -l < ${OUT}/fd1.txt) - 2)) $(tail -1 ${OUT}/fd1.txt) $(head -1 ${OUT}/fd1b.txt) $(wc -l < ${OUT}/fd1b.txt)")
+# /dev/stdin as the output is descriptor 0 (read-only here): refused, the file untouched.
+cli_test(output.dev_stdin_is_the_descriptor --stderr "cannot write /dev/stdin" --stdout "^precious$" --
+         bash -c "echo precious > ${OUT}/stdin-file.txt && ! ${CLOSURE_BIN} ${DATA}/diamond.txt -q -o /dev/stdin < ${OUT}/stdin-file.txt && cat ${OUT}/stdin-file.txt")
 # A file-size limit reached is the write's error (exit 4), not a death by SIGXFSZ (153).
 cli_test(output.file_size_limit_is_exit_4 --status 4 --stderr "cannot write .*File too large" --
          bash -c "paste -d ' ' <(seq 0 999) <(seq 1 1000) > ${OUT}/chain1k.txt && ulimit -f 100 && exec ${CLOSURE_BIN} ${OUT}/chain1k.txt -q -o ${OUT}/fsize.txt")

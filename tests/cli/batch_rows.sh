@@ -87,4 +87,13 @@ mkdir -p "$dir/three" && printf 'p q\n' > "$dir/three/g.txt"
 "$bin" batch -q "$dir/three/g.txt" --out "$dir/out-same" > /dev/null || fail "a third input"
 [ "$(cat "$dir/out-same/3_g.txt.closure.txt")" = "p q" ] || fail "the third is not under 3_g.txt"
 [ "$(cat "$dir/out-same/g.txt.closure.txt")" = "a b" ] || fail "the third overwrote the first"
+
+# 8. The same file spelt another way (absolute, through a linked folder) takes its own name
+# back: one set of outputs, not one a spelling.
+mkdir -p "$dir/spelt" && printf '1 2\n' > "$dir/spelt/a.txt" && ln -sfn "$dir/spelt" "$dir/spelt-link"
+(cd "$dir" && "$bin" batch -q spelt --out out-spelt > /dev/null) || fail "spelt: first run"
+"$bin" batch -q --resume "$dir/spelt" --out "$dir/out-spelt" > /dev/null || fail "spelt: absolute"
+"$bin" batch -q --resume "$dir/spelt-link" --out "$dir/out-spelt" > /dev/null || fail "spelt: linked"
+[ "$(ls "$dir/out-spelt" | grep -c 'closure.txt$')" = 1 ] ||
+  fail "a closure a spelling: $(ls "$dir/out-spelt")"
 echo "batch rows ok"

@@ -52,9 +52,12 @@ bool written_by_a_batch(const std::string& path) {
 
 BatchOutDir::BatchOutDir(const std::string& dir) : dir_(dir) {
   std::error_code ec;
-  // --out naming something that is not a folder (the input itself, say) is the user's to
-  // change, as `-o` onto the input is: a usage error (2), not a failure to create (4).
-  if (fs::exists(dir, ec) && !fs::is_directory(dir, ec))
+  // --out naming something that is not a folder (the input itself, say, or a path through
+  // a file: `afile/`) is the user's to change, as `-o` onto the input is: a usage error (2),
+  // not a failure to create (4).
+  struct stat st {};
+  if (dir.empty()) throw UsageError("batch: --out is empty; name a folder to write into");
+  if (::stat(dir.c_str(), &st) == 0 ? !S_ISDIR(st.st_mode) : errno == ENOTDIR)
     throw UsageError("batch: --out " + dir + " is not a folder; name a folder to write into");
   fs::create_directories(dir, ec);
   if (ec)

@@ -1,12 +1,16 @@
 // Stale-record removal: a search of --out for records, each checked against the inputs.
 #include "app/tool/batch_stale.hpp"
 
+#include <sys/stat.h>
+
 #include <algorithm>
 #include <filesystem>
+#include <set>
 #include <string_view>
 #include <system_error>
 #include <unordered_map>
 #include <unordered_set>
+#include <utility>
 
 #include "app/tool/batch_record.hpp"
 #include "closure/errors.hpp"
@@ -125,16 +129,24 @@ void keep_names_of_kept_records(std::vector<BatchItem>& items, const std::string
   }
   if (kept.empty()) return;
   std::unordered_set<std::string> used, read;
+  std::set<std::pair<dev_t, ino_t>> read_files;  // the same files, however spelt
   for (const BatchItem& item : items) {
     used.insert(item.stem);
     read.insert(fs::path(item.input).lexically_normal().string());
+    struct stat st {};
+    if (::stat(item.input.c_str(), &st) == 0) read_files.emplace(st.st_dev, st.st_ino);
   }
-  // Whether `stem` holds the record of an input that still exists and is not read now (one
-  // read now under another name gives its old name up: remove_stale_records removes it).
+  // Whether `stem` holds the record of an input that still exists and is not read now, by
+  // that spelling or another (`d/a.txt` read now as `$PWD/d/a.txt` or through a linked
+  // folder takes its own name back, not a second set of outputs beside it); one read now
+  // under another name gives its old name up: remove_stale_records removes it.
   auto held = [&](const std::string& stem, const std::string& input) {
     const auto it = kept.find(stem);
-    return it != kept.end() && !same_input(it->second, input) &&
-           !read.count(fs::path(it->second).lexically_normal().string()) && !is_gone(it->second);
+    if (it == kept.end() || same_input(it->second, input) ||
+        read.count(fs::path(it->second).lexically_normal().string()))
+      return false;
+    struct stat st {};
+    return ::stat(it->second.c_str(), &st) == 0 && !read_files.count({st.st_dev, st.st_ino});
   };
   for (BatchItem& item : items) {
     if (!held(item.stem, item.input)) continue;

@@ -158,13 +158,18 @@ static OutputTarget classify_owned_output(const std::string& path, const std::st
 
 namespace {
 
-// The descriptor `path` names, lexically (/dev/stdout, /dev/stderr, /dev/fd/N,
-// /proc/self/fd/N), where this process holds it open; else -1.
+// The descriptor `path` names, by its spelling (/dev/stdin, /dev/stdout, /dev/stderr,
+// /dev/fd/N, /proc/self/fd/N, /proc/thread-self/fd/N, /proc/PID/fd/N with this process's
+// PID), where this process holds it open; else -1.
 int named_descriptor(const std::string& path) {
+  static const std::string own = "/proc/" + std::to_string(::getpid()) + "/fd/";
   int fd = -1;
+  if (path == "/dev/stdin") fd = STDIN_FILENO;
   if (path == "/dev/stdout") fd = STDOUT_FILENO;
   if (path == "/dev/stderr") fd = STDERR_FILENO;
-  for (const std::string_view prefix : {"/dev/fd/", "/proc/self/fd/"})
+  for (const std::string_view prefix :
+       {std::string_view("/dev/fd/"), std::string_view("/proc/self/fd/"),
+        std::string_view("/proc/thread-self/fd/"), std::string_view(own)})
     if (path.starts_with(prefix) && path.size() > prefix.size() &&
         path.size() - prefix.size() <= 9 &&
         path.find_first_not_of("0123456789", prefix.size()) == std::string::npos)

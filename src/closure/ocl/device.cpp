@@ -14,6 +14,7 @@
 
 #include "closure/config.hpp"
 #include "closure/errors.hpp"
+#include "closure/ocl/opencl_library.hpp"
 #include "closure/util/available_memory.hpp"
 
 namespace closure::ocl {
@@ -115,6 +116,9 @@ std::optional<DeviceInfo> choose_device(const std::string& flag) {
             " is left (ulimit -v); raise the limit",
         Advice::kHostDevice);
   const auto devices = list_devices();
+  // A loader named but not opened (a mistyped CLOSURE_OPENCL_LIBRARY) is why none is found.
+  const std::string failure = opencl_library_failure();
+  const std::string loader = failure.empty() ? "" : "; " + failure;
   auto first = [&](bool gpu) -> std::optional<DeviceInfo> {
     for (const auto& d : devices)
       if (gpu ? d.is_gpu : d.is_cpu) return d;
@@ -128,7 +132,8 @@ std::optional<DeviceInfo> choose_device(const std::string& flag) {
   }
   if (spec == "gpu" || spec == "cpu") {
     if (auto d = first(spec == "gpu")) return d;
-    throw UsageError(named + ": no OpenCL " + spec + " device found (see `closure devices`)");
+    throw UsageError(named + ": no OpenCL " + spec + " device found (see `closure devices`" +
+                     loader + ")");
   }
   if (std::all_of(spec.begin(), spec.end(), [](unsigned char c) { return std::isdigit(c); })) {
     // Digits past any device count (stoul would throw out_of_range beyond 2^64) are out of
@@ -137,7 +142,7 @@ std::optional<DeviceInfo> choose_device(const std::string& flag) {
     if (i < devices.size()) return devices[i];
     throw UsageError(named + ": device index out of range: " + std::to_string(devices.size()) +
                      " OpenCL device(s) found" +
-                     (devices.empty() ? std::string(" (use host)")
+                     (devices.empty() ? " (use host" + loader + ")"
                                       : " (use 0 to " + std::to_string(devices.size() - 1) +
                                             ", gpu, cpu, host or part of a device name)"));
   }
@@ -145,7 +150,8 @@ std::optional<DeviceInfo> choose_device(const std::string& flag) {
     if (lower(d.name).find(spec) != std::string::npos) return d;
   throw UsageError(
       named + ": no OpenCL device matches '" + spec +
-      "' (use an index, gpu, cpu, host or part of a device name; see `closure devices`)");
+      "' (use an index, gpu, cpu, host or part of a device name; see `closure devices`" + loader +
+      ")");
 }
 
 }  // namespace closure::ocl
