@@ -347,8 +347,9 @@ class Index:
         1.5, True, "") and when the index could not be saved (labels whose str() forms
         collide), InputError for ``edges`` that are not edges (None, a tuple of three
         sequences, an item that is not a pair), as :func:`as_graph`; the index is then
-        unchanged, as it is when Ctrl-C stops a rebuild (KeyboardInterrupt). A rebuild
-        runs without the GIL."""
+        unchanged, as it is when Ctrl-C stops a rebuild (KeyboardInterrupt; one that came
+        as the rebuild ended raises it too, the edges then added). A rebuild runs without
+        the GIL."""
         if self._unsaveable:
             raise UsageError("cannot add edges to this index: two of its labels have the same "
                              "str() form (such as 1 and '1'), which its names could not tell "
@@ -388,11 +389,15 @@ class Index:
                 names_u.append(name(u))
                 names_v.append(name(v))
             before = self._core.vertex_count
-            report = self._core.add_edges(names_u, names_v)
-            after = self._core.vertex_count
-            if after > before:
-                added = [fresh[self._core.label(i)] for i in range(before, after)]
-                self._labels = self._labels.extended(added)
+            try:
+                report = self._core.add_edges(names_u, names_v)
+            finally:
+                # Also where Ctrl-C came as the rebuild ended (the KeyboardInterrupt is raised
+                # after the index changed): the labels follow what the index holds.
+                after = self._core.vertex_count
+                if after > before:
+                    added = [fresh[self._core.label(i)] for i in range(before, after)]
+                    self._labels = self._labels.extended(added)
             return report
 
     def save(self, path: str | os.PathLike) -> int:

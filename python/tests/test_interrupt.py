@@ -40,6 +40,33 @@ def test_ctrl_c_interrupts_a_long_closure():
     assert delay < 5.0
 
 
+# The device's sweep (PoCL here; a GPU where there is one): a launch sweeps for seconds, so
+# the wait on it polls the cancellation flag (it had run to the end: 23 s after SIGINT).
+LONG_DEVICE_RUN = textwrap.dedent("""
+    import sys, time, numpy as np, closure
+    closure.transitive_closure(np.array([[0, 1], [1, 2]]), method="propagate")  # compiled
+    rng = np.random.default_rng(1)
+    n, m = 120000, 600000
+    a, b = rng.integers(0, n, m), rng.integers(0, n, m)
+    g = closure.as_graph(np.stack([np.minimum(a, b), np.maximum(a, b)], 1))
+    print("ready", flush=True)
+    try:
+        closure.transitive_closure(g, method="propagate")
+    except KeyboardInterrupt:
+        print("interrupted", time.monotonic(), flush=True)
+        sys.exit(42)
+    print("finished", flush=True)
+""")
+
+
+def test_ctrl_c_interrupts_a_device_sweep():
+    returncode, out, sent = interrupt_script(LONG_DEVICE_RUN, timeout=90)
+    assert returncode == 42, out
+    delay = float(out.split()[1]) - sent
+    print(f"KeyboardInterrupt {delay:.3f} s after SIGINT")
+    assert delay < 5.0
+
+
 def test_other_threads_run_during_a_closure():
     g = closure.as_graph(nx.gnp_random_graph(3000, 0.002, directed=True, seed=3))
     ticks = []

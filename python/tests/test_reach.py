@@ -583,6 +583,34 @@ def test_ctrl_c_interrupts_reaches_many():
     assert float(words[1]) - sent < 5.0
 
 
+def test_add_edges_interrupted_as_it_ended_keeps_the_labels():
+    # Ctrl-C that comes as a rebuild ends: the index changed, then KeyboardInterrupt. The
+    # labels must follow (they had stayed behind: every later new label named the wrong
+    # vertex). The C++ call is wrapped to do exactly that, deterministically.
+    index = closure.build_index([(0, 1), (1, 2)])
+
+    class EndsThenInterrupted:
+        def __init__(self, core):
+            self.core = core
+
+        def __getattr__(self, name):
+            return getattr(self.core, name)
+
+        def add_edges(self, us, vs):
+            self.core.add_edges(us, vs)
+            raise KeyboardInterrupt
+
+    real = index._core
+    index._core = EndsThenInterrupted(real)
+    with pytest.raises(KeyboardInterrupt):
+        index.add_edges([(2, 0), (-2, 5)])  # a rebuild and two new vertices
+    index._core = real
+    assert index.vertex_count == len(index.vertices) == 5
+    assert index.reaches(2, 0) and index.reaches(-2, 5)
+    index.add_edges([(-3, -4)])
+    assert index.reaches(-3, -4) and not index.reaches(-3, 5)
+
+
 def test_paths_that_are_not_utf8_and_a_file_named_dash(tmp_path):
     # os.listdir's surrogateescape names are paths like any other; "-" is a file so named.
     name = tmp_path / os.fsdecode(b"g\xff.txt")

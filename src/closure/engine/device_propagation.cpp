@@ -9,13 +9,17 @@
 #include <cstdio>
 #include <optional>
 #include <stdexcept>
+#include <thread>
 
 #include "closure/algorithms/propagation_slices.hpp"
 #include "closure/engine/device_rows.hpp"
 #include "closure/errors.hpp"
 #include "closure/executor.hpp"
+#include "closure/io/byte_size.hpp"
 #include "closure/kernels/propagate_kernels.hpp"
 #include "closure/ocl/error.hpp"
+#include "closure/util/available_memory.hpp"
+#include "closure/util/cancel.hpp"
 #include "closure/util/trace.hpp"
 
 namespace closure {
@@ -102,9 +106,21 @@ uint64_t sweep_bytes(const CsrDag& dag, size_t first_word, size_t last_word,
   return moved_words.load() * sizeof(word_t);
 }
 
-// The slices [k0, k0 + count) of `plan`, `C` rows each, allocated.
-std::vector<DeviceSlice> allocate_slices(cl::Context& ctx, const SlicePlan& plan, size_t C,
+// The slices [k0, k0 + count) of `plan`, `C` rows each, allocated. A CPU device's buffers
+// are this process's memory: past what it may still allocate (ulimit -v, a cgroup) PoCL
+// asserts and aborts the process, so that is refused first, as a host method's is.
+std::vector<DeviceSlice> allocate_slices(ocl::Runtime& rt, const SlicePlan& plan, size_t C,
                                          size_t k0, size_t count) {
+  cl::Context& ctx = rt.context();
+  if (rt.device().is_cpu) {
+    double bytes = 0;
+    for (size_t i = 0; i < count; ++i) bytes += double(C) * plan.words_of(k0 + i) * sizeof(word_t);
+    if (bytes > double(available_host_memory()))
+      throw OutOfMemoryError("the CPU device's rows need " + format_bytes(bytes) + " and " +
+                                 format_bytes(double(available_host_memory())) +
+                                 " is left to this process",
+                             Advice::kSparseMethod);
+  }
   std::vector<DeviceSlice> slices(count);
   for (size_t i = 0; i < count; ++i) {
     DeviceSlice& s = slices[i];
@@ -113,6 +129,22 @@ std::vector<DeviceSlice> allocate_slices(cl::Context& ctx, const SlicePlan& plan
     s.rows = cl::Buffer(ctx, CL_MEM_READ_WRITE, C * s.words * sizeof(word_t));
   }
   return slices;
+}
+
+// Waits for `ev`, polling the caller's cancellation token (Python's Ctrl-C, a progress
+// callback's exception) every 20 ms: a launch may sweep for seconds, and a kernel cannot be
+// stopped, so a cancelled wait stops waiting; the launch ends on the device, its buffers
+// released by OpenCL once it has.
+void wait_or_cancel(ocl::Runtime& rt, const cl::Event& ev) {
+  const CancelToken* cancel = current_cancel_token();
+  if (cancel) {
+    rt.queue().flush();  // submitted, so that its status moves
+    while (ev.getInfo<CL_EVENT_COMMAND_EXECUTION_STATUS>() > CL_COMPLETE) {
+      throw_if_cancelled(cancel);
+      std::this_thread::sleep_for(std::chrono::milliseconds(20));
+    }
+  }
+  ev.wait();  // an error status surfaces here
 }
 
 // Sweeps every slice of `plan`, `rows` rows each, up to kSlicesPerLaunch to a sweep, as
@@ -127,9 +159,9 @@ std::vector<DeviceSlice> sweep_all(ocl::Runtime& rt, PropagateKernels& kernels,
   cl_ulong first_start = ~cl_ulong{0}, last_end = 0;
   for (size_t k0 = 0; k0 < plan.slices; k0 += per_launch) {
     const size_t count = std::min(per_launch, plan.slices - k0);
-    std::vector<DeviceSlice> launch = allocate_slices(rt.context(), plan, rows, k0, count);
+    std::vector<DeviceSlice> launch = allocate_slices(rt, plan, rows, k0, count);
     cl::Event ev = kernels.sweep(launch);
-    ev.wait();
+    wait_or_cancel(rt, ev);
     first_start = std::min(first_start, ev.getProfilingInfo<CL_PROFILING_COMMAND_START>());
     last_end = std::max(last_end, ev.getProfilingInfo<CL_PROFILING_COMMAND_END>());
     for (DeviceSlice& s : launch) {
