@@ -146,3 +146,18 @@ def test_auto_models_costs_from_50000_vertices_and_edges_as_documented(n, small)
     assert c.method in ("sparse", "propagate") and reason.startswith("auto: ")
     assert ("small" in reason) == small and ("predicted host" in reason) == (not small)
     assert c.report["device"] == "host" and c.method == "sparse"
+
+
+def test_reaches_many_on_device_rows_is_the_host_answer():
+    # Rows held on the device (propagate, PoCL here) answer a batch in one launch a block;
+    # one blocking read a pair had been 70x the host's time. Same answers, reflexive too.
+    rng = np.random.default_rng(4)
+    n = 3000
+    g = closure.as_graph((rng.integers(0, n, 9000), rng.integers(0, n, 9000)),
+                         vertices=np.arange(n))
+    us, vs = rng.integers(0, n, 70000), rng.integers(0, n, 70000)
+    vs[:500] = us[:500]  # some (v, v) pairs
+    for reflexive in (False, True):
+        host = closure.transitive_closure(g, method="sparse", device="host", reflexive=reflexive)
+        dev = closure.transitive_closure(g, method="propagate", reflexive=reflexive)
+        assert np.array_equal(dev.reaches_many(us, vs), host.reaches_many(us, vs)), reflexive

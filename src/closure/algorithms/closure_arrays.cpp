@@ -126,12 +126,28 @@ void reaches_many(const Closure& closure, std::span<const vertex_t> us,
   const size_t n = closure.vertex_count();
   const CancelToken* cancel = current_cancel_token();
   for (size_t i = 0; i < us.size(); ++i) {
-    if (i % 65536 == 0) throw_if_cancelled(cancel);
     const vertex_t u = us[i], v = vs[i];
     if (u >= n || v >= n)
       throw UsageError("reaches_many: vertex " + std::to_string(u >= n ? u : v) +
                        " is beyond the " + std::to_string(n) + " vertices");
-    out[i] = (reflexive && u == v) || closure.reaches(u, v) ? 1 : 0;
+  }
+  // Rows held on a device answer a block of pairs in one launch (Closure::reaches_many):
+  // a pair at a time was a blocking read each, 70x the host's time on 20,000 pairs.
+  constexpr size_t kBlock = 65536;  // and the cancellation flag polled between blocks
+  std::vector<std::pair<vertex_t, vertex_t>> block;
+  for (size_t b = 0; b < us.size(); b += kBlock) {
+    throw_if_cancelled(cancel);
+    const size_t e = std::min(us.size(), b + kBlock);
+    if (closure.resident_reach()) {
+      block.clear();
+      for (size_t i = b; i < e; ++i) block.emplace_back(us[i], vs[i]);
+      closure.reaches_many(block, out.subspan(b, e - b));
+      if (reflexive)
+        for (size_t i = b; i < e; ++i) out[i] |= us[i] == vs[i];
+      continue;
+    }
+    for (size_t i = b; i < e; ++i)
+      out[i] = (reflexive && us[i] == vs[i]) || closure.reaches(us[i], vs[i]) ? 1 : 0;
   }
 }
 
