@@ -5,6 +5,7 @@ import pathlib
 import signal
 import subprocess
 import sys
+import textwrap
 import time
 
 import networkx as nx
@@ -30,6 +31,34 @@ def networkx_pairs(g, reflexive):
     networkx's reflexive=None (descendants only, no (v, v) for cycles, though G's own
     self-loops stay since G's edges are copied) has no counterpart here."""
     return set(nx.transitive_closure(g, reflexive=reflexive).edges())
+
+
+def interruptible(setup, call):
+    """A script for interrupt_script: `setup` (indented code; not interrupted), "ready",
+    then `call` run where a KeyboardInterrupt prints "interrupted <monotonic time>" and
+    exits 42."""
+    return textwrap.dedent(setup) + textwrap.dedent(f"""
+        import sys, time
+        print("ready", flush=True)
+        try:
+            {call}
+        except KeyboardInterrupt:
+            print("interrupted", time.monotonic(), flush=True)
+            sys.exit(42)
+        print("finished", flush=True)
+    """)
+
+
+def assert_interrupted_within(script, seconds, timeout):
+    """Runs interrupt_script(script) and asserts a KeyboardInterrupt within `seconds` of
+    SIGINT; prints the delay (the machine is shared)."""
+    returncode, out, sent = interrupt_script(script, timeout=timeout)
+    assert returncode == 42, out
+    words = out.split()
+    assert words[0] == "interrupted", out
+    delay = float(words[1]) - sent
+    print(f"KeyboardInterrupt {delay:.3f} s after SIGINT")
+    assert delay < seconds
 
 
 def interrupt_script(script, timeout):

@@ -8,7 +8,6 @@ import os
 import pathlib
 import random
 import subprocess
-import textwrap
 
 import networkx as nx
 import numpy as np
@@ -16,7 +15,7 @@ import pytest
 import scipy.sparse
 
 import closure
-from conftest import interrupt_script
+from conftest import assert_interrupted_within, interruptible
 
 BUILD_DIR = pathlib.Path(os.environ.get("CLOSURE_BUILD_DIR",
                                         pathlib.Path(__file__).resolve().parents[2] / "build"))
@@ -556,8 +555,8 @@ def test_index_from_a_file_keeps_its_labels(tmp_path):
 
 # Four million queries that the labels cannot decide (a dense random DAG, no supportive
 # components): long enough in pruned searches to be interrupted while they run.
-LONG_QUERIES = textwrap.dedent("""
-    import sys, time, numpy as np, closure
+LONG_QUERIES = interruptible("""
+    import numpy as np, closure
     rng = np.random.default_rng(0)
     n = 200000
     us, vs = rng.integers(0, n, 8 * n), rng.integers(0, n, 8 * n)
@@ -565,22 +564,11 @@ LONG_QUERIES = textwrap.dedent("""
                                 vertices=np.arange(n), supportive=0)
     qu = rng.integers(0, n // 2, 4000000)
     qv = qu + rng.integers(1, n // 2, len(qu))
-    print("ready", flush=True)
-    try:
-        index.reaches_many(qu, qv)
-    except KeyboardInterrupt:
-        print("interrupted", time.monotonic(), flush=True)
-        sys.exit(42)
-    print("finished", flush=True)
-""")
+""", "index.reaches_many(qu, qv)")
 
 
 def test_ctrl_c_interrupts_reaches_many():
-    returncode, out, sent = interrupt_script(LONG_QUERIES, timeout=60)
-    assert returncode == 42, out
-    words = out.split()
-    assert words[0] == "interrupted"
-    assert float(words[1]) - sent < 5.0
+    assert_interrupted_within(LONG_QUERIES, 5.0, timeout=60)
 
 
 def test_add_edges_interrupted_as_it_ended_keeps_the_labels():
