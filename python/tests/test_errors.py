@@ -128,6 +128,32 @@ for w in said:
     assert "closure index" not in said[0]  # the CLI's way on became Python's
 
 
+def test_a_cpu_device_sweep_under_an_address_space_limit_never_aborts():
+    """The CPU device's memory is the process's: its slices are planned within what the
+    process may still allocate. Planned on PoCL's own figure, an allocation failed inside
+    PoCL, which asserted and ended the interpreter (exit 134) under a 1.2 GB RLIMIT_AS."""
+    import sys
+
+    script = """
+import resource
+import numpy as np
+import closure
+resource.setrlimit(resource.RLIMIT_AS, (1200 << 20, 1200 << 20))
+rng = np.random.default_rng(1)
+n, m = 200000, 2000000
+a, b = rng.integers(0, n, m), rng.integers(0, n, m)
+g = closure.as_graph(np.stack([np.minimum(a, b), np.maximum(a, b)], 1))
+try:
+    print("pairs", closure.transitive_closure(g, method="propagate").pair_count)
+except MemoryError as e:
+    print("MemoryError", e)
+"""
+    r = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True,
+                       timeout=300, env=os.environ.copy())
+    assert r.returncode == 0, (r.returncode, r.stderr[-2000:])
+    assert r.stdout.startswith(("pairs ", "MemoryError ")), r.stdout
+
+
 SHIM = BUILD_DIR / "tests" / "libfail_thread_start.so"
 
 

@@ -15,7 +15,6 @@
 #include "closure/engine/device_rows.hpp"
 #include "closure/errors.hpp"
 #include "closure/executor.hpp"
-#include "closure/io/byte_size.hpp"
 #include "closure/kernels/propagate_kernels.hpp"
 #include "closure/ocl/error.hpp"
 #include "closure/util/available_memory.hpp"
@@ -44,7 +43,11 @@ SlicePlan plan_slices(size_t C, size_t rows, const DevicePropagationOptions& o,
   limits.components = rows;
   limits.first_word = first_word;
   limits.words = last_word - first_word;
-  limits.global_mem_bytes = dev.global_mem_bytes;
+  // A CPU device's memory is this process's: the slices are planned within what it may
+  // still allocate (ulimit -v, a cgroup), streamed past it. Planned on the device's own
+  // figure, PoCL asserted and aborted the process when an allocation failed.
+  limits.global_mem_bytes =
+      dev.is_cpu ? std::min(dev.global_mem_bytes, available_host_memory()) : dev.global_mem_bytes;
   limits.max_alloc_bytes = dev.max_alloc_bytes;
   limits.max_slice_words = o.max_slice_words;
   limits.budget_bytes = o.device_budget_bytes;
@@ -106,21 +109,9 @@ uint64_t sweep_bytes(const CsrDag& dag, size_t first_word, size_t last_word,
   return moved_words.load() * sizeof(word_t);
 }
 
-// The slices [k0, k0 + count) of `plan`, `C` rows each, allocated. A CPU device's buffers
-// are this process's memory: past what it may still allocate (ulimit -v, a cgroup) PoCL
-// asserts and aborts the process, so that is refused first, as a host method's is.
-std::vector<DeviceSlice> allocate_slices(ocl::Runtime& rt, const SlicePlan& plan, size_t C,
+// The slices [k0, k0 + count) of `plan`, `C` rows each, allocated.
+std::vector<DeviceSlice> allocate_slices(cl::Context& ctx, const SlicePlan& plan, size_t C,
                                          size_t k0, size_t count) {
-  cl::Context& ctx = rt.context();
-  if (rt.device().is_cpu) {
-    double bytes = 0;
-    for (size_t i = 0; i < count; ++i) bytes += double(C) * plan.words_of(k0 + i) * sizeof(word_t);
-    if (bytes > double(available_host_memory()))
-      throw OutOfMemoryError("the CPU device's rows need " + format_bytes(bytes) + " and " +
-                                 format_bytes(double(available_host_memory())) +
-                                 " is left to this process",
-                             Advice::kSparseMethod);
-  }
   std::vector<DeviceSlice> slices(count);
   for (size_t i = 0; i < count; ++i) {
     DeviceSlice& s = slices[i];
@@ -159,7 +150,7 @@ std::vector<DeviceSlice> sweep_all(ocl::Runtime& rt, PropagateKernels& kernels,
   cl_ulong first_start = ~cl_ulong{0}, last_end = 0;
   for (size_t k0 = 0; k0 < plan.slices; k0 += per_launch) {
     const size_t count = std::min(per_launch, plan.slices - k0);
-    std::vector<DeviceSlice> launch = allocate_slices(rt, plan, rows, k0, count);
+    std::vector<DeviceSlice> launch = allocate_slices(rt.context(), plan, rows, k0, count);
     cl::Event ev = kernels.sweep(launch);
     wait_or_cancel(rt, ev);
     first_start = std::min(first_start, ev.getProfilingInfo<CL_PROFILING_COMMAND_START>());
