@@ -281,13 +281,14 @@ std::vector<BatchRow> run_batch(const BatchOptions& o,
                                 std::string* summaries_failed) {
   auto items = collect_batch_items(o.paths, o.out_dir, o.names);
   BatchOutDir out(o.out_dir);  // the lock, and what may be written there
-  keep_names_of_kept_records(items, o.out_dir);
+  const std::vector<FoundRecord> records = find_batch_records(o.out_dir);
+  keep_names_of_kept_records(items, records, o.out_dir);
   const std::string csv_path = (fs::path(o.out_dir) / "summary.csv").string();
   const std::string json_path = (fs::path(o.out_dir) / "summary.json").string();
   out.check_may_write(csv_path);
   out.check_may_write(json_path);
   // Before any work: a deleted input's record must not pass for a result.
-  const auto stale = remove_stale_records(o.paths, items, o.out_dir, out);
+  const auto stale = remove_stale_records(o.paths, items, records, out);
   if (stale_removed) *stale_removed = stale;
   const std::string options = options_key(o);
   std::vector<BatchRow> rows(items.size());

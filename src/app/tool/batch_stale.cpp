@@ -42,33 +42,6 @@ std::string record_stem(const fs::path& record, const std::string& out_dir) {
   return rel;
 }
 
-// A record found under --out: where it lies, the output name it stands for, and what it says.
-struct FoundRecord {
-  fs::path path;
-  std::string stem;
-  BatchRecord record;
-};
-
-// Every intact record under `out_dir` (unreadable or unparsable ones are passed over).
-std::vector<FoundRecord> find_records(const std::string& out_dir) {
-  std::vector<FoundRecord> found;
-  std::error_code ec;
-  for (fs::recursive_directory_iterator it(out_dir, ec), end; !ec && it != end; it.increment(ec)) {
-    if (!it->is_regular_file(ec) || !it->path().filename().string().ends_with(".summary.json"))
-      continue;
-    std::string text;
-    if (read_small_file(it->path().string(), kMaxRecordBytes, text) != SmallFileStatus::kOk)
-      continue;
-    if (auto rec = parse_record(text))
-      found.push_back({it->path(), record_stem(it->path(), out_dir), std::move(*rec)});
-  }
-  return found;
-}
-
-bool same_input(const std::string& a, const std::string& b) {
-  return fs::path(a).lexically_normal() == fs::path(b).lexically_normal();
-}
-
 // Removes a batch's record and the closure file it names; whether the record went.
 bool remove_record(const fs::path& record, const BatchRecord& rec, const BatchOutDir& out) {
   // The closure file first: for an older folder, may_write recognises it by this record.
@@ -83,9 +56,25 @@ bool remove_record(const fs::path& record, const BatchRecord& rec, const BatchOu
 
 }  // namespace
 
+std::vector<FoundRecord> find_batch_records(const std::string& out_dir) {
+  std::vector<FoundRecord> found;
+  std::error_code ec;
+  for (fs::recursive_directory_iterator it(out_dir, ec), end; !ec && it != end; it.increment(ec)) {
+    if (!it->is_regular_file(ec) || !it->path().filename().string().ends_with(".summary.json"))
+      continue;
+    std::string text;
+    if (read_small_file(it->path().string(), kMaxRecordBytes, text) != SmallFileStatus::kOk)
+      continue;
+    if (auto rec = parse_record(text))
+      found.push_back({it->path(), record_stem(it->path(), out_dir), std::move(*rec)});
+  }
+  return found;
+}
+
 std::vector<std::string> remove_stale_records(const std::vector<std::string>& paths,
                                               const std::vector<BatchItem>& items,
-                                              const std::string& out_dir, const BatchOutDir& out) {
+                                              const std::vector<FoundRecord>& records,
+                                              const BatchOutDir& out) {
   std::vector<fs::path> folders;
   for (const auto& p : paths) {
     std::error_code ec;
@@ -98,7 +87,7 @@ std::vector<std::string> remove_stale_records(const std::vector<std::string>& pa
   std::unordered_map<std::string, std::string> current;  // input -> its output name now
   for (const auto& item : items) current.emplace(item.input, item.stem);
 
-  for (const FoundRecord& found : find_records(out_dir)) {
+  for (const FoundRecord& found : records) {
     const fs::path& record = found.path;
     const BatchRecord* rec = &found.record;
     if (const auto now = current.find(rec->row.file); now != current.end()) {
@@ -120,36 +109,35 @@ std::vector<std::string> remove_stale_records(const std::vector<std::string>& pa
   return removed;
 }
 
-void keep_names_of_kept_records(std::vector<BatchItem>& items, const std::string& out_dir) {
+void keep_names_of_kept_records(std::vector<BatchItem>& items,
+                                const std::vector<FoundRecord>& records,
+                                const std::string& out_dir) {
   std::unordered_map<std::string, std::string> kept;   // name -> the input its record is of
   std::unordered_map<std::string, std::string> named;  // input -> its record's name
-  for (const FoundRecord& found : find_records(out_dir)) {
+  for (const FoundRecord& found : records) {
     kept.emplace(found.stem, found.record.row.file);
     named.emplace(fs::path(found.record.row.file).lexically_normal().string(), found.stem);
   }
   if (kept.empty()) return;
-  std::unordered_set<std::string> used, read;
-  std::set<std::pair<dev_t, ino_t>> read_files;  // the same files, however spelt
+  std::unordered_set<std::string> used;
+  std::set<std::pair<dev_t, ino_t>> read_files;  // the files read now, however spelt
   for (const BatchItem& item : items) {
     used.insert(item.stem);
-    read.insert(fs::path(item.input).lexically_normal().string());
     struct stat st {};
     if (::stat(item.input.c_str(), &st) == 0) read_files.emplace(st.st_dev, st.st_ino);
   }
-  // Whether `stem` holds the record of an input that still exists and is not read now, by
-  // that spelling or another (`d/a.txt` read now as `$PWD/d/a.txt` or through a linked
-  // folder takes its own name back, not a second set of outputs beside it); one read now
-  // under another name gives its old name up: remove_stale_records removes it.
-  auto held = [&](const std::string& stem, const std::string& input) {
+  // Whether `stem` holds the record of a file that still exists and is not read now (by
+  // this spelling or another: `d/a.txt` read now as `$PWD/d/a.txt` or through a linked
+  // folder takes its own name back, not a second set of outputs beside it). A file read
+  // now under another name gives its old one up: remove_stale_records removes that record.
+  auto held = [&](const std::string& stem) {
     const auto it = kept.find(stem);
-    if (it == kept.end() || same_input(it->second, input) ||
-        read.count(fs::path(it->second).lexically_normal().string()))
-      return false;
     struct stat st {};
-    return ::stat(it->second.c_str(), &st) == 0 && !read_files.count({st.st_dev, st.st_ino});
+    return it != kept.end() && ::stat(it->second.c_str(), &st) == 0 &&
+           !read_files.count({st.st_dev, st.st_ino});
   };
   for (BatchItem& item : items) {
-    if (!held(item.stem, item.input)) continue;
+    if (!held(item.stem)) continue;
     const auto own = named.find(fs::path(item.input).lexically_normal().string());
     std::string stem;
     if (own != named.end() && !used.count(own->second)) stem = own->second;
@@ -159,7 +147,7 @@ void keep_names_of_kept_records(std::vector<BatchItem>& items, const std::string
         throw UsageError("batch: no free output name for " + item.input + " in " + out_dir);
       const std::string next =
           (name.parent_path() / (std::to_string(k) + "_" + name.filename().string())).string();
-      if (!used.count(next) && !held(next, item.input)) stem = next;
+      if (!used.count(next) && !held(next)) stem = next;
     }
     used.erase(item.stem);
     used.insert(stem);

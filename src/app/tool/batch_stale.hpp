@@ -4,15 +4,28 @@
 // removed. Internal to the batch driver.
 #pragma once
 
+#include <filesystem>
 #include <string>
 #include <vector>
 
 #include "app/tool/batch_files.hpp"
 #include "app/tool/batch_out_dir.hpp"
+#include "app/tool/batch_record.hpp"
 
 namespace closure {
 
-// Removes, under `out_dir`, each intact record (written by a batch: `out` says) whose input
+// A record found under --out: where it lies, the output name it stands for, and what it says.
+struct FoundRecord {
+  std::filesystem::path path;
+  std::string stem;
+  BatchRecord record;
+};
+
+// Every intact record under `out_dir` (unreadable or unparsable ones are passed over): read
+// once, for keep_names_of_kept_records() then remove_stale_records().
+std::vector<FoundRecord> find_batch_records(const std::string& out_dir);
+
+// Removes each of `records` (find_batch_records; written by a batch: `out` says) whose input
 // path lies below one of the folder arguments in `paths` (as spelt there, so a record made
 // from another working folder or another argument is never touched), is none of `items`,
 // and does not exist. Its closure file goes with it. Returns the inputs whose records were
@@ -21,13 +34,16 @@ namespace closure {
 // examined or removed is left.
 std::vector<std::string> remove_stale_records(const std::vector<std::string>& paths,
                                               const std::vector<BatchItem>& items,
-                                              const std::string& out_dir, const BatchOutDir& out);
+                                              const std::vector<FoundRecord>& records,
+                                              const BatchOutDir& out);
 
 // Gives each of `items` whose output name is taken under `out_dir` by the record of another
 // input that still exists (one not read this time, as `--exclude` or another command line
 // leaves out) another name: its own record's, where it has one that is free, else the first
 // free `N_` prefix from 2. Without it that record, which the batch promises to keep, was
 // overwritten by the other input's closure. Throws UsageError past 1,000 prefixes.
-void keep_names_of_kept_records(std::vector<BatchItem>& items, const std::string& out_dir);
+void keep_names_of_kept_records(std::vector<BatchItem>& items,
+                                const std::vector<FoundRecord>& records,
+                                const std::string& out_dir);
 
 }  // namespace closure
