@@ -146,8 +146,12 @@ void reaches_many(const Closure& closure, std::span<const vertex_t> us,
         for (size_t i = b; i < e; ++i) out[i] |= us[i] == vs[i];
       continue;
     }
-    for (size_t i = b; i < e; ++i)
-      out[i] = (reflexive && us[i] == vs[i]) || closure.reaches(us[i], vs[i]) ? 1 : 0;
+    for (size_t i = b; i < e; ++i)  // ids checked above: the components' test directly
+      out[i] =
+          (reflexive && us[i] == vs[i]) || closure.component_reaches(closure.component_of(us[i]),
+                                                                     closure.component_of(vs[i]))
+              ? 1
+              : 0;
   }
 }
 
