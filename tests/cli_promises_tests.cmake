@@ -77,6 +77,12 @@ cli_test(promises.tuning_fifo_refused --status 2 --stderr "not a regular file" -
 add_test(NAME cli.promises.threads_under_ulimit
          COMMAND bash ${CMAKE_CURRENT_SOURCE_DIR}/cli/threads_under_ulimit.sh ${CLOSURE_BIN} ${PR}/threads-ulimit)
 set_tests_properties(cli.promises.threads_under_ulimit PROPERTIES PASS_REGULAR_EXPRESSION "threads under ulimit ok")
+# The CPU device under ulimit -v around what its rows need: a result or exit 4, never
+# PoCL's abort (tests/cli/cpu_device_under_ulimit.sh).
+add_test(NAME cli.promises.cpu_device_under_ulimit
+         COMMAND bash ${CMAKE_CURRENT_SOURCE_DIR}/cli/cpu_device_under_ulimit.sh ${CLOSURE_BIN} ${PR}/cpu-ulimit)
+set_tests_properties(cli.promises.cpu_device_under_ulimit PROPERTIES PASS_REGULAR_EXPRESSION "cpu device under ulimit ok"
+                     TIMEOUT 600)
 # The memory promise at a few limits (tools and limits: tests/cli/memory_sweep.sh).
 add_test(NAME cli.promises.under_ulimit_sweep
          COMMAND bash ${CMAKE_CURRENT_SOURCE_DIR}/cli/memory_sweep.sh ${CLOSURE_BIN} ${PR}/sweep 60 100 200 400)

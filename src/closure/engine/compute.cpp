@@ -8,6 +8,7 @@
 #include "closure/executor.hpp"
 #include "closure/kernels/tuning.hpp"
 #include "closure/ocl/device.hpp"
+#include "closure/ocl/error.hpp"
 #include "closure/util/trace.hpp"
 
 namespace closure {
@@ -181,7 +182,9 @@ Closure compute_closure(const Graph& g, const ComputeOptions& o, ComputeReport* 
   }
   report.method = c.method;
   try {
-    Closure result = method_entry(c.method).run(c);
+    // An OpenCL call's failure anywhere in a method is said with its name and code.
+    Closure result =
+        ocl::checked("the OpenCL device", [&] { return method_entry(c.method).run(c); });
     trace("method returned");
     if (report_out) *report_out = report;
     return result;

@@ -43,11 +43,19 @@ SlicePlan plan_slices(size_t C, size_t rows, const DevicePropagationOptions& o,
   limits.components = rows;
   limits.first_word = first_word;
   limits.words = last_word - first_word;
-  // A CPU device's memory is this process's: the slices are planned within what it may
-  // still allocate (ulimit -v, a cgroup), streamed past it. Planned on the device's own
-  // figure, PoCL asserted and aborted the process when an allocation failed.
-  limits.global_mem_bytes =
-      dev.is_cpu ? std::min(dev.global_mem_bytes, available_host_memory()) : dev.global_mem_bytes;
+  // A CPU device's memory is this process's: the slices are planned within half of what it
+  // may still allocate (ulimit -v, a cgroup) beside the host's copy of the rows when they
+  // are needed, streamed past it; the other half is PoCL's own (its workers' stacks and
+  // arenas, a download's staging). Planned on the device's figure, or on all that is left,
+  // PoCL asserted and aborted the process when an allocation it makes on first use failed
+  // (ulimit -v 950000, a 60k-vertex DAG).
+  if (dev.is_cpu) {
+    const double host_rows = o.rows_needed ? double(C) * double(all_words) * sizeof(word_t) : 0;
+    const double left = std::max(0.0, double(available_host_memory()) - host_rows);
+    limits.global_mem_bytes = std::min(dev.global_mem_bytes, size_t(left / 2));
+  } else {
+    limits.global_mem_bytes = dev.global_mem_bytes;
+  }
   limits.max_alloc_bytes = dev.max_alloc_bytes;
   limits.max_slice_words = o.max_slice_words;
   limits.budget_bytes = o.device_budget_bytes;
@@ -109,9 +117,22 @@ uint64_t sweep_bytes(const CsrDag& dag, size_t first_word, size_t last_word,
   return moved_words.load() * sizeof(word_t);
 }
 
-// The slices [k0, k0 + count) of `plan`, `C` rows each, allocated.
-std::vector<DeviceSlice> allocate_slices(cl::Context& ctx, const SlicePlan& plan, size_t C,
+// The slices [k0, k0 + count) of `plan`, `C` rows each, allocated. A CPU device allocates a
+// buffer on its first use, where a failure is PoCL's assertion (an abort), not an error: its
+// slices are refused here past what the process may still allocate, as a host method's are.
+std::vector<DeviceSlice> allocate_slices(ocl::Runtime& rt, const SlicePlan& plan, size_t C,
                                          size_t k0, size_t count) {
+  if (rt.device().is_cpu) {
+    double bytes = 0;
+    for (size_t i = 0; i < count; ++i) bytes += double(C) * plan.words_of(k0 + i) * sizeof(word_t);
+    const double left = double(available_host_memory());
+    if (bytes > left / 2)
+      throw OutOfMemoryError("the CPU device's rows need " + format_bytes(bytes) +
+                                 ", more than half of the " + format_bytes(left) +
+                                 " left to this process (the other half is PoCL's)",
+                             Advice::kSparseMethod);
+  }
+  cl::Context& ctx = rt.context();
   std::vector<DeviceSlice> slices(count);
   for (size_t i = 0; i < count; ++i) {
     DeviceSlice& s = slices[i];
@@ -150,7 +171,7 @@ std::vector<DeviceSlice> sweep_all(ocl::Runtime& rt, PropagateKernels& kernels,
   cl_ulong first_start = ~cl_ulong{0}, last_end = 0;
   for (size_t k0 = 0; k0 < plan.slices; k0 += per_launch) {
     const size_t count = std::min(per_launch, plan.slices - k0);
-    std::vector<DeviceSlice> launch = allocate_slices(rt.context(), plan, rows, k0, count);
+    std::vector<DeviceSlice> launch = allocate_slices(rt, plan, rows, k0, count);
     cl::Event ev = kernels.sweep(launch);
     wait_or_cancel(rt, ev);
     first_start = std::min(first_start, ev.getProfilingInfo<CL_PROFILING_COMMAND_START>());

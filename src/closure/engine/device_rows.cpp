@@ -4,6 +4,7 @@
 #include <stdexcept>
 
 #include "closure/errors.hpp"
+#include "closure/ocl/error.hpp"
 
 namespace closure {
 
@@ -35,9 +36,11 @@ bool DeviceRows::reaches(vertex_t c, vertex_t d) const {
   if (const BitMatrix* h = host_if_present()) return h->get(c, d);
   const DeviceSlice& s = slice_of(d);
   word_t w = 0;
-  queue_.enqueueReadBuffer(s.rows, CL_TRUE,
-                           (size_t(c) * s.words + (word_of(d) - s.word_begin)) * sizeof(word_t),
-                           sizeof w, &w);
+  ocl::checked("reading the closure on the device", [&] {
+    queue_.enqueueReadBuffer(s.rows, CL_TRUE,
+                             (size_t(c) * s.words + (word_of(d) - s.word_begin)) * sizeof(word_t),
+                             sizeof w, &w);
+  });
   return (w & bit_mask(d)) != 0;
 }
 
@@ -52,7 +55,8 @@ void DeviceRows::reaches_many(std::span<const std::pair<vertex_t, vertex_t>> pai
     std::vector<size_t> where;
     for (size_t i = 0; i < pairs.size(); ++i)
       if (s.holds_word(word_of(pairs[i].second))) where.push_back(i);
-    if (!where.empty()) query_slice(s, pairs, where, out);
+    if (!where.empty())
+      ocl::checked("asking the closure on the device", [&] { query_slice(s, pairs, where, out); });
   }
 }
 
@@ -96,7 +100,8 @@ BitMatrix DeviceRows::host_columns(uint32_t word_begin, uint32_t word_end) const
   std::lock_guard lock(mutex_);
   for (const DeviceSlice& s : slices_)
     if (s.word_begin >= word_begin && s.word_begin + s.words <= word_end)
-      download_slice(context_, queue_, s, components_, m, word_begin);
+      ocl::checked("reading the closure from the device",
+                   [&] { download_slice(context_, queue_, s, components_, m, word_begin); });
     else if (s.word_begin < word_end && s.word_begin + s.words > word_begin)
       throw InternalError("host_columns: a range that cuts a device slice");
   return m;
@@ -117,7 +122,9 @@ const BitMatrix& DeviceRows::host_rows() const {
     BitMatrix m = covered == words_for_bits(components_)
                       ? BitMatrix::unfilled(components_, components_, {}, WordOrder::kRowMajor)
                       : BitMatrix(components_, components_, {}, WordOrder::kRowMajor);
-    for (const DeviceSlice& s : slices_) download_slice(context_, queue_, s, components_, m);
+    ocl::checked("reading the closure from the device", [&] {
+      for (const DeviceSlice& s : slices_) download_slice(context_, queue_, s, components_, m);
+    });
     host_ = std::move(m);
     downloaded_ = true;
   }
