@@ -96,4 +96,23 @@ mkdir -p "$dir/spelt" && printf '1 2\n' > "$dir/spelt/a.txt" && ln -sfn "$dir/sp
 "$bin" batch -q --resume "$dir/spelt-link" --out "$dir/out-spelt" > /dev/null || fail "spelt: linked"
 [ "$(ls "$dir/out-spelt" | grep -c 'closure.txt$')" = 1 ] ||
   fail "a closure a spelling: $(ls "$dir/out-spelt")"
+# 9. A folder given as ../X from another working folder removes only records below it: a
+# record of d1/keep.txt, written from w/, is not "below ../dx" (the .. once cancelled dx).
+mkdir -p "$dir/up/w/d1" "$dir/up/dx" "$dir/up/w2"
+printf '1 2\n' > "$dir/up/w/d1/keep.txt" && printf '7 8\n' > "$dir/up/dx/other.txt"
+(cd "$dir/up/w" && "$bin" batch -q d1 --out ../o > /dev/null) || fail "up: first run"
+(cd "$dir/up/w2" && "$bin" batch -q ../dx --out ../o > /dev/null) || fail "up: second run"
+[ -f "$dir/up/o/keep.txt.closure.txt" ] && [ -f "$dir/up/o/keep.txt.summary.json" ] ||
+  fail "the record of an input outside ../dx was removed: $(ls "$dir/up/o")"
+
+# 10. An input with an N_ name, read later spelt another way, takes that name back (by the
+# file, not the spelling): one set of outputs for it.
+mkdir -p "$dir/renum/d1" "$dir/renum/d2" "$dir/renum/d3"
+for k in 1 2 3; do printf '%s x\n' $k > "$dir/renum/d$k/a.txt"; done
+for k in 1 3 2; do (cd "$dir/renum" && "$bin" batch -q d$k --out o > /dev/null) || fail "renum d$k"; done
+rm -r "$dir/renum/d3"
+"$bin" batch -q "$dir/renum/d2" --out "$dir/renum/o" > /dev/null || fail "renum: absolute"
+[ "$(grep -l '"file":"[^"]*d2/a.txt"' "$dir/renum/o"/*.summary.json | wc -l)" = 1 ] ||
+  fail "two records of d2/a.txt: $(grep -l 'd2/a.txt' "$dir/renum/o"/*.summary.json)"
+[ "$(cat "$dir/renum/o/3_a.txt.closure.txt")" = "2 x" ] || fail "d2/a.txt is not under 3_a.txt"
 echo "batch rows ok"

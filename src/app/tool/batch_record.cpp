@@ -2,6 +2,7 @@
 #include "app/tool/batch_record.hpp"
 
 #include <cstdio>
+#include <filesystem>
 #include <nlohmann/json.hpp>
 #include <set>
 
@@ -11,6 +12,7 @@
 namespace closure {
 namespace {
 
+namespace fs = std::filesystem;
 using Json = nlohmann::ordered_json;
 constexpr auto kReplace = Json::error_handler_t::replace;
 
@@ -150,6 +152,9 @@ std::string record_json(const BatchRecord& r) {
   Json o{{"schema", kRecordSchema}, {"version", kRecordVersion}};
   const Json row = row_object(r.row);
   for (auto& [k, v] : row.items()) o[k] = v;
+  std::error_code ec;
+  const fs::path absolute = fs::absolute(r.row.file, ec);
+  put_name(o, "path", r.path.empty() && !ec ? absolute.lexically_normal().string() : r.path);
   o["input"] = key_object(r.input, true);
   o["options"] = Json::parse(r.options);
   if (r.output) {
@@ -169,12 +174,13 @@ std::optional<BatchRecord> parse_record(std::string_view text) {
     only_keys(o,
               {"schema", "version", "file", "vertices", "edges", "components", "dag", "pairs",
                "method", "device", "seconds", "verify", "error", "input", "options", "output"},
-              {"file_hex"});
+              {"file_hex", "path", "path_hex"});
     if (get_string(o, "schema") != kRecordSchema) return std::nullopt;
     if (get_unsigned(o, "version") != uint64_t(kRecordVersion)) return std::nullopt;
     BatchRecord r;
     BatchRow& row = r.row;
     row.file = get_name(o, "file");
+    if (o.contains("path")) r.path = get_name(o, "path");
     row.error = get_string(o, "error");
     row.facts_known = !facts_are_null(o, !row.error.empty());
     if (row.facts_known) {

@@ -42,6 +42,11 @@ struct BatchRecord {
   std::string options = "{}";
   std::optional<FileKey> output;  // the closure file, when one was written
   std::string output_name;        // its file name (information only)
+  // The input's absolute path, where row.file is as given (relative to the folder the batch
+  // ran in): which file a record is of, from any working folder. Written as row.file made
+  // absolute where empty; empty in a record from before it was kept.
+  std::string path;
+  const std::string& input_path() const { return path.empty() ? row.file : path; }
 };
 
 inline constexpr std::string_view kRecordSchema = "closure-batch-record";

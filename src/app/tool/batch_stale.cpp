@@ -5,12 +5,15 @@
 
 #include <algorithm>
 #include <filesystem>
+#include <map>
+#include <optional>
 #include <set>
 #include <string_view>
 #include <system_error>
 #include <unordered_map>
 #include <unordered_set>
 #include <utility>
+#include <vector>
 
 #include "app/tool/batch_record.hpp"
 #include "closure/errors.hpp"
@@ -21,11 +24,32 @@ namespace fs = std::filesystem;
 
 namespace {
 
-// Whether `file` lies below `folder`, both as spelt (no resolution: the record names its
-// input as the batch that wrote it was given it).
+// Whether `file` lies below `folder`, both absolute and normalised: the folder's parts begin
+// the file's. Not lexically_relative, which cancels a "..": d1/keep.txt came out below ../dx.
 bool lies_below(const fs::path& file, const fs::path& folder) {
-  const fs::path rel = file.lexically_normal().lexically_relative(folder.lexically_normal());
-  return !rel.empty() && *rel.begin() != ".." && rel != ".";
+  std::vector<fs::path> parts, within;
+  for (const fs::path& p : file.lexically_normal()) parts.push_back(p);
+  for (const fs::path& p : folder.lexically_normal())
+    if (!p.empty()) within.push_back(p);  // a trailing separator's empty part
+  if (within.size() == 1 && within[0] == ".") within.clear();
+  return parts.size() > within.size() && std::equal(within.begin(), within.end(), parts.begin());
+}
+
+// A path made absolute against this working folder and normalised: a record's input where
+// the record kept its absolute path (BatchRecord::path) is compared as the file it is.
+std::string absolute_normal(const std::string& path) {
+  std::error_code ec;
+  const fs::path a = fs::absolute(path, ec);
+  return ec ? path : a.lexically_normal().string();
+}
+
+using FileId = std::pair<dev_t, ino_t>;
+
+// The file `path` names, however spelt; none where it cannot be stat'ed.
+std::optional<FileId> file_id(const std::string& path) {
+  struct stat st {};
+  if (::stat(path.c_str(), &st) != 0) return std::nullopt;
+  return FileId{st.st_dev, st.st_ino};
 }
 
 bool is_gone(const std::string& path) {
@@ -78,29 +102,41 @@ std::vector<std::string> remove_stale_records(const std::vector<std::string>& pa
   std::vector<fs::path> folders;
   for (const auto& p : paths) {
     std::error_code ec;
-    if (fs::is_directory(p, ec)) folders.emplace_back(p);
+    if (fs::is_directory(p, ec)) folders.emplace_back(absolute_normal(p));
   }
   // Only named files: a deleted one is refused, not stale; but one may be read under another
   // name than before (two inputs of one name, the first no longer given), so --out is
   // searched all the same.
   std::vector<std::string> removed;
   std::unordered_map<std::string, std::string> current;  // input -> its output name now
-  for (const auto& item : items) current.emplace(item.input, item.stem);
+  std::map<FileId, std::string> current_files;           // the same, by the file it names
+  for (const auto& item : items) {
+    current.emplace(absolute_normal(item.input), item.stem);
+    if (const auto id = file_id(item.input)) current_files.emplace(*id, item.stem);
+  }
 
   for (const FoundRecord& found : records) {
     const fs::path& record = found.path;
     const BatchRecord* rec = &found.record;
-    if (const auto now = current.find(rec->row.file); now != current.end()) {
-      // An input read now under another name (`N_` prefixes shift when an input with the
-      // same name is deleted from an earlier argument): its record under the old name would
-      // stand beside the new one, and go stale. Removed, unreported: it is redone now.
-      if (found.stem != now->second && out.may_write(record.string()))
+    // An input read now under another name (`N_` prefixes shift when an input with the
+    // same name is deleted from an earlier argument; the same file spelt another way): its
+    // record under the old name would stand beside the new one, and go stale. Removed,
+    // unreported: it is redone now.
+    const std::string input = absolute_normal(rec->input_path());
+    std::optional<std::string> now_named;
+    if (const auto now = current.find(input); now != current.end())
+      now_named = now->second;
+    else if (const auto id = file_id(input))
+      if (const auto same = current_files.find(*id); same != current_files.end())
+        now_named = same->second;
+    if (now_named) {
+      if (found.stem != *now_named && out.may_write(record.string()))
         remove_record(record, *rec, out);
       continue;
     }
-    if (!is_gone(rec->row.file)) continue;
+    if (!is_gone(input)) continue;
     if (std::none_of(folders.begin(), folders.end(),
-                     [&](const fs::path& f) { return lies_below(rec->row.file, f); }))
+                     [&](const fs::path& f) { return lies_below(input, f); }))
       continue;
     if (!out.may_write(record.string())) continue;  // not a batch's: never removed
     if (remove_record(record, *rec, out)) removed.push_back(rec->row.file);
@@ -114,17 +150,19 @@ void keep_names_of_kept_records(std::vector<BatchItem>& items,
                                 const std::string& out_dir) {
   std::unordered_map<std::string, std::string> kept;   // name -> the input its record is of
   std::unordered_map<std::string, std::string> named;  // input -> its record's name
+  std::map<FileId, std::string> named_files;           // the same, by the file it names
   for (const FoundRecord& found : records) {
-    kept.emplace(found.stem, found.record.row.file);
-    named.emplace(fs::path(found.record.row.file).lexically_normal().string(), found.stem);
+    const std::string input = absolute_normal(found.record.input_path());
+    kept.emplace(found.stem, input);
+    named.emplace(input, found.stem);
+    if (const auto id = file_id(input)) named_files.emplace(*id, found.stem);
   }
   if (kept.empty()) return;
   std::unordered_set<std::string> used;
-  std::set<std::pair<dev_t, ino_t>> read_files;  // the files read now, however spelt
+  std::set<FileId> read_files;  // the files read now, however spelt
   for (const BatchItem& item : items) {
     used.insert(item.stem);
-    struct stat st {};
-    if (::stat(item.input.c_str(), &st) == 0) read_files.emplace(st.st_dev, st.st_ino);
+    if (const auto id = file_id(item.input)) read_files.insert(*id);
   }
   // Whether `stem` holds the record of a file that still exists and is not read now (by
   // this spelling or another: `d/a.txt` read now as `$PWD/d/a.txt` or through a linked
@@ -132,15 +170,21 @@ void keep_names_of_kept_records(std::vector<BatchItem>& items,
   // now under another name gives its old one up: remove_stale_records removes that record.
   auto held = [&](const std::string& stem) {
     const auto it = kept.find(stem);
-    struct stat st {};
-    return it != kept.end() && ::stat(it->second.c_str(), &st) == 0 &&
-           !read_files.count({st.st_dev, st.st_ino});
+    if (it == kept.end()) return false;
+    const auto id = file_id(it->second);
+    return id && !read_files.count(*id);
   };
   for (BatchItem& item : items) {
     if (!held(item.stem)) continue;
-    const auto own = named.find(fs::path(item.input).lexically_normal().string());
+    // Its own earlier name: by spelling, else by the file (d2/a.txt read now as $PWD/d2/a.txt).
     std::string stem;
-    if (own != named.end() && !used.count(own->second)) stem = own->second;
+    if (const auto own = named.find(absolute_normal(item.input));
+        own != named.end() && !used.count(own->second))
+      stem = own->second;
+    else if (const auto id = file_id(item.input))
+      if (const auto same = named_files.find(*id);
+          same != named_files.end() && !used.count(same->second))
+        stem = same->second;
     const fs::path name(item.stem);
     for (int k = 2; stem.empty(); ++k) {
       if (k > 1000)

@@ -26,8 +26,10 @@ struct FoundRecord {
 std::vector<FoundRecord> find_batch_records(const std::string& out_dir);
 
 // Removes each of `records` (find_batch_records; written by a batch: `out` says) whose input
-// path lies below one of the folder arguments in `paths` (as spelt there, so a record made
-// from another working folder or another argument is never touched), is none of `items`,
+// input lies below one of the folder arguments in `paths` (both absolute: the record keeps
+// its input's absolute path, so a folder given from another working folder, or as ../X,
+// reaches only the records of files below it; a record without one, as spelt here), is
+// none of `items` (by path or by the file),
 // and does not exist. Its closure file goes with it. Returns the inputs whose records were
 // removed, sorted. Also removes, unreported, a record of one of `items` under another name
 // than the item's now (it is redone under the new one). Never throws: what cannot be
