@@ -439,6 +439,9 @@ cli_test(run.json_beside_dev_stdout_refused --status 2 --stderr "--json and -o /
 # file; what the shell wrote before stays, and >> appends.
 cli_test(output.dev_stdout_is_the_descriptor --stdout "^head 9 foot kept 10$" --
          bash -c "(echo head && ${CLOSURE_BIN} ${DATA}/diamond.txt -q -o /dev/stdout && echo foot) > ${OUT}/fd1.txt && echo kept > ${OUT}/fd1b.txt && ${CLOSURE_BIN} ${DATA}/diamond.txt -q -o /dev/fd/1 >> ${OUT}/fd1b.txt && echo $(head -1 ${OUT}/fd1.txt) $(($(wc -l < ${OUT}/fd1.txt) - 2)) $(tail -1 ${OUT}/fd1.txt) $(head -1 ${OUT}/fd1b.txt) $(wc -l < ${OUT}/fd1b.txt)")
+# Other spellings of a descriptor's name, and one not open (tests/cli/descriptor_spellings.sh).
+cli_test(output.descriptor_spellings --stdout "^descriptor spellings ok$" --
+         bash ${CMAKE_CURRENT_SOURCE_DIR}/cli/descriptor_spellings.sh ${CLOSURE_BIN} ${DATA}/diamond.txt ${OUT}/fd-spellings)
 # /dev/stdin as the output is descriptor 0 (read-only here): refused, the file untouched.
 cli_test(output.dev_stdin_is_the_descriptor --stderr "cannot write /dev/stdin" --stdout "^precious$" --
          bash -c "echo precious > ${OUT}/stdin-file.txt && ! ${CLOSURE_BIN} ${DATA}/diamond.txt -q -o /dev/stdin < ${OUT}/stdin-file.txt && cat ${OUT}/stdin-file.txt")

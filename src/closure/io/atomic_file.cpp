@@ -12,6 +12,7 @@
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
+#include <filesystem>
 #include <fstream>
 
 #include "closure/util/input_registry.hpp"
@@ -158,23 +159,50 @@ static OutputTarget classify_owned_output(const std::string& path, const std::st
 
 namespace {
 
-// The descriptor `path` names, by its spelling (/dev/stdin, /dev/stdout, /dev/stderr,
-// /dev/fd/N, /proc/self/fd/N, /proc/thread-self/fd/N, /proc/PID/fd/N with this process's
-// PID), where this process holds it open; else -1.
-int named_descriptor(const std::string& path) {
+// The descriptor an absolute, normalised path spells (/dev/stdin, /dev/stdout,
+// /dev/stderr, /dev/fd/N, /proc/self/fd/N, /proc/thread-self/fd/N, /proc/PID/fd/N with this
+// process's PID); else -1.
+int spelt_descriptor(const std::string& path) {
   static const std::string own = "/proc/" + std::to_string(::getpid()) + "/fd/";
-  int fd = -1;
-  if (path == "/dev/stdin") fd = STDIN_FILENO;
-  if (path == "/dev/stdout") fd = STDOUT_FILENO;
-  if (path == "/dev/stderr") fd = STDERR_FILENO;
+  if (path == "/dev/stdin") return STDIN_FILENO;
+  if (path == "/dev/stdout") return STDOUT_FILENO;
+  if (path == "/dev/stderr") return STDERR_FILENO;
   for (const std::string_view prefix :
        {std::string_view("/dev/fd/"), std::string_view("/proc/self/fd/"),
         std::string_view("/proc/thread-self/fd/"), std::string_view(own)})
     if (path.starts_with(prefix) && path.size() > prefix.size() &&
         path.size() - prefix.size() <= 9 &&
         path.find_first_not_of("0123456789", prefix.size()) == std::string::npos)
-      fd = std::stoi(path.substr(prefix.size()));
-  return fd >= 0 && ::fcntl(fd, F_GETFD) >= 0 ? fd : -1;
+      return std::stoi(path.substr(prefix.size()));
+  return -1;
+}
+
+// The descriptor `path` names, however spelt: //dev/stdout and /dev/./stdout, through a
+// linked folder, or a link (to a link) to such a name; else -1. Resolved only up to the
+// name (a link from /dev/stdout on is the descriptor's own file: replaced, it lost what the
+// shell had written there). A name of a descriptor this process does not hold is refused.
+int named_descriptor(const std::string& path) {
+  namespace fs = std::filesystem;
+  std::error_code ec;
+  fs::path p = fs::absolute(path, ec).lexically_normal();
+  for (int hop = 0; !ec && hop < 40; ++hop) {
+    int fd = spelt_descriptor(p.string());
+    if (fd < 0 && p.has_parent_path()) {
+      std::error_code in_ec;
+      const fs::path folder = fs::canonical(p.parent_path(), in_ec);
+      if (!in_ec) fd = spelt_descriptor((folder / p.filename()).string());
+    }
+    if (fd >= 0) {
+      if (::fcntl(fd, F_GETFD) < 0)
+        throw UsageError("output " + path + " names descriptor " + std::to_string(fd) +
+                         ", which this process does not hold open");
+      return fd;
+    }
+    if (!fs::is_symlink(p, ec)) return -1;
+    const fs::path to = fs::read_symlink(p, ec);
+    p = (to.is_absolute() ? to : p.parent_path() / to).lexically_normal();
+  }
+  return -1;
 }
 
 }  // namespace

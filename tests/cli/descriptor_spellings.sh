@@ -1,0 +1,23 @@
+#!/usr/bin/env bash
+# A descriptor's name however spelt is the descriptor (written at its offset, the shell's
+# redirect kept): //dev/stdout, /dev/./stdout, a link to /dev/stdout, a linked /dev. A name
+# of a descriptor not open is usage (exit 2), not "0 bytes free" nor "a link to nothing".
+# Usage: descriptor_spellings.sh BIN GRAPH DIR
+set -u
+bin=$1 graph=$2 dir=$3
+fail() { echo "FAILED: $*"; exit 1; }
+rm -rf "$dir" && mkdir -p "$dir/linked" && cd "$dir" || exit 1
+ln -s /dev/stdout to-stdout && ln -s /dev linked/dev
+"$bin" "$graph" -q -o want.txt || fail "plain run"
+lines=$(wc -l < want.txt)
+for name in //dev/stdout /dev/./stdout to-stdout linked/dev/stdout /dev/fd/../fd/1; do
+  { echo head; "$bin" "$graph" -q -o "$name"; echo foot; } > got.txt || fail "$name: exit $?"
+  [ "$(head -1 got.txt) $(($(wc -l < got.txt) - 2)) $(tail -1 got.txt)" = "head $lines foot" ] ||
+    fail "$name: $(tr '\n' '|' < got.txt)"
+done
+"$bin" "$graph" -q -o /dev/fd/7 2> err.txt
+[ $? = 2 ] && grep -q "descriptor 7, which this process does not hold open" err.txt ||
+  fail "/dev/fd/7 not open: $(cat err.txt)"
+"$bin" "$graph" -q -o /dev/stdout >&- 2> err.txt
+[ $? = 2 ] && grep -q "descriptor 1, which" err.txt || fail "stdout closed: $(cat err.txt)"
+echo "descriptor spellings ok"
