@@ -701,7 +701,7 @@ def as_graph(graph, format: str = "auto", vertices=None, *, source=None, target=
     """Converts any supported input to a :class:`Graph`:
 
     - a :class:`Graph` (returned as is);
-    - a path (str or os.PathLike): read with :func:`read_graph`, ``format``, ``header``
+    - a path (str, bytes or os.PathLike): read with :func:`read_graph`, ``format``, ``header``
       and ``delimiter`` (given for anything else, those two are a TypeError);
     - a networkx Graph/DiGraph/MultiDiGraph: its nodes in order (isolated ones too) and
       its edges; an undirected graph becomes its symmetric digraph;
@@ -722,7 +722,7 @@ def as_graph(graph, format: str = "auto", vertices=None, *, source=None, target=
       two columns. Labels as for pairs (object, string and Arrow-backed string columns as
       labels; nullable and Arrow integers as integers); a missing value is an InputError.
     """
-    is_path = isinstance(graph, (str, _os.PathLike))
+    is_path = isinstance(graph, (str, bytes, _os.PathLike))  # bytes: a name not UTF-8
     if (header is not None or delimiter is not None or format != "auto") and not is_path:
         raise TypeError("format=, header= and delimiter= say how to read a file; this is a "
                         f"{type(graph).__name__}")
@@ -768,7 +768,7 @@ def as_graph(graph, format: str = "auto", vertices=None, *, source=None, target=
         return _from_pairs(arr[:, 0], arr[:, 1], vertices)
     raise TypeError(f"cannot read a graph from {type(graph).__name__}: expected a networkx "
                     "graph, a scipy.sparse matrix, a pandas DataFrame, a NumPy array of (u, v) "
-                    "pairs or a path")
+                    "pairs or a path (str, bytes or os.PathLike)")
 
 
 class Closure:

@@ -71,6 +71,19 @@ def test_non_utf8_labels_stay_distinct_and_give_their_bytes_back(tmp_path):
     assert raw == [b"a\xfe", b"a\xff", b"b"]
 
 
+def test_bytes_paths_are_paths_in_every_entry_point(tmp_path):
+    # python.md: paths are str, bytes or os.PathLike, names that are not UTF-8 included.
+    # as_graph (and all that reads through it) had taken bytes for an unknown input.
+    for name in (b"plain.txt", b"n\xff.txt"):
+        path = os.path.join(os.fsencode(tmp_path), name)
+        with open(path, "wb") as f:
+            f.write(b"1 2\n2 3\n")
+        assert closure.as_graph(path).edge_count == 2
+        assert closure.transitive_closure(path).pair_count == 3
+        assert sorted(closure.descendants(path, 1)) == [2, 3]
+        assert closure.build_index(path).reaches(1, 3)
+
+
 def test_error_kinds_map_to_their_classes(tmp_path):
     assert issubclass(closure.UsageError, ValueError)
     assert issubclass(closure.ResourceError, OSError)
