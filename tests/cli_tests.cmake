@@ -120,6 +120,11 @@ cli_test(output.forced --closure ${OUT}/forced.txt ${DATA}/diamond.closure.txt -
 cli_test(query.yes --stdout "^1 5 yes$" -- ${CLOSURE_BIN} query ${DATA}/diamond.txt 1 5)
 cli_test(query.no --stdout "^5 1 no$" -- ${CLOSURE_BIN} query ${DATA}/diamond.txt 5 1)
 cli_test(query.names --stdout "^alice alice yes$" -- ${CLOSURE_BIN} query ${DATA}/names.txt alice alice)
+# --pairs' summary: unknown labels counted among the answered lines and apart, in words
+# that agree with their count (it had said "4 answered (2 reachable), 1 unknown labels").
+cli_test(query.pairs_summary --status 3
+         --stderr "4 lines answered \\(2 reachable, 1 not, 1 with an unknown label\\), 1 malformed line$" --
+         bash -c "printf '1 5\\n5 1\\n1 zz\\n2 5\\nbad\\n' > ${OUT}/pairs-summary.txt && ${CLOSURE_BIN} query ${DATA}/diamond.txt --pairs ${OUT}/pairs-summary.txt")
 cli_test(query.unknown --status 3 --stdout "unknown vertex 'zed'" -- ${CLOSURE_BIN} query ${DATA}/names.txt alice zed)
 # A program that writes a pair and waits gets its answer, whatever the engine.
 cli_test(query.pairs_answered_as_read --stdout "^answered as read$" --

@@ -360,9 +360,14 @@ TEST(ByteSize, StrictWithUnits) {
   EXPECT_EQ(parse_byte_size("2k"), 2000u);
   EXPECT_EQ(parse_byte_size("3MiB"), 3u << 20);
   EXPECT_EQ(parse_byte_size("1Ti"), uint64_t{1} << 40);
+  // Units in either case.
+  EXPECT_EQ(parse_byte_size("10g"), 10'000'000'000u);
+  EXPECT_EQ(parse_byte_size("512mb"), 512'000'000u);
+  EXPECT_EQ(parse_byte_size("1kib"), 1024u);
+  EXPECT_EQ(parse_byte_size("2gIB"), uint64_t{2} << 30);
   EXPECT_EQ(parse_byte_size("18446744073709551615"), UINT64_MAX);
   for (const char* bad : {"", "-5", "99999999999999999999", "10x", "1.5G", "G", " 5", "5 ",
-                          "20000000000T", "0x10", "10iB"})
+                          "20000000000T", "0x10", "10iB", "10ib", "5bb", "3p"})
     EXPECT_THROW(parse_byte_size(bad), UsageError) << bad;
 }
 

@@ -5,6 +5,7 @@
 
 #include <cmath>
 #include <cstdio>
+#include <filesystem>
 #include <memory>
 
 #include "app/tool/batch.hpp"
@@ -176,7 +177,8 @@ int print_summary(const std::vector<BatchRow>& rows, const std::vector<std::stri
   for (const auto& file : stale)
     std::printf("removed the record of %s: the input no longer exists\n", file.c_str());
   const std::string where =
-      summaries_written ? "summary in " + out + "/summary.csv" : "no summary written in " + out;
+      summaries_written ? "summary in " + (std::filesystem::path(out) / "summary.csv").string()
+                        : "no summary written in " + out;  // results/ not results//summary.csv
   std::printf("%zu %s: %zu ok, %zu failed, %zu mismatched, %zu inconclusive, %zu resumed; %s\n",
               rows.size(), rows.size() == 1 ? "file" : "files",
               rows.size() - failed - mismatched - inconclusive, failed, mismatched, inconclusive,

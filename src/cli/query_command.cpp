@@ -246,10 +246,15 @@ struct QueryEngine {
 
 // The summary of --pairs on stderr.
 void print_pair_stats(const QueryBatchStats& stats, const reach::IndexQueries* index_queries) {
+  // Every line with two labels gets an answer line; one naming an unknown label is counted
+  // among them and apart (its answer says which).
+  auto s = [](size_t n) { return n == 1 ? "" : "s"; };
   std::fprintf(stderr,
-               "closure query: %zu answered (%zu reachable), %zu unknown labels, %zu "
-               "malformed lines\n",
-               stats.answered, stats.reachable, stats.unknown, stats.malformed);
+               "closure query: %zu line%s answered (%zu reachable, %zu not, %zu with an unknown "
+               "label), %zu malformed line%s\n",
+               stats.answered, s(stats.answered), stats.reachable,
+               stats.answered - stats.reachable - stats.unknown, stats.unknown, stats.malformed,
+               s(stats.malformed));
   if (index_queries) {
     const reach::QueryStats& s = index_queries->stats();
     std::fprintf(stderr, "closure query: index answered %llu of %llu without search\n",

@@ -104,9 +104,18 @@ int serve(const ServeFlags& flags, const CommonOptions& common, Session& session
   pthread_kill(waiter.native_handle(), SIGUSR1);
   waiter.join();
   service.fold();  // every acknowledged append into the index file, the journal emptied
-  if (!common.quiet)
-    std::fprintf(stderr, "closure serve: stopped after %llu requests\n",
-                 (unsigned long long)service.transport().requests.load());
+  if (!common.quiet) {
+    // The requests handled, and apart those refused before they could be (400, 408, 413,
+    // 431: /metrics counts each kind); both had been one "requests" that left these out.
+    const serve::TransportCounters& t = service.transport();
+    const unsigned long long refused =
+        t.bad_requests + t.timeouts + t.header_too_large + t.body_too_large;
+    std::fprintf(stderr, "closure serve: stopped after %llu request%s",
+                 (unsigned long long)t.requests, t.requests == 1 ? "" : "s");
+    if (refused > 0)
+      std::fprintf(stderr, " and %llu refused unread (malformed, too large or too slow)", refused);
+    std::fputc('\n', stderr);
+  }
   return kExitOk;
 }
 

@@ -23,18 +23,21 @@ uint64_t parse_byte_size(std::string_view text) {
     value = value * 10 + digit;
   }
   if (i == 0) throw bad("no digits");
-  std::string_view unit = text.substr(i);
+  // Units in either case (10g as 10G, 1kib as 1KiB): a byte count has no milli or bits.
+  std::string upper(text.substr(i));
+  for (char& c : upper) c = c >= 'a' && c <= 'z' ? char(c - 'a' + 'A') : c;
+  std::string_view unit = upper;
   if (!unit.empty() && unit.back() == 'B') unit.remove_suffix(1);
   uint64_t scale = 1;
   bool binary = false;
-  if (unit.size() == 2 && unit[1] == 'i') {
+  if (unit.size() == 2 && unit[1] == 'I') {
     binary = true;
     unit.remove_suffix(1);
   }
   if (unit.size() > 1) throw bad("unknown unit");
   if (unit.size() == 1) {
     const char* units = "KMGT";
-    char u = unit[0] == 'k' ? 'K' : unit[0];
+    const char u = unit[0];
     int power = 0;
     for (; units[power] && units[power] != u; ++power) {
     }
