@@ -154,6 +154,35 @@ except MemoryError as e:
     assert r.stdout.startswith(("pairs ", "MemoryError ")), r.stdout
 
 
+@pytest.mark.parametrize("limit_mb", [980, 1000])
+def test_a_cpu_device_closure_kept_under_address_space_limits_never_aborts(limit_mb):
+    """Around what a 60k-vertex DAG's rows need (450 MB, kept resident for the Closure):
+    PoCL aborted the interpreter (exit 134) at 980 and 1000 MB, and a bare 'clCreateBuffer'
+    came from an OpenCL call outside the checked path. Now the pairs or a MemoryError."""
+    import sys
+
+    script = f"""
+import resource
+import numpy as np
+import closure
+rng = np.random.default_rng(5)
+n, m = 60000, 400000
+a, b = rng.integers(0, n, m), rng.integers(0, n, m)
+keep = a != b
+g = closure.as_graph(np.stack([np.minimum(a, b)[keep], np.maximum(a, b)[keep]], 1))
+resource.setrlimit(resource.RLIMIT_AS, ({limit_mb} << 20, {limit_mb} << 20))
+try:
+    print("pairs", closure.transitive_closure(g, method="propagate", device="cpu").pair_count)
+except MemoryError as e:
+    print("MemoryError", e)
+"""
+    r = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True,
+                       timeout=300, env=os.environ.copy())
+    assert r.returncode == 0, (r.returncode, r.stderr[-2000:])
+    assert r.stdout.startswith(("pairs ", "MemoryError ")), r.stdout
+    assert "clCreateBuffer\n" not in r.stdout
+
+
 SHIM = BUILD_DIR / "tests" / "libfail_thread_start.so"
 
 

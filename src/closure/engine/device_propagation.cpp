@@ -31,6 +31,15 @@ double seconds_since(std::chrono::steady_clock::time_point t0) {
   return std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
 }
 
+// What PoCL takes of this process beside its buffers, planned for before they are made:
+// under ulimit -v, its workers' thread stacks and malloc arenas (72 MiB each, as
+// address_space_threads() counts a thread; mapped as they first run), and kPoclOwnBytes.
+constexpr double kPoclOwnBytes = 32 << 20;  // its queues, a download's staging
+double cpu_device_reserve(const ocl::DeviceInfo& dev) {
+  const bool limited = address_space_headroom() != SIZE_MAX;
+  return kPoclOwnBytes + (limited ? double(dev.compute_units) * double(72 << 20) : 0.0);
+}
+
 // The slices this call computes, of `rows` rows each, from the options and the device's
 // memory.
 SlicePlan plan_slices(size_t C, size_t rows, const DevicePropagationOptions& o,
@@ -43,22 +52,22 @@ SlicePlan plan_slices(size_t C, size_t rows, const DevicePropagationOptions& o,
   limits.components = rows;
   limits.first_word = first_word;
   limits.words = last_word - first_word;
-  // A CPU device's memory is this process's: the slices are planned within half of what it
-  // may still allocate (ulimit -v, a cgroup) beside the host's copy of the rows when they
-  // are needed, streamed past it; the other half is PoCL's own (its workers' stacks and
-  // arenas, a download's staging). Planned on the device's figure, or on all that is left,
-  // PoCL asserted and aborted the process when an allocation it makes on first use failed
-  // (ulimit -v 950000, a 60k-vertex DAG).
-  if (dev.is_cpu) {
-    const double host_rows = o.rows_needed ? double(C) * double(all_words) * sizeof(word_t) : 0;
-    const double left = std::max(0.0, double(available_host_memory()) - host_rows);
-    limits.global_mem_bytes = std::min(dev.global_mem_bytes, size_t(left / 2));
-  } else {
-    limits.global_mem_bytes = dev.global_mem_bytes;
-  }
+  limits.global_mem_bytes = dev.global_mem_bytes;
   limits.max_alloc_bytes = dev.max_alloc_bytes;
   limits.max_slice_words = o.max_slice_words;
   limits.budget_bytes = o.device_budget_bytes;
+  if (!dev.is_cpu) return plan_propagation_slices(limits);
+  // A CPU device's memory is this process's: the slices are planned within what it may still
+  // allocate (ulimit -v, a cgroup) less PoCL's own (cpu_device_reserve()), streamed past it,
+  // and then, when the rows are needed, within what the host's copy of them (allocated
+  // first) leaves. On the device's figure, or on all that is left, PoCL asserted and aborted
+  // the process when an allocation it makes on first use failed (ulimit -v 950000).
+  const double left = std::max(0.0, double(available_host_memory()) - cpu_device_reserve(dev));
+  limits.global_mem_bytes = std::min(dev.global_mem_bytes, size_t(left));
+  const SlicePlan plan = plan_propagation_slices(limits);
+  if (plan.resident || !o.rows_needed) return plan;
+  const double host_rows = double(C) * double(all_words) * sizeof(word_t);
+  limits.global_mem_bytes = std::min(dev.global_mem_bytes, size_t(std::max(0.0, left - host_rows)));
   return plan_propagation_slices(limits);
 }
 
@@ -126,10 +135,10 @@ std::vector<DeviceSlice> allocate_slices(ocl::Runtime& rt, const SlicePlan& plan
     double bytes = 0;
     for (size_t i = 0; i < count; ++i) bytes += double(C) * plan.words_of(k0 + i) * sizeof(word_t);
     const double left = double(available_host_memory());
-    if (bytes > left / 2)
-      throw OutOfMemoryError("the CPU device's rows need " + format_bytes(bytes) +
-                                 ", more than half of the " + format_bytes(left) +
-                                 " left to this process (the other half is PoCL's)",
+    if (bytes > left - kPoclOwnBytes)
+      throw OutOfMemoryError("the CPU device's rows need " + format_bytes(bytes) + ", and " +
+                                 format_bytes(left) + " is left to this process (" +
+                                 format_bytes(kPoclOwnBytes) + " of it kept for PoCL)",
                              Advice::kSparseMethod);
   }
   cl::Context& ctx = rt.context();
