@@ -81,6 +81,10 @@ cli_test(reach.descendants --stdout "^2$" --stdout "^5$" --
          bash -c "${CLOSURE_BIN} reach ${DATA}/diamond.txt 1 | tr '\\n' ' ' | grep -q '^2 3 4 5 $' && ${CLOSURE_BIN} reach ${DATA}/diamond.txt 1")
 cli_test(reach.ancestors --stdout "^1$" -- ${CLOSURE_BIN} reach ${DATA}/diamond.txt 2 --ancestors)
 cli_test(reach.count --stdout "^4$" -- ${CLOSURE_BIN} reach ${DATA}/diamond.txt 1 --count)
+# reach's lines name their vertices as edge lists write them: each line given back to query
+# names the same vertex (tests/cli/reach_lines_escaped.sh).
+cli_test(reach.lines_are_labels_escaped --stdout "^reach lines escaped ok$" --
+         bash ${CMAKE_CURRENT_SOURCE_DIR}/cli/reach_lines_escaped.sh ${CLOSURE_BIN} ${OUT}/reach-escaped)
 cli_test(reach.json --stdout "\"count\": 4" --stdout "\"vertices\"" --stdout "^ *\"5\"$" --
          ${CLOSURE_BIN} reach ${DATA}/diamond.txt 1 --json)
 cli_test(reach.unknown --status 3 --stderr "unknown vertex 'nobody'" -- ${CLOSURE_BIN} reach ${DATA}/names.txt nobody)

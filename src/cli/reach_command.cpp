@@ -56,7 +56,9 @@ Runner add_reach_command(CLI::App& command, CommonOptions& common) {
             throw UsageError("vertex label '" + g.label(v) +
                              "' holds a line break, which one label per line cannot show; "
                              "use --json (labels as JSON strings) or --count");
-          out.append(g.label(v)).push_back('\n');
+          // As an edge list writes it, so that a line given back to query or reach names
+          // the same vertex (\\#x, not #x).
+          out.append(text::escape_label(g.label(v))).push_back('\n');
         }
         std::fwrite(out.data(), 1, out.size(), stdout);
       }

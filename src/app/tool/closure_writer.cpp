@@ -192,10 +192,7 @@ std::vector<std::string> written_labels(const Graph& g, OutputFormat f) {
                              "' is empty or contains whitespace, which an edge list " +
                              "cannot hold",
                          Advice::kQuotingFormat);
-      const bool escape = label[0] == '#' || label[0] == '%' ||
-                          (label[0] == '\\' && label.size() > 1 &&
-                           (label[1] == '#' || label[1] == '%' || label[1] == '\\'));
-      if (escape) label.insert(label.begin(), '\\');
+      label = text::escape_label(label);
     } else if (f == OutputFormat::kMatrixMarket &&
                label.find_first_of("\\\r\n") != std::string::npos) {
       std::string e;

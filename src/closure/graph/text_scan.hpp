@@ -22,6 +22,16 @@ inline std::string_view unescape_label(std::string_view token) {
   return token;
 }
 
+// Its inverse, as edge lists and reach's lines write a label: a '\' before a leading '#' or
+// '%' (read as a comment) and before a leading '\' that escape would drop.
+inline std::string escape_label(std::string_view label) {
+  const bool escape =
+      !label.empty() && (label[0] == '#' || label[0] == '%' ||
+                         (label[0] == '\\' && label.size() > 1 &&
+                          (label[1] == '#' || label[1] == '%' || label[1] == '\\')));
+  return escape ? "\\" + std::string(label) : std::string(label);
+}
+
 // networkx's attribute dict (write_edgelist: "a b {'weight': 1.5}"), a Python literal from
 // the '{' at s[i] to its matching '}' within `s` (one line): strings in ' or " (with
 // backslash escapes) may hold braces, blanks and delimiters. Returns the index after the '}', or
