@@ -33,6 +33,18 @@ void write_port_file(const std::string& path, uint16_t port) {
   file.commit();
 }
 
+// The requests handled, and apart those refused before they could be (400, 408, 413, 431:
+// /metrics counts each kind); both had been one "requests" that left these out.
+void print_stop_line(const serve::TransportCounters& t) {
+  const unsigned long long refused =
+      t.bad_requests + t.timeouts + t.header_too_large + t.body_too_large;
+  std::fprintf(stderr, "closure serve: stopped after %llu request%s",
+               (unsigned long long)t.requests, t.requests == 1 ? "" : "s");
+  if (refused > 0)
+    std::fprintf(stderr, " and %llu refused unread (malformed, too large or too slow)", refused);
+  std::fputc('\n', stderr);
+}
+
 int serve(const ServeFlags& flags, const CommonOptions& common, Session& session) {
   // The signals go to one thread that waits for them (sigwait), never to a handler that
   // interrupts a server thread: blocked here, before any thread starts, so all inherit it.
@@ -104,18 +116,7 @@ int serve(const ServeFlags& flags, const CommonOptions& common, Session& session
   pthread_kill(waiter.native_handle(), SIGUSR1);
   waiter.join();
   service.fold();  // every acknowledged append into the index file, the journal emptied
-  if (!common.quiet) {
-    // The requests handled, and apart those refused before they could be (400, 408, 413,
-    // 431: /metrics counts each kind); both had been one "requests" that left these out.
-    const serve::TransportCounters& t = service.transport();
-    const unsigned long long refused =
-        t.bad_requests + t.timeouts + t.header_too_large + t.body_too_large;
-    std::fprintf(stderr, "closure serve: stopped after %llu request%s",
-                 (unsigned long long)t.requests, t.requests == 1 ? "" : "s");
-    if (refused > 0)
-      std::fprintf(stderr, " and %llu refused unread (malformed, too large or too slow)", refused);
-    std::fputc('\n', stderr);
-  }
+  if (!common.quiet) print_stop_line(service.transport());
   return kExitOk;
 }
 
