@@ -115,4 +115,20 @@ rm -r "$dir/renum/d3"
 [ "$(grep -l '"file":"[^"]*d2/a.txt"' "$dir/renum/o"/*.summary.json | wc -l)" = 1 ] ||
   fail "two records of d2/a.txt: $(grep -l 'd2/a.txt' "$dir/renum/o"/*.summary.json)"
 [ "$(cat "$dir/renum/o/3_a.txt.closure.txt")" = "2 x" ] || fail "d2/a.txt is not under 3_a.txt"
+# 11. A hard link is another input: left out by --exclude, its record stays (the file it
+# shares with an input read now had made it look read now under another name).
+mkdir -p "$dir/hard/d" && printf 'a b\n' > "$dir/hard/d/x.txt" && ln "$dir/hard/d/x.txt" "$dir/hard/d/y.txt"
+"$bin" batch -q "$dir/hard/d" --out "$dir/hard/o" > /dev/null || fail "hard: first run"
+"$bin" batch -q "$dir/hard/d" --exclude y.txt --out "$dir/hard/o" > /dev/null || fail "hard: excluded"
+[ -f "$dir/hard/o/y.txt.summary.json" ] && [ -f "$dir/hard/o/y.txt.closure.txt" ] ||
+  fail "the excluded hard link's record went: $(ls "$dir/hard/o")"
+
+# 12. A record without "path" (written before records kept it) names its input as spelt in
+# a working folder it does not say: a batch run elsewhere never takes it for gone.
+mkdir -p "$dir/old/A/d" "$dir/old/B/d" && printf 'a b\n' > "$dir/old/A/d/a.txt" && printf 'x y\n' > "$dir/old/B/d/b.txt"
+(cd "$dir/old/A" && "$bin" batch -q d --out ../o > /dev/null) || fail "old: first run"
+sed -i 's/"path":"[^"]*",//' "$dir/old/o/a.txt.summary.json"
+grep -q '"path"' "$dir/old/o/a.txt.summary.json" && fail "old: the record still has a path"
+(cd "$dir/old/B" && "$bin" batch -q "$PWD/d" --out ../o > /dev/null) || fail "old: second run"
+[ -f "$dir/old/o/a.txt.summary.json" ] || fail "a pathless record of a live input was removed"
 echo "batch rows ok"

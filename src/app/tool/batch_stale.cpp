@@ -24,8 +24,9 @@ namespace fs = std::filesystem;
 
 namespace {
 
-// Whether `file` lies below `folder`, both absolute and normalised: the folder's parts begin
-// the file's. Not lexically_relative, which cancels a "..": d1/keep.txt came out below ../dx.
+// Whether `file` lies below `folder` (both absolute, or both as spelt): the folder's parts,
+// normalised, begin the file's. Not lexically_relative, which cancels a "..": d1/keep.txt came out
+// below ../dx.
 bool lies_below(const fs::path& file, const fs::path& folder) {
   std::vector<fs::path> parts, within;
   for (const fs::path& p : file.lexically_normal()) parts.push_back(p);
@@ -43,13 +44,18 @@ std::string absolute_normal(const std::string& path) {
   return ec ? path : a.lexically_normal().string();
 }
 
-using FileId = std::pair<dev_t, ino_t>;
-
-// The file `path` names, however spelt; none where it cannot be stat'ed.
+// Which input an existing path is, however its folder is spelt ($PWD/d, d/., a linked
+// folder): the folder made canonical, the name as it is. Not the file's inode: a hard link
+// or a link named otherwise is another input, with its own record (batch d --exclude
+// y.txt, y.txt a hard link of x.txt, had removed y.txt's). None where the path is gone.
+using FileId = std::string;
 std::optional<FileId> file_id(const std::string& path) {
-  struct stat st {};
-  if (::stat(path.c_str(), &st) != 0) return std::nullopt;
-  return FileId{st.st_dev, st.st_ino};
+  std::error_code ec;
+  const fs::path p = fs::absolute(path, ec);
+  if (ec || fs::symlink_status(p, ec).type() == fs::file_type::not_found || ec) return std::nullopt;
+  const fs::path folder = fs::canonical(p.parent_path(), ec);
+  if (ec) return std::nullopt;
+  return (folder / p.filename()).string();
 }
 
 bool is_gone(const std::string& path) {
@@ -99,19 +105,23 @@ std::vector<std::string> remove_stale_records(const std::vector<std::string>& pa
                                               const std::vector<BatchItem>& items,
                                               const std::vector<FoundRecord>& records,
                                               const BatchOutDir& out) {
-  std::vector<fs::path> folders;
+  std::vector<fs::path> folders, spelt_folders;  // the latter for records without a path
   for (const auto& p : paths) {
     std::error_code ec;
-    if (fs::is_directory(p, ec)) folders.emplace_back(absolute_normal(p));
+    if (!fs::is_directory(p, ec)) continue;
+    folders.emplace_back(absolute_normal(p));
+    spelt_folders.emplace_back(p);
   }
   // Only named files: a deleted one is refused, not stale; but one may be read under another
   // name than before (two inputs of one name, the first no longer given), so --out is
   // searched all the same.
   std::vector<std::string> removed;
   std::unordered_map<std::string, std::string> current;  // input -> its output name now
-  std::map<FileId, std::string> current_files;           // the same, by the file it names
+  std::unordered_map<std::string, std::string> spelt;    // the same, as given
+  std::map<FileId, std::string> current_files;           // the same, by file_id()
   for (const auto& item : items) {
     current.emplace(absolute_normal(item.input), item.stem);
+    spelt.emplace(item.input, item.stem);
     if (const auto id = file_id(item.input)) current_files.emplace(*id, item.stem);
   }
 
@@ -122,11 +132,16 @@ std::vector<std::string> remove_stale_records(const std::vector<std::string>& pa
     // same name is deleted from an earlier argument; the same file spelt another way): its
     // record under the old name would stand beside the new one, and go stale. Removed,
     // unreported: it is redone now.
-    const std::string input = absolute_normal(rec->input_path());
+    // A record written before records kept the absolute path names its input as spelt in a
+    // working folder it does not say: matched as spelt, as it was, never made absolute here
+    // (an older batch's d/a.txt, run from A/, was removed from B/ as gone).
+    const bool pathless = rec->path.empty();
+    const std::string input = pathless ? rec->row.file : absolute_normal(rec->path);
     std::optional<std::string> now_named;
-    if (const auto now = current.find(input); now != current.end())
+    if (const auto now = pathless ? spelt.find(input) : current.find(input);
+        now != (pathless ? spelt.end() : current.end()))
       now_named = now->second;
-    else if (const auto id = file_id(input))
+    else if (const auto id = pathless ? std::nullopt : file_id(input))
       if (const auto same = current_files.find(*id); same != current_files.end())
         now_named = same->second;
     if (now_named) {
@@ -135,7 +150,8 @@ std::vector<std::string> remove_stale_records(const std::vector<std::string>& pa
       continue;
     }
     if (!is_gone(input)) continue;
-    if (std::none_of(folders.begin(), folders.end(),
+    const std::vector<fs::path>& below = pathless ? spelt_folders : folders;
+    if (std::none_of(below.begin(), below.end(),
                      [&](const fs::path& f) { return lies_below(input, f); }))
       continue;
     if (!out.may_write(record.string())) continue;  // not a batch's: never removed

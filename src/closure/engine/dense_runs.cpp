@@ -6,6 +6,7 @@
 
 #include "closure/engine/method_runs.hpp"
 #include "closure/engine/square.hpp"
+#include "closure/util/available_memory.hpp"
 
 namespace closure {
 namespace {
@@ -61,10 +62,18 @@ void check_fits(const MethodContext& c, size_t n, const BooleanParams& params) {
   const double limit = host_limit(c.options);
   const std::string what =
       std::string(method_name(c.method)) + " on " + std::to_string(n) + " vertices";
-  if (f.host_bytes > limit)
-    throw OutOfMemoryError(what + " needs about " + format_bytes(f.host_bytes) +
-                               " of host memory; " + format_bytes(limit) + " is available",
-                           Advice::kSparseMethod);
+  // A CPU device's buffers are host memory too, and PoCL aborts the process (its assertion,
+  // exit 134) where one it allocates on first use fails: counted here with its own.
+  const bool cpu_device = c.runtime && c.runtime->device().is_cpu;
+  const double on_device =
+      cpu_device ? f.device_bytes + double(cpu_device_reserve(c.runtime->device().compute_units))
+                 : 0.0;
+  if (f.host_bytes + on_device > limit)
+    throw OutOfMemoryError(
+        what + " needs about " + format_bytes(f.host_bytes + on_device) + " of host memory" +
+            (cpu_device ? " (" + format_bytes(on_device) + " for the CPU device)" : std::string()) +
+            "; " + format_bytes(limit) + " is available",
+        Advice::kSparseMethod);
   if (c.runtime) check_device_fits(f, c.runtime->device(), what);
 }
 

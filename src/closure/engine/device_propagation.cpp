@@ -31,15 +31,6 @@ double seconds_since(std::chrono::steady_clock::time_point t0) {
   return std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
 }
 
-// What PoCL takes of this process beside its buffers, planned for before they are made:
-// under ulimit -v, its workers' thread stacks and malloc arenas (72 MiB each, as
-// address_space_threads() counts a thread; mapped as they first run), and kPoclOwnBytes.
-constexpr double kPoclOwnBytes = 32 << 20;  // its queues, a download's staging
-double cpu_device_reserve(const ocl::DeviceInfo& dev) {
-  const bool limited = address_space_headroom() != SIZE_MAX;
-  return kPoclOwnBytes + (limited ? double(dev.compute_units) * double(72 << 20) : 0.0);
-}
-
 // The slices this call computes, of `rows` rows each, from the options and the device's
 // memory.
 SlicePlan plan_slices(size_t C, size_t rows, const DevicePropagationOptions& o,
@@ -62,7 +53,8 @@ SlicePlan plan_slices(size_t C, size_t rows, const DevicePropagationOptions& o,
   // and then, when the rows are needed, within what the host's copy of them (allocated
   // first) leaves. On the device's figure, or on all that is left, PoCL asserted and aborted
   // the process when an allocation it makes on first use failed (ulimit -v 950000).
-  const double left = std::max(0.0, double(available_host_memory()) - cpu_device_reserve(dev));
+  const double left = std::max(
+      0.0, double(available_host_memory()) - double(cpu_device_reserve(dev.compute_units)));
   limits.global_mem_bytes = std::min(dev.global_mem_bytes, size_t(left));
   const SlicePlan plan = plan_propagation_slices(limits);
   if (plan.resident || !o.rows_needed) return plan;
@@ -135,10 +127,10 @@ std::vector<DeviceSlice> allocate_slices(ocl::Runtime& rt, const SlicePlan& plan
     double bytes = 0;
     for (size_t i = 0; i < count; ++i) bytes += double(C) * plan.words_of(k0 + i) * sizeof(word_t);
     const double left = double(available_host_memory());
-    if (bytes > left - kPoclOwnBytes)
+    if (bytes > left - double(kCpuDeviceOwnBytes))
       throw OutOfMemoryError("the CPU device's rows need " + format_bytes(bytes) + ", and " +
                                  format_bytes(left) + " is left to this process (" +
-                                 format_bytes(kPoclOwnBytes) + " of it kept for PoCL)",
+                                 format_bytes(double(kCpuDeviceOwnBytes)) + " of it kept for PoCL)",
                              Advice::kSparseMethod);
   }
   cl::Context& ctx = rt.context();

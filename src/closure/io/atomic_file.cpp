@@ -159,40 +159,45 @@ static OutputTarget classify_owned_output(const std::string& path, const std::st
 
 namespace {
 
-// The descriptor an absolute, normalised path spells (/dev/stdin, /dev/stdout,
-// /dev/stderr, /dev/fd/N, /proc/self/fd/N, /proc/thread-self/fd/N, /proc/PID/fd/N with this
-// process's PID); else -1.
+// The descriptor a resolved path spells (/dev/stdin, /dev/stdout, /dev/stderr, or
+// /proc/PID/fd/N and /proc/PID/task/TID/fd/N with this process's PID, which /dev/fd/N,
+// /proc/self/fd/N and /proc/thread-self/fd/N resolve to); else -1.
 int spelt_descriptor(const std::string& path) {
-  static const std::string own = "/proc/" + std::to_string(::getpid()) + "/fd/";
+  static const std::string own = "/proc/" + std::to_string(::getpid()) + "/";
   if (path == "/dev/stdin") return STDIN_FILENO;
   if (path == "/dev/stdout") return STDOUT_FILENO;
   if (path == "/dev/stderr") return STDERR_FILENO;
-  for (const std::string_view prefix :
-       {std::string_view("/dev/fd/"), std::string_view("/proc/self/fd/"),
-        std::string_view("/proc/thread-self/fd/"), std::string_view(own)})
-    if (path.starts_with(prefix) && path.size() > prefix.size() &&
-        path.size() - prefix.size() <= 9 &&
-        path.find_first_not_of("0123456789", prefix.size()) == std::string::npos)
-      return std::stoi(path.substr(prefix.size()));
-  return -1;
+  if (!path.starts_with(own)) return -1;
+  std::string_view rest = std::string_view(path).substr(own.size());
+  if (rest.starts_with("task/")) {  // task/TID/fd/N
+    const size_t slash = rest.find('/', 5);
+    if (slash == std::string_view::npos || slash == 5 ||
+        rest.substr(5, slash - 5).find_first_not_of("0123456789") != std::string_view::npos)
+      return -1;
+    rest.remove_prefix(slash + 1);
+  }
+  if (!rest.starts_with("fd/") || rest.size() == 3 || rest.size() > 12 ||
+      rest.find_first_not_of("0123456789", 3) != std::string_view::npos)
+    return -1;
+  return std::stoi(std::string(rest.substr(3)));
 }
 
-// The descriptor `path` names, however spelt: //dev/stdout and /dev/./stdout, through a
-// linked folder, or a link (to a link) to such a name; else -1. Resolved only up to the
-// name (a link from /dev/stdout on is the descriptor's own file: replaced, it lost what the
-// shell had written there). A name of a descriptor this process does not hold is refused.
+// The descriptor `path` names, however spelt (//dev/stdout, /dev/./stdout, /dev/fd/N, a
+// linked folder, a link to such a name), resolved as the kernel does up to the name: each
+// folder made canonical, each link's target taken from its own folder; else -1. A link
+// from /dev/stdout on is the descriptor's own file (replaced, it lost what the shell had
+// written there). A name of a descriptor this process does not hold is refused.
 int named_descriptor(const std::string& path) {
   namespace fs = std::filesystem;
   std::error_code ec;
-  fs::path p = fs::absolute(path, ec).lexically_normal();
+  fs::path p = fs::absolute(path, ec);
   for (int hop = 0; !ec && hop < 40; ++hop) {
-    int fd = spelt_descriptor(p.string());
-    if (fd < 0 && p.has_parent_path()) {
-      std::error_code in_ec;
-      const fs::path folder = fs::canonical(p.parent_path(), in_ec);
-      if (!in_ec) fd = spelt_descriptor((folder / p.filename()).string());
-    }
-    if (fd >= 0) {
+    const fs::path name = p.filename();
+    if (name.empty() || name == "." || name == "..") return -1;
+    const fs::path folder = fs::canonical(p.parent_path(), ec);
+    if (ec) return -1;
+    p = folder / name;
+    if (const int fd = spelt_descriptor(p.string()); fd >= 0) {
       if (::fcntl(fd, F_GETFD) < 0)
         throw UsageError("output " + path + " names descriptor " + std::to_string(fd) +
                          ", which this process does not hold open");
@@ -200,7 +205,7 @@ int named_descriptor(const std::string& path) {
     }
     if (!fs::is_symlink(p, ec)) return -1;
     const fs::path to = fs::read_symlink(p, ec);
-    p = (to.is_absolute() ? to : p.parent_path() / to).lexically_normal();
+    p = to.is_absolute() ? to : folder / to;
   }
   return -1;
 }

@@ -147,6 +147,11 @@ size_t address_space_headroom() {
   return rl.rlim_cur > mapped ? size_t(rl.rlim_cur - mapped) : 0;
 }
 
+size_t cpu_device_reserve(unsigned workers) {
+  const bool limited = address_space_headroom() != SIZE_MAX;
+  return kCpuDeviceOwnBytes + (limited ? size_t(workers) * (size_t{72} << 20) : 0);
+}
+
 size_t host_physical_memory() {
   return size_t(::sysconf(_SC_PHYS_PAGES)) * size_t(::sysconf(_SC_PAGE_SIZE));
 }

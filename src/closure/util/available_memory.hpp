@@ -20,6 +20,13 @@ size_t available_host_memory();
 // What a driver that reserves address space (thread stacks, a JIT) can still map.
 size_t address_space_headroom();
 
+// What an OpenCL CPU device (PoCL) takes of this process beside its buffers, planned for
+// before they are made: under ulimit -v, its `workers` threads' stacks and malloc arenas
+// (72 MiB each, as the executor counts a thread; mapped as they first run), and
+// kCpuDeviceOwnBytes (its queues, a download's staging) always.
+inline constexpr size_t kCpuDeviceOwnBytes = size_t{32} << 20;
+size_t cpu_device_reserve(unsigned workers);
+
 // Physical memory of this machine, in bytes.
 size_t host_physical_memory();
 
