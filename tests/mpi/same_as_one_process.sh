@@ -10,7 +10,7 @@ shift 3
 here=$(cd "$(dirname "$0")" && pwd)
 source "$here/run_mpi.sh"
 work=$(mktemp -d)
-trap 'rm -rf "$work"' EXIT
+trap 'rm -rf "$work" "$OMPI_MCA_orte_tmpdir_base"' EXIT
 graphs=()
 case $set in
   data) for g in "$here"/../../data/*.{txt,gra,dimacs,mtx,dot}; do
