@@ -130,5 +130,19 @@ mkdir -p "$dir/old/A/d" "$dir/old/B/d" && printf 'a b\n' > "$dir/old/A/d/a.txt" 
 sed -i 's/"path":"[^"]*",//' "$dir/old/o/a.txt.summary.json"
 grep -q '"path"' "$dir/old/o/a.txt.summary.json" && fail "old: the record still has a path"
 (cd "$dir/old/B" && "$bin" batch -q "$PWD/d" --out ../o > /dev/null) || fail "old: second run"
+(cd "$dir/old/B" && "$bin" batch -q d --out ../o > /dev/null) || fail "old: third run"
 [ -f "$dir/old/o/a.txt.summary.json" ] || fail "a pathless record of a live input was removed"
+printf 'p q\n' > "$dir/old/B/d/a.txt"  # an input of that name in B: its own N_ name
+(cd "$dir/old/B" && "$bin" batch -q d --out ../o > /dev/null) || fail "old: fourth run"
+[ "$(cat "$dir/old/o/a.txt.closure.txt")" = "a b" ] && [ "$(cat "$dir/old/o/2_a.txt.closure.txt")" = "p q" ] ||
+  fail "a pathless record's outputs were overwritten: $(ls "$dir/old/o")"
+
+# 13. A folder spelt through a link and .. (s/../d, s a link to real/sub) is real/d, as the
+# kernel reads it: its record's path says so, and d (another folder) does not remove it.
+mkdir -p "$dir/dots/real/sub" "$dir/dots/real/d" "$dir/dots/d" && ln -s real/sub "$dir/dots/s"
+printf 'a b\n' > "$dir/dots/real/d/a.txt"
+(cd "$dir/dots" && "$bin" batch -q s/../d --out o > /dev/null) || fail "dots: first run"
+grep -q '"path":"[^"]*/real/d/a.txt"' "$dir/dots/o/a.txt.summary.json" || fail "dots: the record's path"
+(cd "$dir/dots" && "$bin" batch -q d --out o > /dev/null) || fail "dots: second run"
+[ -f "$dir/dots/o/a.txt.summary.json" ] || fail "dots: a live input's record was removed"
 echo "batch rows ok"

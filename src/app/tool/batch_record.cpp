@@ -148,13 +148,19 @@ Json row_object(const BatchRow& r) {
   return o;
 }
 
+std::string resolved_input_path(const std::string& file) {
+  std::error_code ec;
+  const fs::path p = fs::absolute(file, ec);
+  if (ec) return file;
+  const fs::path folder = fs::canonical(p.parent_path(), ec);
+  return ec ? p.lexically_normal().string() : (folder / p.filename()).string();
+}
+
 std::string record_json(const BatchRecord& r) {
   Json o{{"schema", kRecordSchema}, {"version", kRecordVersion}};
   const Json row = row_object(r.row);
   for (auto& [k, v] : row.items()) o[k] = v;
-  std::error_code ec;
-  const fs::path absolute = fs::absolute(r.row.file, ec);
-  put_name(o, "path", r.path.empty() && !ec ? absolute.lexically_normal().string() : r.path);
+  put_name(o, "path", r.path.empty() ? resolved_input_path(r.row.file) : r.path);
   o["input"] = key_object(r.input, true);
   o["options"] = Json::parse(r.options);
   if (r.output) {

@@ -49,6 +49,11 @@ struct BatchRecord {
   const std::string& input_path() const { return path.empty() ? row.file : path; }
 };
 
+// An input's path as a record keeps it: absolute, its folder made canonical (a linked
+// folder, `s/..` after a link, resolved as the kernel does), the name as it is; made absolute
+// lexically where the folder cannot be resolved.
+std::string resolved_input_path(const std::string& file);
+
 inline constexpr std::string_view kRecordSchema = "closure-batch-record";
 inline constexpr int kRecordVersion = 1;
 inline constexpr size_t kMaxRecordBytes = 1 << 20;  // a longer "record" is not ours

@@ -24,7 +24,7 @@ namespace fs = std::filesystem;
 
 namespace {
 
-// Whether `file` lies below `folder` (both absolute, or both as spelt): the folder's parts,
+// Whether `file` lies below `folder` (both absolute and resolved): the folder's parts,
 // normalised, begin the file's. Not lexically_relative, which cancels a "..": d1/keep.txt came out
 // below ../dx.
 bool lies_below(const fs::path& file, const fs::path& folder) {
@@ -36,26 +36,15 @@ bool lies_below(const fs::path& file, const fs::path& folder) {
   return parts.size() > within.size() && std::equal(within.begin(), within.end(), parts.begin());
 }
 
-// A path made absolute against this working folder and normalised: a record's input where
-// the record kept its absolute path (BatchRecord::path) is compared as the file it is.
-std::string absolute_normal(const std::string& path) {
-  std::error_code ec;
-  const fs::path a = fs::absolute(path, ec);
-  return ec ? path : a.lexically_normal().string();
-}
-
 // Which input an existing path is, however its folder is spelt ($PWD/d, d/., a linked
-// folder): the folder made canonical, the name as it is. Not the file's inode: a hard link
-// or a link named otherwise is another input, with its own record (batch d --exclude
-// y.txt, y.txt a hard link of x.txt, had removed y.txt's). None where the path is gone.
+// folder, s/.. after a link): resolved_input_path(). Not the file's inode: a hard link or a
+// link named otherwise is another input, with its own record (batch d --exclude y.txt, y.txt
+// a hard link of x.txt, had removed y.txt's). None where the path is gone.
 using FileId = std::string;
 std::optional<FileId> file_id(const std::string& path) {
   std::error_code ec;
-  const fs::path p = fs::absolute(path, ec);
-  if (ec || fs::symlink_status(p, ec).type() == fs::file_type::not_found || ec) return std::nullopt;
-  const fs::path folder = fs::canonical(p.parent_path(), ec);
-  if (ec) return std::nullopt;
-  return (folder / p.filename()).string();
+  if (fs::symlink_status(path, ec).type() == fs::file_type::not_found || ec) return std::nullopt;
+  return resolved_input_path(path);
 }
 
 bool is_gone(const std::string& path) {
@@ -105,25 +94,19 @@ std::vector<std::string> remove_stale_records(const std::vector<std::string>& pa
                                               const std::vector<BatchItem>& items,
                                               const std::vector<FoundRecord>& records,
                                               const BatchOutDir& out) {
-  std::vector<fs::path> folders, spelt_folders;  // the latter for records without a path
+  std::vector<fs::path> folders;
   for (const auto& p : paths) {
     std::error_code ec;
     if (!fs::is_directory(p, ec)) continue;
-    folders.emplace_back(absolute_normal(p));
-    spelt_folders.emplace_back(p);
+    const fs::path folder = fs::canonical(p, ec);
+    if (!ec) folders.push_back(folder);
   }
   // Only named files: a deleted one is refused, not stale; but one may be read under another
   // name than before (two inputs of one name, the first no longer given), so --out is
   // searched all the same.
   std::vector<std::string> removed;
   std::unordered_map<std::string, std::string> current;  // input -> its output name now
-  std::unordered_map<std::string, std::string> spelt;    // the same, as given
-  std::map<FileId, std::string> current_files;           // the same, by file_id()
-  for (const auto& item : items) {
-    current.emplace(absolute_normal(item.input), item.stem);
-    spelt.emplace(item.input, item.stem);
-    if (const auto id = file_id(item.input)) current_files.emplace(*id, item.stem);
-  }
+  for (const auto& item : items) current.emplace(resolved_input_path(item.input), item.stem);
 
   for (const FoundRecord& found : records) {
     const fs::path& record = found.path;
@@ -132,26 +115,18 @@ std::vector<std::string> remove_stale_records(const std::vector<std::string>& pa
     // same name is deleted from an earlier argument; the same file spelt another way): its
     // record under the old name would stand beside the new one, and go stale. Removed,
     // unreported: it is redone now.
-    // A record written before records kept the absolute path names its input as spelt in a
-    // working folder it does not say: matched as spelt, as it was, never made absolute here
-    // (an older batch's d/a.txt, run from A/, was removed from B/ as gone).
-    const bool pathless = rec->path.empty();
-    const std::string input = pathless ? rec->row.file : absolute_normal(rec->path);
-    std::optional<std::string> now_named;
-    if (const auto now = pathless ? spelt.find(input) : current.find(input);
-        now != (pathless ? spelt.end() : current.end()))
-      now_named = now->second;
-    else if (const auto id = pathless ? std::nullopt : file_id(input))
-      if (const auto same = current_files.find(*id); same != current_files.end())
-        now_named = same->second;
-    if (now_named) {
-      if (found.stem != *now_named && out.may_write(record.string()))
+    // A record written before records kept their input's path names it as spelt in a
+    // working folder it does not say: never taken for gone nor for another name's (an older
+    // batch's d/a.txt, run from A/, had been removed from B/ as gone).
+    if (rec->path.empty()) continue;
+    const std::string input = resolved_input_path(rec->path);
+    if (const auto now = current.find(input); now != current.end()) {
+      if (found.stem != now->second && out.may_write(record.string()))
         remove_record(record, *rec, out);
       continue;
     }
     if (!is_gone(input)) continue;
-    const std::vector<fs::path>& below = pathless ? spelt_folders : folders;
-    if (std::none_of(below.begin(), below.end(),
+    if (std::none_of(folders.begin(), folders.end(),
                      [&](const fs::path& f) { return lies_below(input, f); }))
       continue;
     if (!out.may_write(record.string())) continue;  // not a batch's: never removed
@@ -164,43 +139,51 @@ std::vector<std::string> remove_stale_records(const std::vector<std::string>& pa
 void keep_names_of_kept_records(std::vector<BatchItem>& items,
                                 const std::vector<FoundRecord>& records,
                                 const std::string& out_dir) {
-  std::unordered_map<std::string, std::string> kept;   // name -> the input its record is of
-  std::unordered_map<std::string, std::string> named;  // input -> its record's name
-  std::map<FileId, std::string> named_files;           // the same, by the file it names
+  // name -> the record's input: resolved, or as spelt for a record without a path (older:
+  // its working folder unknown, so held unless read now by that spelling with the size and
+  // time the record keeps; a file of that spelling in another folder is another input)
+  std::unordered_map<std::string, std::pair<std::string, const BatchRecord*>> kept;
+  std::unordered_map<std::string, std::string> named;  // input (resolved) -> its record's name
   for (const FoundRecord& found : records) {
-    const std::string input = absolute_normal(found.record.input_path());
-    kept.emplace(found.stem, input);
-    named.emplace(input, found.stem);
-    if (const auto id = file_id(input)) named_files.emplace(*id, found.stem);
+    const bool pathless = found.record.path.empty();
+    const std::string input =
+        pathless ? found.record.row.file : resolved_input_path(found.record.path);
+    kept.emplace(found.stem, std::pair{input, pathless ? &found.record : nullptr});
+    if (!pathless) named.emplace(input, found.stem);
   }
   if (kept.empty()) return;
-  std::unordered_set<std::string> used;
-  std::set<FileId> read_files;  // the files read now, however spelt
+  std::unordered_set<std::string> used, spelt_now;
+  std::set<FileId> read_files;  // the inputs read now, resolved
   for (const BatchItem& item : items) {
     used.insert(item.stem);
+    spelt_now.insert(item.input);
     if (const auto id = file_id(item.input)) read_files.insert(*id);
   }
-  // Whether `stem` holds the record of a file that still exists and is not read now (by
+  // Whether `stem` holds the record of an input that still exists and is not read now (by
   // this spelling or another: `d/a.txt` read now as `$PWD/d/a.txt` or through a linked
-  // folder takes its own name back, not a second set of outputs beside it). A file read
+  // folder takes its own name back, not a second set of outputs beside it). An input read
   // now under another name gives its old one up: remove_stale_records removes that record.
   auto held = [&](const std::string& stem) {
     const auto it = kept.find(stem);
     if (it == kept.end()) return false;
-    const auto id = file_id(it->second);
+    const auto& [input, pathless] = it->second;
+    if (pathless) {
+      struct stat st {};
+      const bool same = spelt_now.count(input) && ::stat(input.c_str(), &st) == 0 &&
+                        uint64_t(st.st_size) == pathless->input.size &&
+                        int64_t(st.st_mtim.tv_sec) * 1'000'000'000 + st.st_mtim.tv_nsec ==
+                            pathless->input.mtime_ns;
+      return !same;
+    }
+    const auto id = file_id(input);
     return id && !read_files.count(*id);
   };
   for (BatchItem& item : items) {
     if (!held(item.stem)) continue;
-    // Its own earlier name: by spelling, else by the file (d2/a.txt read now as $PWD/d2/a.txt).
-    std::string stem;
-    if (const auto own = named.find(absolute_normal(item.input));
+    std::string stem;  // its own earlier name, else the first free N_ one
+    if (const auto own = named.find(resolved_input_path(item.input));
         own != named.end() && !used.count(own->second))
       stem = own->second;
-    else if (const auto id = file_id(item.input))
-      if (const auto same = named_files.find(*id);
-          same != named_files.end() && !used.count(same->second))
-        stem = same->second;
     const fs::path name(item.stem);
     for (int k = 2; stem.empty(); ++k) {
       if (k > 1000)

@@ -163,7 +163,13 @@ namespace {
 // /proc/PID/fd/N and /proc/PID/task/TID/fd/N with this process's PID, which /dev/fd/N,
 // /proc/self/fd/N and /proc/thread-self/fd/N resolve to); else -1.
 int spelt_descriptor(const std::string& path) {
-  static const std::string own = "/proc/" + std::to_string(::getpid()) + "/";
+  // This process as /proc names it (what /proc/self resolves to: in a PID namespace that
+  // shares the outer /proc, not getpid()).
+  static const std::string own = [] {
+    std::error_code ec;
+    const std::filesystem::path self = std::filesystem::canonical("/proc/self", ec);
+    return (ec ? "/proc/" + std::to_string(::getpid()) : self.string()) + "/";
+  }();
   if (path == "/dev/stdin") return STDIN_FILENO;
   if (path == "/dev/stdout") return STDOUT_FILENO;
   if (path == "/dev/stderr") return STDERR_FILENO;
@@ -176,8 +182,10 @@ int spelt_descriptor(const std::string& path) {
       return -1;
     rest.remove_prefix(slash + 1);
   }
+  // Digits as the kernel names a descriptor: no leading zero (/dev/fd/01 is no file).
   if (!rest.starts_with("fd/") || rest.size() == 3 || rest.size() > 12 ||
-      rest.find_first_not_of("0123456789", 3) != std::string_view::npos)
+      rest.find_first_not_of("0123456789", 3) != std::string_view::npos ||
+      (rest[3] == '0' && rest.size() > 4))
     return -1;
   return std::stoi(std::string(rest.substr(3)));
 }
