@@ -128,23 +128,23 @@ for w in said:
     assert "closure index" not in said[0]  # the CLI's way on became Python's
 
 
-def test_a_cpu_device_sweep_under_an_address_space_limit_never_aborts():
-    """The CPU device's memory is the process's: its slices are planned within what the
-    process may still allocate. Planned on PoCL's own figure, an allocation failed inside
-    PoCL, which asserted and ended the interpreter (exit 134) under a 1.2 GB RLIMIT_AS."""
+def propagate_under_address_space_limit(limit_mb, n, m, seed, device, loops):
+    """Runs transitive_closure(method="propagate") on the edges of m random draws on n
+    vertices, low id to high (self-loops kept where `loops`), in a child under RLIMIT_AS: it must end with the pairs or a
+    MemoryError, never an abort. Returns the child's stdout."""
     import sys
 
-    script = """
+    script = f"""
 import resource
 import numpy as np
 import closure
-resource.setrlimit(resource.RLIMIT_AS, (1200 << 20, 1200 << 20))
-rng = np.random.default_rng(1)
-n, m = 200000, 2000000
-a, b = rng.integers(0, n, m), rng.integers(0, n, m)
-g = closure.as_graph(np.stack([np.minimum(a, b), np.maximum(a, b)], 1))
+rng = np.random.default_rng({seed})
+a, b = rng.integers(0, {n}, {m}), rng.integers(0, {n}, {m})
+keep = (a == a) if {loops} else (a != b)
+g = closure.as_graph(np.stack([np.minimum(a, b)[keep], np.maximum(a, b)[keep]], 1))
+resource.setrlimit(resource.RLIMIT_AS, ({limit_mb} << 20, {limit_mb} << 20))
 try:
-    print("pairs", closure.transitive_closure(g, method="propagate").pair_count)
+    print("pairs", closure.transitive_closure(g, method="propagate", device={device!r}).pair_count)
 except MemoryError as e:
     print("MemoryError", e)
 """
@@ -152,6 +152,14 @@ except MemoryError as e:
                        timeout=300, env=os.environ.copy())
     assert r.returncode == 0, (r.returncode, r.stderr[-2000:])
     assert r.stdout.startswith(("pairs ", "MemoryError ")), r.stdout
+    return r.stdout
+
+
+def test_a_cpu_device_sweep_under_an_address_space_limit_never_aborts():
+    """The CPU device's memory is the process's: its slices are planned within what the
+    process may still allocate. Planned on PoCL's own figure, an allocation failed inside
+    PoCL, which asserted and ended the interpreter (exit 134) under a 1.2 GB RLIMIT_AS."""
+    propagate_under_address_space_limit(1200, 200000, 2000000, 1, None, loops=True)
 
 
 @pytest.mark.parametrize("limit_mb", [980, 1000])
@@ -159,28 +167,8 @@ def test_a_cpu_device_closure_kept_under_address_space_limits_never_aborts(limit
     """Around what a 60k-vertex DAG's rows need (450 MB, kept resident for the Closure):
     PoCL aborted the interpreter (exit 134) at 980 and 1000 MB, and a bare 'clCreateBuffer'
     came from an OpenCL call outside the checked path. Now the pairs or a MemoryError."""
-    import sys
-
-    script = f"""
-import resource
-import numpy as np
-import closure
-rng = np.random.default_rng(5)
-n, m = 60000, 400000
-a, b = rng.integers(0, n, m), rng.integers(0, n, m)
-keep = a != b
-g = closure.as_graph(np.stack([np.minimum(a, b)[keep], np.maximum(a, b)[keep]], 1))
-resource.setrlimit(resource.RLIMIT_AS, ({limit_mb} << 20, {limit_mb} << 20))
-try:
-    print("pairs", closure.transitive_closure(g, method="propagate", device="cpu").pair_count)
-except MemoryError as e:
-    print("MemoryError", e)
-"""
-    r = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True,
-                       timeout=300, env=os.environ.copy())
-    assert r.returncode == 0, (r.returncode, r.stderr[-2000:])
-    assert r.stdout.startswith(("pairs ", "MemoryError ")), r.stdout
-    assert "clCreateBuffer\n" not in r.stdout
+    out = propagate_under_address_space_limit(limit_mb, 60000, 400000, 5, "cpu", loops=False)
+    assert "clCreateBuffer\n" not in out
 
 
 SHIM = BUILD_DIR / "tests" / "libfail_thread_start.so"
