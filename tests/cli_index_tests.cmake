@@ -85,6 +85,10 @@ cli_test(reach.count --stdout "^4$" -- ${CLOSURE_BIN} reach ${DATA}/diamond.txt 
 # names the same vertex (tests/cli/reach_lines_escaped.sh).
 cli_test(reach.lines_are_labels_escaped --stdout "^reach lines escaped ok$" --
          bash ${CMAKE_CURRENT_SOURCE_DIR}/cli/reach_lines_escaped.sh ${CLOSURE_BIN} ${OUT}/reach-escaped)
+# query's answer lines echo labels the same way on every path, and read back as the same
+# questions (tests/cli/query_lines_escaped.sh).
+cli_test(query.answer_lines_are_labels_escaped --stdout "^query lines escaped ok$" --
+         bash ${CMAKE_CURRENT_SOURCE_DIR}/cli/query_lines_escaped.sh ${CLOSURE_BIN} ${OUT}/query-escaped)
 cli_test(reach.json --stdout "\"count\": 4" --stdout "\"vertices\"" --stdout "^ *\"5\"$" --
          ${CLOSURE_BIN} reach ${DATA}/diamond.txt 1 --json)
 cli_test(reach.unknown --status 3 --stderr "unknown vertex 'nobody'" -- ${CLOSURE_BIN} reach ${DATA}/names.txt nobody)

@@ -190,8 +190,10 @@ void to_json(std::string_view u, std::string_view v, QueryAnswer& a) {
   nlohmann::ordered_json o;
   o["u"] = u;
   o["v"] = v;
+  // The text echoes the labels escaped; labels hold no blank, so the first one past them
+  // starts the message.
   if (a.status == QueryAnswer::kUnknownLabel)
-    o["error"] = a.text.substr(u.size() + v.size() + 2);
+    o["error"] = a.text.substr(a.text.find(" unknown vertex '") + 1);
   else
     o["reachable"] = a.status == QueryAnswer::kReachable;
   // Labels are bytes: those that are not UTF-8 follow io/json_text.hpp's rule.

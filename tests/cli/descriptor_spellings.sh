@@ -32,4 +32,9 @@ echo ORIG > deep/dev/stdout && ln -s ../../../../dev/stdout deep/a/b/c/R/L && ln
   fail "/dev/fd/7 not open: $(cat err.txt)"
 "$bin" "$graph" -q -o /dev/stdout >&- 2> err.txt
 [ $? = 2 ] && grep -q "descriptor 1, which" err.txt || fail "stdout closed: $(cat err.txt)"
+# /dev/fd/01 is no descriptor's name (the kernel's are canonical): a file in /proc, which
+# takes none. Its message is the write's own, not "0 bytes free" (procfs counts no blocks).
+"$bin" "$graph" -q -o /dev/fd/01 2> err.txt
+[ $? = 4 ] && grep -q "cannot create .* /dev/fd" err.txt && ! grep -q "free" err.txt ||
+  fail "/dev/fd/01: $(cat err.txt)"
 echo "descriptor spellings ok"

@@ -5,20 +5,25 @@
 #include <memory>
 #include <optional>
 
+#include "closure/graph/text_scan.hpp"
+
 namespace closure::reach {
 namespace {
 
+// Labels are echoed as edge lists write them, so that an answer line reads back as a question.
 QueryAnswer unknown(std::string_view u, std::string_view v, std::string_view which) {
   std::string text;
-  text.reserve(u.size() + v.size() + which.size() + 20);
-  text.append(u).append(" ").append(v).append(" unknown vertex '").append(which).append("'");
+  text.reserve(u.size() + v.size() + which.size() + 23);
+  text.append(text::escape_label(u)).append(" ").append(text::escape_label(v));
+  text.append(" unknown vertex '").append(text::escape_label(which)).append("'");
   return {QueryAnswer::kUnknownLabel, std::move(text)};
 }
 
 QueryAnswer decided(std::string_view u, std::string_view v, bool yes) {
   std::string text;
-  text.reserve(u.size() + v.size() + 5);
-  text.append(u).append(" ").append(v).append(yes ? " yes" : " no");
+  text.reserve(u.size() + v.size() + 7);
+  text.append(text::escape_label(u)).append(" ").append(text::escape_label(v));
+  text.append(yes ? " yes" : " no");
   return {yes ? QueryAnswer::kReachable : QueryAnswer::kUnreachable, std::move(text)};
 }
 

@@ -332,6 +332,11 @@ void append_malformed(AnswerText& out, const std::string& name, uint64_t line_no
 // One answer line from its labels and verdict.
 void append_answer(AnswerText& out, std::string_view u, std::string_view v, PairVerdict verdict,
                    std::string_view input, QueryBatchStats& stats) {
+  // Labels echoed as edge lists write them, so that an answer line reads back as the same
+  // question; only one starting '#', '%' or '\' is spelt otherwise than it is.
+  std::string escaped_u, escaped_v;
+  if (text::needs_escape(u)) u = escaped_u = text::escape_label(u);
+  if (text::needs_escape(v)) v = escaped_v = text::escape_label(v);
   switch (verdict) {
     case PairVerdict::kYes:
       append(out, u, v, " yes\n", input);

@@ -39,13 +39,15 @@ ReachabilityIndex::ReachabilityIndex(const Graph& g, const Closure& c, bool refl
 }
 
 QueryAnswer ReachabilityIndex::answer(std::string_view u, std::string_view v) const {
-  const std::string prefix = std::string(u) + " " + std::string(v) + " ";
+  // Echoed as edge lists write labels, so that an answer line reads back as a question.
+  const std::string eu = text::escape_label(u), ev = text::escape_label(v);
+  const std::string prefix = eu + " " + ev + " ";
   const auto iu = id_of_.find(std::string(u));
   if (iu == id_of_.end())
-    return {QueryAnswer::kUnknownLabel, prefix + "unknown vertex '" + std::string(u) + "'"};
+    return {QueryAnswer::kUnknownLabel, prefix + "unknown vertex '" + eu + "'"};
   const auto iv = id_of_.find(std::string(v));
   if (iv == id_of_.end())
-    return {QueryAnswer::kUnknownLabel, prefix + "unknown vertex '" + std::string(v) + "'"};
+    return {QueryAnswer::kUnknownLabel, prefix + "unknown vertex '" + ev + "'"};
   const bool yes =
       (reflexive_ && iu->second == iv->second) || closure_.reaches(iu->second, iv->second);
   return {yes ? QueryAnswer::kReachable : QueryAnswer::kUnreachable, prefix + (yes ? "yes" : "no")};
@@ -70,8 +72,9 @@ std::vector<QueryAnswer> ReachabilityIndex::answer_many(
   closure_.reaches_many(asked, yes);
   for (size_t k = 0; k < where.size(); ++k) {
     const auto& [u, v] = questions[where[k]];
-    out[where[k]] = {yes[k] ? QueryAnswer::kReachable : QueryAnswer::kUnreachable,
-                     u + " " + v + (yes[k] ? " yes" : " no")};
+    out[where[k]] = {
+        yes[k] ? QueryAnswer::kReachable : QueryAnswer::kUnreachable,
+        text::escape_label(u) + " " + text::escape_label(v) + (yes[k] ? " yes" : " no")};
   }
   return out;
 }

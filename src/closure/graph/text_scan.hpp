@@ -22,14 +22,16 @@ inline std::string_view unescape_label(std::string_view token) {
   return token;
 }
 
-// Its inverse, as edge lists and reach's lines write a label: a '\' before a leading '#' or
-// '%' (read as a comment) and before a leading '\' that escape would drop.
+// Whether edge lists, reach's and query's lines write a label with a '\' before it: a
+// leading '#' or '%' (read as a comment), or a leading '\' that unescape_label would drop.
+inline bool needs_escape(std::string_view label) {
+  return !label.empty() && (label[0] == '#' || label[0] == '%' ||
+                            (label[0] == '\\' && label.size() > 1 &&
+                             (label[1] == '#' || label[1] == '%' || label[1] == '\\')));
+}
+// unescape_label's inverse: the label so written.
 inline std::string escape_label(std::string_view label) {
-  const bool escape =
-      !label.empty() && (label[0] == '#' || label[0] == '%' ||
-                         (label[0] == '\\' && label.size() > 1 &&
-                          (label[1] == '#' || label[1] == '%' || label[1] == '\\')));
-  return escape ? "\\" + std::string(label) : std::string(label);
+  return needs_escape(label) ? "\\" + std::string(label) : std::string(label);
 }
 
 // networkx's attribute dict (write_edgelist: "a b {'weight': 1.5}"), a Python literal from

@@ -12,6 +12,9 @@ std::optional<uint64_t> free_bytes_for(const std::string& path) {
                                                         : path.substr(0, slash);
   struct statvfs fs {};
   if (::statvfs(folder.c_str(), &fs) != 0) return std::nullopt;
+  // A file system of no blocks (/proc, /sys: -o /dev/fd/01) has no space to tell; the
+  // write's own error names the mistake, where "0 bytes free" would mislead.
+  if (fs.f_blocks == 0) return std::nullopt;
   return uint64_t(fs.f_bavail) * uint64_t(fs.f_frsize);
 }
 

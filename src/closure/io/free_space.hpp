@@ -9,7 +9,8 @@
 namespace closure {
 
 // Bytes an unprivileged writer may still use on the file system of `path`'s folder
-// (statvfs: f_bavail blocks of f_frsize); nullopt when it cannot be told.
+// (statvfs: f_bavail blocks of f_frsize); nullopt when it cannot be told, and on a file
+// system of no blocks (procfs, sysfs).
 std::optional<uint64_t> free_bytes_for(const std::string& path);
 
 }  // namespace closure

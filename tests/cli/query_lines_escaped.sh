@@ -1,0 +1,34 @@
+#!/usr/bin/env bash
+# query's answer lines echo labels as edge lists write them (\#x for the label #x, \%y for
+# %y, \\#x26 for \#x26), whatever answers: one pair, --pairs through the closure, through an
+# index built for it and through a saved one. Each answer line given back as a question
+# answers itself. They had echoed labels bare: "#x0 ..." read back as a comment.
+# Usage: query_lines_escaped.sh BIN DIR
+set -u
+bin=$1 dir=$2
+fail() { echo "FAILED: $*"; exit 1; }
+rm -rf "$dir" && mkdir -p "$dir"
+printf '%s\n' '\#x0 \\#x26' '\#x0 %y' '\#x0 \\z' '\#x0 plain' > "$dir/g.txt"
+"$bin" index "$dir/g.txt" -o "$dir/g.idx" -q || fail "index: exit $?"
+# The questions, %y spelt bare (a label there, as only '#' starts a comment in --pairs).
+printf '%s\n' '\#x0 \\#x26' '\#x0 %y' '\#x0 \\z' '\#x0 plain' '\\#x26 \#x0' '\\#x26 \#nobody' \
+  > "$dir/q.txt"
+printf '%s\n' '\#x0 \\#x26 yes' '\#x0 \%y yes' '\#x0 \z yes' '\#x0 plain yes' '\\#x26 \#x0 no' \
+  "\\\\#x26 \\#nobody unknown vertex '\\#nobody'" > "$dir/want.txt"
+answers() {  # the answers of q.txt, one way: $1 names it
+  case $1 in
+    one-*) while read -r u v; do "$bin" query "${1#one-}" "$u" "$v" -q; done < "$dir/q.txt" ;;
+    *) "$bin" query -q "${@:2}" --pairs "$dir/q.txt" ;;
+  esac
+}
+for way in "one-$dir/g.txt" "one-$dir/g.idx" "closure $dir/g.txt --engine closure" \
+           "index $dir/g.txt --engine index" "saved $dir/g.idx"; do
+  # shellcheck disable=SC2086
+  answers $way > "$dir/got.txt"
+  cmp -s "$dir/got.txt" "$dir/want.txt" || fail "${way%% *}: $(tr '\n' '|' < "$dir/got.txt")"
+  # Read back: each answer's labels ask the same question again.
+  cut -d' ' -f1,2 "$dir/got.txt" > "$dir/again.txt"
+  "$bin" query -q "$dir/g.idx" --pairs "$dir/again.txt" | cmp -s - "$dir/want.txt" ||
+    fail "${way%% *}: its lines read back answer otherwise"
+done
+echo "query lines escaped ok"
