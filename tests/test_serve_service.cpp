@@ -167,6 +167,12 @@ TEST(RequestText, TargetsPairsAndLabels) {
   EXPECT_EQ(parse_pairs(R"({"pairs":[["a","b"]]})", "", 10).size(), 1u);
   EXPECT_EQ(parse_pairs("a b\r\n\n c\td \n", "text/plain", 10).size(), 2u);
   EXPECT_THROW(parse_pairs("a b c\n", "text/plain", 10), UsageError);
+  // Lines read as query --pairs reads them: '#' comments, escapes dropped (so query's answer
+  // lines, "\#a ...", ask the same questions here).
+  const LabelPairs read = parse_pairs("# note\n\\#a \\\\b # why\n%c\vd\n", "text/plain", 10);
+  ASSERT_EQ(read.size(), 2u);
+  EXPECT_EQ(read[0], (std::pair<std::string, std::string>{"#a", "\\b"}));
+  EXPECT_EQ(read[1], (std::pair<std::string, std::string>{"%c", "d"}));
   EXPECT_THROW(parse_pairs("[[\"a\",\"b\"],[\"c\",\"d\"]]", "", 1), UsageError);
   EXPECT_THROW(parse_pairs("[[\"a\",\"\"]]", "", 10), UsageError);
   EXPECT_THROW(parse_pairs("[[\"a\",\"b\\u0001\"]]", "", 10), UsageError);

@@ -190,11 +190,14 @@ void to_json(std::string_view u, std::string_view v, QueryAnswer& a) {
   nlohmann::ordered_json o;
   o["u"] = u;
   o["v"] = v;
-  // The text echoes the labels escaped; labels hold no blank, so the first one past them
-  // starts the message.
-  if (a.status == QueryAnswer::kUnknownLabel)
-    o["error"] = a.text.substr(a.text.find(" unknown vertex '") + 1);
-  else
+  // The text is "U V unknown vertex 'W'", its labels escaped (a label may hold blanks: one
+  // pair's); JSON gives the label itself.
+  if (a.status == QueryAnswer::kUnknownLabel) {
+    const std::string eu = text::escape_label(u), ev = text::escape_label(v);
+    const bool first = a.text.compare(eu.size() + ev.size() + 2, std::string::npos,
+                                      "unknown vertex '" + eu + "'") == 0;
+    o["error"] = "unknown vertex '" + std::string(first ? u : v) + "'";
+  } else
     o["reachable"] = a.status == QueryAnswer::kReachable;
   // Labels are bytes: those that are not UTF-8 follow io/json_text.hpp's rule.
   a.text = dump_json(o);

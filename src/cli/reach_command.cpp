@@ -38,7 +38,7 @@ Runner add_reach_command(CLI::App& command, CommonOptions& common) {
           flags->ancestors ? reach::ancestors(g, u) : reach::descendants(g, u);
       if (flags->json) {
         nlohmann::ordered_json o;
-        o["vertex"] = flags->vertex;
+        o["vertex"] = g.label(u);  // the label itself, as "vertices" and query --json give it
         o["direction"] = flags->ancestors ? "ancestors" : "descendants";
         o["count"] = list.size();
         if (!flags->count) {

@@ -5,6 +5,7 @@
 #include <nlohmann/json.hpp>
 
 #include "closure/errors.hpp"
+#include "closure/graph/text_scan.hpp"
 #include "closure/io/utf8.hpp"
 
 namespace closure::serve {
@@ -95,26 +96,22 @@ LabelPairs parse_pairs(std::string_view body, std::string_view content_type, siz
     out.emplace_back(std::move(u), std::move(v));
   };
   if (content_type.substr(0, 10) == "text/plain") {
+    // Read as `closure query --pairs` reads its lines (formats.md): fields split at blanks,
+    // '#' starts a comment, labels unescaped; so that query's answer lines ask again here.
     size_t line_no = 0;
     while (!body.empty()) {
       const size_t nl = body.find('\n');
-      std::string_view line = body.substr(0, nl);
+      const std::string_view line = body.substr(0, nl);
       body = nl == std::string_view::npos ? std::string_view{} : body.substr(nl + 1);
       ++line_no;
-      if (!line.empty() && line.back() == '\r') line.remove_suffix(1);
-      std::vector<std::string_view> fields;
-      size_t i = 0;
-      while (i < line.size()) {
-        while (i < line.size() && (line[i] == ' ' || line[i] == '\t')) ++i;
-        const size_t start = i;
-        while (i < line.size() && line[i] != ' ' && line[i] != '\t') ++i;
-        if (i > start) fields.push_back(line.substr(start, i - start));
-      }
-      if (fields.empty()) continue;
-      if (fields.size() != 2)
-        throw UsageError("line " + std::to_string(line_no) + ": expected 'u v', got " +
-                         std::to_string(fields.size()) + " field(s)");
-      add(std::string(fields[0]), std::string(fields[1]));
+      size_t at = 0;
+      const std::string_view u = text::next_field(line, at);
+      if (u.empty() || u[0] == '#') continue;
+      const std::string_view v = text::next_field(line, at);
+      const std::string_view extra = text::next_field(line, at);
+      if (v.empty() || (!extra.empty() && extra[0] != '#'))
+        throw UsageError("line " + std::to_string(line_no) + ": expected two labels 'u v'");
+      add(std::string(text::unescape_label(u)), std::string(text::unescape_label(v)));
     }
     return out;
   }

@@ -31,4 +31,16 @@ for way in "one-$dir/g.txt" "one-$dir/g.idx" "closure $dir/g.txt --engine closur
   "$bin" query -q "$dir/g.idx" --pairs "$dir/again.txt" | cmp -s - "$dir/want.txt" ||
     fail "${way%% *}: its lines read back answer otherwise"
 done
+# --json gives the labels themselves: reach's "vertex" too, and query's error, also for a
+# label with blanks (a DOT name) that reads like the message.
+"$bin" reach "$dir/g.txt" '\#x0' --json --count | grep -q '"vertex": "#x0"' ||
+  fail "reach --json: $("$bin" reach "$dir/g.txt" '\#x0' --json --count | grep vertex)"
+"$bin" query "$dir/g.txt" '\#x0' '\#nobody' --json > "$dir/json.txt"
+grep -qF "\"error\":\"unknown vertex '#nobody'\"" "$dir/json.txt" || fail "query --json: $(cat "$dir/json.txt")"
+printf 'digraph { "x y" -> z; }\n' > "$dir/s.dot"
+for engine in closure index; do
+  "$bin" query "$dir/s.dot" "p unknown vertex 'q" z --json --engine $engine > "$dir/json.txt"
+  grep -qF "\"error\":\"unknown vertex 'p unknown vertex 'q'\"}" "$dir/json.txt" ||
+    fail "query --json --engine $engine, a label like the message: $(cat "$dir/json.txt")"
+done
 echo "query lines escaped ok"

@@ -83,17 +83,6 @@ namespace {
 
 using Questions = std::vector<std::pair<std::string, std::string>>;
 
-// The whitespace-separated fields of a line, as `>>` would split it (the C locale's spaces).
-bool is_space(char c) {
-  return c == ' ' || c == '\t' || c == '\n' || c == '\v' || c == '\f' || c == '\r';
-}
-std::string_view next_field(std::string_view line, size_t& at) {
-  while (at < line.size() && is_space(line[at])) ++at;
-  const size_t first = at;
-  while (at < line.size() && !is_space(line[at])) ++at;
-  return line.substr(first, at - first);
-}
-
 // The one reader of `--pairs` input: answers go out in input order, malformed lines as
 // FILE:LINE messages in their place; questions are answered `batch` at a time, and also
 // whenever no more input is buffered (a user typing pairs, or a program that writes a pair
@@ -128,10 +117,10 @@ QueryBatchStats answer_lines(const AnswerBatch& answer_batch, size_t batch, std:
   while (std::getline(in, line)) {
     ++line_no;
     size_t at = 0;
-    const std::string_view u = next_field(line, at);
+    const std::string_view u = text::next_field(line, at);
     if (!u.empty() && u[0] != '#') {
-      const std::string_view v = next_field(line, at);
-      const std::string_view extra = next_field(line, at);
+      const std::string_view v = text::next_field(line, at);
+      const std::string_view extra = text::next_field(line, at);
       if (v.empty() || (!extra.empty() && extra[0] != '#')) {
         ready.push_back(format == LineFormat::kJson
                             ? "{\"line\":" + std::to_string(line_no) +

@@ -13,6 +13,15 @@ inline bool is_space(char c) {
   return c == ' ' || c == '\t' || c == '\r' || c == '\f' || c == '\v' || c == '\n';
 }
 
+// The next field of a line from `at` (advanced past it), split at is_space() as `>>` splits:
+// query's `--pairs` lines and serve's text/plain lines. Empty at the line's end.
+inline std::string_view next_field(std::string_view line, size_t& at) {
+  while (at < line.size() && is_space(line[at])) ++at;
+  const size_t first = at;
+  while (at < line.size() && !is_space(line[at])) ++at;
+  return line.substr(first, at - first);
+}
+
 // A label as edge lists write it (docs/formats.md, "Escapes"): a leading '\' before '#',
 // '%' or '\' is dropped, so "\#a" is the label "#a". Queries read labels the same way.
 inline std::string_view unescape_label(std::string_view token) {
@@ -31,7 +40,11 @@ inline bool needs_escape(std::string_view label) {
 }
 // unescape_label's inverse: the label so written.
 inline std::string escape_label(std::string_view label) {
-  return needs_escape(label) ? "\\" + std::string(label) : std::string(label);
+  std::string out;  // built by appends: "\\" + std::string(...) set off GCC 12's -Wrestrict
+  out.reserve(label.size() + 1);
+  if (needs_escape(label)) out.push_back('\\');
+  out.append(label);
+  return out;
 }
 
 // networkx's attribute dict (write_edgelist: "a b {'weight': 1.5}"), a Python literal from
