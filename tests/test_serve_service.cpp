@@ -173,6 +173,16 @@ TEST(RequestText, TargetsPairsAndLabels) {
   ASSERT_EQ(read.size(), 2u);
   EXPECT_EQ(read[0], (std::pair<std::string, std::string>{"#a", "\\b"}));
   EXPECT_EQ(read[1], (std::pair<std::string, std::string>{"%c", "d"}));
+  // The media type's case and parameters aside; another type is no text.
+  EXPECT_EQ(parse_pairs("\\#a b\n", "Text/Plain; charset=utf-8", 10)[0].first, "#a");
+  EXPECT_THROW(parse_pairs("a b\n", "text/plainx", 10), UsageError);
+  // A bad label in a text body is named by its line.
+  try {
+    parse_pairs("#c\n#d\n\xff b\n", "text/plain", 10);
+    ADD_FAILURE() << "a label not UTF-8 was taken";
+  } catch (const UsageError& e) {
+    EXPECT_NE(std::string(e.what()).find("line 3: the first label"), std::string::npos) << e.what();
+  }
   EXPECT_THROW(parse_pairs("[[\"a\",\"b\"],[\"c\",\"d\"]]", "", 1), UsageError);
   EXPECT_THROW(parse_pairs("[[\"a\",\"\"]]", "", 10), UsageError);
   EXPECT_THROW(parse_pairs("[[\"a\",\"b\\u0001\"]]", "", 10), UsageError);
@@ -242,6 +252,7 @@ TEST(Service, AnswersEqualBfsAcrossAppendsRestartsAndFolds) {
   ServiceOptions options;
   options.source = idx;
   int n = 40;
+  uint64_t generation = 0;
   {
     Service s(options);
     check(s, n, "start");
@@ -258,7 +269,16 @@ TEST(Service, AnswersEqualBfsAcrossAppendsRestartsAndFolds) {
       }
       const auto r = ask(s, "POST", "/edges", body + "]");
       EXPECT_EQ(r["appended"].get<size_t>(), round.size());
+      generation = r["generation"].get<uint64_t>();
       check(s, n, "after an append");
+    }
+    // No edge (an empty list, a text body of comments): no record, the same generation.
+    for (const auto& [type, body] :
+         {std::pair{"application/json", "[]"}, std::pair{"text/plain", "# only a note\n\n"}}) {
+      const HttpResponse none = s.handle(HttpRequest{"POST", "/edges", body, type});
+      ASSERT_EQ(none.status, 200) << none.body;
+      EXPECT_EQ(nlohmann::json::parse(none.body)["generation"].get<uint64_t>(), generation);
+      EXPECT_EQ(nlohmann::json::parse(none.body)["appended"].get<uint64_t>(), 0u);
     }
     EXPECT_EQ(s.journal_records(), 4u);
   }

@@ -45,6 +45,12 @@ std::string pair_label(const nlohmann::json& v, size_t at, const char* which) {
                    " label must be a string or an integer");
 }
 
+// Whether a Content-Type names text/plain, parameters aside ("Text/Plain; charset=utf-8"):
+// media types ignore case (RFC 9110, 8.3.1).
+bool is_text_plain(std::string_view content_type) {
+  return text::iequals(text::trim(content_type.substr(0, content_type.find(';'))), "text/plain");
+}
+
 }  // namespace
 
 std::optional<std::string> Target::get(std::string_view key) const {
@@ -87,15 +93,15 @@ void check_label(std::string_view label, std::string_view what) {
 
 LabelPairs parse_pairs(std::string_view body, std::string_view content_type, size_t max_pairs) {
   LabelPairs out;
-  auto add = [&](std::string u, std::string v) {
+  // `at` names the pair in messages: its line in a text body, its place in a JSON one.
+  auto add = [&](std::string u, std::string v, const std::string& at) {
     if (out.size() == max_pairs)
       throw UsageError("more than " + std::to_string(max_pairs) + " pairs in one request");
-    const std::string at = "pair " + std::to_string(out.size());
     check_label(u, at + ": the first label");
     check_label(v, at + ": the second label");
     out.emplace_back(std::move(u), std::move(v));
   };
-  if (content_type.substr(0, 10) == "text/plain") {
+  if (is_text_plain(content_type)) {
     // Read as `closure query --pairs` reads its lines (formats.md): fields split at blanks,
     // '#' starts a comment, labels unescaped; so that query's answer lines ask again here.
     size_t line_no = 0;
@@ -111,7 +117,8 @@ LabelPairs parse_pairs(std::string_view body, std::string_view content_type, siz
       const std::string_view extra = text::next_field(line, at);
       if (v.empty() || (!extra.empty() && extra[0] != '#'))
         throw UsageError("line " + std::to_string(line_no) + ": expected two labels 'u v'");
-      add(std::string(text::unescape_label(u)), std::string(text::unescape_label(v)));
+      add(std::string(text::unescape_label(u)), std::string(text::unescape_label(v)),
+          "line " + std::to_string(line_no));
     }
     return out;
   }
@@ -127,7 +134,7 @@ LabelPairs parse_pairs(std::string_view body, std::string_view content_type, siz
     const auto& p = list[i];
     if (!p.is_array() || p.size() != 2)
       throw UsageError("pair " + std::to_string(i) + " is not a [u, v] array of two labels");
-    add(pair_label(p[0], i, "first"), pair_label(p[1], i, "second"));
+    add(pair_label(p[0], i, "first"), pair_label(p[1], i, "second"), "pair " + std::to_string(i));
   }
   return out;
 }

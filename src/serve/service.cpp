@@ -26,6 +26,15 @@ HttpResponse json_ok(std::string body) {
   return r;
 }
 
+// POST /edges' answer: what was appended and the snapshot it made (or kept).
+std::string append_answer(size_t appended, const reach::AppendReport& report, const Snapshot& now) {
+  return "{\"appended\":" + std::to_string(appended) +
+         ",\"new_vertices\":" + std::to_string(report.new_vertices) +
+         ",\"rebuilt\":" + (report.rebuilt ? "true" : "false") +
+         ",\"generation\":" + std::to_string(now.generation) +
+         ",\"vertices\":" + std::to_string(now.index.vertex_count()) + "}";
+}
+
 // The queriers of one thread over one snapshot: rebuilt only when the snapshot changes,
 // so a request allocates no per-component scratch space. Holding the snapshot keeps it
 // alive while this thread may still use it.
@@ -340,6 +349,9 @@ HttpResponse Service::append(const HttpRequest& request) {
   const LabelPairs edges = parse_pairs(request.body, request.content_type, options_.max_pairs);
   std::lock_guard lock(writer_);
   const auto current = current_.load();
+  // No edge (an empty body, only comments): nothing to keep, no journal record, and the
+  // generation, which clients watch for change, stays.
+  if (edges.empty()) return json_ok(append_answer(0, {}, *current));
   auto next = std::make_shared<Snapshot>(Snapshot{current->index, current->generation + 1});
   const reach::AppendReport report = next->index.add_edges(edges, options_.append);
   try {
@@ -351,11 +363,7 @@ HttpResponse Service::append(const HttpRequest& request) {
   metrics_.appends.fetch_add(1, std::memory_order_relaxed);
   metrics_.appended_edges.fetch_add(edges.size(), std::memory_order_relaxed);
   if (report.rebuilt) metrics_.rebuilds.fetch_add(1, std::memory_order_relaxed);
-  std::string out = "{\"appended\":" + std::to_string(edges.size()) +
-                    ",\"new_vertices\":" + std::to_string(report.new_vertices) +
-                    ",\"rebuilt\":" + (report.rebuilt ? "true" : "false") +
-                    ",\"generation\":" + std::to_string(next->generation) +
-                    ",\"vertices\":" + std::to_string(next->index.vertex_count()) + "}";
+  std::string out = append_answer(edges.size(), report, *next);
   if (journal_->bytes() > options_.fold_after_bytes) {
     try {
       fold_locked();
