@@ -37,7 +37,8 @@ namespace {
 
 // What the command line gives: the runner keeps it beyond the parse.
 struct QueryFlags {
-  std::string input, u, v, pairs, engine = "auto", pairs_format = "text";
+  std::string input, pairs, engine = "auto", pairs_format = "text";
+  std::optional<std::string> u, v;  // given or not: "" is a label (a DOT graph's "")
   bool reflexive = false, json = false;
 };
 
@@ -69,7 +70,7 @@ void add_query_options(CLI::App& sub, QueryFlags& flags) {
 
 // The combinations of questions and inputs query cannot answer, said before anything is read.
 bool questions_given_right(const QueryFlags& flags) {
-  if (flags.pairs.empty() == flags.v.empty() || flags.u.empty() != flags.v.empty()) {
+  if (flags.pairs.empty() == !flags.v || !flags.u != !flags.v) {
     std::fprintf(stderr, "closure query: give either U V or --pairs FILE\n");
     return false;
   }
@@ -325,8 +326,8 @@ Runner add_query_command(CLI::App& command, CommonOptions& common) {
       QueryEngine engine;
       engine.open(*flags, common, session);
       if (flags->pairs.empty()) {
-        const QueryAnswer a = engine.answer(text::unescape_label(flags->u),
-                                            text::unescape_label(flags->v), flags->json);
+        const QueryAnswer a = engine.answer(text::unescape_label(*flags->u),
+                                            text::unescape_label(*flags->v), flags->json);
         std::printf("%s\n", a.text.c_str());
         return a.status == QueryAnswer::kUnknownLabel ? kExitInput : kExitOk;
       }

@@ -37,7 +37,10 @@ done
   fail "reach --json: $("$bin" reach "$dir/g.txt" '\#x0' --json --count | grep vertex)"
 "$bin" query "$dir/g.txt" '\#x0' '\#nobody' --json > "$dir/json.txt"
 grep -qF "\"error\":\"unknown vertex '#nobody'\"" "$dir/json.txt" || fail "query --json: $(cat "$dir/json.txt")"
-printf 'digraph { "x y" -> z; }\n' > "$dir/s.dot"
+printf 'digraph { "x y" -> z; "" -> z; }\n' > "$dir/s.dot"
+# The label "" is a question too (it had read as no U given: exit 2).
+"$bin" query "$dir/s.dot" "" z --json | grep -qF '{"u":"","v":"z","reachable":true}' ||
+  fail "query of the label \"\": $("$bin" query "$dir/s.dot" "" z --json 2>&1)"
 for engine in closure index; do
   "$bin" query "$dir/s.dot" "p unknown vertex 'q" z --json --engine $engine > "$dir/json.txt"
   grep -qF "\"error\":\"unknown vertex 'p unknown vertex 'q'\"}" "$dir/json.txt" ||
