@@ -261,7 +261,8 @@ void print_pair_stats(const QueryBatchStats& stats, const reach::IndexQueries* i
                stats.answered, s(stats.answered), stats.reachable,
                stats.answered - stats.reachable - stats.unknown, stats.unknown, stats.malformed,
                s(stats.malformed));
-  if (index_queries) {
+  // An appended layer's answers are not in the base's counts: no share to give there.
+  if (index_queries && !index_queries->layered()) {
     const reach::QueryStats& s = index_queries->stats();
     std::fprintf(stderr, "closure query: index answered %llu of %llu without search\n",
                  (unsigned long long)s.without_search(), (unsigned long long)s.queries);

@@ -38,6 +38,15 @@ for k in 0 1 2 3; do
   "$bin" query -q rebuilt.idx --pairs pairs.txt > b.txt || [ $? -eq 3 ]
   cmp a.txt b.txt
 done
+# The share answered without search is the base's querier's count: not given for a layered
+# index (it said "0 of 0", or the base's part, beside every line answered), given for a
+# plain one. New vertices pointing at old ones stay a layer.
+"$bin" index -q base.txt -o layered.idx
+"$bin" index -q --append layered.idx new0.txt -o layered.idx
+"$bin" query layered.idx --pairs pairs.txt 2> err.txt > /dev/null || [ $? -eq 3 ]
+if grep -q "without search" err.txt; then echo "a layered index's share: $(tail -1 err.txt)"; exit 1; fi
+"$bin" query rebuilt.idx --pairs pairs.txt 2> err.txt > /dev/null || [ $? -eq 3 ]
+grep -q "without search" err.txt
 # New vertices are numbered in the order they first appear in the appended file, as a rebuild
 # numbers them: merged, a numbered graph's index still takes binary pairs (4 0 is vertex 4's).
 printf '0 1\n1 2\n' > nb.txt

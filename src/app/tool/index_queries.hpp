@@ -48,7 +48,10 @@ class IndexQueries {
   // a large index is most of the time a question takes.
   std::vector<QueryAnswer> answer_many(
       const std::vector<std::pair<std::string, std::string>>& questions);
+  // The base index's querier's counts: on a layered index only the questions the base
+  // alone decided (layered() says which).
   const QueryStats& stats() const { return querier_.base().stats(); }
+  bool layered() const { return layered_; }
   // Another IndexQueries over the same index, for another thread (a querier is one
   // thread's: it owns the search's scratch space).
   std::unique_ptr<IndexQueries> twin() const {
