@@ -74,6 +74,15 @@ bool questions_given_right(const QueryFlags& flags) {
     std::fprintf(stderr, "closure query: give either U V or --pairs FILE\n");
     return false;
   }
+  // "U V yes" is one line: a label holding a line break would read as two (reach refuses
+  // such a label alike); JSON strings hold it.
+  for (const auto* label : {&flags.u, &flags.v})
+    if (!flags.json && *label && (*label)->find_first_of("\r\n") != std::string::npos) {
+      std::fprintf(stderr,
+                   "closure query: a label holding a line break cannot be shown in an answer "
+                   "line: use --json (labels as JSON strings)\n");
+      return false;
+    }
   if (flags.pairs_format == "u32" && flags.engine == "closure") {
     std::fprintf(stderr,
                  "closure query: --pairs-format u32 is answered from an index, not a closure: "

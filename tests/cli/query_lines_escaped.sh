@@ -46,4 +46,11 @@ for engine in closure index; do
   grep -qF "\"error\":\"unknown vertex 'p unknown vertex 'q'\"}" "$dir/json.txt" ||
     fail "query --json --engine $engine, a label like the message: $(cat "$dir/json.txt")"
 done
+# A label holding a line break is refused in an answer line (exit 2), answered in JSON.
+printf 'digraph { "a\nb" -> c; }\n' > "$dir/nl.dot"
+"$bin" query "$dir/nl.dot" "$(printf 'a\nb')" c > "$dir/out.txt" 2> "$dir/err.txt"
+[ $? = 2 ] && [ ! -s "$dir/out.txt" ] && grep -q "line break" "$dir/err.txt" ||
+  fail "a label with a line break: $(cat "$dir/out.txt" "$dir/err.txt")"
+"$bin" query "$dir/nl.dot" "$(printf 'a\nb')" c --json | grep -qF '"reachable":true' ||
+  fail "a label with a line break, --json"
 echo "query lines escaped ok"
