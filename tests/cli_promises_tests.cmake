@@ -128,6 +128,13 @@ cli_test(promises.csv_output_round_trip --stdout "^source,target$" --stdout "^\"
          bash -c "printf 'a,b\\n\"x, y\",a\\n' > ${PR}/w.csv && ${CLOSURE_BIN} -q ${PR}/w.csv -o ${PR}/wc.csv && cat ${PR}/wc.csv && ${CLOSURE_BIN} -q ${PR}/wc.csv -o ${PR}/wc2.csv && ${CLOSURE_BIN} -q ${PR}/w.csv -o ${PR}/wc.tsv && ${CLOSURE_BIN} -q ${PR}/wc.tsv -o ${PR}/wc3.csv && tail -n +2 ${PR}/wc.csv | sort > ${PR}/s1 && tail -n +2 ${PR}/wc2.csv | sort > ${PR}/s2 && tail -n +2 ${PR}/wc3.csv | sort > ${PR}/s3 && cmp ${PR}/s1 ${PR}/s2 && cmp ${PR}/s1 ${PR}/s3 && echo same")
 cli_test(promises.foreign_output_extension_refused --status 2 --stderr "does not write graphml files" --no-file ${PR}/g.graphml --
          ${CLOSURE_BIN} -q ${CHAIN} -o ${PR}/g.graphml)
+# DIMACS's .max and .col and Matrix Market's .mm are read as those formats: an edge list
+# under their names was written, and read back refused.
+foreach(ext max col mm)
+  cli_test(promises.input_extension_output_refused_${ext} --status 2
+           --stderr "does not write ${ext} files" --no-file ${PR}/g.${ext} --
+           ${CLOSURE_BIN} -q ${CHAIN} -o ${PR}/g.${ext})
+endforeach()
 
 # The house: the environment is read in one configuration layer only.
 add_test(NAME house.one_configuration_layer
