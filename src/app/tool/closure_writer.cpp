@@ -121,9 +121,8 @@ OutputSpec output_spec(const std::string& path, std::optional<OutputFormat> requ
   // Formats closure reads but does not write, or does not know: an edge list under their
   // name would be misread by whatever opens it.
   if (!requested && !implied && !spec.dot && path != "-") {
-    for (const char* foreign :
-         {".graphml", ".gml", ".gexf", ".xml", ".net", ".gra", ".dimacs", ".gr", ".max", ".col",
-          ".mm"})
+    for (const char* foreign : {".graphml", ".gml", ".gexf", ".xml", ".net", ".gra", ".dimacs",
+                                ".gr", ".max", ".col", ".mm"})
       if (ends_with(name, foreign))
         throw UsageError("-o " + path + ": closure does not write " + std::string(foreign + 1) +
                          " files; it writes an edge list (any other extension), .csv, .tsv, "

@@ -14,16 +14,17 @@ namespace {
 QueryAnswer unknown(std::string_view u, std::string_view v, std::string_view which) {
   std::string text;
   text.reserve(u.size() + v.size() + which.size() + 23);
-  text.append(text::escape_label(u)).append(" ").append(text::escape_label(v));
-  text.append(" unknown vertex '").append(text::escape_label(which)).append("'");
+  text::append_escaped_label(text, u).push_back(' ');
+  text::append_escaped_label(text, v).append(" unknown vertex '");
+  text::append_escaped_label(text, which).push_back('\'');
   return {QueryAnswer::kUnknownLabel, std::move(text)};
 }
 
 QueryAnswer decided(std::string_view u, std::string_view v, bool yes) {
   std::string text;
   text.reserve(u.size() + v.size() + 7);
-  text.append(text::escape_label(u)).append(" ").append(text::escape_label(v));
-  text.append(yes ? " yes" : " no");
+  text::append_escaped_label(text, u).push_back(' ');
+  text::append_escaped_label(text, v).append(yes ? " yes" : " no");
   return {yes ? QueryAnswer::kReachable : QueryAnswer::kUnreachable, std::move(text)};
 }
 

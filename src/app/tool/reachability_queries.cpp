@@ -72,9 +72,11 @@ std::vector<QueryAnswer> ReachabilityIndex::answer_many(
   closure_.reaches_many(asked, yes);
   for (size_t k = 0; k < where.size(); ++k) {
     const auto& [u, v] = questions[where[k]];
-    out[where[k]] = {
-        yes[k] ? QueryAnswer::kReachable : QueryAnswer::kUnreachable,
-        text::escape_label(u) + " " + text::escape_label(v) + (yes[k] ? " yes" : " no")};
+    std::string line;
+    line.reserve(u.size() + v.size() + 7);
+    text::append_escaped_label(line, u).push_back(' ');
+    text::append_escaped_label(line, v).append(yes[k] ? " yes" : " no");
+    out[where[k]] = {yes[k] ? QueryAnswer::kReachable : QueryAnswer::kUnreachable, std::move(line)};
   }
   return out;
 }

@@ -38,12 +38,16 @@ inline bool needs_escape(std::string_view label) {
                             (label[0] == '\\' && label.size() > 1 &&
                              (label[1] == '#' || label[1] == '%' || label[1] == '\\')));
 }
-// unescape_label's inverse: the label so written.
-inline std::string escape_label(std::string_view label) {
-  std::string out;  // built by appends: "\\" + std::string(...) set off GCC 12's -Wrestrict
-  out.reserve(label.size() + 1);
+// unescape_label's inverse: the label so written, appended to `out` (answer lines are built
+// in place, no string a label).
+inline std::string& append_escaped_label(std::string& out, std::string_view label) {
   if (needs_escape(label)) out.push_back('\\');
-  out.append(label);
+  return out.append(label);
+}
+inline std::string escape_label(std::string_view label) {
+  std::string out;
+  out.reserve(label.size() + 1);
+  append_escaped_label(out, label);
   return out;
 }
 
