@@ -166,25 +166,27 @@ TEST(ReachIndex, GeneratedBenchmarkGraphsAgreeWithBfsOnSampledSources) {
   }
 }
 
-// A batch whose blocks of pairs are nearly all answered by a supportive component (sources
-// through a hub to sinks) asks that test first, and falls back to every test for the rest:
-// blocks of hub pairs with a few others among them (reachable along a side chain, and not),
-// then blocks of other pairs only (the batch turns back), then hub pairs to the end (the
-// loop's last pairs, past the keys requested ahead), against BFS. The hub's pairs must be
-// answered by the supportive bits (tally()), and the Querier counts those it answered so.
-TEST(ReachIndex, BatchesOfHubPairsAskTheSupportiveTestFirst) {
+// Pairs nearly all answered by a supportive component (sources through a hub to sinks)
+// with a few others among them (reachable along a side chain, and not), then other pairs
+// only, then hub pairs to the end; the hub's pairs must be answered by the supportive bits
+// (tally()).
+struct HubPairs {
+  Graph g;
+  std::vector<vertex_t> us, vs;
+  size_t mostly_hub = 0, others_end = 0;  // where the first hub run and the others end
+};
+HubPairs hub_pairs() {
   const vertex_t sources = 1500, sinks = 1500, side = 400, hub = sources + sinks;
   std::vector<Edge> edges;
   for (vertex_t s = 0; s < sources; ++s) edges.emplace_back(s, hub);
   for (vertex_t t = sources; t < sources + sinks; ++t) edges.emplace_back(hub, t);
   for (vertex_t c = hub + 1; c + 1 < hub + 1 + side; ++c) edges.emplace_back(c, c + 1);
   edges.emplace_back(hub + 1, vertex_t(sources));  // the side chain's head reaches a sink
-  const Graph g(size_t(hub) + 1 + side, std::move(edges));
-  ReachIndex index(build_index(g));
-  Querier q(index);
+  HubPairs h{Graph(size_t(hub) + 1 + side, std::move(edges)), {}, {}};
   std::mt19937_64 rng(606);
-  std::vector<vertex_t> us, vs;
-  auto any = [&] { return vertex_t(rng() % g.vertex_count()); };
+  auto& us = h.us;
+  auto& vs = h.vs;
+  auto any = [&] { return vertex_t(rng() % h.g.vertex_count()); };
   auto hub_pair = [&] {
     us.push_back(vertex_t(rng() % sources)), vs.push_back(vertex_t(sources + rng() % sinks));
   };
@@ -204,20 +206,56 @@ TEST(ReachIndex, BatchesOfHubPairsAskTheSupportiveTestFirst) {
       hub_pair();
     }
   }
-  QueryStats hub_pairs;
+  h.mostly_hub = us.size();
+  ReachIndex index(build_index(h.g));
+  QueryStats tallied;
   for (size_t i = 0; i < 200; ++i)
-    if (!other(i)) q.tally(us[i], vs[i], hub_pairs);
-  ASSERT_EQ(hub_pairs.supportive, hub_pairs.queries);
+    if (!other(i)) Querier(index).tally(us[i], vs[i], tallied);
+  EXPECT_EQ(tallied.supportive, tallied.queries);
   for (size_t i = 0; i < 3000; ++i) us.push_back(any()), vs.push_back(any());
   for (vertex_t c = hub + 1; c + 2 < hub + side; c += 3) us.push_back(c), vs.push_back(c + 2);
+  h.others_end = us.size();
   for (size_t i = 0; i < 2100; ++i) hub_pair();
-  const auto reach = bfs_all(g);
-  std::unique_ptr<bool[]> out(new bool[us.size()]);
-  q.reaches_many(us.data(), vs.data(), us.size(), out.get());
-  for (size_t i = 0; i < us.size(); ++i)
-    ASSERT_EQ(out[i], bool(reach[us[i]][vs[i]])) << i << ": " << us[i] << " -> " << vs[i];
+  return h;
+}
+
+// A batch asks the supportive test first in the blocks after one nearly all answered so,
+// falls back to every test for the rest, and turns back on the other pairs' blocks (the last
+// hub pairs: the loop's end, past the keys requested ahead); the Querier counts the pairs it
+// answered so.
+TEST(ReachIndex, BatchesOfHubPairsAskTheSupportiveTestFirst) {
+  const HubPairs h = hub_pairs();
+  ReachIndex index(build_index(h.g));
+  Querier q(index);
+  const auto reach = bfs_all(h.g);
+  std::unique_ptr<bool[]> out(new bool[h.us.size()]);
+  q.reaches_many(h.us.data(), h.vs.data(), h.us.size(), out.get());
+  for (size_t i = 0; i < h.us.size(); ++i)
+    ASSERT_EQ(out[i], bool(reach[h.us[i]][h.vs[i]])) << i << ": " << h.us[i] << " -> " << h.vs[i];
   // Blocks 2-6 of the first 6,000 pairs and the last one or two of the hub pairs at the end.
   EXPECT_GT(q.stats().supportive_first, uint64_t{5000});
+}
+
+// Lone calls learn the same from sampled calls: the supportive test first (from the
+// SupportiveKey) after the first hub pairs, every test again on the others, and the first
+// again at the end, each answer against BFS.
+TEST(ReachIndex, LoneCallsOnHubPairsAskTheSupportiveTestFirst) {
+  const HubPairs h = hub_pairs();
+  ReachIndex index(build_index(h.g));
+  Querier q(index);
+  const auto reach = bfs_all(h.g);
+  auto ask = [&](size_t b, size_t e) {
+    for (size_t i = b; i < e; ++i)
+      ASSERT_EQ(q.reaches(h.us[i], h.vs[i]), bool(reach[h.us[i]][h.vs[i]]))
+          << i << ": " << h.us[i] << " -> " << h.vs[i];
+  };
+  EXPECT_FALSE(q.lone_supportive_first());
+  ask(0, h.mostly_hub);
+  EXPECT_TRUE(q.lone_supportive_first());
+  ask(h.mostly_hub, h.others_end);
+  EXPECT_FALSE(q.lone_supportive_first());
+  ask(h.others_end, h.us.size());
+  EXPECT_TRUE(q.lone_supportive_first());
 }
 
 TEST(ReachIndex, BatchesOnIndexesPastTheCacheEqualBfs) {
