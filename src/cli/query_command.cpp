@@ -6,6 +6,7 @@
 #include <fcntl.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <cerrno>
 #include <chrono>
 #include <cstdio>
@@ -74,13 +75,16 @@ bool questions_given_right(const QueryFlags& flags) {
     std::fprintf(stderr, "closure query: give either U V or --pairs FILE\n");
     return false;
   }
-  // "U V yes" is one line: a label holding a line break would read as two (reach refuses
-  // such a label alike); JSON strings hold it.
+  // "U V yes" is one line of three fields, as --pairs reads them back: a label holding a
+  // line break would read as two lines (reach refuses such a label alike), an empty one or
+  // one holding a blank as another count of fields (the edge-list writer refuses them
+  // alike); JSON strings hold them.
   for (const auto* label : {&flags.u, &flags.v})
-    if (!flags.json && *label && (*label)->find_first_of("\r\n") != std::string::npos) {
+    if (!flags.json && *label &&
+        ((*label)->empty() || std::any_of((*label)->begin(), (*label)->end(), text::is_space))) {
       std::fprintf(stderr,
-                   "closure query: a label holding a line break cannot be shown in an answer "
-                   "line: use --json (labels as JSON strings)\n");
+                   "closure query: a label that is empty or holds a blank or a line break "
+                   "cannot be shown in an answer line: use --json (labels as JSON strings)\n");
       return false;
     }
   if (flags.pairs_format == "u32" && flags.engine == "closure") {

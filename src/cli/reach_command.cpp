@@ -51,11 +51,12 @@ Runner add_reach_command(CLI::App& command, CommonOptions& common) {
       } else {
         std::string out;
         for (vertex_t v : list) {
-          // One label per line: a label holding a line break would read as two.
-          if (g.label(v).find_first_of("\r\n") != std::string::npos)
+          // One label per line: a label holding a line break would read as two, an empty
+          // one as a blank line, which no reader takes for a label.
+          if (g.label(v).empty() || g.label(v).find_first_of("\r\n") != std::string::npos)
             throw UsageError("vertex label '" + g.label(v) +
-                             "' holds a line break, which one label per line cannot show; "
-                             "use --json (labels as JSON strings) or --count");
+                             "' is empty or holds a line break, which one label per line "
+                             "cannot show; use --json (labels as JSON strings) or --count");
           // As an edge list writes it, so that a line given back to query or reach names
           // the same vertex (\\#x, not #x).
           out.append(text::escape_label(g.label(v))).push_back('\n');

@@ -46,11 +46,16 @@ for engine in closure index; do
   grep -qF "\"error\":\"unknown vertex 'p unknown vertex 'q'\"}" "$dir/json.txt" ||
     fail "query --json --engine $engine, a label like the message: $(cat "$dir/json.txt")"
 done
-# A label holding a line break is refused in an answer line (exit 2), answered in JSON.
-printf 'digraph { "a\nb" -> c; }\n' > "$dir/nl.dot"
-"$bin" query "$dir/nl.dot" "$(printf 'a\nb')" c > "$dir/out.txt" 2> "$dir/err.txt"
-[ $? = 2 ] && [ ! -s "$dir/out.txt" ] && grep -q "line break" "$dir/err.txt" ||
-  fail "a label with a line break: $(cat "$dir/out.txt" "$dir/err.txt")"
-"$bin" query "$dir/nl.dot" "$(printf 'a\nb')" c --json | grep -qF '"reachable":true' ||
-  fail "a label with a line break, --json"
+# A label holding a line break, a blank or nothing is refused in an answer line (exit 2):
+# "a b c yes" or " c yes" would read back as other questions. JSON answers them.
+printf 'digraph { "a\nb" -> c; "x y" -> c; "" -> c; }\n' > "$dir/nl.dot"
+for label in "$(printf 'a\nb')" "x y" ""; do
+  "$bin" query "$dir/nl.dot" "$label" c > "$dir/out.txt" 2> "$dir/err.txt"
+  [ $? = 2 ] && [ ! -s "$dir/out.txt" ] && grep -q "empty or holds a blank or a line break" "$dir/err.txt" ||
+    fail "the label '$label': $(cat "$dir/out.txt" "$dir/err.txt")"
+  "$bin" query "$dir/nl.dot" c "$label" > /dev/null 2>&1
+  [ $? = 2 ] || fail "the label '$label' as V"
+  "$bin" query "$dir/nl.dot" "$label" c --json | grep -qF '"reachable":true' ||
+    fail "the label '$label', --json"
+done
 echo "query lines escaped ok"
