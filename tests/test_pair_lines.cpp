@@ -155,6 +155,24 @@ TEST(PairLines, AwkwardLinesAnswerAsTheLineReaderDoes) {
   }
 }
 
+// A UTF-8 byte order mark before the first line is skipped, as graph readers skip it (it
+// had been read as part of the first label: "unknown vertex '\xEF\xBB\xBFa'"); anywhere
+// else it is a label's bytes. Both readers, written 1 to 4096 bytes at a time.
+TEST(PairLines, AByteOrderMarkBeforeTheFirstLineIsSkipped) {
+  const LivingIndex index = named_index();
+  IndexQueries q(index, false);
+  const std::string bom = "\xEF\xBB\xBF";
+  for (const std::string lines : {"a d\nd a\n", "# comment\na d\n", "\\#x d\n", ""}) {
+    const Answers plain = by_lines(q, lines);
+    expect_same_text(by_lines(q, bom + lines).text, plain.text, "lines, BOM + " + lines);
+    for (size_t chunk : {1, 2, 3, 4096})
+      expect_same_text(by_blocks(q, bom + lines, chunk).text, plain.text, "blocks, BOM + " + lines);
+  }
+  const std::string inner = "a d\n" + bom + "a d\n";
+  expect_same(q, inner, "a BOM on the second line");
+  EXPECT_NE(by_lines(q, inner).text.find("unknown vertex"), std::string::npos);
+}
+
 TEST(PairLines, LongLinesAndManyLinesCrossBlocks) {
   const LivingIndex index = named_index();
   IndexQueries q(index, false);

@@ -173,6 +173,18 @@ TEST(RequestText, TargetsPairsAndLabels) {
   ASSERT_EQ(read.size(), 2u);
   EXPECT_EQ(read[0], (std::pair<std::string, std::string>{"#a", "\\b"}));
   EXPECT_EQ(read[1], (std::pair<std::string, std::string>{"%c", "d"}));
+  // A byte order mark before a body's first line is skipped, as graph readers skip it; in a
+  // JSON body as well (JSON's parser skips it).
+  EXPECT_EQ(parse_pairs("\xEF\xBB\xBF"
+                        "a b\n",
+                        "text/plain", 10)[0]
+                .first,
+            "a");
+  EXPECT_EQ(parse_pairs("\xEF\xBB\xBF"
+                        R"([["a","b"]])",
+                        "", 10)[0]
+                .first,
+            "a");
   // The media type's case and parameters aside; another type is no text.
   EXPECT_EQ(parse_pairs("\\#a b\n", "Text/Plain; charset=utf-8", 10)[0].first, "#a");
   EXPECT_THROW(parse_pairs("a b\n", "text/plainx", 10), UsageError);

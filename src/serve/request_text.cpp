@@ -105,6 +105,7 @@ LabelPairs parse_pairs(std::string_view body, std::string_view content_type, siz
     // Read as `closure query --pairs` reads its lines (formats.md): fields split at blanks,
     // '#' starts a comment, labels unescaped; so that query's answer lines ask again here.
     size_t line_no = 0;
+    body = text::without_bom(body);
     while (!body.empty()) {
       const size_t nl = body.find('\n');
       const std::string_view line = body.substr(0, nl);

@@ -489,6 +489,7 @@ QueryBatchStats answer_pair_lines(IndexQueries& queries, int fd, const std::stri
   std::string buf(2 * kReadBytes, '\0');
   size_t start = 0, size = 0;  // buf[start, size): read, not yet answered (a partial line)
   uint64_t line_no = 0;
+  bool bom_checked = false;
   std::vector<Piece> pieces(1);
   pieces[0].queries = &queries;
   for (bool more = true; more;) {
@@ -503,6 +504,11 @@ QueryBatchStats answer_pair_lines(IndexQueries& queries, int fd, const std::stri
         read_pairs_input(fd, buf.data() + size, buf.size() - kReadSlack - size, name);
     more = got > 0;
     size += got;
+    // A byte order mark before the first line, once its 3 bytes are in (or the input ends).
+    if (line_no == 0 && start == 0 && !bom_checked && (size >= 3 || !more)) {
+      bom_checked = true;
+      if (text::without_bom({buf.data(), size}).size() < size) start = text::kUtf8Bom.size();
+    }
     // Complete lines only, but everything at the end of the input.
     const char* first = buf.data() + start;
     const char* end = buf.data() + size;

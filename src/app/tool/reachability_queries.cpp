@@ -117,7 +117,7 @@ QueryBatchStats answer_lines(const AnswerBatch& answer_batch, size_t batch, std:
   std::string line;
   size_t line_no = 0;
   while (std::getline(in, line)) {
-    ++line_no;
+    if (++line_no == 1 && line.starts_with(text::kUtf8Bom)) line.erase(0, text::kUtf8Bom.size());
     size_t at = 0;
     const std::string_view u = text::next_field(line, at);
     if (!u.empty() && u[0] != '#') {

@@ -219,7 +219,7 @@ CommaLine comma_line_reading(std::string_view line) {
 }
 
 InputFormat sniff(std::string_view s) {
-  if (s.starts_with("\xEF\xBB\xBF")) s.remove_prefix(3);
+  if (s.starts_with(text::kUtf8Bom)) s.remove_prefix(text::kUtf8Bom.size());
   const std::string_view head = text::trim(s.substr(0, s.find_first_of("\r\n")));
   if (starts_with_icase(text::trim(s), "%%MatrixMarket")) return InputFormat::kMatrixMarket;
   if (head == "graph_for_greach") return InputFormat::kGra;
@@ -247,7 +247,7 @@ const char* unsupported_format(std::string_view first) {
 
 // The first line of `head` that is not blank, trimmed, and its number (1-based).
 std::pair<size_t, std::string_view> first_nonblank_line(std::string_view head) {
-  if (head.starts_with("\xEF\xBB\xBF")) head.remove_prefix(3);
+  if (head.starts_with(text::kUtf8Bom)) head.remove_prefix(text::kUtf8Bom.size());
   size_t line = 1;
   std::string_view first;
   for (size_t at = 0; at < head.size();) {
@@ -297,7 +297,7 @@ void refuse_ambiguous_commas(LineSource& src, std::string_view head) {
 }  // namespace
 
 bool is_closure_edge_list(std::string_view head) {
-  if (head.starts_with("\xEF\xBB\xBF")) head.remove_prefix(3);
+  if (head.starts_with(text::kUtf8Bom)) head.remove_prefix(text::kUtf8Bom.size());
   return head.starts_with(kEdgeListMarker);
 }
 
@@ -316,7 +316,7 @@ bool edge_list_needs_marker(std::string_view source, std::string_view target, bo
       std::min(source.size(), source.find_first_not_of("abcdefghijklmnopqrstuvwxyz"
                                                        "ABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_")));
   // Read back, the file would be another format, refused as one, or its first edge a header.
-  return source.starts_with("\xEF\xBB\xBF") || sniff(line) != InputFormat::kEdgeList ||
+  return source.starts_with(text::kUtf8Bom) || sniff(line) != InputFormat::kEdgeList ||
          unsupported_format(line) != nullptr || glued_dict_delimiter(line) != 0 ||
          comma_line_reading(line) != CommaLine::kEdges ||
          // DOT's "digraph" and "{" may stand on two lines, after comments

@@ -13,6 +13,13 @@ inline bool is_space(char c) {
   return c == ' ' || c == '\t' || c == '\r' || c == '\f' || c == '\v' || c == '\n';
 }
 
+// A UTF-8 byte order mark, which some editors write before a text's first line: readers
+// of lines skip it there (graphs, query's --pairs lines, serve's text/plain bodies).
+inline constexpr std::string_view kUtf8Bom = "\xEF\xBB\xBF";
+inline std::string_view without_bom(std::string_view text) {
+  return text.starts_with(kUtf8Bom) ? text.substr(kUtf8Bom.size()) : text;
+}
+
 // The next field of a line from `at` (advanced past it), split at is_space() as `>>` splits:
 // query's `--pairs` lines and serve's text/plain lines. Empty at the line's end.
 inline std::string_view next_field(std::string_view line, size_t& at) {
