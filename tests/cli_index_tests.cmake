@@ -111,12 +111,15 @@ cli_test(query.json_unknown --status 3 --stdout "\"error\": ?\"unknown vertex 'z
 # A label with a line break cannot be shown one per line: refused (usage), never printed
 # as two lines; --json shows it escaped.
 file(WRITE ${CMAKE_CURRENT_BINARY_DIR}/reach-line-break.dot "digraph { c -> \"a\nb\" }\n")
-cli_test(reach.line_break_label_refused --status 2 --stderr "is empty or holds a line break, which one label per line cannot show" --
+cli_test(reach.line_break_label_refused --status 2 --stderr "is blank or holds a line break, which one label per line cannot show" --
          ${CLOSURE_BIN} reach ${CMAKE_CURRENT_BINARY_DIR}/reach-line-break.dot c)
-# Nor the label "" (a DOT name): it would be a blank line, which no reader takes for a label.
+# Nor the label "" or " " (DOT names): a blank line, which no reader takes for a label.
 file(WRITE ${CMAKE_CURRENT_BINARY_DIR}/reach-empty-label.dot "digraph { c -> \"\" }\n")
-cli_test(reach.empty_label_refused --status 2 --stderr "label '' is empty or holds a line break" --
+file(WRITE ${CMAKE_CURRENT_BINARY_DIR}/reach-blank-label.dot "digraph { c -> \" \"; c -> \"lead \" }\n")
+cli_test(reach.empty_label_refused --status 2 --stderr "label '' is blank or holds a line break" --
          ${CLOSURE_BIN} reach ${CMAKE_CURRENT_BINARY_DIR}/reach-empty-label.dot c)
+cli_test(reach.blank_label_refused --status 2 --stderr "label ' ' is blank or holds a line break" --
+         ${CLOSURE_BIN} reach ${CMAKE_CURRENT_BINARY_DIR}/reach-blank-label.dot c)
 cli_test(reach.empty_label_in_json --stdout "^ +\"\"$" --stdout "\"count\": 1" --
          ${CLOSURE_BIN} reach ${CMAKE_CURRENT_BINARY_DIR}/reach-empty-label.dot c --json)
 cli_test(reach.line_break_label_in_json --stdout "\"a\\\\nb\"" --

@@ -1,5 +1,6 @@
 // `closure reach FILE u`: the vertices u reaches (--ancestors: those reaching u), in the
 // input's labels, one per line; --count for the number only; --json for both.
+#include <algorithm>
 #include <cstdio>
 #include <memory>
 #include <nlohmann/json.hpp>
@@ -52,10 +53,12 @@ Runner add_reach_command(CLI::App& command, CommonOptions& common) {
         std::string out;
         for (vertex_t v : list) {
           // One label per line: a label holding a line break would read as two, an empty
-          // one as a blank line, which no reader takes for a label.
-          if (g.label(v).empty() || g.label(v).find_first_of("\r\n") != std::string::npos)
-            throw UsageError("vertex label '" + g.label(v) +
-                             "' is empty or holds a line break, which one label per line "
+          // or blank one as a blank line, which no reader takes for a label.
+          const std::string& label = g.label(v);
+          if (label.find_first_of("\r\n") != std::string::npos ||
+              std::all_of(label.begin(), label.end(), text::is_space))
+            throw UsageError("vertex label '" + label +
+                             "' is blank or holds a line break, which one label per line "
                              "cannot show; use --json (labels as JSON strings) or --count");
           // As an edge list writes it, so that a line given back to query or reach names
           // the same vertex (\\#x, not #x).

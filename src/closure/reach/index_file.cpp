@@ -378,7 +378,7 @@ std::unique_ptr<ReachIndex> read_into_memory(int fd, uint64_t size, const std::s
   } catch (const std::bad_alloc&) {  // the keys made beside it: the index's, not a method's
     ::munmap(base, size);
     throw OutOfMemoryError("out of memory loading the index " + path + " (" +
-                           format_bytes(double(size)) + " and 64 bytes a vertex beside it)");
+                           format_bytes(double(size)) + " and 64-76 bytes a vertex beside it)");
   } catch (...) {
     ::munmap(base, size);
     throw;
@@ -482,7 +482,7 @@ std::unique_ptr<ReachIndex> load_index_from_bytes(std::string_view bytes, const 
     ::munmap(map, bytes.size());
     throw OutOfMemoryError("out of memory loading the index " + name + " (" +
                            format_bytes(double(bytes.size())) +
-                           " and 64 bytes a vertex beside it)");
+                           " and 64-76 bytes a vertex beside it)");
   } catch (...) {
     ::munmap(map, bytes.size());
     throw;

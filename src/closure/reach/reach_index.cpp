@@ -389,7 +389,6 @@ ReachIndex::ReachIndex(const IndexView& view, void* mapping, size_t mapping_byte
 void ReachIndex::make_keys() {
   if (view_.components >= kMaxKeyedComponents) return;  // the order would not fit
   keys_.reset(new VertexKey[view_.vertices]);
-  supportive_keys_.reset(new SupportiveKey[view_.vertices]);
   // Huge pages: in a virtual machine each 4 KiB page's first touch was most of the gather.
   detail::advise_huge_pages(keys_.get(), view_.vertices * sizeof(VertexKey));
   const uint32_t* comp = view_.component_of;
@@ -400,7 +399,6 @@ void ReachIndex::make_keys() {
       if (v + 16 < last) __builtin_prefetch(L + comp[v + 16]);
       const ComponentLabel& l = L[comp[v]];
       keys_[v] = make_key(comp[v], l);
-      supportive_keys_[v] = {keys_[v].src[0], keys_[v].src[6], keys_[v].dst[6]};
     }
   };
   // On threads only when the gather outweighs starting them (a query on a small index
@@ -409,6 +407,18 @@ void ReachIndex::make_keys() {
     gather(0, view_.vertices);
   else
     parallel_chunks(view_.vertices, size_t{1} << 16, gather);
+}
+
+const SupportiveKey* ReachIndex::supportive_keys() const {
+  if (!keys_) return nullptr;
+  std::call_once(supportive_once_, [&] {
+    const size_t n = view_.vertices;
+    supportive_keys_.reset(new SupportiveKey[n]);
+    detail::advise_huge_pages(supportive_keys_.get(), n * sizeof(SupportiveKey));
+    for (size_t v = 0; v < n; ++v)
+      supportive_keys_[v] = {keys_[v].src[0], keys_[v].src[6], keys_[v].dst[6]};
+  });
+  return supportive_keys_.get();
 }
 
 ReachIndex::~ReachIndex() {
@@ -450,24 +460,41 @@ uint64_t ReachIndex::graph_bytes() const {
 }
 
 Querier::Querier(const ReachIndex& index)
-    : view_(index.view()),
+    : index_(index),
+      view_(index.view()),
       comp_(index.view().component_of),
       keys_(index.keys()),
-      supportive_keys_(index.supportive_keys()),
       labels_(index.view().labels) {}
 
 void Querier::lone_sample(bool supportive) {
   lone_hits_ += supportive;
   if (++lone_sampled_ < 16) return;
+  if (lone_hits_ >= 15) {
+    lone_supportive_samples_ += lone_sampled_;
+    if (!supportive_keys_ && lone_supportive_samples_ >= view_.vertices)
+      supportive_keys_ = index_.supportive_keys();
+    lone_supportive_first_ = supportive_keys_ != nullptr;
+    lone_misses_ = 0, lone_sampled_since_misses_ = 0;
+  }
+  lone_sampled_ = lone_hits_ = 0;
+}
+
+void Querier::lone_sample_asked_first(bool supportive) {
+  ++lone_sampled_since_misses_;
+  lone_hits_ += supportive;
+  if (++lone_sampled_ < 16) return;
   lone_supportive_first_ = lone_hits_ >= 15;
-  lone_sampled_ = lone_hits_ = lone_misses_ = 0;
+  lone_sampled_ = lone_hits_ = 0;
 }
 
 void Querier::lone_missed() {
   if (++lone_misses_ < 16) return;
-  // 16 misses in about 64 x lone_sampled_ calls: more than 1 in 16 of them, every test again.
-  lone_supportive_first_ = lone_misses_ <= lone_sampled_ * 4;
-  lone_sampled_ = lone_hits_ = lone_misses_ = 0;
+  // 16 misses in about 64 x the calls sampled: more than 1 in 16 of them, every test again.
+  if (lone_misses_ > lone_sampled_since_misses_ * 4) {
+    lone_supportive_first_ = false;
+    lone_sampled_ = lone_hits_ = 0;
+  }
+  lone_misses_ = 0, lone_sampled_since_misses_ = 0;
 }
 
 bool Querier::after_keys(uint32_t cu, uint32_t cv) {

@@ -8,6 +8,7 @@
 #include <array>
 #include <cstdint>
 #include <memory>
+#include <mutex>
 #include <optional>
 #include <span>
 #include <string>
@@ -238,18 +239,23 @@ class ReachIndex {
   // keys()[v] for every vertex v (VertexKey), or nullptr for an index of kMaxKeyedComponents
   // components or more.
   const VertexKey* keys() const { return keys_.get(); }
-  // supportive_keys()[v]: keys()[v]'s lanes 0 and 6; nullptr where keys() is.
-  const SupportiveKey* supportive_keys() const { return supportive_keys_.get(); }
+  // supportive_keys()[v]: keys()[v]'s lanes 0 and 6 (nullptr where keys() is), made by the
+  // first call, from any thread, once: a querier asks for them only after many lone calls
+  // answered by a supportive component, so a process asking one question never pays for
+  // them (12 bytes a vertex of fresh pages: 2 ms of a 23-ms query on GRAIL human, made with
+  // the keys).
+  const SupportiveKey* supportive_keys() const;
   // Frees the keys: queries then take the vertex -> component -> label chain, as on an index
   // too large for keys (for tests of that path).
-  void drop_keys() { keys_.reset(), supportive_keys_.reset(); }
+  void drop_keys() { keys_.reset(); }
 
  private:
   void make_keys();
   std::optional<IndexData> owned_;
   IndexView view_;
   std::unique_ptr<VertexKey[]> keys_;  // not zeroed first: every entry is written once
-  std::unique_ptr<SupportiveKey[]> supportive_keys_;  // likewise
+  mutable std::once_flag supportive_once_;
+  mutable std::unique_ptr<SupportiveKey[]> supportive_keys_;
   void* mapping_ = nullptr;
   size_t mapping_bytes_ = 0;
 };
@@ -312,8 +318,10 @@ class Querier {
   // test first in the next block.
   void reaches_many(const vertex_t* us, const vertex_t* vs, size_t n, bool* out);
   const QueryStats& stats() const { return stats_; }
-  // Whether lone calls ask the supportive test first now (reaches_lone()).
+  // Whether lone calls ask the supportive test first now (reaches_lone()), and whether they
+  // read it from the SupportiveKey.
   bool lone_supportive_first() const { return lone_supportive_first_; }
+  bool lone_reads_supportive_keys() const { return supportive_keys_ != nullptr; }
   void reset_stats() { stats_ = {}; }
   void add_stats(const QueryStats& s) { stats_ += s; }
   // Adds to `into` which test decides reaches(u, v) (a search counted as searched, its
@@ -352,19 +360,23 @@ class Querier {
   // A lone call learns as reaches_many()'s blocks do, from the calls before it: where at
   // least 15 of 16 sampled calls were answered by a supportive component with u's before
   // v's (positive pairs on graphs with hubs), the calls after ask that test first, from the
-  // 12-byte SupportiveKey, and go back to every test at once after 16 misses in fewer than
-  // 16 times as many calls. One call in 64 is sampled, by the pair (u + v = 63 modulo 64:
+  // 12-byte SupportiveKey, and go back to every test at once where 2 of 16 samples missed,
+  // or 16 misses came in fewer than 16 times as many calls (by the samples' count: either
+  // alone is blind to pairs that are all sampled, or none). The SupportiveKey is made once as many
+  // calls so answered have been sampled as the index has vertices (about 64 calls a vertex): it
+  // costs about 30 ns a vertex (fresh pages) and saves 0.4-0.5 ns a call (kegg's 43 KB stay in the
+  // first-level cache where its 64-byte keys' 231 KB do not; from those, asking the test
+  // first gained nothing). One call in 64 is sampled, by the pair (u + v = 63 modulo 64:
   // never a self-pair, which u ^ v would always take; a hash's multiply cost random pairs
   // 0.4 ns), so no counter is written on every call: a counter in memory made every call
   // wait for the last one's store (random pairs 2.5 -> 3.5 ns on kegg).
   bool reaches_lone(vertex_t u, vertex_t v) {
     const bool sampled = ((u + v) & 63) == 63;
     if (lone_supportive_first_) {
-      const SupportiveKey& a = supportive_keys_[u];
-      const SupportiveKey& b = supportive_keys_[v];
+      const bool yes = supportive_yes(supportive_keys_[u], supportive_keys_[v]);
       if (sampled) [[unlikely]]
-        ++lone_sampled_;
-      if (supportive_yes(a, b)) [[likely]]
+        lone_sample_asked_first(yes);
+      if (yes) [[likely]]
         return true;
       lone_missed();
       return reaches_keyed(u, v);
@@ -377,6 +389,7 @@ class Querier {
     return decide(a, b, tests);
   }
   void lone_sample(bool supportive);
+  void lone_sample_asked_first(bool supportive);
   void lone_missed();
   // Bit 8 (kKeyVerdicts' index) where a supportive component lies between.
   static uint32_t supportive_bit(const VertexKey& a, const VertexKey& b) {
@@ -412,18 +425,21 @@ class Querier {
   // other filters, the search (out of line: rare, and the inline path stays short).
   bool after_keys(uint32_t cu, uint32_t cv);
   bool search(uint32_t cu, uint32_t cv);
+  const ReachIndex& index_;
   const IndexView& view_;
   const uint32_t* comp_;
   const VertexKey* keys_;
-  const SupportiveKey* supportive_keys_;
+  const SupportiveKey* supportive_keys_ = nullptr;  // once lone calls have asked for them
   const ComponentLabel* labels_;
   std::vector<uint32_t> stamp_;
   uint32_t epoch_ = 0;
   std::vector<uint32_t> stack_;
   QueryStats stats_;
-  // reaches_lone()'s sampled calls and their supportive answers, or, asking that test
-  // first, its sampled calls and misses.
+  // reaches_lone()'s sampled calls and their supportive answers (a window of 16), and,
+  // asking that test first, its misses and the calls sampled since they were counted.
   uint32_t lone_sampled_ = 0, lone_hits_ = 0, lone_misses_ = 0;
+  uint64_t lone_sampled_since_misses_ = 0;
+  uint64_t lone_supportive_samples_ = 0;  // in all, in windows answered so (before the keys)
   bool lone_supportive_first_ = false;
 };
 
