@@ -62,7 +62,7 @@ Runner add_reach_command(CLI::App& command, CommonOptions& common) {
                              "cannot show; use --json (labels as JSON strings) or --count");
           // As an edge list writes it, so that a line given back to query or reach names
           // the same vertex (\\#x, not #x).
-          out.append(text::escape_label(g.label(v))).push_back('\n');
+          text::append_escaped_label(out, label).push_back('\n');
         }
         std::fwrite(out.data(), 1, out.size(), stdout);
       }

@@ -5,37 +5,14 @@
 #include <memory>
 #include <optional>
 
-#include "closure/graph/text_scan.hpp"
-
 namespace closure::reach {
-namespace {
-
-// Labels are echoed as edge lists write them, so that an answer line reads back as a question.
-QueryAnswer unknown(std::string_view u, std::string_view v, std::string_view which) {
-  std::string text;
-  text.reserve(u.size() + v.size() + which.size() + 23);
-  text::append_escaped_label(text, u).push_back(' ');
-  text::append_escaped_label(text, v).append(" unknown vertex '");
-  text::append_escaped_label(text, which).push_back('\'');
-  return {QueryAnswer::kUnknownLabel, std::move(text)};
-}
-
-QueryAnswer decided(std::string_view u, std::string_view v, bool yes) {
-  std::string text;
-  text.reserve(u.size() + v.size() + 7);
-  text::append_escaped_label(text, u).push_back(' ');
-  text::append_escaped_label(text, v).append(yes ? " yes" : " no");
-  return {yes ? QueryAnswer::kReachable : QueryAnswer::kUnreachable, std::move(text)};
-}
-
-}  // namespace
 
 QueryAnswer IndexQueries::answer(std::string_view u, std::string_view v) {
   const auto iu = index_->find(u);
-  if (!iu) return unknown(u, v, u);
+  if (!iu) return unknown_answer(u, v, u);
   const auto iv = index_->find(v);
-  if (!iv) return unknown(u, v, v);
-  return decided(u, v, (reflexive_ && *iu == *iv) || querier_.reaches(*iu, *iv));
+  if (!iv) return unknown_answer(u, v, v);
+  return decided_answer(u, v, (reflexive_ && *iu == *iv) || querier_.reaches(*iu, *iv));
 }
 
 std::vector<PairVerdict> IndexQueries::decide_many(
@@ -141,13 +118,13 @@ std::vector<QueryAnswer> IndexQueries::answer_many(
     const auto& [u, v] = questions[i];
     switch (verdicts[i]) {
       case PairVerdict::kUnknownFirst:
-        out[i] = unknown(u, v, u);
+        out[i] = unknown_answer(u, v, u);
         break;
       case PairVerdict::kUnknownSecond:
-        out[i] = unknown(u, v, v);
+        out[i] = unknown_answer(u, v, v);
         break;
       default:
-        out[i] = decided(u, v, verdicts[i] == PairVerdict::kYes);
+        out[i] = decided_answer(u, v, verdicts[i] == PairVerdict::kYes);
     }
   }
   return out;

@@ -38,19 +38,30 @@ ReachabilityIndex::ReachabilityIndex(const Graph& g, const Closure& c, bool refl
   for (vertex_t v = 0; v < g.vertex_count(); ++v) id_of_.emplace(g.label(v), v);
 }
 
+QueryAnswer decided_answer(std::string_view u, std::string_view v, bool yes) {
+  std::string text;
+  text.reserve(u.size() + v.size() + 7);
+  text::append_escaped_label(text, u).push_back(' ');
+  text::append_escaped_label(text, v).append(yes ? " yes" : " no");
+  return {yes ? QueryAnswer::kReachable : QueryAnswer::kUnreachable, std::move(text)};
+}
+
+QueryAnswer unknown_answer(std::string_view u, std::string_view v, std::string_view which) {
+  std::string text;
+  text.reserve(u.size() + v.size() + which.size() + 23);
+  text::append_escaped_label(text, u).push_back(' ');
+  text::append_escaped_label(text, v).append(" unknown vertex '");
+  text::append_escaped_label(text, which).push_back('\'');
+  return {QueryAnswer::kUnknownLabel, std::move(text)};
+}
+
 QueryAnswer ReachabilityIndex::answer(std::string_view u, std::string_view v) const {
-  // Echoed as edge lists write labels, so that an answer line reads back as a question.
-  const std::string eu = text::escape_label(u), ev = text::escape_label(v);
-  const std::string prefix = eu + " " + ev + " ";
   const auto iu = id_of_.find(std::string(u));
-  if (iu == id_of_.end())
-    return {QueryAnswer::kUnknownLabel, prefix + "unknown vertex '" + eu + "'"};
+  if (iu == id_of_.end()) return unknown_answer(u, v, u);
   const auto iv = id_of_.find(std::string(v));
-  if (iv == id_of_.end())
-    return {QueryAnswer::kUnknownLabel, prefix + "unknown vertex '" + ev + "'"};
-  const bool yes =
-      (reflexive_ && iu->second == iv->second) || closure_.reaches(iu->second, iv->second);
-  return {yes ? QueryAnswer::kReachable : QueryAnswer::kUnreachable, prefix + (yes ? "yes" : "no")};
+  if (iv == id_of_.end()) return unknown_answer(u, v, v);
+  return decided_answer(
+      u, v, (reflexive_ && iu->second == iv->second) || closure_.reaches(iu->second, iv->second));
 }
 
 std::vector<QueryAnswer> ReachabilityIndex::answer_many(
@@ -72,11 +83,7 @@ std::vector<QueryAnswer> ReachabilityIndex::answer_many(
   closure_.reaches_many(asked, yes);
   for (size_t k = 0; k < where.size(); ++k) {
     const auto& [u, v] = questions[where[k]];
-    std::string line;
-    line.reserve(u.size() + v.size() + 7);
-    text::append_escaped_label(line, u).push_back(' ');
-    text::append_escaped_label(line, v).append(yes[k] ? " yes" : " no");
-    out[where[k]] = {yes[k] ? QueryAnswer::kReachable : QueryAnswer::kUnreachable, std::move(line)};
+    out[where[k]] = decided_answer(u, v, yes[k] != 0);
   }
   return out;
 }

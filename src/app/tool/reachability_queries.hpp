@@ -20,6 +20,12 @@ struct QueryAnswer {
   std::string text;  // "u v yes", "u v no", or "u v unknown vertex 'u'"
 };
 
+// The answer lines of every engine (a closure, an index), labels echoed as edge lists write
+// them so that a line reads back as a question: "u v yes" or "u v no", and "u v unknown
+// vertex 'w'" for the label `which` (u or v) that names no vertex.
+QueryAnswer decided_answer(std::string_view u, std::string_view v, bool yes);
+QueryAnswer unknown_answer(std::string_view u, std::string_view v, std::string_view which);
+
 class ReachabilityIndex {
  public:
   ReachabilityIndex(const Graph& g, const Closure& c, bool reflexive);
