@@ -65,9 +65,7 @@ constexpr double kColumnWordS = 4.5e-11;
 constexpr double kColumnMissWordS = 2.0e-10;
 constexpr double kColumnVisitS = 1.0e-8;
 // Per byte of a thread's stored rows, first touched (a fault and the kernel's zeroing a page):
-// the slots are not zeroed, but a slice's rows are a KiB at most, so every page is written.
-// GRAIL's wide graphs keep 5,500-28,600 rows live (5.8-29 MB): their counts by columns took
-// 2.1-2.6x the prediction without it, 0.15-0.24 ns a byte more (`bench closure --predict`).
+// the slots are not zeroed, but they lie end to end, so every page is written.
 constexpr double kColumnFreshByteS = 0.9e-10;
 constexpr double kHostCacheBytes = 4.0 * 1024 * 1024;
 // Counting by chains (chain_count.cpp), 2-core, a 10M-commit history (21.9M components
@@ -448,7 +446,10 @@ double predict_host_column_count_s(const CostInputs& in) {
   // to kHostThreadGainMost; the rest, in each thread's cache, gains from every thread (1M
   // commits, 253 rows live, on the H200 machine's 16: 0.39 s, where 0.86 was predicted
   // with every part capped).
-  const double stored = double(live + 2) * double(S) * double(sizeof(word_t));
+  // A live row's slot holds the words from its first column to the highest it reaches, at
+  // most the slice (slot_offsets() in column_count.cpp): a road network's rows a few words.
+  const double row_words = in.reach_words >= 0 ? std::min(double(S), in.reach_words + 1) : S;
+  const double stored = double(live + 2) * row_words * double(sizeof(word_t));
   const double missed = std::clamp(1 - kHostCacheBytes / stored, 0.0, 1.0);
   const double in_cache = words * kColumnWordS + visits * slices_a_row * kColumnVisitS +
                           double(T) * stored * kColumnFreshByteS;
