@@ -70,8 +70,8 @@ std::vector<uint64_t> slot_offsets(const SweepSlots& slots, std::span<const uint
   std::vector<uint64_t> offset(slots.slots + 1, 0);
   for (size_t c = 0; c < last.size(); ++c)
     if (const uint32_t k = slots.slot[c]; k != SweepSlots::kNone)
-      offset[k + 1] = std::max<uint64_t>(offset[k + 1],
-                                         std::min(slice_words, row_reach_words(c, last[c])));
+      offset[k + 1] =
+          std::max<uint64_t>(offset[k + 1], std::min(slice_words, row_reach_words(c, last[c])));
   for (size_t k = 0; k < slots.slots; ++k) offset[k + 1] += offset[k];
   return offset;
 }
