@@ -67,10 +67,12 @@ def columns(r, p, threads):
         s //= 2
     s = max(1, min(s, words_per_row))
     slices = -(-words_per_row // s)
-    missed = clamp(1 - 4 * 1024 * 1024 / ((live + 2) * s * 4), 0, 1)
+    # cost_model.cpp: a live row's slot holds the words it reaches, at most the slice
+    row_words = min(s, r["cols"] + 1) if r["cols"] >= 0 else s
+    missed = clamp(1 - 4 * 1024 * 1024 / ((live + 2) * row_words * 4), 0, 1)
     slices_a_row = min(slices / 2, 1 + r["cols"] / s) if r["cols"] >= 0 else slices / 2
     # cost_model.cpp: kColumnFreshByteS, each thread's stored rows first touched (not fitted)
-    fresh = max(1, threads) * (live + 2) * s * 4 * 0.9e-10
+    fresh = max(1, threads) * (live + 2) * row_words * 4 * 0.9e-10
     # cost_model.cpp: the part in each thread's cache gains from every thread, the memory-bound
     # part only up to the most gain
     in_cache = visits * words * p["cw"] + visits * slices_a_row * p["cv"] + fresh
