@@ -15,7 +15,7 @@ namespace closure::detail {
 // Asks for huge pages over the 2 MiB-aligned part of [p, p + bytes), before it is touched.
 inline void advise_huge_pages(const void* p, size_t bytes) {
   constexpr uintptr_t kHuge = uintptr_t{2} << 20;
-  if (bytes < 2 * kHuge) return;
+  if (bytes < kHuge) return;
   const uintptr_t begin = (reinterpret_cast<uintptr_t>(p) + kHuge - 1) & ~(kHuge - 1);
   const uintptr_t end = (reinterpret_cast<uintptr_t>(p) + bytes) & ~(kHuge - 1);
   if (end > begin) ::madvise(reinterpret_cast<void*>(begin), end - begin, MADV_HUGEPAGE);
