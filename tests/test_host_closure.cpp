@@ -12,6 +12,7 @@
 #include "bench/generators.hpp"
 #include "closure/algorithms/closure.hpp"
 #include "closure/algorithms/host_closure.hpp"
+#include "closure/algorithms/memory_budget.hpp"
 #include "closure/algorithms/scc.hpp"
 #include "closure/errors.hpp"
 #include "closure/graph/read_graph.hpp"
@@ -95,6 +96,40 @@ TEST(HostClosure, ThreadCountsGiveTheSameClosure) {
     EXPECT_TRUE(one == classic);
     EXPECT_EQ(one.pair_count(), classic.pair_count());
   }
+}
+
+// auto's row estimate sizes the rows' first block (SparseOptions::expected_row_words): none,
+// too small, about right, past the largest block, with one thread or several, the same
+// closure; the budget is charged the block as allocated (a 16 MiB first block, or the
+// 64 KiB one), and a budget too small for the first block refuses it.
+TEST(HostClosure, TheExpectedRowsSizeTheFirstBlockNotTheClosure) {
+  std::mt19937_64 rng(20261207);
+  const size_t n = 4000;
+  std::vector<Edge> edges;
+  for (size_t k = 0; k < 6 * n; ++k) {
+    const vertex_t a = vertex_t(rng() % n), b = vertex_t(rng() % n);
+    edges.emplace_back(std::min(a, b), std::max(a, b));
+  }
+  const Graph g(n, std::move(edges));
+  const Closure classic = closure_classic(g);
+  for (uint64_t words : {uint64_t{0}, uint64_t{100}, uint64_t{200'000}, uint64_t{1} << 30})
+    for (unsigned threads : {1u, 3u}) {
+      SparseOptions o;
+      o.threads = threads;
+      o.expected_row_words = words;
+      MemoryBudget budget(size_t{1} << 40, 0, "test");
+      o.budget = &budget;
+      EXPECT_TRUE(closure_sparse(g, o) == classic) << words << " words, " << threads;
+      if (threads == 1) {
+        const size_t first = std::clamp<size_t>(words, size_t{1} << 14, size_t{1} << 22) * 4;
+        EXPECT_GE(budget.used(), first) << words;
+      }
+    }
+  SparseOptions tight;
+  tight.expected_row_words = uint64_t{1} << 22;  // a 16 MiB first block
+  MemoryBudget budget(size_t{8} << 20, 0, "test");
+  tight.budget = &budget;
+  EXPECT_THROW(closure_sparse(g, tight), OutOfMemoryError);
 }
 
 TEST(HostClosure, ThreadedPathOnLargerGraphs) {

@@ -64,7 +64,9 @@ struct RowStorage {
 
 class Pool {
  public:
-  explicit Pool(MemoryBudget* budget) : budget_(budget) {}
+  // first_words: the first block's words where more than kFirstBlockWords are expected.
+  Pool(MemoryBudget* budget, size_t first_words)
+      : budget_(budget), next_(std::clamp(first_words, kFirstBlockWords, kMaxBlockWords) / 2) {}
   word_t* take(size_t k) {
     if (k > cap_ - used_) {
       next_ = std::min(kMaxBlockWords, next_ * 2);
@@ -85,7 +87,7 @@ class Pool {
   MemoryBudget* budget_;
   std::vector<Block> blocks_;
   word_t* cur_ = nullptr;
-  size_t used_ = 0, cap_ = 0, next_ = kFirstBlockWords / 2;
+  size_t used_ = 0, cap_ = 0, next_;
 };
 
 // The condensation as spans: from a Graph or from bare CSR arrays alike.
@@ -105,12 +107,13 @@ static_assert(sizeof(vertex_t) == sizeof(word_t), "ids share the word pool");
 // cleared after each row, so a row costs what it touches, not C/32) and a word pool.
 class Propagator {
  public:
-  Propagator(const DagView& dag, std::vector<RaggedRow>& rows, MemoryBudget* budget)
+  Propagator(const DagView& dag, std::vector<RaggedRow>& rows, MemoryBudget* budget,
+             size_t first_block_words)
       : dag_(dag),
         rows_(rows),
         n_(dag.size()),
         scratch_(words_for_bits(n_) + 1, 0),
-        pool_(budget) {}
+        pool_(budget, first_block_words) {}
 
   uint32_t rows_since_metered = 0;  // rows not yet added to the work meter
 
@@ -239,11 +242,14 @@ unsigned choose_threads(const DagView& dag, unsigned requested) {
   return unsigned(std::min<size_t>(requested, std::max<size_t>(n, 1)));
 }
 
-RaggedReach propagate(const DagView& dag, unsigned requested_threads, MemoryBudget* budget) {
+RaggedReach propagate(const DagView& dag, const SparseOptions& options) {
   const size_t n = dag.size();
   std::vector<RaggedRow> rows(n);
   auto storage = std::make_shared<RowStorage>();
-  const unsigned threads = choose_threads(dag, requested_threads);
+  const unsigned threads = choose_threads(dag, options.threads);
+  MemoryBudget* budget = options.budget;
+  const size_t first_block = size_t(std::min<uint64_t>(options.expected_row_words, kMaxBlockWords) /
+                                    std::max(1u, threads));
   // Polled every 64 rows (a row takes microseconds): a cancelled run stops well within a
   // second and frees its blocks on the way out.
   const CancelToken* cancel = current_cancel_token();
@@ -251,7 +257,7 @@ RaggedReach propagate(const DagView& dag, unsigned requested_threads, MemoryBudg
   meter_start(meter, n);
 
   if (threads <= 1) {
-    Propagator p(dag, rows, budget);
+    Propagator p(dag, rows, budget, first_block);
     for (size_t c = n; c-- > 0;) {
       if (c % 64 == 0) {
         throw_if_cancelled(cancel);
@@ -284,7 +290,7 @@ RaggedReach propagate(const DagView& dag, unsigned requested_threads, MemoryBudg
     if (dag.successors(c).empty()) sinks.push_back(vertex_t(c));
   }
   tbb::enumerable_thread_specific<std::unique_ptr<Propagator>> workers(
-      [&] { return std::make_unique<Propagator>(dag, rows, budget); });
+      [&] { return std::make_unique<Propagator>(dag, rows, budget, first_block); });
   constexpr vertex_t kNoVertex = std::numeric_limits<vertex_t>::max();
   tbb::task_arena arena{int(threads)};
   arena.execute([&] {
@@ -325,7 +331,7 @@ namespace {
 
 // The propagation over a condensation known to be consistent (condensation_csr's).
 Closure sparse_from_condensation(SccResult scc, const CsrDag& dag, const SparseOptions& options) {
-  RaggedReach reach = propagate({dag.offsets, dag.targets}, options.threads, options.budget);
+  RaggedReach reach = propagate({dag.offsets, dag.targets}, options);
   return Closure::from_ragged(std::move(scc.component_of), std::move(scc.cyclic), std::move(reach));
 }
 

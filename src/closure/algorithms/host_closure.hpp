@@ -32,6 +32,10 @@ struct SparseOptions {
   // Row words are charged to it before each block is allocated (OutOfMemoryError when
   // the budget would be exceeded); null: unlimited.
   MemoryBudget* budget = nullptr;
+  // The rows' words as estimated (auto's row estimate; 0: unknown). The first row block
+  // takes them (at most 16 MiB, shared among the threads), on huge pages from 2 MiB: the
+  // blocks that double up to that size had been faulted in 4 KiB at a time.
+  uint64_t expected_row_words = 0;
 };
 
 // Sparse propagation on the condensation, components in reverse topological order:

@@ -196,6 +196,8 @@ Closure run_sparse(MethodContext& c) {
   MemoryBudget budget(size_t(limit), size_t(fixed), what);
   SparseOptions sparse;
   sparse.budget = &budget;
+  if (c.costs && c.costs->row_words > 0)  // auto's row estimate: the rows' first block
+    sparse.expected_row_words = uint64_t(double(c.costs->components) * c.costs->row_words);
   const auto t0 = std::chrono::steady_clock::now();
   Closure result = c.condensed
                        ? closure_sparse(std::move(c.condensed->scc), c.condensed->dag, sparse)
