@@ -248,8 +248,11 @@ RaggedReach propagate(const DagView& dag, const SparseOptions& options) {
   auto storage = std::make_shared<RowStorage>();
   const unsigned threads = choose_threads(dag, options.threads);
   MemoryBudget* budget = options.budget;
-  const size_t first_block = size_t(std::min<uint64_t>(options.expected_row_words, kMaxBlockWords) /
-                                    std::max(1u, threads));
+  // An estimate is not a need: the first block takes at most an eighth of the budget, so
+  // it never refuses a closure that growing blocks would have fitted.
+  uint64_t expected = std::min<uint64_t>(options.expected_row_words, kMaxBlockWords);
+  if (budget) expected = std::min<uint64_t>(expected, budget->limit() / (8 * sizeof(word_t)));
+  const size_t first_block = size_t(expected / std::max(1u, threads));
   // Polled every 64 rows (a row takes microseconds): a cancelled run stops well within a
   // second and frees its blocks on the way out.
   const CancelToken* cancel = current_cancel_token();
