@@ -100,9 +100,9 @@ TEST(HostClosure, ThreadCountsGiveTheSameClosure) {
 
 // auto's row estimate sizes the rows' first block (SparseOptions::expected_row_words): none,
 // too small, about right, past the largest block, with one thread or several, the same
-// closure; the budget is charged the block as allocated (a 16 MiB first block, or the
-// 64 KiB one), and never refuses for an estimate: the first block takes at most an eighth
-// of it.
+// closure; the budget is charged the blocks as allocated (a first block of the estimate, of
+// 16 MiB at most, or of 64 KiB; whole 2 MiB pages from 2 MiB), and never refuses for an
+// estimate: the first blocks take at most an eighth of its room.
 TEST(HostClosure, TheExpectedRowsSizeTheFirstBlockNotTheClosure) {
   std::mt19937_64 rng(20261207);
   const size_t n = 4000;
@@ -124,14 +124,22 @@ TEST(HostClosure, TheExpectedRowsSizeTheFirstBlockNotTheClosure) {
       if (threads == 1) {
         const size_t first = std::clamp<size_t>(words, size_t{1} << 14, size_t{1} << 22) * 4;
         EXPECT_GE(budget.used(), first) << words;
+        // 200,000 words: the rows fit the first block, sized by the estimate (without it,
+        // blocks doubling from 64 KiB).
+        if (words == 200'000) EXPECT_EQ(budget.used(), 200'000u * 4);
+        if (budget.used() >= (size_t{2} << 20)) EXPECT_EQ(budget.used() % (size_t{2} << 20), 0u);
       }
     }
-  SparseOptions tight;
-  tight.expected_row_words = uint64_t{1} << 22;  // a 16 MiB first block, were there room
-  MemoryBudget budget(size_t{8} << 20, 0, "test");
-  tight.budget = &budget;
-  EXPECT_TRUE(closure_sparse(g, tight) == classic);
-  EXPECT_LE(budget.used(), size_t{8} << 20);
+  // Room of 1 MiB (9 MiB less 8 fixed) and of 8 MiB: a 16 MiB first block, were there room.
+  for (const size_t fixed : {size_t{8} << 20, size_t{0}}) {
+    SparseOptions tight;
+    tight.expected_row_words = uint64_t{1} << 22;
+    const size_t limit = fixed + (fixed ? size_t{1} << 20 : size_t{8} << 20);
+    MemoryBudget budget(limit, fixed, "test");
+    tight.budget = &budget;
+    EXPECT_TRUE(closure_sparse(g, tight) == classic) << fixed;
+    EXPECT_LE(fixed + budget.used(), limit);
+  }
 }
 
 TEST(HostClosure, ThreadedPathOnLargerGraphs) {

@@ -43,8 +43,13 @@ struct FreeDeleter {
 };
 using Block = std::unique_ptr<word_t[], FreeDeleter>;
 
+constexpr size_t kHugeBytes = size_t{2} << 20;
+constexpr size_t kHugeWords = kHugeBytes / sizeof(word_t);
+
+// Blocks of 2 MiB and more are whole 2 MiB pages (Pool::take rounds them, and charges them
+// so).
 Block allocate_block(size_t words) {
-  constexpr size_t kHuge = size_t{2} << 20;
+  constexpr size_t kHuge = kHugeBytes;
   const size_t bytes = words * sizeof(word_t);
   if (bytes < kHuge) {
     void* p = std::malloc(bytes);
@@ -70,7 +75,8 @@ class Pool {
   word_t* take(size_t k) {
     if (k > cap_ - used_) {
       next_ = std::min(kMaxBlockWords, next_ * 2);
-      const size_t size = std::max(next_, k);
+      size_t size = std::max(next_, k);
+      if (size >= kHugeWords) size = (size + kHugeWords - 1) / kHugeWords * kHugeWords;
       if (budget_) budget_->charge(size * sizeof(word_t));  // refuses before allocating
       blocks_.push_back(allocate_block(size));
       cur_ = blocks_.back().get();
@@ -248,10 +254,10 @@ RaggedReach propagate(const DagView& dag, const SparseOptions& options) {
   auto storage = std::make_shared<RowStorage>();
   const unsigned threads = choose_threads(dag, options.threads);
   MemoryBudget* budget = options.budget;
-  // An estimate is not a need: the first block takes at most an eighth of the budget, so
-  // it never refuses a closure that growing blocks would have fitted.
+  // An estimate is not a need: the first blocks take at most an eighth of the budget's room,
+  // so a closure that fits in the rest is not refused for them.
   uint64_t expected = std::min<uint64_t>(options.expected_row_words, kMaxBlockWords);
-  if (budget) expected = std::min<uint64_t>(expected, budget->limit() / (8 * sizeof(word_t)));
+  if (budget) expected = std::min<uint64_t>(expected, budget->room() / (8 * sizeof(word_t)));
   const size_t first_block = size_t(expected / std::max(1u, threads));
   // Polled every 64 rows (a row takes microseconds): a cancelled run stops well within a
   // second and frees its blocks on the way out.

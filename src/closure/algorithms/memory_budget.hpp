@@ -22,6 +22,11 @@ class MemoryBudget {
   void charge(size_t bytes);
   size_t used() const { return used_.load(std::memory_order_relaxed); }
   size_t limit() const { return limit_; }
+  // What charge() would still grant: the limit less the fixed bytes and those charged.
+  size_t room() const {
+    const size_t taken = fixed_ + used();
+    return taken < limit_ ? limit_ - taken : 0;
+  }
 
  private:
   size_t limit_, fixed_;
