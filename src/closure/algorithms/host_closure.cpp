@@ -248,17 +248,23 @@ unsigned choose_threads(const DagView& dag, unsigned requested) {
   return unsigned(std::min<size_t>(requested, std::max<size_t>(n, 1)));
 }
 
+// Each thread's first row block: the estimated rows' share (options.expected_row_words),
+// 16 MiB at most. An estimate is not a need: the first blocks take at most an eighth of the
+// budget's room, so a closure that fits in the rest is not refused for them.
+size_t first_block_words(const SparseOptions& options, unsigned threads) {
+  uint64_t expected = std::min<uint64_t>(options.expected_row_words, kMaxBlockWords);
+  if (options.budget)
+    expected = std::min<uint64_t>(expected, options.budget->room() / (8 * sizeof(word_t)));
+  return size_t(expected / std::max(1u, threads));
+}
+
 RaggedReach propagate(const DagView& dag, const SparseOptions& options) {
   const size_t n = dag.size();
   std::vector<RaggedRow> rows(n);
   auto storage = std::make_shared<RowStorage>();
   const unsigned threads = choose_threads(dag, options.threads);
   MemoryBudget* budget = options.budget;
-  // An estimate is not a need: the first blocks take at most an eighth of the budget's room,
-  // so a closure that fits in the rest is not refused for them.
-  uint64_t expected = std::min<uint64_t>(options.expected_row_words, kMaxBlockWords);
-  if (budget) expected = std::min<uint64_t>(expected, budget->room() / (8 * sizeof(word_t)));
-  const size_t first_block = size_t(expected / std::max(1u, threads));
+  const size_t first_block = first_block_words(options, threads);
   // Polled every 64 rows (a row takes microseconds): a cancelled run stops well within a
   // second and frees its blocks on the way out.
   const CancelToken* cancel = current_cancel_token();
