@@ -32,7 +32,7 @@ struct SliceRows {
   // Unwritten until stored: a row's words are read only where they were stored, from its
   // first column to its end, so the slots need no zeroing (a slice of 28,588 live rows,
   // GRAIL's human, zeroed 15 MB a thread for rows of a few words). Slot k's words start
-  // at SlotLayout::offset[k], a row's first column's word first.
+  // at slot_offsets()[k], a row's first column's word first.
   std::vector<word_t, UninitializedAllocator<word_t>> stored;
   std::vector<word_t> prev, acc;
   std::vector<uint32_t> stored_end;
