@@ -126,8 +126,12 @@ TEST(HostClosure, TheExpectedRowsSizeTheFirstBlockNotTheClosure) {
         EXPECT_GE(budget.used(), first) << words;
         // 200,000 words: the rows fit the first block, sized by the estimate (without it,
         // blocks doubling from 64 KiB).
-        if (words == 200'000) EXPECT_EQ(budget.used(), 200'000u * 4);
-        if (budget.used() >= (size_t{2} << 20)) EXPECT_EQ(budget.used() % (size_t{2} << 20), 0u);
+        if (words == 200'000) {
+          EXPECT_EQ(budget.used(), 200'000u * 4);
+        }
+        if (budget.used() >= (size_t{2} << 20)) {
+          EXPECT_EQ(budget.used() % (size_t{2} << 20), 0u);
+        }
       }
     }
   // Room of 1 MiB (9 MiB less 8 fixed) and of 8 MiB: a 16 MiB first block, were there room.
