@@ -46,20 +46,13 @@ using Block = std::unique_ptr<word_t[], FreeDeleter>;
 constexpr size_t kHugeBytes = size_t{2} << 20;
 constexpr size_t kHugeWords = kHugeBytes / sizeof(word_t);
 
-// Blocks of 2 MiB and more are whole 2 MiB pages (Pool::take rounds them, and charges them
-// so).
+// A block of `words`; from 2 MiB on, a whole number of 2 MiB pages (Pool::take rounds them
+// so, and charges them so), aligned and on huge pages.
 Block allocate_block(size_t words) {
-  constexpr size_t kHuge = kHugeBytes;
   const size_t bytes = words * sizeof(word_t);
-  if (bytes < kHuge) {
-    void* p = std::malloc(bytes);
-    if (!p) throw std::bad_alloc();
-    return Block(static_cast<word_t*>(p));
-  }
-  const size_t rounded = (bytes + kHuge - 1) / kHuge * kHuge;
-  void* p = std::aligned_alloc(kHuge, rounded);
+  void* p = bytes < kHugeBytes ? std::malloc(bytes) : std::aligned_alloc(kHugeBytes, bytes);
   if (!p) throw std::bad_alloc();
-  detail::advise_huge_pages(p, rounded);
+  if (bytes >= kHugeBytes) detail::advise_huge_pages(p, bytes);
   return Block(static_cast<word_t*>(p));
 }
 
