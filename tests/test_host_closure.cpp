@@ -124,16 +124,32 @@ TEST(HostClosure, TheExpectedRowsSizeTheFirstBlockNotTheClosure) {
       if (threads == 1) {
         const size_t first = std::clamp<size_t>(words, size_t{1} << 14, size_t{1} << 22) * 4;
         EXPECT_GE(budget.used(), first) << words;
-        // 200,000 words: the rows fit the first block, sized by the estimate (without it,
-        // blocks doubling from 64 KiB).
+        // 200,000 words: the rows fit the first block, sized by the estimate and, past 512
+        // KiB, made a whole 2 MiB page (without it, blocks doubling from 64 KiB).
         if (words == 200'000) {
-          EXPECT_EQ(budget.used(), 200'000u * 4);
+          EXPECT_EQ(budget.used(), size_t{2} << 20);
         }
-        if (budget.used() >= (size_t{2} << 20)) {
-          EXPECT_EQ(budget.used() % (size_t{2} << 20), 0u);
+        // Past the blocks of 64, 128 and 256 KiB (no estimate over the first block's 64
+        // KiB), whole 2 MiB pages are charged: this graph's rows reach into one.
+        const size_t small = words <= (size_t{1} << 14) ? size_t{448} << 10 : 0;
+        if (words == 0) {
+          EXPECT_GT(budget.used(), small);
+        }
+        if (budget.used() > small) {
+          EXPECT_EQ((budget.used() - small) % (size_t{2} << 20), 0u) << words;
         }
       }
     }
+  // A room under eight huge pages: the blocks keep doubling past 448 KiB (this graph's rows
+  // fill a fourth, of 512 KiB) instead of taking a 2 MiB page.
+  {
+    MemoryBudget budget(size_t{15} << 20, 0, "test");
+    SparseOptions o;
+    o.threads = 1;
+    o.budget = &budget;
+    EXPECT_TRUE(closure_sparse(g, o) == classic);
+    EXPECT_EQ(budget.used(), size_t{960} << 10);  // 64 + 128 + 256 + 512 KiB
+  }
   // Room of 1 MiB (9 MiB less 8 fixed) and of 8 MiB: a 16 MiB first block, were there room.
   for (const size_t fixed : {size_t{8} << 20, size_t{0}}) {
     SparseOptions tight;

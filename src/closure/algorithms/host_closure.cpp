@@ -31,7 +31,8 @@ namespace {
 // Row words live in blocks that never move, so finished rows can be read by other
 // threads while their owner keeps appending, and the Closure can share the blocks.
 // Blocks grow geometrically, so small graphs touch little memory. Blocks of 2 MiB and more
-// are aligned to 2 MiB and asked for transparent huge pages: in a virtual machine each
+// (and from 512 KiB, rounded up: kHugeFromWords) are aligned to 2 MiB and asked for
+// transparent huge pages: in a virtual machine each
 // fresh 4 KiB page was a fault of 5-13 us (GRAIL ba10k5d: 1,658 -> 1,168 faults, whole
 // process 0.92x, `farm-bench -n 21`; a random 1M-edge DAG written 0.97x, its times no
 // more spread). An earlier try had seen one random DAG's time vary several-fold.
@@ -45,6 +46,12 @@ using Block = std::unique_ptr<word_t[], FreeDeleter>;
 
 constexpr size_t kHugeBytes = size_t{2} << 20;
 constexpr size_t kHugeWords = kHugeBytes / sizeof(word_t);
+// From a block of 512 KiB on (the fourth, past 448 KiB in the first three), a whole 2 MiB huge
+// page instead. In this project's VM a fresh 4 KiB page's fault took about 9 us and a 2 MiB
+// page's 50-140 us: GRAIL arXiv, citeseer and ba10k2d, 1-2 MB of rows, 5.7-7.0 -> 1.5-2.6 ms
+// (docs/benchmarks.md, "Sparse's row blocks"). From 256 KiB, kegg's 388 KB of rows took a huge
+// page for 2 MiB zeroed where 60 small pages had done (0.1 -> 0.4 ms): not kept.
+constexpr size_t kHugeFromWords = (size_t{512} << 10) / sizeof(word_t);
 
 // A block of `words`; from 2 MiB on, a whole number of 2 MiB pages (Pool::take rounds them
 // so, and charges them so), aligned and on huge pages.
@@ -69,7 +76,8 @@ class Pool {
     if (k > cap_ - used_) {
       next_ = std::min(kMaxBlockWords, next_ * 2);
       size_t size = std::max(next_, k);
-      if (size >= kHugeWords) size = (size + kHugeWords - 1) / kHugeWords * kHugeWords;
+      if (size >= kHugeWords || (size >= kHugeFromWords && fits_huge()))
+        size = (size + kHugeWords - 1) / kHugeWords * kHugeWords;
       if (budget_) budget_->charge(size * sizeof(word_t));  // refuses before allocating
       blocks_.push_back(allocate_block(size));
       cur_ = blocks_.back().get();
@@ -83,6 +91,11 @@ class Pool {
   std::vector<Block>& blocks() { return blocks_; }
 
  private:
+  // A block under 2 MiB is made a whole huge page where the budget's room holds eight of
+  // them, as a first block's estimate is capped (first_block_words): the page's spare part
+  // never refuses a closure that smaller blocks would fit.
+  bool fits_huge() const { return !budget_ || budget_->room() / 8 >= kHugeBytes; }
+
   MemoryBudget* budget_;
   std::vector<Block> blocks_;
   word_t* cur_ = nullptr;
