@@ -46,11 +46,12 @@ using Block = std::unique_ptr<word_t[], FreeDeleter>;
 
 constexpr size_t kHugeBytes = size_t{2} << 20;
 constexpr size_t kHugeWords = kHugeBytes / sizeof(word_t);
-// From a block of 512 KiB on (the fourth, past 448 KiB in the first three), a whole 2 MiB huge
-// page instead. In this project's VM a fresh 4 KiB page's fault took about 9 us and a 2 MiB
-// page's 50-140 us: GRAIL arXiv, citeseer and ba10k2d, 1-2 MB of rows, 5.7-7.0 -> 1.5-2.6 ms
-// (docs/benchmarks.md, "Sparse's row blocks"). From 256 KiB, kegg's 388 KB of rows took a huge
-// page for 2 MiB zeroed where 60 small pages had done (0.1 -> 0.4 ms): not kept.
+// From a block of 512 KiB on (without an estimate, the fourth, past 448 KiB in the first
+// three), a whole 2 MiB huge page instead. In this project's VM a fresh 4 KiB page's fault
+// took 9-19 us and a 2 MiB page's 50-140 us: GRAIL arXiv, citeseer and ba10k2d, 1-2 MB of
+// rows, 5.7-7.2 -> 1.5-2.6 ms (docs/benchmarks.md, "Sparse's row blocks"). From 256 KiB,
+// kegg's 388 KB of rows took a huge page, 2 MiB zeroed where about 50 small pages had done
+// (0.1 -> 0.4 ms): not kept.
 constexpr size_t kHugeFromWords = (size_t{512} << 10) / sizeof(word_t);
 
 // A block of `words`; from 2 MiB on, a whole number of 2 MiB pages (Pool::take rounds them
@@ -91,9 +92,13 @@ class Pool {
   std::vector<Block>& blocks() { return blocks_; }
 
  private:
-  // A block under 2 MiB is made a whole huge page where the budget's room holds eight of
-  // them, as a first block's estimate is capped (first_block_words): the page's spare part
-  // never refuses a closure that smaller blocks would fit.
+  // A block under 2 MiB is made a whole huge page only where the budget's room holds eight:
+  // near the limit blocks keep their doubled sizes. Above it the rounding shifts the blocks
+  // after it, so a pool is charged up to about 2.5 MiB more than doubling alone (and every
+  // thread's estimated first block a whole page): a closure within that of the limit may be
+  // refused. Retrying refused blocks smaller let the rows fill the budget to its limit, and
+  // under ulimit -v an allocation elsewhere then failed without the budget's message
+  // (tests/cli/memory_hint.sh): not kept.
   bool fits_huge() const { return !budget_ || budget_->room() / 8 >= kHugeBytes; }
 
   MemoryBudget* budget_;
