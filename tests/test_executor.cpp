@@ -10,8 +10,10 @@
 #include <algorithm>
 #include <atomic>
 #include <chrono>
+#include <fstream>
 #include <mutex>
 #include <set>
+#include <string>
 #include <thread>
 #include <vector>
 
@@ -151,6 +153,33 @@ TEST(HugePages, FilledVectorsHoldTheirValueWhetherPrefaultedOrNot) {
       unsigned char* hi = std::min(end, reinterpret_cast<unsigned char*>(page + kPage));
       ASSERT_NE(std::find(lo, hi, 0), hi) << "skew " << skew << ", page at " << (lo - start);
     }
+  }
+}
+
+// The process's address space (VmSize) in KiB.
+long address_space_kib() {
+  std::ifstream status("/proc/self/status");
+  std::string line;
+  while (std::getline(status, line))
+    if (line.rfind("VmSize:", 0) == 0) return std::stol(line.substr(7));
+  return -1;
+}
+
+// A huge-page block is aligned to 2 MiB, usable end to end, and takes its own bytes of
+// address space: aligned_alloc had taken another 2 MiB (ulimit -v counts it).
+TEST(HugePages, AnAlignedMappingTakesOnlyItsBytesOfAddressSpace) {
+  for (size_t bytes : {size_t{2} << 20, size_t{6} << 20}) {
+    const long before = address_space_kib();
+    auto* p = static_cast<unsigned char*>(detail::map_huge_aligned(bytes));
+    const long after = address_space_kib();
+    ASSERT_NE(p, nullptr);
+    EXPECT_EQ(reinterpret_cast<uintptr_t>(p) % (uintptr_t{2} << 20), 0u);
+    p[0] = 1;
+    p[bytes - 1] = 2;
+    EXPECT_EQ(p[0] + p[bytes - 1], 3);
+    EXPECT_GE(after - before, long(bytes >> 10));
+    EXPECT_LE(after - before, long(bytes >> 10) + 64) << bytes;  // not another 2 MiB
+    ::munmap(p, bytes);
   }
 }
 

@@ -1,6 +1,7 @@
 // Host closure methods: threaded ragged-row sparse propagation, and the plain classic peer.
 #include "closure/algorithms/host_closure.hpp"
 
+#include <sys/mman.h>
 #include <tbb/enumerable_thread_specific.h>
 #include <tbb/parallel_for_each.h>
 #include <tbb/task_arena.h>
@@ -39,10 +40,17 @@ namespace {
 constexpr size_t kFirstBlockWords = size_t{1} << 14;  // 64 KB
 constexpr size_t kMaxBlockWords = size_t{1} << 22;    // 16 MB
 
-struct FreeDeleter {
-  void operator()(word_t* p) const { std::free(p); }
+// A block from malloc (mapped_bytes 0) or mapped on huge pages (map_huge_aligned).
+struct BlockDeleter {
+  size_t mapped_bytes = 0;
+  void operator()(word_t* p) const {
+    if (mapped_bytes)
+      ::munmap(p, mapped_bytes);
+    else
+      std::free(p);
+  }
 };
-using Block = std::unique_ptr<word_t[], FreeDeleter>;
+using Block = std::unique_ptr<word_t[], BlockDeleter>;
 
 constexpr size_t kHugeBytes = size_t{2} << 20;
 constexpr size_t kHugeWords = kHugeBytes / sizeof(word_t);
@@ -58,10 +66,10 @@ constexpr size_t kHugeFromWords = (size_t{512} << 10) / sizeof(word_t);
 // so, and charges them so), aligned and on huge pages.
 Block allocate_block(size_t words) {
   const size_t bytes = words * sizeof(word_t);
-  void* p = bytes < kHugeBytes ? std::malloc(bytes) : std::aligned_alloc(kHugeBytes, bytes);
+  const bool huge = bytes >= kHugeBytes;
+  void* p = huge ? detail::map_huge_aligned(bytes) : std::malloc(bytes);
   if (!p) throw std::bad_alloc();
-  if (bytes >= kHugeBytes) detail::advise_huge_pages(p, bytes);
-  return Block(static_cast<word_t*>(p));
+  return Block(static_cast<word_t*>(p), BlockDeleter{huge ? bytes : 0});
 }
 
 struct RowStorage {

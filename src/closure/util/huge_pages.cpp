@@ -4,6 +4,21 @@
 
 namespace closure::detail {
 
+void* map_huge_aligned(size_t bytes) {
+  constexpr uintptr_t kHuge = uintptr_t{2} << 20;
+  void* raw =
+      ::mmap(nullptr, bytes + kHuge, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+  if (raw == MAP_FAILED) return nullptr;
+  const uintptr_t base = reinterpret_cast<uintptr_t>(raw);
+  const uintptr_t aligned = (base + kHuge - 1) & ~(kHuge - 1);
+  if (aligned > base) ::munmap(raw, aligned - base);
+  if (base + kHuge > aligned)
+    ::munmap(reinterpret_cast<void*>(aligned + bytes), base + kHuge - aligned);
+  void* p = reinterpret_cast<void*>(aligned);
+  advise_huge_pages(p, bytes);
+  return p;
+}
+
 void prefault_in_parallel(void* p, size_t bytes) {
   constexpr uintptr_t kPage = 4096;
   constexpr size_t kGrain = size_t{8} << 20;

@@ -21,6 +21,12 @@ inline void advise_huge_pages(const void* p, size_t bytes) {
   if (end > begin) ::madvise(reinterpret_cast<void*>(begin), end - begin, MADV_HUGEPAGE);
 }
 
+// An anonymous mapping of `bytes` (a multiple of 2 MiB), aligned to 2 MiB and asked for huge
+// pages; null where it cannot be had. Free it with munmap(p, bytes). Mapped a page over and
+// trimmed: aligned_alloc(2 MiB, n) had taken n + 2 MiB of address space (ulimit -v counts it:
+// twice a 2 MiB block's).
+void* map_huge_aligned(size_t bytes);
+
 // Touches every page of [p, p + bytes) (raw storage not yet holding objects) from the
 // executor's threads. The first touch of a fresh page is where the kernel zeroes it; in this
 // project's VM that zeroing was a quarter of an index build's time (perf, commits:10M), and
