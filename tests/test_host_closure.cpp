@@ -162,6 +162,43 @@ TEST(HostClosure, TheExpectedRowsSizeTheFirstBlockNotTheClosure) {
   }
 }
 
+// A block's rounding to huge pages and its doubling are retried smaller where the budget
+// refuses them. This graph's rows need between 18,880 and 32,704 KiB: blocks doubling from
+// 64 KiB unrounded fit 32,704 KiB (64 KiB to 16 MiB), those rounded up from 512 KiB take
+// 35,264 KiB; under a limit of 32,704 KiB the closure is still made.
+TEST(HostClosure, ABlockTheBudgetRefusesIsRetriedSmaller) {
+  std::mt19937_64 rng(20261208);
+  const size_t n = 30000;
+  std::vector<Edge> edges;
+  for (size_t k = 0; k < 4 * n; ++k) {
+    const vertex_t a = vertex_t(rng() % n), b = vertex_t(rng() % n);
+    if (a != b) edges.emplace_back(std::min(a, b), std::max(a, b));
+  }
+  const Graph g(n, std::move(edges));
+  SparseOptions o;
+  o.threads = 1;
+  MemoryBudget roomy(size_t{1} << 40, 0, "test");
+  o.budget = &roomy;
+  const Closure reference = closure_sparse(g, o);
+  const size_t limit = size_t{32704} << 10;
+  ASSERT_EQ(roomy.used(), size_t{35264} << 10);  // the blocks as first tried pass the limit
+  MemoryBudget tight(limit, 0, "test");
+  o.budget = &tight;
+  const Closure under_limit = closure_sparse(g, o);
+  EXPECT_EQ(under_limit.pair_count(), reference.pair_count());
+  EXPECT_LE(tight.used(), limit);
+  std::vector<vertex_t> a, b;
+  for (vertex_t v = 0; v < n; v += 997) {
+    under_limit.successors(v, a);
+    reference.successors(v, b);
+    EXPECT_EQ(a, b) << v;
+  }
+  // Under a limit the rows cannot fit, the budget refuses with its message.
+  MemoryBudget too_small(size_t{8} << 20, 0, "test");
+  o.budget = &too_small;
+  EXPECT_THROW(closure_sparse(g, o), OutOfMemoryError);
+}
+
 TEST(HostClosure, ThreadedPathOnLargerGraphs) {
   // Big enough for the worker hand-offs to interleave: chains (continuations), a giant
   // SCC with a tail, and a random DAG, each against the single-threaded result.

@@ -62,11 +62,15 @@ constexpr size_t kHugeWords = kHugeBytes / sizeof(word_t);
 // (0.1 -> 0.4 ms): not kept.
 constexpr size_t kHugeFromWords = (size_t{512} << 10) / sizeof(word_t);
 
-// A block of `words`; from 2 MiB on, a whole number of 2 MiB pages (Pool::take rounds them
-// so, and charges them so), aligned and on huge pages.
+size_t round_up_huge(size_t words) {
+  return (words + kHugeWords - 1) / kHugeWords * kHugeWords;
+}
+
+// A block of `words`: a whole number of 2 MiB pages is mapped aligned on huge pages (Pool
+// rounds most blocks so, and charges them so); any other size comes from malloc.
 Block allocate_block(size_t words) {
   const size_t bytes = words * sizeof(word_t);
-  const bool huge = bytes >= kHugeBytes;
+  const bool huge = bytes >= kHugeBytes && bytes % kHugeBytes == 0;
   void* p = huge ? detail::map_huge_aligned(bytes) : std::malloc(bytes);
   if (!p) throw std::bad_alloc();
   return Block(static_cast<word_t*>(p), BlockDeleter{huge ? bytes : 0});
@@ -82,17 +86,7 @@ class Pool {
   Pool(MemoryBudget* budget, size_t first_words)
       : budget_(budget), next_(std::clamp(first_words, kFirstBlockWords, kMaxBlockWords) / 2) {}
   word_t* take(size_t k) {
-    if (k > cap_ - used_) {
-      next_ = std::min(kMaxBlockWords, next_ * 2);
-      size_t size = std::max(next_, k);
-      if (size >= kHugeWords || (size >= kHugeFromWords && fits_huge()))
-        size = (size + kHugeWords - 1) / kHugeWords * kHugeWords;
-      if (budget_) budget_->charge(size * sizeof(word_t));  // refuses before allocating
-      blocks_.push_back(allocate_block(size));
-      cur_ = blocks_.back().get();
-      cap_ = size;
-      used_ = 0;
-    }
+    if (k > cap_ - used_) add_block(k);
     word_t* p = cur_ + used_;
     used_ += k;
     return p;
@@ -100,13 +94,34 @@ class Pool {
   std::vector<Block>& blocks() { return blocks_; }
 
  private:
-  // A block under 2 MiB is made a whole huge page only where the budget's room holds eight:
-  // near the limit blocks keep their doubled sizes. Above it the rounding shifts the blocks
-  // after it, so a pool is charged up to about 2.5 MiB more than doubling alone (and every
-  // thread's estimated first block a whole page): a closure within that of the limit may be
-  // refused. Retrying refused blocks smaller let the rows fill the budget to its limit, and
-  // under ulimit -v an allocation elsewhere then failed without the budget's message
-  // (tests/cli/memory_hint.sh): not kept.
+  // The next block, for a row of k words: the doubled size, rounded up to whole huge pages
+  // from 2 MiB, and from 512 KiB where the budget's room holds eight of them (near the limit
+  // blocks keep their sizes). Where the budget refuses it: the doubled size unrounded, then
+  // what room is left (at least k), then k itself, which alone refuses. So neither the
+  // rounding nor the doubling refuses a row that fits: the rounding shifts the blocks after
+  // it, and a pool was charged up to 2.5 MiB more than doubling alone, refusing closures
+  // that had fit.
+  void add_block(size_t k) {
+    next_ = std::min(kMaxBlockWords, next_ * 2);
+    const size_t doubled = std::max(next_, k);
+    size_t size = doubled >= kHugeWords || (doubled >= kHugeFromWords && fits_huge())
+                      ? round_up_huge(doubled)
+                      : doubled;
+    if (budget_ && !budget_->try_charge(size * sizeof(word_t))) {
+      size = doubled;
+      if (!budget_->try_charge(size * sizeof(word_t))) {
+        size = std::clamp(budget_->room() / sizeof(word_t), k, doubled);
+        if (!budget_->try_charge(size * sizeof(word_t))) {
+          size = k;
+          budget_->charge(size * sizeof(word_t));  // refuses, with the budget's message
+        }
+      }
+    }
+    blocks_.push_back(allocate_block(size));
+    cur_ = blocks_.back().get();
+    cap_ = size;
+    used_ = 0;
+  }
   bool fits_huge() const { return !budget_ || budget_->room() / 8 >= kHugeBytes; }
 
   MemoryBudget* budget_;

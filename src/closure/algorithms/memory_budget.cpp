@@ -7,10 +7,16 @@
 
 namespace closure {
 
-void MemoryBudget::charge(size_t bytes) {
+bool MemoryBudget::try_charge(size_t bytes) {
   const size_t before = used_.fetch_add(bytes, std::memory_order_relaxed);
-  if (fixed_ + before + bytes <= limit_) return;
+  if (fixed_ + before + bytes <= limit_) return true;
   used_.fetch_sub(bytes, std::memory_order_relaxed);
+  return false;
+}
+
+void MemoryBudget::charge(size_t bytes) {
+  if (try_charge(bytes)) return;
+  const size_t before = used();
   throw OutOfMemoryError(
       what_ + " needs more than " + format_bytes(double(fixed_ + before + bytes)) +
           " of host memory (" + format_bytes(double(fixed_)) + " of work arrays, " +

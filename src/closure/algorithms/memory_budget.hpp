@@ -20,6 +20,8 @@ class MemoryBudget {
   MemoryBudget(size_t limit, size_t fixed, std::string what)
       : limit_(limit), fixed_(fixed), what_(std::move(what)) {}
   void charge(size_t bytes);
+  // Charges `bytes` and says true, or charges nothing and says false where they pass the limit.
+  bool try_charge(size_t bytes);
   size_t used() const { return used_.load(std::memory_order_relaxed); }
   size_t limit() const { return limit_; }
   // What charge() would still grant: the limit less the fixed bytes and those charged.
