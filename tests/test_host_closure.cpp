@@ -98,20 +98,26 @@ TEST(HostClosure, ThreadCountsGiveTheSameClosure) {
   }
 }
 
+// `draws` random pairs of [0, n), each as an edge from its lower id to its higher (a pair of
+// one id a self-loop): the sparse row pool's tests size their rows by it.
+Graph forward_pairs_graph(size_t n, size_t draws, uint64_t seed) {
+  std::mt19937_64 rng(seed);
+  std::vector<Edge> edges;
+  for (size_t k = 0; k < draws; ++k) {
+    const vertex_t a = vertex_t(rng() % n), b = vertex_t(rng() % n);
+    edges.emplace_back(std::min(a, b), std::max(a, b));
+  }
+  return Graph(n, std::move(edges));
+}
+
 // auto's row estimate sizes the rows' first block (SparseOptions::expected_row_words): none,
 // too small, about right, past the largest block, with one thread or several, the same
 // closure; the budget is charged the blocks as allocated (a first block of the estimate, of
 // 16 MiB at most, or of 64 KiB; whole 2 MiB pages from 2 MiB), and never refuses for an
 // estimate: the first blocks take at most an eighth of its room.
 TEST(HostClosure, TheExpectedRowsSizeTheFirstBlockNotTheClosure) {
-  std::mt19937_64 rng(20261207);
   const size_t n = 4000;
-  std::vector<Edge> edges;
-  for (size_t k = 0; k < 6 * n; ++k) {
-    const vertex_t a = vertex_t(rng() % n), b = vertex_t(rng() % n);
-    edges.emplace_back(std::min(a, b), std::max(a, b));
-  }
-  const Graph g(n, std::move(edges));
+  const Graph g = forward_pairs_graph(n, 6 * n, 20261207);
   const Closure classic = closure_classic(g);
   for (uint64_t words : {uint64_t{0}, uint64_t{100}, uint64_t{200'000}, uint64_t{1} << 30})
     for (unsigned threads : {1u, 3u}) {
@@ -167,14 +173,8 @@ TEST(HostClosure, TheExpectedRowsSizeTheFirstBlockNotTheClosure) {
 // 64 KiB unrounded fit 32,704 KiB (64 KiB to 16 MiB), those rounded up from 512 KiB take
 // 35,264 KiB; under a limit of 32,704 KiB the closure is still made.
 TEST(HostClosure, ABlockTheBudgetRefusesIsRetriedSmaller) {
-  std::mt19937_64 rng(20261208);
   const size_t n = 30000;
-  std::vector<Edge> edges;
-  for (size_t k = 0; k < 4 * n; ++k) {
-    const vertex_t a = vertex_t(rng() % n), b = vertex_t(rng() % n);
-    if (a != b) edges.emplace_back(std::min(a, b), std::max(a, b));
-  }
-  const Graph g(n, std::move(edges));
+  const Graph g = forward_pairs_graph(n, 4 * n, 20261208);
   SparseOptions o;
   o.threads = 1;
   MemoryBudget roomy(size_t{1} << 40, 0, "test");

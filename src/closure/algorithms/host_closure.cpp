@@ -33,10 +33,10 @@ namespace {
 // threads while their owner keeps appending, and the Closure can share the blocks.
 // Blocks grow geometrically, so small graphs touch little memory. Blocks of 2 MiB and more
 // (and from 512 KiB, rounded up: kHugeFromWords) are aligned to 2 MiB and asked for
-// transparent huge pages: in a virtual machine each
-// fresh 4 KiB page was a fault of 5-13 us (GRAIL ba10k5d: 1,658 -> 1,168 faults, whole
-// process 0.92x, `farm-bench -n 21`; a random 1M-edge DAG written 0.97x, its times no
-// more spread). An earlier try had seen one random DAG's time vary several-fold.
+// transparent huge pages: in a virtual machine each fresh 4 KiB page was a fault of 5-13 us (GRAIL
+// ba10k5d: 1,658 -> 1,168 faults, whole process 0.92x, `farm-bench -n 21`; a random 1M-edge DAG
+// written 0.97x, its times no more spread). An earlier try had seen one random DAG's time vary
+// several-fold.
 constexpr size_t kFirstBlockWords = size_t{1} << 14;  // 64 KB
 constexpr size_t kMaxBlockWords = size_t{1} << 22;    // 16 MB
 
@@ -52,7 +52,7 @@ struct BlockDeleter {
 };
 using Block = std::unique_ptr<word_t[], BlockDeleter>;
 
-constexpr size_t kHugeBytes = size_t{2} << 20;
+constexpr size_t kHugeBytes = detail::kHugePageBytes;
 constexpr size_t kHugeWords = kHugeBytes / sizeof(word_t);
 // From a block of 512 KiB on (without an estimate, the fourth, past 448 KiB in the first
 // three), a whole 2 MiB huge page instead. In this project's VM a fresh 4 KiB page's fault

@@ -5,15 +5,15 @@
 namespace closure::detail {
 
 void* map_huge_aligned(size_t bytes) {
-  constexpr uintptr_t kHuge = uintptr_t{2} << 20;
+  constexpr uintptr_t kHuge = kHugePageBytes;
   void* raw =
       ::mmap(nullptr, bytes + kHuge, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
   if (raw == MAP_FAILED) return nullptr;
   const uintptr_t base = reinterpret_cast<uintptr_t>(raw);
   const uintptr_t aligned = (base + kHuge - 1) & ~(kHuge - 1);
+  // The head (none where the kernel aligned the mapping) and the tail (never empty): 2 MiB.
   if (aligned > base) ::munmap(raw, aligned - base);
-  if (base + kHuge > aligned)
-    ::munmap(reinterpret_cast<void*>(aligned + bytes), base + kHuge - aligned);
+  ::munmap(reinterpret_cast<void*>(aligned + bytes), base + kHuge - aligned);
   void* p = reinterpret_cast<void*>(aligned);
   advise_huge_pages(p, bytes);
   return p;

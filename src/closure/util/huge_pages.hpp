@@ -12,9 +12,12 @@
 
 namespace closure::detail {
 
+// A transparent huge page's size on x86-64.
+constexpr size_t kHugePageBytes = size_t{2} << 20;
+
 // Asks for huge pages over the 2 MiB-aligned part of [p, p + bytes), before it is touched.
 inline void advise_huge_pages(const void* p, size_t bytes) {
-  constexpr uintptr_t kHuge = uintptr_t{2} << 20;
+  constexpr uintptr_t kHuge = kHugePageBytes;
   if (bytes < kHuge) return;
   const uintptr_t begin = (reinterpret_cast<uintptr_t>(p) + kHuge - 1) & ~(kHuge - 1);
   const uintptr_t end = (reinterpret_cast<uintptr_t>(p) + bytes) & ~(kHuge - 1);
@@ -22,7 +25,7 @@ inline void advise_huge_pages(const void* p, size_t bytes) {
 }
 
 // An anonymous mapping of `bytes` (a multiple of 2 MiB), aligned to 2 MiB and asked for huge
-// pages; null where it cannot be had. Free it with munmap(p, bytes). Mapped a page over and
+// pages; null where it cannot be had. Free it with munmap(p, bytes). Mapped 2 MiB over and
 // trimmed: aligned_alloc(2 MiB, n) had taken n + 2 MiB of address space (ulimit -v counts it:
 // twice a 2 MiB block's).
 void* map_huge_aligned(size_t bytes);
