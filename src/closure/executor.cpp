@@ -49,7 +49,7 @@ unsigned usable_cpus() {
     CPU_ZERO(&set);
     if (sched_getaffinity(0, sizeof set, &set) == 0 && CPU_COUNT(&set) > 0)
       return unsigned(CPU_COUNT(&set));
-    return std::max(1u, std::thread::hardware_concurrency());
+    return hardware_threads();
   }();
   return n;
 }
@@ -73,6 +73,11 @@ unsigned address_space_threads() {
 
 }  // namespace
 
+unsigned hardware_threads() {
+  static const unsigned n = std::max(1u, std::thread::hardware_concurrency());
+  return n;
+}
+
 void set_thread_budget(unsigned threads) {
   std::lock_guard lock(budget_mutex);
   budget_control.reset();  // one control at a time: TBB takes the smallest of those alive
@@ -84,9 +89,9 @@ void set_thread_budget(unsigned threads) {
 }
 
 void with_thread_budget(unsigned threads, const std::function<void()>& body) {
-  if (threads == 0) threads = std::max(1u, std::thread::hardware_concurrency());
+  if (threads == 0) threads = hardware_threads();
   threads = std::min(threads, address_space_threads());
-  if (threads == std::max(1u, std::thread::hardware_concurrency()) && !capped &&
+  if (threads == hardware_threads() && !capped &&
       outside_every_arena()) {
     // The hardware's width, no cap and no arena around: the body runs here, TBB untouched
     // until it has parallel work.
@@ -107,7 +112,7 @@ void with_thread_budget(unsigned threads, const std::function<void()>& body) {
   // The hardware's width is the implicit arena's: no arena of its own, so a process whose
   // work stays on one thread (a small graph) never starts TBB's workers nor loads its
   // allocator (about 1 ms of a small run's start on 2 cores).
-  if (!raise && threads == std::max(1u, std::thread::hardware_concurrency())) return body();
+  if (!raise && threads == hardware_threads()) return body();
   tbb::task_arena arena{int(threads)};
   arena.execute(body);
 }

@@ -16,6 +16,7 @@
 #include <vector>
 
 #include "closure/errors.hpp"
+#include "closure/executor.hpp"
 #include "serve/http_connection.hpp"
 
 namespace closure::serve {
@@ -163,7 +164,7 @@ void HttpServer::Impl::run_io() {
 HttpServer::HttpServer(const std::string& address, uint16_t port, ServerLimits limits,
                        Handler handler, TransportCounters& counters) {
   check_limits(limits);
-  if (limits.threads == 0) limits.threads = std::max(1u, std::thread::hardware_concurrency());
+  if (limits.threads == 0) limits.threads = hardware_threads();
   impl_ = std::make_unique<Impl>(limits, std::move(handler), counters);
   impl_->bind(address, port);
 }

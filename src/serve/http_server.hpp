@@ -42,7 +42,7 @@ struct ServerLimits {
   // A keep-alive connection idle this long between requests is closed silently; also the
   // time a client may take to read one response.
   double idle_timeout_s = 60;
-  unsigned threads = 0;  // io threads; 0 = std::thread::hardware_concurrency()
+  unsigned threads = 0;  // io threads; 0 = hardware_threads()
 };
 
 // What the service reports at /metrics. connections_accepted counts every TCP connection

@@ -9,7 +9,6 @@
 #include <algorithm>
 #include <chrono>
 #include <filesystem>
-#include <thread>
 
 #include "closure/algorithms/cost_model.hpp"
 #include "closure/algorithms/planner.hpp"
@@ -30,7 +29,7 @@ std::string resolved_spec(const SessionOptions& o) {
 
 unsigned resolved_threads(const SessionOptions& o) {
   if (o.threads) return checked_threads(o.threads, "SessionOptions::threads");
-  const unsigned hardware = std::max(1u, std::thread::hardware_concurrency());
+  const unsigned hardware = hardware_threads();
   // Ranks on one host share its cores: each takes its part unless threads says otherwise.
   if (Communicator* ranks = distributed_communicator())
     return std::max(1u, hardware / unsigned(ranks->local_size()));
