@@ -6,6 +6,7 @@
 #include <csignal>
 #include <cstdlib>
 
+#include "app/process/allocator_policy.hpp"
 #include "app/process/mpi_launch.hpp"
 #include "cli/commands.hpp"
 #include "closure/config.hpp"
@@ -34,6 +35,7 @@ int main(int argc, char** argv) {
   // A file-size limit (ulimit -f) reached is a write's EFBIG, said with its file (exit 4),
   // never a death by SIGXFSZ (153) that a script cannot tell from a crash.
   std::signal(SIGXFSZ, SIG_IGN);
+  closure::process::keep_freed_memory_for_reuse();
   std::unique_ptr<closure::process::MpiSession> session;
   const int started = closure::cli::guarded([&] {
     session = closure::process::MpiSession::start_if_launched(&argc, &argv);
