@@ -91,8 +91,7 @@ void set_thread_budget(unsigned threads) {
 void with_thread_budget(unsigned threads, const std::function<void()>& body) {
   if (threads == 0) threads = hardware_threads();
   threads = std::min(threads, address_space_threads());
-  if (threads == hardware_threads() && !capped &&
-      outside_every_arena()) {
+  if (threads == hardware_threads() && !capped && outside_every_arena()) {
     // The hardware's width, no cap and no arena around: the body runs here, TBB untouched
     // until it has parallel work.
     const unsigned outer = implicit_budget;
