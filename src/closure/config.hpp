@@ -24,6 +24,10 @@
 //                         present and the run may open one (session.hpp's run_may_open_gpu)
 //   CLOSURE_TRACE         print the process's milestones with their times on stderr
 //                         (util/trace.hpp)
+//   CLOSURE_HEAP_REUSE    "off": the executable leaves glibc's malloc at its defaults
+//                         (app/process/allocator_policy.hpp; tools/bench-heap-reuse.sh)
+// glibc's malloc settings, read (a user's own wins over the executable's policy) but not
+// defined here: GLIBC_TUNABLES (glibc.malloc.*), MALLOC_MMAP_THRESHOLD_, MALLOC_TRIM_THRESHOLD_
 #pragma once
 
 #include <cstddef>
@@ -43,6 +47,10 @@ inline constexpr const char* kOpenclLibrary = "CLOSURE_OPENCL_LIBRARY";
 inline constexpr const char* kKernelPath = "CLOSURE_KERNEL_PATH";
 inline constexpr const char* kTrace = "CLOSURE_TRACE";
 inline constexpr const char* kExitWatcher = "CLOSURE_EXIT_WATCHER";
+inline constexpr const char* kHeapReuse = "CLOSURE_HEAP_REUSE";
+inline constexpr const char* kGlibcTunables = "GLIBC_TUNABLES";
+inline constexpr const char* kMallocMmapThreshold = "MALLOC_MMAP_THRESHOLD_";
+inline constexpr const char* kMallocTrimThreshold = "MALLOC_TRIM_THRESHOLD_";
 inline constexpr const char* kIcdVendors = "OCL_ICD_VENDORS";
 inline constexpr const char* kIcdFilenames = "OCL_ICD_FILENAMES";
 inline constexpr const char* kVendorPath = "OPENCL_VENDOR_PATH";

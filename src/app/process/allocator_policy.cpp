@@ -4,6 +4,9 @@
 #include <sys/resource.h>
 
 #include <cstddef>
+#include <string>
+
+#include "closure/config.hpp"
 
 namespace closure::process {
 namespace {
@@ -13,10 +16,21 @@ bool limited(int resource) {
   return ::getrlimit(resource, &limit) == 0 && limit.rlim_cur != RLIM_INFINITY;
 }
 
+// Whether the user chose glibc's thresholds, or none of ours: theirs are read at start-up,
+// and a mallopt() after would silently override them.
+bool user_chose() {
+  const std::string tunables = config::text(config::kGlibcTunables);
+  return config::text(config::kHeapReuse) == "off" ||
+         tunables.find("glibc.malloc.mmap_threshold") != std::string::npos ||
+         tunables.find("glibc.malloc.trim_threshold") != std::string::npos ||
+         config::is_set(config::kMallocMmapThreshold) ||
+         config::is_set(config::kMallocTrimThreshold);
+}
+
 }  // namespace
 
 bool keep_freed_memory_for_reuse() {
-  if (limited(RLIMIT_AS) || limited(RLIMIT_DATA)) return false;
+  if (limited(RLIMIT_AS) || limited(RLIMIT_DATA) || user_chose()) return false;
   // glibc's own ceiling for its sliding threshold (DEFAULT_MMAP_THRESHOLD_MAX on 64-bit):
   // arrays past it (10M commits' CSR) are mapped, on huge pages, as before.
   constexpr int kHeapBelow = 32 << 20;

@@ -10,8 +10,10 @@ namespace closure::process {
 // phase's arrays fault in fresh pages again (a fresh 4 KiB page costs 9-19 us in a virtual
 // machine). Here blocks under 32 MiB come from the heap, and up to 4 MiB freed at its top
 // stays, so freed memory is reused. Not where the address space or data segment is limited
-// (ulimit -v, -d): memory kept there would count against the memory budget's room.
-// Returns whether the policy was set.
+// (ulimit -v, -d): memory kept there would count against the memory budget's room; nor where
+// the user set glibc's thresholds (GLIBC_TUNABLES, MALLOC_*_THRESHOLD_) or CLOSURE_HEAP_REUSE
+// is "off". Returns whether the policy was set (never under AddressSanitizer, whose malloc
+// takes no mallopt).
 bool keep_freed_memory_for_reuse();
 
 }  // namespace closure::process
