@@ -80,6 +80,7 @@ case_of CLOSURE_PROGRESS_DELAY 0 "" -- env CLOSURE_PROGRESS_DELAY=abc "$bin" -q 
 case_of CLOSURE_MPI_ALL_OUTPUT 0 "" -- env CLOSURE_MPI_ALL_OUTPUT=bogus "$bin" -q "$g"
 case_of CLOSURE_TRACE 0 "" -- env CLOSURE_TRACE=bogus "$bin" -q "$g"
 case_of CLOSURE_EXIT_WATCHER 0 "" -- env CLOSURE_EXIT_WATCHER=bogus "$bin" -q "$g"
+case_of CLOSURE_HEAP_REUSE 0 "" -- env CLOSURE_HEAP_REUSE=bogus "$bin" -q "$g"
 # A loader that cannot be opened (here a graph file, not a library): no OpenCL, the host runs.
 case_of CLOSURE_OPENCL_LIBRARY 0 "" -- env CLOSURE_OPENCL_LIBRARY="$g" "$bin" -q "$g" -m propagate
 
