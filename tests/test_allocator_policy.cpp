@@ -13,21 +13,12 @@
 #include <functional>
 
 #include "app/process/allocator_policy.hpp"
+#include "closure/util/sanitizer.hpp"
 
 namespace closure::process {
 namespace {
 
-#if defined(__SANITIZE_ADDRESS__)
-constexpr bool kSanitizerMalloc = true;
-#elif defined(__has_feature)
-#if __has_feature(address_sanitizer)
-constexpr bool kSanitizerMalloc = true;
-#else
-constexpr bool kSanitizerMalloc = false;
-#endif
-#else
-constexpr bool kSanitizerMalloc = false;
-#endif
+constexpr bool kSanitizerMalloc = detail::kAddressSanitizer;  // no mallopt there
 
 bool limited(int resource) {
   rlimit limit{};

@@ -8,22 +8,13 @@
 #include "closure/ocl/device.hpp"
 #include "closure/ocl/opencl_library.hpp"
 #include "closure/session/communicator.hpp"
+#include "closure/util/sanitizer.hpp"
 #include "closure/util/trace.hpp"
 
 namespace closure {
 namespace {
 
-#if defined(__SANITIZE_ADDRESS__)
-constexpr bool kOpenOnAnotherThread = false;
-#elif defined(__has_feature)
-#if __has_feature(address_sanitizer)
-constexpr bool kOpenOnAnotherThread = false;
-#else
-constexpr bool kOpenOnAnotherThread = true;
-#endif
-#else
-constexpr bool kOpenOnAnotherThread = true;
-#endif
+constexpr bool kOpenOnAnotherThread = !detail::kAddressSanitizer;
 
 // Under mpirun each rank takes its own GPU (its local rank among the host's GPUs) unless
 // a device other than "gpu" was named.
