@@ -72,6 +72,18 @@ cli_test(promises.tuning_dev_zero_refused --status 2 --stderr "not a regular fil
          bash -c "CLOSURE_TUNING=/dev/zero timeout 60 ${CLOSURE_BIN} -q ${CHAIN} --method square")
 cli_test(promises.tuning_fifo_refused --status 2 --stderr "not a regular file" --
          bash -c "rm -f ${PR}/fifo && mkfifo ${PR}/fifo && CLOSURE_TUNING=${PR}/fifo timeout 60 ${CLOSURE_BIN} -q ${CHAIN} --method square")
+# A host run reads the overlay too (its "host" row: this machine's calibration), and a
+# FIFO there never hangs it.
+cli_test(promises.tuning_fifo_refused_on_the_host --status 2 --stderr "not a regular file" --
+         bash -c "rm -f ${PR}/fifo2 && mkfifo ${PR}/fifo2 && CLOSURE_TUNING=${PR}/fifo2 timeout 60 ${CLOSURE_BIN} -q ${CHAIN} --device host")
+# --calibrate fits to the graphs named (none: refused); --save writes this processor's
+# "host" row, which the next run reads back (a broken one would be exit 2).
+cli_test(promises.calibrate_without_graphs_is_usage --status 2 --stderr "name the graphs" --
+         ${CLOSURE_BIN} bench closure --calibrate)
+cli_test(promises.calibrate_save_needs_calibrate --status 2 --stderr "calibrate" --
+         ${CLOSURE_BIN} bench closure --save ${CHAIN})
+cli_test(promises.calibrate_saves_a_host_row --stdout "^host-row-ok$" --
+         bash -c "rm -f ${PR}/calibrated.txt && CLOSURE_TUNING=${PR}/calibrated.txt ${CLOSURE_BIN} bench closure --calibrate --save --no-boost --no-classic --repeat 1 --generated random-dag:3k:9k > ${PR}/calibrate.log && grep -Eq '^host  (device=.*|default)  compute=[0-9.e+-]+,sparse=[0-9.e+-]+,columns=[0-9.e+-]+,memory=[0-9.e+-]+$' ${PR}/calibrated.txt && CLOSURE_TUNING=${PR}/calibrated.txt ${CLOSURE_BIN} -q ${CHAIN} && echo host-row-ok")
 
 # Many threads under a small address space: a result or a message, never an abort.
 add_test(NAME cli.promises.threads_under_ulimit

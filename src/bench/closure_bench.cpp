@@ -559,6 +559,19 @@ std::vector<PredictedBenchRow> bench_predicted(const std::string& name, const Gr
   return rows;
 }
 
+double repredicted(const PredictedBenchRow& row, const HostCalibration& calibration) {
+  CostInputs in = row.inputs;
+  in.calibration = calibration;
+  const std::string& m = row.run.method;
+  if (m == "sparse") {
+    in.count_only = false;  // as bench_predicted predicts it: rows kept
+    return predict_host_sparse_s(in);
+  }
+  if (m == "columns") return predict_host_column_count_s(in);
+  if (m == "chains") return in.chains ? predict_host_chain_count_s(in) : -1;
+  return -1;
+}
+
 std::string format_predicted_bench(const std::vector<PredictedBenchRow>& rows) {
   std::string out;
   char line[512];

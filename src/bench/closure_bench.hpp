@@ -80,6 +80,10 @@ std::pair<bool, bool> device_in_child(const std::string& spec);
 
 std::string format_predicted_bench(const std::vector<PredictedBenchRow>& rows);
 
+// A host row's prediction again, its inputs under another calibration (bench/calibration.hpp
+// fits one): sparse's, the count by columns' and by chains'; -1 for the other methods.
+double repredicted(const PredictedBenchRow& row, const HostCalibration& calibration);
+
 // A plain-text table of rows (one line per graph and method, speed-ups against classic
 // and Boost where both are ok).
 std::string format_host_closure_bench(const std::vector<HostClosureBenchRow>& rows);

@@ -6,10 +6,13 @@
 #include <memory>
 
 #include "app/tool/batch.hpp"
+#include "bench/calibration.hpp"
 #include "bench/closure_bench.hpp"
 #include "bench/generators.hpp"
 #include "cli/commands.hpp"
 #include "closure/graph/read_graph.hpp"
+#include "closure/kernels/host_tuning.hpp"
+#include "closure/kernels/tuning_database.hpp"
 
 namespace closure::cli {
 namespace {
@@ -19,26 +22,47 @@ struct ClosureBenchFlags {
   std::string device;
   double scale = 1.0, memory_cap_gb = 12;
   int repeat = 3;
-  bool no_boost = false, no_classic = false, predict = false;
+  bool no_boost = false, no_classic = false, predict = false, calibrate = false, save = false;
 };
+
+// --calibrate: the factors fitted to the host rows; --save keeps them as this processor's
+// "host" row of the tuning overlay, which every later Session applies.
+void calibrate_from(const std::vector<PredictedBenchRow>& rows, bool save) {
+  const CalibrationFit fit = fit_host_calibration(rows, current_host_calibration());
+  std::printf("calibration: %s\n", describe_fit(fit).c_str());
+  if (!save) return;
+  const ocl::DeviceInfo cpu = host_processor();
+  TuningRow row{kHostTuningFamily, TuningRow::Level::kDevice, cpu.name,
+                format_host_calibration(fit.calibration), ""};
+  if (cpu.name.empty()) row.level = TuningRow::Level::kDefault;
+  const std::string path =
+      save_tuning_row(row, "closure bench closure --calibrate: " + describe_fit(fit));
+  set_current_host_calibration(fit.calibration);
+  std::printf("saved to %s\n", path.c_str());
+}
 
 // --predict: per graph the methods auto compares, predicted beside measured; then how many
 // predictions fell within 2x of the measured time.
 void run_bench_predicted(const ClosureBenchFlags& flags, const HostClosureBenchOptions& o,
                          const std::vector<std::pair<std::string, const Graph*>>& graphs) {
   const auto [present, gpu] = device_in_child(flags.device);
+  // The predictions auto would make here: with this machine's calibration, if saved.
+  apply_tuned_host_calibration();
   int within = 0, compared = 0;
+  std::vector<PredictedBenchRow> all;
   for (const auto& [name, g] : graphs) {
     const auto rows = bench_predicted(name, *g, o, present, gpu);
     std::fputs(format_predicted_bench(rows).c_str(), stdout);
     std::fflush(stdout);
     for (const auto& r : rows)
       if (r.ratio() > 0) ++compared, within += r.ratio() >= 0.5 && r.ratio() <= 2;
+    all.insert(all.end(), rows.begin(), rows.end());
   }
   std::printf("\n%d of %d predictions within 2x of the measured time (%s)\n", within, compared,
               !present ? "no OpenCL device: host methods only"
               : gpu    ? "the device is a GPU"
                        : "the device is not a GPU: propagate not modelled");
+  if (flags.calibrate) calibrate_from(all, flags.save);
 }
 
 // Totals over the graphs on which every method finished.
@@ -75,11 +99,15 @@ void run_bench_closure(const ClosureBenchFlags& flags) {
   o.run_classic = !flags.no_classic;
   o.product_methods = flags.methods;
   o.device = flags.device;
-  if (flags.predict) {
+  if (flags.predict || flags.calibrate) {
     std::vector<std::pair<std::string, Graph>> owned;
     if (!flags.paths.empty())
       for (const auto& file : collect_batch_files(flags.paths))
         owned.emplace_back(file.substr(file.find_last_of('/') + 1), read_graph(file).graph);
+    if (flags.calibrate && flags.paths.empty() && flags.generated.empty())
+      throw UsageError(
+          "--calibrate: name the graphs to fit to (files, folders or --generated): "
+          "graphs of the kind auto will meet here");
     for (const auto& spec : expand_generated_specs(flags.generated)) {
       NamedGraph ng = generated_graph(spec, flags.scale);
       owned.emplace_back(ng.name, std::move(ng.graph));
@@ -143,6 +171,13 @@ void add_bench_closure_command(CLI::App& bench) {
   sub->add_flag("--predict", flags->predict,
                 "Time the methods auto compares (sparse, columns, propagate on a device) and auto, "
                 "each beside the cost model's prediction");
+  sub->add_flag("--calibrate", flags->calibrate,
+                "As --predict, then fit this machine's factors on the model's host terms to the "
+                "host rows of the graphs named (the kind auto will meet) and print them");
+  sub->add_flag("--save", flags->save,
+                "With --calibrate: keep the factors as this processor's 'host' row of the tuning "
+                "overlay (CLOSURE_TUNING, default ~/.cache/closure/tuning.txt); auto uses them")
+      ->needs("--calibrate");
   sub->callback([flags] { run_bench_closure(*flags); });
 }
 

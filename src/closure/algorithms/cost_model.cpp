@@ -381,8 +381,10 @@ double linear_passes_s(const CostInputs& in, bool streamed) {
   const double bytes = 88.0 * double(in.vertices) + 12.0 * double(in.edges);
   const double missed =
       streamed ? 0.0 : std::clamp(1 - kHostCacheBytes / std::max(bytes, 1.0), 0.0, 1.0);
-  const double passes = kHostVertexS * double(in.vertices) * (1 + kHostVertexMissGain * missed) +
-                        kHostEdgeS * double(in.edges);
+  const double passes =
+      in.calibration.compute *
+          (kHostVertexS * double(in.vertices) + kHostEdgeS * double(in.edges)) +
+      in.calibration.memory * kHostVertexS * double(in.vertices) * kHostVertexMissGain * missed;
   return in.components == in.vertices ? passes : kCyclicGain * passes;
 }
 
@@ -403,9 +405,10 @@ double predict_host_sparse_s(const CostInputs& in) {
   const double span = in.row_words >= 0 ? in.span_words : row;
   const double stored = C * row * double(sizeof(word_t));
   const double missed = std::clamp(1 - kRowCacheBytes / std::max(stored, 1.0), 0.0, 1.0);
-  const double rows =
-      C * (kSparseSpanWordS * span + (kSparseRowWordS + missed * kSparseRowMissWordS) * row) +
-      kSparseEdgeWordS * double(in.condensed_edges) * row;
+  const HostCalibration& k = in.calibration;
+  const double rows = C * (k.sparse * (kSparseSpanWordS * span + kSparseRowWordS * row) +
+                           k.memory * missed * kSparseRowMissWordS * row) +
+                      k.sparse * kSparseEdgeWordS * double(in.condensed_edges) * row;
   // The threaded path runs only where propagation has the width and size for it
   // (host_closure.cpp: 200,000 components + edges, 64 components a level, 32 edges each).
   const bool threaded = in.levels > 0 && in.components + in.condensed_edges >= 200'000 &&
@@ -418,8 +421,8 @@ double predict_host_sparse_s(const CostInputs& in) {
   const double linear = predict_host_linear_s(in);
   const double readers = C > 0 ? std::min(1.0, double(in.condensed_edges) / C) : 0.0;
   const double own_pass = std::max(0.0, linear_passes_s(in, false) - linear) * readers;
-  return (rows + own_pass) / (threaded ? host_thread_gain(in.host_threads) : 1.0) + kSparseFixedS +
-         linear;
+  return (rows + own_pass) / (threaded ? host_thread_gain(in.host_threads) : 1.0) +
+         k.compute * kSparseFixedS + linear;
 }
 
 double predict_host_column_count_s(const CostInputs& in) {
@@ -451,18 +454,20 @@ double predict_host_column_count_s(const CostInputs& in) {
   const double row_words = in.reach_words >= 0 ? std::min(double(S), in.reach_words + 1) : S;
   const double stored = double(live + 2) * row_words * double(sizeof(word_t));
   const double missed = std::clamp(1 - kHostCacheBytes / stored, 0.0, 1.0);
-  const double in_cache = words * kColumnWordS + visits * slices_a_row * kColumnVisitS +
-                          double(T) * stored * kColumnFreshByteS;
-  const double in_memory = words * missed * kColumnMissWordS;
-  return in_cache / host_thread_gain_uncapped(T) + in_memory / host_thread_gain(T) + kColumnFixedS +
-         predict_host_linear_s(in);
+  const HostCalibration& k = in.calibration;
+  const double in_cache =
+      k.columns * (words * kColumnWordS + visits * slices_a_row * kColumnVisitS) +
+      k.memory * double(T) * stored * kColumnFreshByteS;
+  const double in_memory = k.memory * words * missed * kColumnMissWordS;
+  return in_cache / host_thread_gain_uncapped(T) + in_memory / host_thread_gain(T) +
+         k.compute * kColumnFixedS + predict_host_linear_s(in);
 }
 
 double predict_chain_cover_s(const CostInputs& in) {
   // Past 2^21 components with three threads or more the cover runs in stretches on threads
   // (cover_stretches()), its pass shared among them; the live rows' pass runs beside.
   const size_t stretches = cover_stretches(in.components, in.host_threads);
-  return double(in.components + in.condensed_edges) *
+  return in.calibration.compute * double(in.components + in.condensed_edges) *
              (kChainPassesS + kChainCoverS / host_thread_gain_uncapped(unsigned(stretches))) +
          predict_host_linear_s(in);
 }
@@ -474,8 +479,8 @@ bool chain_cover_may_pay(const CostInputs& in, double rival_s) {
 double predict_host_chain_count_s(const CostInputs& in) {
   if (!in.count_only || in.chains == 0) return 1e30;
   const double visits = double(in.components + in.condensed_edges);
-  return predict_chain_cover_s(in) +
-         visits * double(in.chains) / 2 * kChainNumberS / host_thread_gain(in.host_threads);
+  return predict_chain_cover_s(in) + in.calibration.compute * visits * double(in.chains) / 2 *
+                                         kChainNumberS / host_thread_gain(in.host_threads);
 }
 
 double predict_auto_planning_s(const CostInputs& in) {
@@ -483,7 +488,8 @@ double predict_auto_planning_s(const CostInputs& in) {
   // live rows'), and the 16 reach samples', each its reach times the edges a component has.
   const double C = double(in.components), E = double(in.condensed_edges);
   const double degree = C > 0 ? std::min(1 + E / C, 32.0) : 1.0;
-  return kPlanFixedS + kPlanStepS * (2 * (C + E) + 16 * in.mean_reach * degree);
+  return in.calibration.compute *
+         (kPlanFixedS + kPlanStepS * (2 * (C + E) + 16 * in.mean_reach * degree));
 }
 
 double predict_host_s(const CostInputs& in) {

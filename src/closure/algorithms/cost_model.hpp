@@ -8,6 +8,7 @@
 #include <optional>
 #include <string>
 
+#include "closure/algorithms/host_calibration.hpp"
 #include "closure/algorithms/scc.hpp"
 #include "closure/device_facts.hpp"
 #include "closure/graph/graph.hpp"
@@ -46,6 +47,9 @@ struct CostInputs {
   // prediction at its most); auto counts them only where a GPU is there and in the running
   // (count_block_items()).
   int64_t block_items = -1;
+  // This machine's factors on the host terms (host_calibration.hpp): the process's, unless
+  // `bench closure --calibrate` tries others.
+  HostCalibration calibration = current_host_calibration();
   bool completed = false;  // complete_cost_inputs() ran
   // gather_cost_inputs() left the finer inputs to be gathered beside the chain cover (a
   // count on a large condensation): the caller covers where chain_cover_may_pay(), then

@@ -159,24 +159,33 @@ std::vector<TuningRow> parse_tuning_rows(const std::string& text, const std::str
   return rows;
 }
 
-std::vector<TuningRow> tuning_rows_for(const std::string& family, const ocl::DeviceInfo& device) {
-  std::vector<TuningRow> overlay;
+std::vector<TuningRow> tuning_rows_of(const std::string& family) {
+  std::vector<TuningRow> out;
   if (const std::string path = tuning_overlay_path(); !path.empty()) {
     try {
-      overlay = parse_tuning_rows(read_file(path), path);
+      out = parse_tuning_rows(read_file(path), path);
     } catch (const UsageError& e) {  // a malformed row: the user's file
       throw UsageError(std::string("tuning overlay (") + kTuningEnv + "): " + e.what());
     }
   }
   const std::vector<TuningRow> builtin_now = builtin_rows();
-  const std::vector<TuningRow>* sources[] = {&overlay, &builtin_now};
+  out.insert(out.end(), builtin_now.begin(), builtin_now.end());
+  std::erase_if(out, [&](const TuningRow& row) { return row.family != family; });
+  return out;
+}
+
+std::vector<TuningRow> most_specific_first(const std::vector<TuningRow>& rows,
+                                           const ocl::DeviceInfo& device) {
   std::vector<TuningRow> out;
   for (auto level : {TuningRow::Level::kDevice, TuningRow::Level::kVendor, TuningRow::Level::kType,
                      TuningRow::Level::kDefault})
-    for (const std::vector<TuningRow>* rows : sources)
-      for (const TuningRow& row : *rows)
-        if (row.family == family && row.level == level && row.matches(device)) out.push_back(row);
+    for (const TuningRow& row : rows)
+      if (row.level == level && row.matches(device)) out.push_back(row);
   return out;
+}
+
+std::vector<TuningRow> tuning_rows_for(const std::string& family, const ocl::DeviceInfo& device) {
+  return most_specific_first(tuning_rows_of(family), device);
 }
 
 TuningRow builtin_tuning_row(const std::string& family, const std::string& match_text) {

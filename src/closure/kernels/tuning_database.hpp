@@ -45,6 +45,12 @@ std::vector<TuningRow> parse_tuning_rows(const std::string& text, const std::str
 // Every row of `family` that matches the device, most specific first (overlay before the
 // built-in table within a level).
 std::vector<TuningRow> tuning_rows_for(const std::string& family, const ocl::DeviceInfo& device);
+// The same in two steps: every row of `family`, the overlay's first (a caller that must
+// look the device up finds first whether any row could match it) ...
+std::vector<TuningRow> tuning_rows_of(const std::string& family);
+// ... then those of `rows` that match the device, most specific first.
+std::vector<TuningRow> most_specific_first(const std::vector<TuningRow>& rows,
+                                           const ocl::DeviceInfo& device);
 
 // The built-in row of `family` with this match text (e.g. "type=gpu"); throws
 // std::logic_error when there is none (a test or constant names a row that was removed).

@@ -16,6 +16,7 @@
 #include "closure/engine/compute.hpp"
 #include "closure/engine/methods.hpp"
 #include "closure/errors.hpp"
+#include "closure/kernels/host_tuning.hpp"
 #include "closure/ocl/device.hpp"
 #include "closure/session/communicator.hpp"
 #include "closure/session/device_opener.hpp"
@@ -87,7 +88,11 @@ Session::Session(SessionOptions options)
       spec_(resolved_spec(options_)),
       threads_(resolved_threads(options_)),
       device_(std::make_unique<DeviceOpener>(spec_, options_.quiet, options_.process_ends_after,
-                                             options_.before_gpu_only_open)) {}
+                                             options_.before_gpu_only_open)) {
+  // Every entry point plans through a Session: this machine's calibration, where the
+  // overlay has one, reaches auto's cost model by construction.
+  apply_tuned_host_calibration();
+}
 
 Session::~Session() = default;
 

@@ -1,0 +1,32 @@
+// The host cost model's calibration as a row of the tuning overlay (tuning_database.hpp):
+//
+//   host  device="AMD EPYC 7B13"  compute=0.52,sparse=0.8,columns=1.3,memory=0.3
+//
+// family "host", matched against this machine's processor (its name and vendor as
+// /proc/cpuinfo gives them, type=cpu; or default), written by `closure bench closure
+// --calibrate --save` (bench/calibration.hpp) and applied to the process's cost model by
+// every Session (algorithms/host_calibration.hpp).
+#pragma once
+
+#include <string>
+
+#include "closure/algorithms/host_calibration.hpp"
+#include "closure/ocl/device.hpp"
+
+namespace closure {
+
+inline constexpr const char* kHostTuningFamily = "host";
+
+// This machine's processor as the overlay's rows match it: name ("model name"), vendor
+// ("vendor_id"), a CPU; "" where /proc/cpuinfo does not say.
+ocl::DeviceInfo host_processor();
+
+// The overlay's most specific "host" row for this processor, parsed; none (1, 1) without
+// one. Throws UsageError naming the file and line for a row that does not parse.
+HostCalibration tuned_host_calibration();
+
+// tuned_host_calibration() made the process's current one; the overlay is read again only
+// when its path (CLOSURE_TUNING, the cache folder) has changed since the last call.
+void apply_tuned_host_calibration();
+
+}  // namespace closure
