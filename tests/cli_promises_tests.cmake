@@ -80,6 +80,8 @@ cli_test(promises.tuning_fifo_refused_on_the_host --status 2 --stderr "not a reg
 # "host" row, which the next run reads back (a broken one would be exit 2).
 cli_test(promises.calibrate_without_graphs_is_usage --status 2 --stderr "name the graphs" --
          ${CLOSURE_BIN} bench closure --calibrate)
+cli_test(promises.calibrate_save_without_overlay_refused_first --status 2 --stderr "no tuning overlay file" --
+         env CLOSURE_TUNING=off ${CLOSURE_BIN} bench closure --calibrate --save --generated chain)
 cli_test(promises.calibrate_save_needs_calibrate --status 2 --stderr "calibrate" --
          ${CLOSURE_BIN} bench closure --save ${CHAIN})
 cli_test(promises.calibrate_saves_a_host_row --stdout "^host-row-ok$" --

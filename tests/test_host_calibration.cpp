@@ -110,8 +110,13 @@ TEST(HostCalibration, ASessionAppliesTheOverlaysHostRow) {
   const std::string path = (std::filesystem::temp_directory_path() /
                             ("closure_host_tuning_" + std::to_string(::getpid()) + ".txt"))
                                .string();
+  const char* was = std::getenv(kTuningEnv);
+  const std::string before = was ? was : "";
   const std::string cpu = host_processor().name;
+  // A row for a processor whose name holds this one's (a substring matches a GPU's row, not
+  // a processor's), then this processor's own.
   std::ofstream(path) << "boolean type=gpu tile_n=2\nhost default compute=0.5,memory=2\n"
+                      << "host device=\"" << cpu << " 9999X\" columns=5\n"
                       << (cpu.empty() ? "" : "host device=\"" + cpu + "\" sparse=3\n");
   ::setenv(kTuningEnv, path.c_str(), 1);
   { Session s; }
@@ -130,7 +135,11 @@ TEST(HostCalibration, ASessionAppliesTheOverlaysHostRow) {
   ::setenv(kTuningEnv, "off", 1);
   { Session s; }
   EXPECT_EQ(current_host_calibration(), HostCalibration{});
-  ::unsetenv(kTuningEnv);
+  if (was)
+    ::setenv(kTuningEnv, before.c_str(), 1);
+  else
+    ::unsetenv(kTuningEnv);
+  set_current_host_calibration({});
   std::filesystem::remove(path);
   std::filesystem::remove(broken);
 }

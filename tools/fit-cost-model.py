@@ -49,7 +49,7 @@ def sparse(r, p, threads):
                 and c / r["levels"] >= 64)
     # cost_model.cpp: sparse's own pass (the miss term) shared by the threads with the rows
     own_pass = max(0.0, linear(r, p, False) - linear(r, p)) * min(1.0, r["DE"] / max(c, 1))
-    return (rows + own_pass) / (thread_gain(threads, p) if threaded else 1) + 3e-6 + linear(r, p)
+    return (rows + own_pass) / (thread_gain(threads, p) if threaded else 1) + 0.6e-6 + linear(r, p)
 
 
 def columns(r, p, threads):
@@ -78,7 +78,7 @@ def columns(r, p, threads):
     in_cache = visits * words * p["cw"] + visits * slices_a_row * p["cv"] + fresh
     in_memory = visits * words * missed * p["cm"]
     uncapped = 1 + p["tg"] * (max(1, threads) - 1)
-    return in_cache / uncapped + in_memory / thread_gain(threads, p) + 2e-6 + linear(r, p)
+    return in_cache / uncapped + in_memory / thread_gain(threads, p) + 0.3e-6 + linear(r, p)
 
 
 def read_rows(path, threads):

@@ -2,8 +2,10 @@
 # Issue 37 on the H200 in one call: the GPU suite, auto's predictions beside measured
 # seconds (item 2), auto against the named methods whole process (item 1) and the
 # 10M-commit history's phases (items 3 and 4: CLOSURE_TRACE milestones, auto, the GPU
-# named and the host named). STAGES picks among "gtest predict whole 10m ab" (default: all
-# but ab); ROUNDS and ROUNDS10 the rounds of whole and ab, and of 10m (5, 3); logs under $OUT.
+# named and the host named). STAGES picks among "gtest predict calibrate predict-calibrated
+# whole 10m ab" (default: gtest predict whole 10m); calibrate fits this machine's host
+# calibration (bench closure --calibrate) and, with predict-calibrated, predicts again under
+# it; ROUNDS and ROUNDS10 the rounds of whole and ab, and of 10m (5, 3); logs under $OUT.
 # ab: the two builds alone, interleaved, on GRAPHS with ARGS (default -q): their medians.
 #   here:  tools/build --all && tools/gpu-gtest.sh pack [&& cp OLD/closure build-dev/closure-before]
 #   there: STAGES="..." bash tools/gpu-issue37.sh   (device tool, carry ["build-dev"])
@@ -27,18 +29,33 @@ if has gtest; then
   echo "== GPU suite"; timeout 300 bash tools/gpu-gtest.sh run > $OUT/gtest.log 2>&1
   echo "rc $?"; grep -E "PASSED|FAILED|SKIPPED" $OUT/gtest.log | head -20
 fi
-if has predict; then
-  echo "== predictions beside measured (item 2)"
+# The predictions beside measured (item 2), into $OUT/$1.
+predict() {
   # A fresh machine compiles each program variant on its first use (1.2 s for the weighted
   # sweep, a cyclic graph's): the single runs below would time it.
   for g in data/cycle.txt data/dag.gra; do $NEW $g -q --method propagate --device gpu > /dev/null; done
   # The small graphs' medians of 3: a single run in a fresh child pays its first page faults.
   timeout 100 $NEW bench closure --predict --no-boost --repeat 3 --memory-cap 60 tests/data/grail \
-    > $OUT/predict.log 2>&1
+    > $OUT/$1 2>&1
   timeout 250 $NEW bench closure --predict --no-boost --repeat 1 --memory-cap 60 $G/H200K $G/H1M \
-    $G/pairs-3m --generated road,random-dag,giant-scc,chain,dense-dag >> $OUT/predict.log 2>&1
-  timeout 60 $NEW bench closure --predict --no-boost --repeat 3 data >> $OUT/predict.log 2>&1
-  echo "rc $?"; grep "within 2x of" $OUT/predict.log
+    $G/pairs-3m --generated road,random-dag,giant-scc,chain,dense-dag >> $OUT/$1 2>&1
+  timeout 60 $NEW bench closure --predict --no-boost --repeat 3 data >> $OUT/$1 2>&1
+  echo "rc $?"; grep "within 2x of" $OUT/$1
+}
+if has predict; then
+  echo "== predictions beside measured (item 2)"
+  predict predict.log
+fi
+# This machine's calibration (bench closure --calibrate), fitted to GRAIL and 200k commits
+# into an overlay of its own, then the predictions again under it.
+if has calibrate; then
+  echo "== calibrated: fitted to tests/data/grail and H200K, then predictions beside measured"
+  export CLOSURE_TUNING=$OUT/tuning.txt
+  timeout 150 $NEW bench closure --calibrate --save --no-boost --repeat 3 --memory-cap 60 \
+    tests/data/grail $G/H200K > $OUT/calibrate.log 2>&1
+  echo "rc $?"; grep -E "^calibration|within 2x of" $OUT/calibrate.log
+  if has predict-calibrated; then predict predict-calibrated.log; fi
+  unset CLOSURE_TUNING
 fi
 w() { local a b; a=$(date +%s%N); timeout 100 "$@" > /tmp/last.log 2>&1; b=$(date +%s%N); awk -v a=$a -v b=$b 'BEGIN{printf "%.4f\n", (b-a)/1e9}'; }
 median() { sort -n | awk '{a[NR]=$1} END{print NR ? a[int((NR+1)/2)] : "-"}'; }

@@ -13,7 +13,10 @@
 namespace closure {
 
 struct HostClosureBenchOptions {
-  int repeats = 3;                                 // median of up to this many runs per method...
+  // Median of up to this many runs per method (a child's runs of under a millisecond in all
+  // run again, up to 16, unless repeat_short_runs is off: a cold row's child runs once)...
+  int repeats = 3;
+  bool repeat_short_runs = true;
   double repeat_budget_s = 5.0;                    // ...but no new run once this much time is spent
   uint64_t memory_cap_bytes = uint64_t{12} << 30;  // per method; above it: refused
   double timeout_s = 600;                          // a child still running after this is killed

@@ -29,6 +29,10 @@ struct ClosureBenchFlags {
 // "host" row of the tuning overlay, which every later Session applies.
 void calibrate_from(const std::vector<PredictedBenchRow>& rows, bool save) {
   const CalibrationFit fit = fit_host_calibration(rows, current_host_calibration());
+  if (fit.fitted == 0)
+    throw UsageError(
+        "--calibrate: no host method took 0.1 ms (kCalibrationFloorS) or more on "
+        "the graphs named: nothing to fit (name larger graphs)");
   std::printf("calibration: %s\n", describe_fit(fit).c_str());
   if (!save) return;
   const ocl::DeviceInfo cpu = host_processor();
@@ -85,6 +89,9 @@ void print_totals(const std::vector<HostClosureBenchRow>& all,
 }
 
 void run_bench_closure(const ClosureBenchFlags& flags) {
+  if (flags.save && tuning_overlay_path().empty())  // refused before the runs, not after
+    throw UsageError(std::string("--save: no tuning overlay file: ") + kTuningEnv +
+                     "=off and no HOME");
   // Checked as every command does, in a child: the methods run in children, and a GPU
   // driver loaded here would not survive their fork.
   if (!flags.device.empty())
@@ -163,7 +170,8 @@ void add_bench_closure_command(CLI::App& bench) {
   sub->add_option("--memory-cap", flags->memory_cap_gb, "GB each method may use; above it: refused")
       ->check(CLI::Range(1e-3, 1e6))
       ->capture_default_str();
-  sub->add_option("--repeat", flags->repeat, "Runs per method (median)")
+  sub->add_option("--repeat", flags->repeat,
+                  "Runs per method (median; runs of under a millisecond in all: up to 16)")
       ->check(CLI::Range(1, 1000))
       ->capture_default_str();
   sub->add_flag("--no-boost", flags->no_boost, "Skip Boost.Graph");

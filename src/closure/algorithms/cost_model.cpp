@@ -45,11 +45,12 @@ constexpr double kSparseRowMissWordS = 2.0e-9;
 constexpr double kRowCacheBytes = 32.0 * 1024 * 1024;
 constexpr double kSparseEdgeWordS = 1.0e-10;
 // A run's fixed cost, sparse's (its scratch row, pools) and the count by columns' (its
-// arrays): the graphs of data/, of 4 to 9 vertices, take 2 to 5 us each way, once the
-// process has run them before (`bench closure --predict`'s medians); a process's first run
-// pays its fresh pages as well, 30 to 100 us.
-constexpr double kSparseFixedS = 3.0e-6;
-constexpr double kColumnFixedS = 2.0e-6;
+// arrays): the graphs of data/, of 4 to 9 vertices, take 0.7-1.1 us each way once the
+// process has run them before (`bench closure --predict`: medians of 16 runs, which runs of
+// a few microseconds get; the median of 3 had swung from 0.25x to 12x); a process's first
+// run pays its fresh pages as well, 30 to 100 us.
+constexpr double kSparseFixedS = 0.6e-6;
+constexpr double kColumnFixedS = 0.3e-6;
 // Threads: 1 + 0.6 (threads - 1), for sparse's threaded path too, up to 4x where
 // memory-bound (sparse's rows; the count by columns' live rows past the cache): 200k commits
 // counted by columns on the H200's host, 16 threads, 0.041-0.052 s against 0.113 on the
@@ -97,9 +98,9 @@ constexpr double kDeviceBytesPerS = 1.4e12;
 
 // Auto's planning (predict_auto_planning_s), 2-core, `bench closure --predict`, auto's run
 // less the method it chose: 200k commits 18 ms (437k components and edges, 100k reached
-// each), 50k 7 ms, GRAIL's nasa 0.3 ms, the graphs of data/ about 5 us; a step a component
-// or edge looked at.
-constexpr double kPlanFixedS = 5.0e-6;
+// each), 50k 7 ms, GRAIL's nasa 0.3 ms, the graphs of data/ 4-5 us (auto's row there, a
+// Session made and the plan, less its method's 1 us); a step a component or edge looked at.
+constexpr double kPlanFixedS = 4.0e-6;
 constexpr double kPlanStepS = 4.0e-9;
 
 // The row estimate behind row_words: components searched and the time they may take.
@@ -506,6 +507,9 @@ double predict_device_propagate_s(const CostInputs& in, const DeviceFacts& devic
 double predict_gpu_propagate_s(const CostInputs& in, std::optional<GpuOpening> opening) {
   const double C = double(in.components), E = double(in.condensed_edges);
   const double start = opening ? std::max(0.0, kDeviceStartS - opening->elapsed_s) : kDeviceStartS;
+  // Not scaled by the host calibration: kDeviceHostLinearS was fitted on the GPU machines'
+  // own hosts (the calibration's factors are against the 2-core VM's host terms), so scaling
+  // it would count a GPU host's speed twice.
   const double host = kDeviceHostLinearS * double(in.vertices + in.edges) *
                       (in.components == in.vertices ? 1.0 : kCyclicGain);
   const double items = in.block_items >= 0 ? double(in.block_items) : E;

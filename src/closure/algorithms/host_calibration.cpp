@@ -47,6 +47,8 @@ HostCalibration parse_host_calibration(const std::string& params) {
     const size_t comma = rest.find(',');
     const std::string_view item = rest.substr(0, comma);
     rest = comma == std::string_view::npos ? std::string_view() : rest.substr(comma + 1);
+    if (comma != std::string_view::npos && rest.empty())
+      throw UsageError("host calibration: '" + params + "' ends in a comma");
     const size_t eq = item.find('=');
     if (eq == std::string_view::npos)
       throw UsageError("host calibration: '" + std::string(item) + "' is not key=value");

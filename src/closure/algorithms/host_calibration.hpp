@@ -1,10 +1,10 @@
-// This machine's speed against the one the host cost model was fitted on: two factors that
+// This machine's speed against the one the host cost model was fitted on: four factors that
 // scale its terms (cost_model.cpp). The constants are one machine's on one day; a VM's
 // millisecond rows move 2x between days, and the GPU machines' hosts err the other way
 // (docs/benchmarks.md, "Predicted against measured"), so no one set is within 2x of every
 // machine. `closure bench closure --calibrate --save` measures the factors here and keeps them
 // as a "host" row of the tuning overlay (kernels/tuning_database.hpp); a Session applies it
-// (session/host_calibration_row.hpp).
+// (kernels/host_tuning.hpp).
 #pragma once
 
 #include <string>
@@ -30,14 +30,14 @@ struct HostCalibration {
 inline constexpr double kCalibrationMost = 64.0;
 
 // "compute=0.52,sparse=0.8,columns=1.3,memory=0.3" (any may be left out: 1); throws
-// UsageError for an unknown key, a value that is not a finite number in range, or a key
-// given twice.
+// UsageError for an unknown key, a value that is not a finite number in range (a percent
+// past a bound is clamped to it), a key given twice or an empty item.
 HostCalibration parse_host_calibration(const std::string& params);
 // The same text back, each factor to 3 significant digits.
 std::string format_host_calibration(const HostCalibration& c);
 
 // The calibration the cost model takes for this process (CostInputs::calibration's default):
-// none (1, 1) until a Session or a bench applies the overlay's row.
+// none (every factor 1) until a Session or a bench applies the overlay's row.
 HostCalibration current_host_calibration();
 void set_current_host_calibration(const HostCalibration& c);
 

@@ -1,6 +1,8 @@
 // The overlay's "host" row: read, matched against this processor, applied.
 #include "closure/kernels/host_tuning.hpp"
 
+#include <sys/stat.h>
+
 #include <fstream>
 #include <mutex>
 
@@ -25,12 +27,19 @@ ocl::DeviceInfo host_processor() {
   ocl::DeviceInfo cpu;
   cpu.is_cpu = true;
   std::ifstream in("/proc/cpuinfo");
-  std::string line;
+  std::string line, implementer, part;
   // The first processor's lines say it (every core of a machine is the same model); a
   // bounded read, as /proc/cpuinfo of a large machine runs to hundreds of KB.
   for (int lines = 0; lines < 64 && std::getline(in, line) && !line.empty(); ++lines) {
     if (std::string v = cpuinfo_value(line, "model name"); !v.empty()) cpu.name = v;
     if (std::string v = cpuinfo_value(line, "vendor_id"); !v.empty()) cpu.vendor = v;
+    if (std::string v = cpuinfo_value(line, "CPU implementer"); !v.empty()) implementer = v;
+    if (std::string v = cpuinfo_value(line, "CPU part"); !v.empty()) part = v;
+  }
+  // Arm's /proc/cpuinfo names no model: its implementer and part codes do.
+  if (cpu.name.empty() && !implementer.empty() && !part.empty()) {
+    cpu.name = "CPU implementer " + implementer + " part " + part;
+    cpu.vendor = "CPU implementer " + implementer;
   }
   return cpu;
 }
@@ -40,7 +49,13 @@ HostCalibration tuned_host_calibration() {
   // machines have no overlay, or one of kernel rows only.
   const std::vector<TuningRow> rows = tuning_rows_of(kHostTuningFamily);
   if (rows.empty()) return {};
-  for (const TuningRow& row : most_specific_first(rows, host_processor())) {
+  const ocl::DeviceInfo cpu = host_processor();
+  for (const TuningRow& row : most_specific_first(rows, cpu)) {
+    // A processor's name and vendor whole, not a substring as a GPU's: this VM calls itself
+    // "AMD EPYC", and its row would match every EPYC reading the same overlay.
+    if ((row.level == TuningRow::Level::kDevice && row.match != cpu.name) ||
+        (row.level == TuningRow::Level::kVendor && row.match != cpu.vendor))
+      continue;
     try {
       return parse_host_calibration(row.params);
     } catch (const UsageError& e) {
@@ -50,16 +65,30 @@ HostCalibration tuned_host_calibration() {
   return {};
 }
 
+namespace {
+
+// What the overlay was when last applied: its path and, where it exists, its size and time,
+// so that a row saved since (another process's --calibrate --save) reaches a long-lived
+// process's next Session.
+std::string overlay_state(const std::string& path) {
+  struct stat st {};
+  if (path.empty() || ::stat(path.c_str(), &st) != 0) return path;
+  return path + "|" + std::to_string(st.st_size) + "|" + std::to_string(st.st_mtim.tv_sec) + "." +
+         std::to_string(st.st_mtim.tv_nsec);
+}
+
+}  // namespace
+
 void apply_tuned_host_calibration() {
   static std::mutex mutex;
-  static std::string applied_from;
+  static std::string applied_state;
   static bool applied = false;
-  const std::string path = tuning_overlay_path();
+  const std::string state = overlay_state(tuning_overlay_path());
   std::lock_guard lock(mutex);
-  if (applied && path == applied_from) return;
+  if (applied && state == applied_state) return;
   set_current_host_calibration(tuned_host_calibration());
   applied = true;
-  applied_from = path;
+  applied_state = state;
 }
 
 }  // namespace closure

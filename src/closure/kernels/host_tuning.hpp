@@ -2,10 +2,10 @@
 //
 //   host  device="AMD EPYC 7B13"  compute=0.52,sparse=0.8,columns=1.3,memory=0.3
 //
-// family "host", matched against this machine's processor (its name and vendor as
-// /proc/cpuinfo gives them, type=cpu; or default), written by `closure bench closure
-// --calibrate --save` (bench/calibration.hpp) and applied to the process's cost model by
-// every Session (algorithms/host_calibration.hpp).
+// family "host", matched against this machine's processor: its name and vendor as
+// /proc/cpuinfo gives them, whole (not a substring, as a GPU's), type=cpu, or default. Written
+// by `closure bench closure --calibrate --save` (bench/calibration.hpp) and applied to the
+// process's cost model by every Session (algorithms/host_calibration.hpp).
 #pragma once
 
 #include <string>
@@ -17,16 +17,18 @@ namespace closure {
 
 inline constexpr const char* kHostTuningFamily = "host";
 
-// This machine's processor as the overlay's rows match it: name ("model name"), vendor
-// ("vendor_id"), a CPU; "" where /proc/cpuinfo does not say.
+// This machine's processor as the overlay's rows match it: name ("model name"; on Arm its
+// implementer and part codes), vendor ("vendor_id"), a CPU; "" where /proc/cpuinfo does not
+// say.
 ocl::DeviceInfo host_processor();
 
-// The overlay's most specific "host" row for this processor, parsed; none (1, 1) without
-// one. Throws UsageError naming the file and line for a row that does not parse.
+// The overlay's most specific "host" row for this processor, parsed; none (every factor 1)
+// without one. Throws UsageError naming the file and line for that row if it does not parse
+// (and for any line of the overlay that is no row at all).
 HostCalibration tuned_host_calibration();
 
 // tuned_host_calibration() made the process's current one; the overlay is read again only
-// when its path (CLOSURE_TUNING, the cache folder) has changed since the last call.
+// when its path (CLOSURE_TUNING, the cache folder), size or time has changed since.
 void apply_tuned_host_calibration();
 
 }  // namespace closure
