@@ -85,7 +85,7 @@ cli_test(promises.calibrate_save_without_overlay_refused_first --status 2 --stde
 cli_test(promises.calibrate_save_needs_calibrate --status 2 --stderr "calibrate" --
          ${CLOSURE_BIN} bench closure --save ${CHAIN})
 cli_test(promises.calibrate_saves_a_host_row --stdout "^host-row-ok$" --
-         bash -c "rm -f ${PR}/calibrated.txt && CLOSURE_TUNING=${PR}/calibrated.txt ${CLOSURE_BIN} bench closure --calibrate --save --no-boost --no-classic --repeat 1 --generated random-dag:3k:9k > ${PR}/calibrate.log && grep -Eq '^host  (device=.*|default)  compute=[0-9.e+-]+,sparse=[0-9.e+-]+,columns=[0-9.e+-]+,memory=[0-9.e+-]+$' ${PR}/calibrated.txt && CLOSURE_TUNING=${PR}/calibrated.txt ${CLOSURE_BIN} -q ${CHAIN} && echo host-row-ok")
+         bash -c "rm -f ${PR}/calibrated.txt && CLOSURE_TUNING=${PR}/calibrated.txt ${CLOSURE_BIN} bench closure --calibrate --save --no-boost --no-classic --repeat 1 --generated random-dag:5k:20k > ${PR}/calibrate.log && grep -Eq '^host  (device=.*|default)  compute=[0-9.e+-]+,sparse=[0-9.e+-]+,columns=[0-9.e+-]+,memory=[0-9.e+-]+$' ${PR}/calibrated.txt && CLOSURE_TUNING=${PR}/calibrated.txt ${CLOSURE_BIN} -q ${CHAIN} && echo host-row-ok")
 
 # Many threads under a small address space: a result or a message, never an abort.
 add_test(NAME cli.promises.threads_under_ulimit
