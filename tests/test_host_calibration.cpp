@@ -74,6 +74,18 @@ TEST(HostCalibration, EachFactorScalesItsTermsAndNoOther) {
   EXPECT_GT(predict_host_sparse_s(big), 1.5 * before);
 }
 
+// The reason auto gives names a calibration in force, and only then.
+TEST(HostCalibration, TheReasonNamesACalibrationInForce) {
+  CostInputs in = inputs_of(random_dag(3000, 9000, 7));
+  in.calibration = {};
+  EXPECT_EQ(describe_costs(in, 1.0, 1e30).find("calibrated"), std::string::npos);
+  in.calibration.memory = 0.5;
+  EXPECT_NE(describe_costs(in, 1.0, 1e30)
+                .find("(host calibrated: compute=1,sparse=1,columns=1,memory=0.5)"),
+            std::string::npos)
+      << describe_costs(in, 1.0, 1e30);
+}
+
 // Rows measured on a machine 3x faster than the model's in every term: the fit brings them
 // all within 2x, from none.
 TEST(HostCalibration, FitBringsAUniformlyFasterMachineWithin2x) {

@@ -5,7 +5,8 @@
 //
 // User-facing settings:
 //   CLOSURE_DEVICE        the device when --device is not given (index, gpu, cpu, host, name)
-//   CLOSURE_TUNING        the tuning overlay file, or "off" (default ~/.cache/closure/tuning.txt)
+//   CLOSURE_TUNING        the tuning overlay file, or "off" (default ~/.cache/closure/tuning.txt):
+//                         kernel parameters, and the host cost model's calibration ("host" row)
 //   CLOSURE_CACHE_DIR     the program cache folder (default ~/.cache/closure)
 //   CLOSURE_BOOL_PARAMS   Boolean kernel parameters over the tuned ones ("tile_n=4,tile_m=2")
 //   CLOSURE_MMA_PARAMS    tensor-core kernel parameters over the tuned ones

@@ -559,6 +559,10 @@ std::string describe_costs(const CostInputs& in, double host_s, double device_s)
     std::snprintf(buf, sizeof buf, ", device propagate %.2f s", device_s);
     out += buf;
   }
+  // Said where it moved the host's prediction: a choice that differs between two machines
+  // should say why.
+  if (in.calibration != HostCalibration{})
+    out += " (host calibrated: " + format_host_calibration(in.calibration) + ")";
   return out;
 }
 
