@@ -46,6 +46,11 @@ TEST(ParamTables, RenderParseAndRefuseFromTheTable) {
   EXPECT_EQ(p.to_string(), "tile_n=4,tile_m=2,tile_w=8,tile_k=8");
   EXPECT_EQ(p.build_options(), "-cl-std=CL1.2 -Dtile_n=4 -DTILE_M=2 -DTILE_W=8 -DTILE_K=8");
   EXPECT_EQ(parse_boolean_params(p.to_string()), p);
+  // One key=value parser for every family (param_text.hpp): a stray comma, a missing '=',
+  // a non-number and an unknown key are each refused.
+  for (const char* bad :
+       {"tile_n=4,", "tile_n=4,,tile_m=2", ",tile_n=4", "tile_n", "tile_n=x", "tile_q=1"})
+    EXPECT_THROW(parse_boolean_params(bad), UsageError) << bad;
   const MmaParams m{};
   EXPECT_EQ(parse_mma_params(m.to_string(), MmaParams{16, 32, 1, 1, 1, 1, 3}), m);
   EXPECT_NE(m.build_options(false).find("-DMMA_STAGES=0"), std::string::npos);

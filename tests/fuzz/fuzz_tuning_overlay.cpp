@@ -11,6 +11,7 @@
 
 #include "closure/algorithms/host_calibration.hpp"
 #include "closure/errors.hpp"
+#include "closure/kernels/host_tuning.hpp"
 #include "closure/kernels/tuning_database.hpp"
 
 namespace {

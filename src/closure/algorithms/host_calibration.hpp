@@ -29,11 +29,9 @@ struct HostCalibration {
 // wrong (a machine 64x slower than the 2-core VM runs nothing auto would choose between).
 inline constexpr double kCalibrationMost = 64.0;
 
-// "compute=0.52,sparse=0.8,columns=1.3,memory=0.3" (any may be left out: 1); throws
-// UsageError for an unknown key, a value that is not a finite number in range (a percent
-// past a bound is clamped to it), a key given twice or an empty item.
-HostCalibration parse_host_calibration(const std::string& params);
-// The same text back, each factor to 3 significant digits.
+// "compute=0.52,sparse=0.8,columns=1.3,memory=0.3", each factor to 3 significant digits
+// (read by kernels/host_tuning.hpp's parse_host_calibration, with the kernels' key=value
+// lists' parser).
 std::string format_host_calibration(const HostCalibration& c);
 
 // The calibration the cost model takes for this process (CostInputs::calibration's default):

@@ -3,10 +3,15 @@
 
 #include <sys/stat.h>
 
+#include <algorithm>
+#include <charconv>
+#include <cmath>
 #include <fstream>
 #include <mutex>
+#include <set>
 
 #include "closure/errors.hpp"
+#include "closure/kernels/param_text.hpp"
 #include "closure/kernels/tuning_database.hpp"
 
 namespace closure {
@@ -21,7 +26,42 @@ std::string cpuinfo_value(const std::string& line, const std::string& key) {
   return begin == std::string::npos ? "" : line.substr(begin);
 }
 
+double parse_factor(const std::string& key, const std::string& text) {
+  double v = 0;
+  const auto [end, ec] = std::from_chars(text.data(), text.data() + text.size(), v);
+  // A percent of slack, clamped: the 3 digits a saved row keeps may round past a bound
+  // (1/64 = 0.015625 is written 0.0156), and a saved row must read back.
+  const double least = 0.99 / kCalibrationMost, most = 1.01 * kCalibrationMost;
+  if (ec != std::errc() || end != text.data() + text.size() || !std::isfinite(v) || v < least ||
+      v > most)
+    throw UsageError(key + "='" + text + "' is not a number from 1/64 to 64");
+  return std::clamp(v, 1.0 / kCalibrationMost, kCalibrationMost);
+}
+
 }  // namespace
+
+HostCalibration parse_host_calibration(const std::string& params) {
+  HostCalibration c;
+  std::set<std::string> seen;
+  try {
+    parse_key_texts(params, "factor", "compute, sparse, columns, memory",
+                    [&](const std::string& key, const std::string& value) {
+                      double* factor = key == "compute"   ? &c.compute
+                                       : key == "sparse"  ? &c.sparse
+                                       : key == "columns" ? &c.columns
+                                       : key == "memory"  ? &c.memory
+                                                          : nullptr;
+                      if (!factor) return false;
+                      if (!seen.insert(key).second)
+                        throw UsageError("'" + key + "' is given twice");
+                      *factor = parse_factor(key, value);
+                      return true;
+                    });
+  } catch (const UsageError& e) {
+    throw UsageError(std::string("host calibration: ") + e.what());
+  }
+  return c;
+}
 
 ocl::DeviceInfo host_processor() {
   ocl::DeviceInfo cpu;

@@ -17,6 +17,12 @@ namespace closure {
 
 inline constexpr const char* kHostTuningFamily = "host";
 
+// "compute=0.52,sparse=0.8,columns=1.3,memory=0.3" (any may be left out: 1), as
+// format_host_calibration() writes it; throws UsageError for an unknown key, a value that is
+// not a finite number in range (a percent past a bound is clamped to it), a key given twice
+// or an empty item (kernels/param_text.hpp's rules).
+HostCalibration parse_host_calibration(const std::string& params);
+
 // This machine's processor as the overlay's rows match it: name ("model name"; on Arm its
 // implementer and part codes), vendor ("vendor_id"), a CPU; "" where /proc/cpuinfo does not
 // say.

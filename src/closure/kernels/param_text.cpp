@@ -1,7 +1,7 @@
 // "key=value" lists for kernel parameter overrides.
 #include "closure/kernels/param_text.hpp"
 
-#include <sstream>
+#include <algorithm>
 #include <stdexcept>
 
 #include "closure/errors.hpp"
@@ -9,25 +9,38 @@
 
 namespace closure {
 
-void parse_key_values(const std::string& text, const char* keys,
-                      const std::function<bool(const std::string&, int)>& set) {
-  std::stringstream in(text);
-  std::string item;
-  while (std::getline(in, item, ',')) {
-    if (item.empty()) continue;
+void parse_key_texts(const std::string& text, const char* what, const char* keys,
+                     const std::function<bool(const std::string&, const std::string&)>& set) {
+  if (text.empty()) return;
+  size_t begin = 0;
+  while (true) {
+    const size_t comma = std::min(text.find(',', begin), text.size());
+    const std::string item = text.substr(begin, comma - begin);
+    if (item.empty()) throw UsageError("an empty item (a stray comma) in '" + text + "'");
     const auto eq = item.find('=');
     if (eq == std::string::npos) throw UsageError("expected key=value, got '" + item + "'");
     const std::string key = item.substr(0, eq);
-    int value = 0;
-    try {
-      size_t used = 0;
-      value = std::stoi(item.substr(eq + 1), &used);
-      if (used != item.size() - eq - 1) throw UsageError("trailing characters");
-    } catch (const std::exception&) {  // std::stoi's and the check above
-      throw UsageError("not a number in '" + item + "'");
-    }
-    if (!set(key, value)) throw UsageError("unknown kernel parameter '" + key + "' (" + keys + ")");
+    if (!set(key, item.substr(eq + 1)))
+      throw UsageError(std::string("unknown ") + what + " '" + key + "' (" + keys + ")");
+    if (comma == text.size()) return;
+    begin = comma + 1;
   }
+}
+
+void parse_key_values(const std::string& text, const char* keys,
+                      const std::function<bool(const std::string&, int)>& set) {
+  parse_key_texts(text, "kernel parameter", keys,
+                  [&](const std::string& key, const std::string& value_text) {
+                    int value = 0;
+                    try {
+                      size_t used = 0;
+                      value = std::stoi(value_text, &used);
+                      if (used != value_text.size()) throw UsageError("trailing characters");
+                    } catch (const std::exception&) {  // std::stoi's and the check above
+                      throw UsageError("not a number in '" + key + "=" + value_text + "'");
+                    }
+                    return set(key, value);
+                  });
 }
 
 std::string Allowed::describe() const {
