@@ -147,6 +147,14 @@ TEST(HostCalibration, ASessionAppliesTheOverlaysHostRow) {
   ::setenv(kTuningEnv, "off", 1);
   { Session s; }
   EXPECT_EQ(current_host_calibration(), HostCalibration{});
+  // Sessions read the overlay's host rows alone (overlay_tuning_rows_of), so a built-in one
+  // would never apply: there is none, and the overlay's rows are the family's first.
+  EXPECT_TRUE(tuning_rows_of(kHostTuningFamily).empty());
+  ::setenv(kTuningEnv, path.c_str(), 1);
+  const std::vector<TuningRow> overlay = overlay_tuning_rows_of(kHostTuningFamily);
+  ASSERT_EQ(overlay.size(), cpu.empty() ? 2u : 3u);
+  EXPECT_EQ(overlay.front().params, "compute=0.5,memory=2");
+  EXPECT_EQ(tuning_rows_of("boolean").front().params, "tile_n=2");
   if (was)
     ::setenv(kTuningEnv, before.c_str(), 1);
   else

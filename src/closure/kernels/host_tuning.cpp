@@ -86,8 +86,9 @@ ocl::DeviceInfo host_processor() {
 
 HostCalibration tuned_host_calibration() {
   // /proc/cpuinfo is read only where a row could match: every Session asks, and most
-  // machines have no overlay, or one of kernel rows only.
-  const std::vector<TuningRow> rows = tuning_rows_of(kHostTuningFamily);
+  // machines have no overlay, or one of kernel rows only. The built-in table has no host
+  // row (it was 77k of a small run's 3M instructions to parse it here).
+  const std::vector<TuningRow> rows = overlay_tuning_rows_of(kHostTuningFamily);
   if (rows.empty()) return {};
   const ocl::DeviceInfo cpu = host_processor();
   for (const TuningRow& row : most_specific_first(rows, cpu)) {

@@ -159,7 +159,7 @@ std::vector<TuningRow> parse_tuning_rows(const std::string& text, const std::str
   return rows;
 }
 
-std::vector<TuningRow> tuning_rows_of(const std::string& family) {
+std::vector<TuningRow> overlay_tuning_rows_of(const std::string& family) {
   std::vector<TuningRow> out;
   if (const std::string path = tuning_overlay_path(); !path.empty()) {
     try {
@@ -168,9 +168,14 @@ std::vector<TuningRow> tuning_rows_of(const std::string& family) {
       throw UsageError(std::string("tuning overlay (") + kTuningEnv + "): " + e.what());
     }
   }
-  const std::vector<TuningRow> builtin_now = builtin_rows();
-  out.insert(out.end(), builtin_now.begin(), builtin_now.end());
   std::erase_if(out, [&](const TuningRow& row) { return row.family != family; });
+  return out;
+}
+
+std::vector<TuningRow> tuning_rows_of(const std::string& family) {
+  std::vector<TuningRow> out = overlay_tuning_rows_of(family);
+  for (const TuningRow& row : builtin_rows())
+    if (row.family == family) out.push_back(row);
   return out;
 }
 
