@@ -24,6 +24,10 @@ RUNS = [
     ["data/deps.dot", "--json"],
     ["reach", "data/cycle.txt", "1"],
     ["--version"],
+    # Small real graphs (GRAIL's): the planner's samples, counts by columns, more threads.
+    ["tests/data/grail/kegg.gra", "-q"],
+    ["tests/data/grail/human.gra", "-q"],
+    ["tests/data/grail/arXiv.gra", "-q"],
 ]
 
 
