@@ -2,10 +2,10 @@
 #
 # Why: on a graph of a few vertices, a run of `closure` is all start-up, and each first touch
 # of a 64 KB block of its 5.8 MB of code is a page fault: 20-28 us each in the 2-core VM.
-# Scattered over the text, a small run's ~570 functions (the CLI's options, the session, the
-# reader, the planner) touched 30 such blocks; listed to gold, they sit in 10 (docs/
-# benchmarks.md, "A process's fixed cost"). tools/make-startup-order.py writes the list from
-# callgrind; a stale list costs faults, never correctness.
+# Scattered over the text, the ~580 functions a small run executes (the CLI's options, the
+# session, the reader, the planner) faulted it in 23 times on data/dag.gra; listed to gold,
+# they sit together and fault 11 times (docs/benchmarks-startup.md). tools/make-startup-
+# order.py writes the list from callgrind; a stale list costs faults, never correctness.
 #
 # Needs gold (Debian's binutils has it) and each function in its own section; elsewhere the
 # default link, unchanged. Release builds only: the sanitizer and fuzz builds gain nothing.

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Real graphs no one here wrote, for benchmarks (docs/benchmarks.md, "Start-up and exit"):
+# Real graphs no one here wrote, for benchmarks (docs/benchmarks-startup.md, "Start-up and exit"):
 # git's own commit history (all refs, and master alone), Debian 12's package dependencies
 # (Depends and Pre-Depends of the main archive, every alternative) and the #include graph
 # of this machine's /usr/include; edge lists with integer (commits) or name labels,

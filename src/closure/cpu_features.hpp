@@ -4,7 +4,7 @@
 // Not __builtin_cpu_supports: it links libgcc's cpu-model object, whose constructor reads
 // every feature leaf with cpuid at process start, and under a hypervisor each cpuid traps
 // (about 8 us on the 2-core machine): tens of microseconds of every `closure` process,
-// whatever it runs (docs/benchmarks.md, "A process's fixed cost").
+// whatever it runs (docs/benchmarks-startup.md, "A process's fixed cost").
 #pragma once
 
 namespace closure {

@@ -1,6 +1,6 @@
 // A command whose caller need not wait for its teardown. A process that used a GPU ends
 // slowly even after every output is closed: the driver's threads are slow to die in
-// exit_group (docs/benchmarks.md, "The GPU's floor"), and the
+// exit_group (docs/benchmarks-startup.md, "The GPU's floor"), and the
 // user's shell waits for the last of them. start_exit_watcher() splits the process in two
 // before any thread starts: it returns in a child (the worker, which does all the work)
 // while the original process (the watcher, the pid the shell waits for) waits for the

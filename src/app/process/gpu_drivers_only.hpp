@@ -1,7 +1,7 @@
 // Keeping PoCL out of a process that will use a GPU only. The ICD loader loads every
 // driver it is given on the first OpenCL call, PoCL (a CPU runtime) among them; loading
 // PoCL beside NVIDIA's driver is a large part of the wait before a GPU is chosen
-// (docs/benchmarks.md, "The GPU's floor"). When a CLI process is about to open a
+// (docs/benchmarks-startup.md, "The GPU's floor"). When a CLI process is about to open a
 // GPU and nothing else (`--device gpu`, or auto's speculation), PoCL is dropped from what
 // the loader reads: from $OCL_ICD_FILENAMES (libraries by name), and from the vendors
 // folder, replaced (OCL_ICD_VENDORS, a folder for ocl-icd and Khronos's loader alike) by a

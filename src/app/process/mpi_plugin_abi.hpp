@@ -1,7 +1,7 @@
 // The two C entry points of closure's MPI support, a module (closure-mpi.so) that the CLI
 // loads only in a process an MPI launcher started: a plain `closure G` neither maps Open
 // MPI's six libraries nor pays for resolving their symbols (about 3 ms of each process's
-// start on the 2-core machine, docs/benchmarks.md, "A process's fixed cost").
+// start on the 2-core machine, docs/benchmarks-startup.md, "A process's fixed cost").
 #pragma once
 
 namespace closure {

@@ -1,6 +1,6 @@
 // Ending a process without waiting for the kernel to tear down what it held on a device.
 // The driver's files and mappings are released by the kernel when the last task holding
-// them exits: for an NVIDIA context that is slow (docs/benchmarks.md, "The GPU's floor"),
+// them exits: for an NVIDIA context that is slow (docs/benchmarks-startup.md, "The GPU's floor"),
 // it comes after main has returned and every output is closed, and the user's shell waits
 // for it. Here a child task that shares
 // the memory and the file table (clone with CLONE_VM | CLONE_FILES; a process of its own,

@@ -1,5 +1,5 @@
 // closure-classic: the classic method as a process of its own, the peer that whole-process
-// benchmarks time `closure G` against (docs/benchmarks.md, "A process's fixed cost"): the
+// benchmarks time `closure G` against (docs/benchmarks-startup.md, "A process's fixed cost"): the
 // same reader, then one thread of SCC condensation and a bitset per component in reverse
 // topological order, and the pair count on stdout. It loads neither OpenCL nor the CLI, so
 // what separates the two processes is closure's own start-up and its method.

@@ -158,7 +158,7 @@ inline constexpr double kDeviceWorthLookingS = 0.3;
 // An input file at least this large (gzip'ed: a quarter of it) makes auto start opening the
 // GPU at the process's start, before reading, so that the driver's 0.2 s overlaps the
 // reading too; the graph as read still decides, and an unused GPU is released while the
-// host works. Below it the host wins on every graph measured (docs/benchmarks.md, "Start-up
+// host works. Below it the host wins on every graph measured (docs/benchmarks-startup.md, "Start-up
 // and exit": package dependencies, 9.3 MB; includes, 7.3 MB; 200k commits, 3.1 MB), so
 // those pay nothing; at 16 MB of history the GPU wins by 2.5x.
 inline constexpr uint64_t kOpenGpuAtStartBytes = uint64_t{12} << 20;

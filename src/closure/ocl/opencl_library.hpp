@@ -3,7 +3,7 @@
 // the first call fills, opening the ICD loader then (libOpenCL.so.1, or the library
 // CLOSURE_OPENCL_LIBRARY names; "off": none). A run on the host
 // never maps the loader (about 0.15 ms of a 3.3 ms process on a 7k-edge graph, 2-core:
-// docs/benchmarks.md, "A process's fixed cost"), and a machine without it runs on the host:
+// docs/benchmarks-startup.md, "A process's fixed cost"), and a machine without it runs on the host:
 // every call then answers as a loader with no platform does (CL_PLATFORM_NOT_FOUND_KHR).
 // The functions are listed in opencl_entries.inc (tools/gen-opencl-entries.py writes it).
 #pragma once
