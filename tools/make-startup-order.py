@@ -50,8 +50,12 @@ def executed_functions(profile, binary):
         if m.group(3):
             functions[m.group(2)] = m.group(3)
         name = functions.get(m.group(2))
-        if not m.group(1) and name and objects.get(current, "") == binary and name not in names:
-            names.append(name)
+        if not m.group(1) and name and objects.get(current, "") == binary:
+            # callgrind marks a recursion's deeper calls "name'2"; "(below main)" and
+            # "0x..." name code outside any function symbol.
+            name = re.sub(r"'\d+$", "", name)
+            if not name.startswith(("(", "0x")) and name not in names:
+                names.append(name)
     return names
 
 
