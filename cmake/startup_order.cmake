@@ -12,8 +12,12 @@
 option(CLOSURE_STARTUP_ORDER "Place a small run's functions together (needs ld.gold)" ON)
 set(CLOSURE_STARTUP_ORDER_FILE ${CMAKE_SOURCE_DIR}/cmake/startup-order.txt)
 set(CLOSURE_STARTUP_ORDER_LINK OFF)
-if(CLOSURE_STARTUP_ORDER AND CMAKE_BUILD_TYPE STREQUAL "Release")
+string(TOLOWER "${CMAKE_BUILD_TYPE}" _closure_build_type)
+if(CLOSURE_STARTUP_ORDER AND _closure_build_type STREQUAL "release" AND NOT CLOSURE_SANITIZE)
   include(CheckCXXSourceCompiles)
+  # Asked again at each configure: a cached yes would outlive gold's removal or a linker flag
+  # it refuses.
+  unset(CLOSURE_GOLD_SECTION_ORDERING CACHE)
   set(CMAKE_REQUIRED_LINK_OPTIONS -fuse-ld=gold
                                   -Wl,--section-ordering-file=${CLOSURE_STARTUP_ORDER_FILE})
   check_cxx_source_compiles("int main() { return 0; }" CLOSURE_GOLD_SECTION_ORDERING)

@@ -25,9 +25,9 @@ RUNS = [
     ["reach", "data/cycle.txt", "1"],
     ["--version"],
     # Small real graphs (GRAIL's): the planner's samples, counts by columns, more threads.
-    ["tests/data/grail/kegg.gra", "-q"],
-    ["tests/data/grail/human.gra", "-q"],
-    ["tests/data/grail/arXiv.gra", "-q"],
+    ["tests/data/grail/kegg_dag_uniq.gra", "-q"],
+    ["tests/data/grail/human_dag_uniq.gra", "-q"],
+    ["tests/data/grail/arXiv_sub_6000-1.gra", "-q"],
 ]
 
 
@@ -59,42 +59,64 @@ def executed_functions(profile, binary):
     return names
 
 
-def section_patterns(name):
-    # A constructor or destructor is emitted once (C2/D2) and aliased (C1/D1): name both.
-    variants = {name}
-    for a, b in (("C1E", "C2E"), ("D1E", "D2E"), ("C2E", "C1E"), ("D2E", "D1E")):
-        if a in name:
-            variants.add(name.replace(a, b, 1))
-    return sorted(".text." + v for v in variants)
+def real_sections(build):
+    """The .text* sections of every object the executable links (its link line's .o and .a)."""
+    link = open(os.path.join(build, "CMakeFiles", "closure.dir", "link.txt")).read().split()
+    inputs = [os.path.join(build, t) for t in link if t.endswith((".o", ".a"))]
+    out = subprocess.run(["readelf", "-SW"] + inputs, capture_output=True, text=True,
+                         check=True).stdout
+    return set(re.findall(r"\]\s+(\.text\S*)", out))
+
+
+def sections_of(name, real):
+    """The sections that hold `name`'s code: its own, its cold part's (.text.unlikely.), a
+    constructor's or destructor's other variant (C1/C2, D1/D2: one is emitted, the other
+    aliased), a static constructor's or main's (.text.startup.)."""
+    cold = name.endswith(".cold")
+    base = name[: -len(".cold")] if cold else name
+    aliases = {base}
+    for a, b in (("C1", "C2"), ("C2", "C1"), ("D1", "D2"), ("D2", "D1")):
+        aliases.add(re.sub(a + r"(?=[EI])", b, base))
+    # A function's cold part only where it ran; a function GCC placed whole in
+    # .text.unlikely (one it judged cold) where no hot section holds it.
+    hot_prefixes = () if cold else (".text.", ".text.startup.", ".text.hot.")
+    hot = [p + x for x in aliases for p in hot_prefixes if p + x in real]
+    return sorted(hot or [".text.unlikely." + x for x in aliases
+                          if ".text.unlikely." + x in real])
+
+
+def profile_runs(binary):
+    names = []
+    with tempfile.TemporaryDirectory() as tmp:
+        for number, run in enumerate(RUNS):
+            profile = os.path.join(tmp, f"callgrind.{number}.out")
+            args = [a.format(tmp=tmp) for a in run]
+            # valgrind exits with the program's status: a run that fails (a missing file)
+            # would list its error path instead of the work.
+            subprocess.run(["valgrind", "--tool=callgrind", "--demangle=no",
+                            "--callgrind-out-file=" + profile, binary] + args, cwd=ROOT,
+                           stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, check=True)
+            found = executed_functions(profile, os.path.realpath(binary))
+            if not found:
+                sys.exit(f"no function of {binary} in the profile of {' '.join(run)}")
+            names += [n for n in found if n not in names]
+    return names
 
 
 def main():
     build = os.path.abspath(sys.argv[1] if len(sys.argv) > 1 else os.path.join(ROOT, "build"))
-    binary = os.path.join(build, "closure")
-    names = []
-    with tempfile.TemporaryDirectory() as tmp:
-        for run in RUNS:
-            profile = os.path.join(tmp, "callgrind.out")
-            args = [a.format(tmp=tmp) for a in run]
-            subprocess.run(["valgrind", "--tool=callgrind", "--demangle=no",
-                            "--callgrind-out-file=" + profile, binary] + args, cwd=ROOT,
-                           stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
-            for name in executed_functions(profile, os.path.realpath(binary)):
-                if name not in names:
-                    names.append(name)
-    lines = []
+    names = profile_runs(os.path.join(build, "closure"))
+    real = real_sections(build)
+    lines, unplaced = [], 0
     for name in names:
-        if name in ("_init", "_start"):
-            continue  # outside any function section
-        # Static constructors and main are in .text.startup.*: one per translation unit,
-        # every one run at start, so they are listed too.
-        startup = name.startswith("_GLOBAL__sub_I") or name == "main"
-        patterns = [".text.startup." + name] if startup else section_patterns(name)
-        lines += [p for p in patterns if p not in lines]
+        found = sections_of(name, real)
+        unplaced += not found  # _init, _start: outside any function section
+        lines += [s for s in found if s not in lines]
     out = os.path.join(ROOT, "cmake", "startup-order.txt")
     with open(out, "w") as f:
         f.writelines(line + "\n" for line in lines)
-    print(f"{len(names)} functions, {len(lines)} sections -> {os.path.relpath(out, ROOT)}")
+    print(f"{len(names)} functions ({unplaced} in no section of their own), {len(lines)} "
+          f"sections -> {os.path.relpath(out, ROOT)}")
 
 
 if __name__ == "__main__":

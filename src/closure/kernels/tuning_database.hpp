@@ -48,13 +48,14 @@ std::vector<TuningRow> tuning_rows_for(const std::string& family, const ocl::Dev
 // The same in two steps: every row of `family`, the overlay's first (a caller that must
 // look the device up finds first whether any row could match it) ...
 std::vector<TuningRow> tuning_rows_of(const std::string& family);
+// ... then those of `rows` that match the device, most specific first.
+std::vector<TuningRow> most_specific_first(const std::vector<TuningRow>& rows,
+                                           const ocl::DeviceInfo& device);
+
 // The overlay's rows of `family` alone, without parsing the built-in table: the host's
 // calibration (kHostTuningFamily), which only a machine's own `--calibrate --save` can know,
 // asked by every Session.
 std::vector<TuningRow> overlay_tuning_rows_of(const std::string& family);
-// ... then those of `rows` that match the device, most specific first.
-std::vector<TuningRow> most_specific_first(const std::vector<TuningRow>& rows,
-                                           const ocl::DeviceInfo& device);
 
 // The built-in row of `family` with this match text (e.g. "type=gpu"); throws
 // std::logic_error when there is none (a test or constant names a row that was removed).
