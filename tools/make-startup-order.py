@@ -1,13 +1,14 @@
 #!/usr/bin/env python3
-"""Writes cmake/startup-order.txt: the functions a small run of `closure` executes, which the
-link places together at the start of the executable's text (cmake/startup_order.cmake).
+"""Writes cmake/startup-order.txt: the sections of the functions small runs of `closure`
+execute, which gold places together in the executable's text (cmake/startup_order.cmake).
 
 Why: on a 3-10-vertex graph a run is all start-up, and each first touch of a 64 KB block of
 the 5.8 MB executable's code is a page fault (20-28 us each in the 2-core VM). Scattered,
 the ~580 functions of data/dag.gra's run faulted the text in 23 times; grouped, 11.
 
-Usage: tools/make-startup-order.py [BUILD_DIR]   (needs valgrind; run after changes that move
-a small run's code much; a stale list only costs faults, never correctness)
+Usage: tools/make-startup-order.py [BUILD_DIR]   (a Release build of `closure`; needs valgrind
+and readelf; run after changes that move a small run's code much: a stale list only costs
+faults, never correctness, and house.startup_order_names_real_functions says when it is)
 """
 import os
 import re
