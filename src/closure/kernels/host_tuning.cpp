@@ -4,6 +4,7 @@
 #include <sys/stat.h>
 
 #include <algorithm>
+#include <cerrno>
 #include <charconv>
 #include <cmath>
 #include <fstream>
@@ -110,12 +111,19 @@ namespace {
 
 // What the overlay was when last applied: its path and, where it exists, its size and time,
 // so that a row saved since (another process's --calibrate --save) reaches a long-lived
-// process's next Session.
-std::string overlay_state(const std::string& path) {
+// process's next Session. `absent`: no overlay at all (most machines), so none is read.
+struct OverlayState {
+  std::string key;
+  bool absent = false;
+};
+OverlayState overlay_state(const std::string& path) {
   struct stat st {};
-  if (path.empty() || ::stat(path.c_str(), &st) != 0) return path;
-  return path + "|" + std::to_string(st.st_size) + "|" + std::to_string(st.st_mtim.tv_sec) + "." +
-         std::to_string(st.st_mtim.tv_nsec);
+  if (path.empty()) return {path, true};
+  // Only a missing file is no overlay; any other failure is reported by the read.
+  if (::stat(path.c_str(), &st) != 0) return {path, errno == ENOENT};
+  return {path + "|" + std::to_string(st.st_size) + "|" + std::to_string(st.st_mtim.tv_sec) + "." +
+              std::to_string(st.st_mtim.tv_nsec),
+          false};
 }
 
 }  // namespace
@@ -124,12 +132,13 @@ void apply_tuned_host_calibration() {
   static std::mutex mutex;
   static std::string applied_state;
   static bool applied = false;
-  const std::string state = overlay_state(tuning_overlay_path());
+  const OverlayState state = overlay_state(tuning_overlay_path());
   std::lock_guard lock(mutex);
-  if (applied && state == applied_state) return;
-  set_current_host_calibration(tuned_host_calibration());
+  if (applied && state.key == applied_state) return;
+  // The stat above already said there is no file: not opened again to find it missing.
+  set_current_host_calibration(state.absent ? HostCalibration{} : tuned_host_calibration());
   applied = true;
-  applied_state = state;
+  applied_state = state.key;
 }
 
 }  // namespace closure
