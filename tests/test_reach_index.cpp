@@ -175,14 +175,17 @@ struct HubPairs {
   std::vector<vertex_t> us, vs;
   size_t mostly_hub = 0, others_end = 0;  // where the first hub run and the others end
 };
-HubPairs hub_pairs() {
+// cyclic_hub: the hub and one more vertex (the last) on a cycle, one component.
+HubPairs hub_pairs(bool cyclic_hub = false) {
   const vertex_t sources = 1500, sinks = 1500, side = 400, hub = sources + sinks;
   std::vector<Edge> edges;
   for (vertex_t s = 0; s < sources; ++s) edges.emplace_back(s, hub);
   for (vertex_t t = sources; t < sources + sinks; ++t) edges.emplace_back(hub, t);
   for (vertex_t c = hub + 1; c + 1 < hub + 1 + side; ++c) edges.emplace_back(c, c + 1);
   edges.emplace_back(hub + 1, vertex_t(sources));  // the side chain's head reaches a sink
-  HubPairs h{Graph(size_t(hub) + 1 + side, std::move(edges)), {}, {}};
+  const vertex_t twin = hub + 1 + side;
+  if (cyclic_hub) edges.emplace_back(hub, twin), edges.emplace_back(twin, hub);
+  HubPairs h{Graph(size_t(hub) + 1 + side + cyclic_hub, std::move(edges)), {}, {}};
   std::mt19937_64 rng(606);
   auto& us = h.us;
   auto& vs = h.vs;
@@ -271,6 +274,36 @@ TEST(ReachIndex, LoneCallsOnHubPairsAskTheSupportiveTestFirst) {
     ASSERT_GT(sampled.size(), 20u);
     for (size_t i : sampled) ask(q, i, i + 1);
     EXPECT_FALSE(q.lone_supportive_first());
+  }
+}
+
+// Asking the supportive test first, a lone call reads no order: two vertices sharing a bit
+// reach each other but for a vertex and itself, which only a cyclic component reaches. On a
+// hub that is a cycle of two vertices: the pairs inside it are all yes, the hub and itself
+// too; every vertex against the hub and its twin, both ways, against BFS.
+TEST(ReachIndex, LoneCallsAskingTheSupportiveTestFirstAnswerPairsInsideItsComponent) {
+  for (bool cyclic : {false, true}) {
+    const HubPairs h = hub_pairs(cyclic);
+    ReachIndex index(build_index(h.g));
+    const auto reach = bfs_all(h.g);
+    Querier q(index);
+    for (int round = 0; round < 200 && !q.lone_supportive_first(); ++round)
+      for (size_t i = h.others_end; i < h.us.size(); ++i) q.reaches(h.us[i], h.vs[i]);
+    ASSERT_TRUE(q.lone_supportive_first());
+    const vertex_t hub = 3000, last = vertex_t(h.g.vertex_count() - 1);
+    // First the pairs inside the hub's component, with the test still asked first.
+    for (vertex_t x : {hub, last})
+      for (vertex_t y : {hub, last}) {
+        ASSERT_EQ(q.reaches(x, y), bool(reach[x][y])) << cyclic << ": " << x << " -> " << y;
+        ASSERT_TRUE(q.lone_supportive_first());
+      }
+    for (vertex_t w = 0; w < h.g.vertex_count(); ++w)
+      for (vertex_t x : {hub, last}) {
+        ASSERT_EQ(q.reaches(w, x), bool(reach[w][x])) << cyclic << ": " << w << " -> " << x;
+        ASSERT_EQ(q.reaches(x, w), bool(reach[x][w])) << cyclic << ": " << x << " -> " << w;
+      }
+    EXPECT_EQ(bool(reach[hub][hub]), cyclic);
+    if (cyclic) EXPECT_TRUE(q.reaches(hub, last) && q.reaches(last, hub) && q.reaches(last, last));
   }
 }
 

@@ -415,8 +415,7 @@ const SupportiveKey* ReachIndex::supportive_keys() const {
     const size_t n = view_.vertices;
     supportive_keys_.reset(new SupportiveKey[n]);
     detail::advise_huge_pages(supportive_keys_.get(), n * sizeof(SupportiveKey));
-    for (size_t v = 0; v < n; ++v)
-      supportive_keys_[v] = {keys_[v].src[0], keys_[v].src[6], keys_[v].dst[6]};
+    for (size_t v = 0; v < n; ++v) supportive_keys_[v] = {keys_[v].src[6], keys_[v].dst[6]};
   });
   return supportive_keys_.get();
 }
@@ -464,7 +463,8 @@ Querier::Querier(const ReachIndex& index)
       view_(index.view()),
       comp_(index.view().component_of),
       keys_(index.keys()),
-      labels_(index.view().labels) {}
+      labels_(index.view().labels),
+      lone_path_(keys_ ? LonePath::kAllTests : LonePath::kNoKeys) {}
 
 void Querier::lone_sample(bool supportive) {
   lone_hits_ += supportive;
@@ -473,7 +473,7 @@ void Querier::lone_sample(bool supportive) {
     lone_supportive_samples_ += lone_sampled_;
     if (!supportive_keys_ && lone_supportive_samples_ >= view_.vertices)
       supportive_keys_ = index_.supportive_keys();
-    lone_supportive_first_ = supportive_keys_ != nullptr;
+    if (supportive_keys_) lone_path_ = LonePath::kSupportiveFirst;
     lone_misses_ = 0, lone_sampled_since_misses_ = 0;
   }
   lone_sampled_ = lone_hits_ = 0;
@@ -483,15 +483,23 @@ void Querier::lone_sample_asked_first(bool supportive) {
   ++lone_sampled_since_misses_;
   lone_hits_ += supportive;
   if (++lone_sampled_ < 16) return;
-  lone_supportive_first_ = lone_hits_ >= 15;
+  if (lone_hits_ < 15) lone_path_ = LonePath::kAllTests;
   lone_sampled_ = lone_hits_ = 0;
+}
+
+bool Querier::reaches_sampled_asked_first(vertex_t u, vertex_t v) {
+  const bool yes = supportive_yes(u, v, supportive_keys_[u], supportive_keys_[v]);
+  lone_sample_asked_first(yes);
+  if (yes) return true;
+  lone_missed();
+  return reaches_keyed(u, v);
 }
 
 void Querier::lone_missed() {
   if (++lone_misses_ < 16) return;
   // 16 misses in about 64 x the calls sampled: more than 1 in 16 of them, every test again.
   if (lone_misses_ > lone_sampled_since_misses_ * 4) {
-    lone_supportive_first_ = false;
+    lone_path_ = LonePath::kAllTests;
     lone_sampled_ = lone_hits_ = 0;
   }
   lone_misses_ = 0, lone_sampled_since_misses_ = 0;

@@ -82,14 +82,18 @@ struct alignas(64) VertexKey {
 };
 static_assert(sizeof(VertexKey) == 64);
 
-// The part of a vertex's key that the supportive test asked first reads (lanes 0 and 6):
-// 12 bytes where the key has 64, so that a small index's keys of this kind stay in the
-// first-level cache.
+// The part of a vertex's key that the supportive test asked first reads (lane 6): 8 bytes
+// where the key has 64, so that a small index's keys of this kind stay in the first-level
+// cache, and a vertex's is found by a scaled index, with no multiply. It needs no order:
+// where u's component reaches (or is) supportive component s and s reaches (or is) v's,
+// either u's component is v's (then both are s, cyclic unless u = v, a vertex's component
+// having more than one vertex only on a cycle) or u reaches v. So u != v and a shared bit
+// say yes.
 struct SupportiveKey {
-  int32_t order;    // the key's lane 0 (src and dst alike)
   int32_t sup_bwd;  // src[6]: the supportive components this vertex reaches
   int32_t sup_fwd;  // dst[6]: the supportive components that reach it
 };
+static_assert(sizeof(SupportiveKey) == 8);
 inline constexpr uint64_t kMaxKeyedComponents = uint64_t{1} << 30;
 
 // Vertex v's key from its component c = component_of[v] and c's label (c < 2^30). Each lane
@@ -239,11 +243,11 @@ class ReachIndex {
   // keys()[v] for every vertex v (VertexKey), or nullptr for an index of kMaxKeyedComponents
   // components or more.
   const VertexKey* keys() const { return keys_.get(); }
-  // supportive_keys()[v]: keys()[v]'s lanes 0 and 6 (nullptr where keys() is), made by the
+  // supportive_keys()[v]: keys()[v]'s lane 6 (nullptr where keys() is), made by the
   // first call, from any thread, once: a querier asks for them only after many lone calls
   // answered by a supportive component, so a process asking one question never pays for
-  // them (12 bytes a vertex of fresh pages: 2 ms of a 23-ms query on GRAIL human, made with
-  // the keys).
+  // them (8 bytes a vertex of fresh pages; at 12, made with the keys, they had cost 2 ms of a
+  // 23-ms query on GRAIL human).
   const SupportiveKey* supportive_keys() const;
   // Frees the keys: queries then take the vertex -> component -> label chain, as on an index
   // too large for keys (for tests of that path).
@@ -300,11 +304,7 @@ class Querier {
  public:
   explicit Querier(const ReachIndex& index);
   // Strict semantics: u reaches u only when u lies on a cycle (a self-loop counts).
-  bool reaches(vertex_t u, vertex_t v) {
-    if (!keys_) [[unlikely]]
-      return answer(comp_[u], comp_[v]);
-    return reaches_lone(u, v);
-  }
+  bool reaches(vertex_t u, vertex_t v) { return reaches_lone(u, v); }
   bool reaches_component(uint32_t cu, uint32_t cv) {
     ++stats_.queries;
     return answer(cu, cv);
@@ -320,7 +320,7 @@ class Querier {
   const QueryStats& stats() const { return stats_; }
   // Whether lone calls ask the supportive test first now (reaches_lone()), and whether they
   // read it from the SupportiveKey.
-  bool lone_supportive_first() const { return lone_supportive_first_; }
+  bool lone_supportive_first() const { return lone_path_ == LonePath::kSupportiveFirst; }
   bool lone_reads_supportive_keys() const { return supportive_keys_ != nullptr; }
   void reset_stats() { stats_ = {}; }
   void add_stats(const QueryStats& s) { stats_ += s; }
@@ -360,34 +360,41 @@ class Querier {
   // A lone call learns as reaches_many()'s blocks do, from the calls before it: where at
   // least 15 of 16 sampled calls were answered by a supportive component with u's before
   // v's (positive pairs on graphs with hubs), the calls after ask that test first, from the
-  // 12-byte SupportiveKey, and go back to every test at once where 2 of 16 samples missed,
+  // 8-byte SupportiveKey, and go back to every test at once where 2 of 16 samples missed,
   // or 16 misses came in fewer than 16 times as many calls (by the samples' count: either
   // alone is blind to pairs that are all sampled, or none). The SupportiveKey is made once as many
   // calls so answered have been sampled as the index has vertices (about 64 calls a vertex): it
-  // costs about 30 ns a vertex (fresh pages) and saves 0.4-0.5 ns a call (kegg's 43 KB stay in the
+  // costs about 30 ns a vertex (fresh pages) and saves 0.4-0.5 ns a call (kegg's 29 KB stay in the
   // first-level cache where its 64-byte keys' 231 KB do not; from those, asking the test
   // first gained nothing). One call in 64 is sampled, by the pair (u + v = 63 modulo 64:
   // never a self-pair, which u ^ v would always take; a hash's multiply cost random pairs
   // 0.4 ns), so no counter is written on every call: a counter in memory made every call
-  // wait for the last one's store (random pairs 2.5 -> 3.5 ns on kegg).
+  // wait for the last one's store (random pairs 2.5 -> 3.5 ns on kegg). One byte says which
+  // path a call takes, and a sampled call asking the test first is answered out of line:
+  // the likely paths hold no more than they answer with.
   bool reaches_lone(vertex_t u, vertex_t v) {
-    const bool sampled = ((u + v) & 63) == 63;
-    if (lone_supportive_first_) {
-      const bool yes = supportive_yes(supportive_keys_[u], supportive_keys_[v]);
+    const bool sampled = ((u + v + 1) & 63) == 0;
+    if (lone_path_ == LonePath::kSupportiveFirst) {
       if (sampled) [[unlikely]]
-        lone_sample_asked_first(yes);
-      if (yes) [[likely]]
+        return reaches_sampled_asked_first(u, v);
+      const SupportiveKey& a = supportive_keys_[u];
+      const SupportiveKey& b = supportive_keys_[v];
+      if ((a.sup_bwd & b.sup_fwd) != 0 && u != v) [[likely]]
         return true;
       lone_missed();
       return reaches_keyed(u, v);
     }
-    const VertexKey& a = keys_[u];
-    const VertexKey& b = keys_[v];
-    const uint32_t tests = key_lanes(a, b) | supportive_bit(a, b);
-    if (sampled) [[unlikely]]
-      lone_sample(supportive_yes(tests));
-    return decide(a, b, tests);
+    if (lone_path_ == LonePath::kAllTests) [[likely]] {
+      const VertexKey& a = keys_[u];
+      const VertexKey& b = keys_[v];
+      const uint32_t tests = key_lanes(a, b) | supportive_bit(a, b);
+      if (sampled) [[unlikely]]
+        lone_sample(supportive_yes(tests));
+      return decide(a, b, tests);
+    }
+    return answer(comp_[u], comp_[v]);  // an index without keys
   }
+  bool reaches_sampled_asked_first(vertex_t u, vertex_t v);
   void lone_sample(bool supportive);
   void lone_sample_asked_first(bool supportive);
   void lone_missed();
@@ -398,7 +405,7 @@ class Querier {
   // The answer from the keys' tests (bits 0-7 the lanes, bit 8 supportive_bit()).
   bool decide(const VertexKey& a, const VertexKey& b, uint32_t tests) {
     const uint32_t verdict = kKeyVerdicts[tests];
-    if (verdict == kKeyOpen) [[unlikely]]
+    if (verdict > 1) [[unlikely]]  // kKeyOpen; what passes is the answer as it is
       return after_keys(a.comp(), b.comp());
     return verdict;
   }
@@ -408,8 +415,10 @@ class Querier {
   static bool supportive_yes(const VertexKey& a, const VertexKey& b) {
     return ((a.src[6] & b.dst[6]) != 0) & (b.dst[0] > a.src[0]);
   }
-  static bool supportive_yes(const SupportiveKey& a, const SupportiveKey& b) {
-    return ((a.sup_bwd & b.sup_fwd) != 0) & (b.order > a.order);
+  // u and v with their SupportiveKeys a and b (SupportiveKey: why u != v suffices).
+  static bool supportive_yes(vertex_t u, vertex_t v, const SupportiveKey& a,
+                             const SupportiveKey& b) {
+    return ((a.sup_bwd & b.sup_fwd) != 0) & (u != v);
   }
   // reaches_many()'s pairs [i, e), each first asked supportive_yes() and only then the keys'
   // other tests; returns how many it answered so.
@@ -440,7 +449,8 @@ class Querier {
   uint32_t lone_sampled_ = 0, lone_hits_ = 0, lone_misses_ = 0;
   uint64_t lone_sampled_since_misses_ = 0;
   uint64_t lone_supportive_samples_ = 0;  // in all, in windows answered so (before the keys)
-  bool lone_supportive_first_ = false;
+  enum class LonePath : uint8_t { kAllTests, kSupportiveFirst, kNoKeys };
+  LonePath lone_path_ = LonePath::kNoKeys;
 };
 
 }  // namespace closure::reach
