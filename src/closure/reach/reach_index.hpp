@@ -88,7 +88,8 @@ static_assert(sizeof(VertexKey) == 64);
 // where u's component reaches (or is) supportive component s and s reaches (or is) v's,
 // either u's component is v's (then both are s, cyclic unless u = v, a vertex's component
 // having more than one vertex only on a cycle) or u reaches v. So u != v and a shared bit
-// say yes.
+// say yes. (On a forged file whose cyclic bits lie, this can differ from reaches_many(): its
+// own answers only, as documented there.)
 struct SupportiveKey {
   int32_t sup_bwd;  // src[6]: the supportive components this vertex reaches
   int32_t sup_fwd;  // dst[6]: the supportive components that reach it
@@ -357,21 +358,22 @@ class Querier {
     const VertexKey& b = keys_[v];
     return decide(a, b, key_lanes(a, b) | supportive_bit(a, b));
   }
-  // A lone call learns as reaches_many()'s blocks do, from the calls before it: where at
-  // least 15 of 16 sampled calls were answered by a supportive component with u's before
-  // v's (positive pairs on graphs with hubs), the calls after ask that test first, from the
-  // 8-byte SupportiveKey, and go back to every test at once where 2 of 16 samples missed,
-  // or 16 misses came in fewer than 16 times as many calls (by the samples' count: either
-  // alone is blind to pairs that are all sampled, or none). The SupportiveKey is made once as many
-  // calls so answered have been sampled as the index has vertices (about 64 calls a vertex): it
-  // costs about 30 ns a vertex (fresh pages) and saves 0.4-0.5 ns a call (kegg's 29 KB stay in the
-  // first-level cache where its 64-byte keys' 231 KB do not; from those, asking the test
-  // first gained nothing). One call in 64 is sampled, by the pair (u + v = 63 modulo 64:
-  // never a self-pair, which u ^ v would always take; a hash's multiply cost random pairs
-  // 0.4 ns), so no counter is written on every call: a counter in memory made every call
-  // wait for the last one's store (random pairs 2.5 -> 3.5 ns on kegg). One byte says which
-  // path a call takes, and a sampled call asking the test first is answered out of line:
-  // the likely paths hold no more than they answer with.
+  // A lone call learns as reaches_many()'s blocks do, from the calls before it: where at least 15
+  // of 16 sampled calls were answered by a supportive component with u's before v's (positive
+  // pairs on graphs with hubs), the calls after ask that test first, from the 8-byte
+  // SupportiveKey (where a sample then counts as answered so by that key's test: two vertices of
+  // the supportive component itself too), and go back to every test at once where 2 of 16 samples
+  // missed, or 16 misses came in fewer than 16 times as many calls (by the samples' count: either
+  // alone is blind to pairs that are all sampled, or none). The SupportiveKey is made once as
+  // many calls so answered have been sampled as the index has vertices (about 64 calls a vertex):
+  // it costs about 30 ns a vertex (fresh pages) and saves 0.4-0.5 ns a call (kegg's 29 KB stay in
+  // the first-level cache where its 64-byte keys' 231 KB do not; from those, asking the test
+  // first gained nothing). One call in 64 is sampled, by the pair (u + v = 63 modulo 64: never a
+  // self-pair, which u ^ v would always take; a hash's multiply cost random pairs 0.4 ns), so no
+  // counter is written on every call: a counter in memory made every call wait for the last one's
+  // store (random pairs 2.5 -> 3.5 ns on kegg). One byte says which path a call takes, and a
+  // sampled call asking the test first is answered out of line: the likely paths hold no more
+  // than they answer with.
   bool reaches_lone(vertex_t u, vertex_t v) {
     const bool sampled = ((u + v + 1) & 63) == 0;
     if (lone_path_ == LonePath::kSupportiveFirst) {
