@@ -371,12 +371,14 @@ class Querier {
   // first gained nothing). One call in 64 is sampled, by the pair (u + v = 63 modulo 64: never a
   // self-pair, which u ^ v would always take; a hash's multiply cost random pairs 0.4 ns), so no
   // counter is written on every call: a counter in memory made every call wait for the last one's
-  // store (random pairs 2.5 -> 3.5 ns on kegg). One byte says which path a call takes, and a
-  // sampled call asking the test first is answered out of line: the likely paths hold no more
-  // than they answer with.
+  // store (random pairs 2.5 -> 3.5 ns on kegg). One byte says which path a call takes: one
+  // comparison leads to every test at once, and a sampled call asking the supportive test first
+  // is answered out of line, so the likely paths hold no more than they answer with.
   bool reaches_lone(vertex_t u, vertex_t v) {
     const bool sampled = ((u + v + 1) & 63) == 0;
-    if (lone_path_ == LonePath::kSupportiveFirst) {
+    if (lone_path_ != LonePath::kAllTests) {
+      if (lone_path_ == LonePath::kNoKeys) [[unlikely]]
+        return answer(comp_[u], comp_[v]);
       if (sampled) [[unlikely]]
         return reaches_sampled_asked_first(u, v);
       const SupportiveKey& a = supportive_keys_[u];
@@ -386,15 +388,12 @@ class Querier {
       lone_missed();
       return reaches_keyed(u, v);
     }
-    if (lone_path_ == LonePath::kAllTests) [[likely]] {
-      const VertexKey& a = keys_[u];
-      const VertexKey& b = keys_[v];
-      const uint32_t tests = key_lanes(a, b) | supportive_bit(a, b);
-      if (sampled) [[unlikely]]
-        lone_sample(supportive_yes(tests));
-      return decide(a, b, tests);
-    }
-    return answer(comp_[u], comp_[v]);  // an index without keys
+    const VertexKey& a = keys_[u];
+    const VertexKey& b = keys_[v];
+    const uint32_t tests = key_lanes(a, b) | supportive_bit(a, b);
+    if (sampled) [[unlikely]]
+      lone_sample(supportive_yes(tests));
+    return decide(a, b, tests);
   }
   bool reaches_sampled_asked_first(vertex_t u, vertex_t v);
   void lone_sample(bool supportive);
