@@ -381,9 +381,7 @@ class Querier {
         return answer(comp_[u], comp_[v]);
       if (sampled) [[unlikely]]
         return reaches_sampled_asked_first(u, v);
-      const SupportiveKey& a = supportive_keys_[u];
-      const SupportiveKey& b = supportive_keys_[v];
-      if ((a.sup_bwd & b.sup_fwd) != 0 && u != v) [[likely]]
+      if (supportive_yes(u, v, supportive_keys_[u], supportive_keys_[v])) [[likely]]
         return true;
       lone_missed();
       return reaches_keyed(u, v);
